@@ -1,0 +1,31 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Objects;
+
+/** Identifier of a cloud account; the string form is what the REST API shows. */
+public record CloudAccountId(String value) {
+  public CloudAccountId {
+    Objects.requireNonNull(value, "value");
+    if (value.isBlank() || value.length() > 64) {
+      throw new IllegalArgumentException("CloudAccountId must be 1..64 characters");
+    }
+  }
+
+  @JsonCreator
+  public static CloudAccountId of(String value) {
+    return new CloudAccountId(value);
+  }
+
+  /** A new random id with the conventional prefix `ca_`. */
+  public static CloudAccountId random() {
+    return new CloudAccountId(Ids.random("ca"));
+  }
+
+  @JsonValue
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,50 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A provisioning job as it stands: its spec, status, steps with their outputs, and the last failure.
+ *
+ * @param outputs   the outputs every completed step recorded (endpoint, ARN, ...), merged in step order
+ * @param lastFailure the failure that ended or last interrupted the job, or null
+ * @param finishedAt when the job last reached a terminal status, or null
+ */
+public record Job(
+    JobId id,
+    SpaceId spaceId,
+    JobType jobType,
+    JobKind kind,
+    String name,
+    Map<String, String> tags,
+    JobStatus status,
+    JobPhase phase,
+    @JsonProperty("config") ResourceSpec spec,
+    Map<String, String> outputs,
+    Failure lastFailure,
+    List<JobStep> steps,
+    String createdBy,
+    Instant createdAt,
+    Instant updatedAt,
+    Instant finishedAt) {
+
+  public Job {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(status, "status");
+    tags = Map.copyOf(tags);
+    outputs = Map.copyOf(outputs);
+    steps = List.copyOf(steps);
+  }
+
+  /** The step currently being worked on or the one that failed, or null when none is. */
+  public JobStep currentStep() {
+    return steps.stream()
+        .filter(s -> s.phase() == phase && s.status() != StepStatus.SUCCEEDED && s.status() != StepStatus.PENDING)
+        .findFirst()
+        .orElse(null);
+  }
+}

@@ -1,0 +1,28 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** What a progress event reports. */
+public enum JobEventType {
+  SUBMITTED,
+  STATUS,
+  STEP_STARTED,
+  STEP_SUCCEEDED,
+  STEP_WAITING,
+  STEP_RETRYING,
+  STEP_FAILED,
+  RETRIED,
+  LOG;
+
+  @JsonValue
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  @JsonCreator
+  public static JobEventType fromWire(String value) {
+    return Wire.parse(JobEventType.class, value);
+  }
+}

@@ -1,0 +1,27 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** What a job provisions, or {@code remediation} for a remediation workflow. */
+public enum JobKind {
+  KUBERNETES,
+  VM_POOL,
+  DATASTORE,
+  NETWORK,
+  REGISTRY,
+  LOAD_BALANCER,
+  COMPONENT,
+  REMEDIATION;
+
+  @JsonValue
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  @JsonCreator
+  public static JobKind fromWire(String value) {
+    return Wire.parse(JobKind.class, value);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The status of a job, with the single table of allowed transitions.
+ *
+ * <p>{@code pending → running → succeeded | failed | cancelled}; remediation adds {@code awaiting_user};
+ * teardown adds {@code deleting → deleted}. A failed job goes back to {@code pending} (or to {@code deleting}
+ * when its teardown failed) on retry.
+ */
+public enum JobStatus {
+  PENDING,
+  RUNNING,
+  AWAITING_USER,
+  SUCCEEDED,
+  FAILED,
+  CANCELLED,
+  DELETING,
+  DELETED;
+
+  private static final Map<JobStatus, Set<JobStatus>> ALLOWED = Map.of(
+      PENDING, EnumSet.of(RUNNING, CANCELLED, DELETING),
+      RUNNING, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, AWAITING_USER),
+      AWAITING_USER, EnumSet.of(RUNNING, CANCELLED, FAILED),
+      SUCCEEDED, EnumSet.of(DELETING),
+      FAILED, EnumSet.of(PENDING, DELETING),
+      CANCELLED, EnumSet.of(DELETING),
+      DELETING, EnumSet.of(DELETED, FAILED),
+      DELETED, EnumSet.noneOf(JobStatus.class));
+
+  /** Whether the table allows moving from this status to {@code next}. */
+  public boolean canTransitionTo(JobStatus next) {
+    return ALLOWED.get(this).contains(next);
+  }
+
+  /** No work is in progress or scheduled: the job waits for a person (retry, delete) or is gone. */
+  public boolean isTerminal() {
+    return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == DELETED;
+  }
+
+  /** A worker may pick the job up. */
+  public boolean isRunnable() {
+    return this == PENDING || this == RUNNING || this == DELETING;
+  }
+
+  @JsonValue
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  @JsonCreator
+  public static JobStatus fromWire(String value) {
+    return Wire.parse(JobStatus.class, value);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.zop.provisioner;
+
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spec.SpecBuilder;
+import java.time.Duration;
+import java.util.List;
+
+/** Provisioning jobs: submit, observe, change, retry and tear down. */
+public interface Jobs {
+
+  /** Plans a spec (the "Review" step): steps, IAM operations and monthly cost; nothing changes in the cloud. */
+  Plan plan(SpaceId spaceId, ResourceSpec spec);
+
+  default Plan plan(SpaceId spaceId, SpecBuilder<?> spec) {
+    return plan(spaceId, spec.build());
+  }
+
+  /** Submits a job and returns at once; the work continues in the background. */
+  Job submit(SpaceId spaceId, ResourceSpec spec, SubmitOptions options);
+
+  default Job submit(SpaceId spaceId, ResourceSpec spec) {
+    return submit(spaceId, spec, SubmitOptions.none());
+  }
+
+  default Job submit(SpaceId spaceId, SpecBuilder<?> spec) {
+    return submit(spaceId, spec.build(), SubmitOptions.none());
+  }
+
+  Job get(JobId id);
+
+  Page<Job> list(JobQuery query);
+
+  /** Changes name or tags; nothing is re-run. */
+  Job update(JobId id, JobPatch patch);
+
+  /** Tears the job's resources down, in reverse order, from what its steps recorded. */
+  Job delete(JobId id);
+
+  /** Resumes a failed job at the step that failed; completed steps and their outputs are kept. */
+  Job retry(JobId id);
+
+  /**
+   * Blocks until the job is terminal (succeeded, failed, cancelled, deleted) and returns it.
+   *
+   * @throws AwaitTimeoutException when {@code timeout} passes first
+   */
+  Job await(JobId id, Duration timeout);
+
+  /** Streams the job's progress events, starting with those already recorded. */
+  Subscription watch(JobId id, JobEventListener listener);
+
+  /** The events recorded after {@code afterSeq} (0 for all), oldest first. */
+  List<JobEvent> events(JobId id, long afterSeq);
+}

@@ -1,0 +1,39 @@
+package dev.zop.provisioner;
+
+import java.math.BigDecimal;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, and the
+ * estimated monthly cost.
+ *
+ * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
+ */
+public record Plan(
+    JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
+    BigDecimal monthlyTotal, boolean complete) {
+
+  public Plan {
+    steps = List.copyOf(steps);
+    costs = List.copyOf(costs);
+  }
+
+  public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
+      List<CostComponent> costs) {
+    BigDecimal total = costs.stream()
+        .filter(CostComponent::priceKnown)
+        .map(CostComponent::monthly)
+        .reduce(BigDecimal.ZERO, BigDecimal::add);
+    boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
+    return new Plan(kind, provider, region, steps, costs, total, complete);
+  }
+
+  /** Every IAM operation of every step, each once, in the order the steps perform them. */
+  public Set<String> permissions() {
+    Set<String> all = new LinkedHashSet<>();
+    steps.forEach(s -> all.addAll(s.permissions()));
+    return all;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.zop.provisioner.spi;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spec.ResourceSpec;
+
+/** SDK clients and drivers for one cloud account in one region. */
+public interface ProviderSession extends AutoCloseable {
+
+  /**
+   * The driver for a kind, typed by the spec it takes.
+   *
+   * @throws IllegalArgumentException when the provider does not support {@code kind}
+   */
+  ResourceDriver<? extends ResourceSpec> driver(JobKind kind);
+
+  /**
+   * Classifies an error a step threw. Every provider maps its SDK's errors here, in one place; the engine
+   * never guesses from a message.
+   */
+  Failure classify(Throwable error);
+
+  @Override
+  void close();
+}

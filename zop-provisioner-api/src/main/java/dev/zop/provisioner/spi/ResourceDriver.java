@@ -1,0 +1,30 @@
+package dev.zop.provisioner.spi;
+
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.util.List;
+
+/**
+ * Turns a spec of one kind into steps. The lists must be deterministic for a given input: the engine rebuilds
+ * them on every resume and matches them by position to the steps it persisted.
+ */
+public interface ResourceDriver<S extends ResourceSpec> {
+
+  Class<S> specType();
+
+  /** Provider-specific problems with a spec the spec's own validation accepts (instance types, versions). */
+  List<FieldError> validate(S spec);
+
+  /** The ordered steps that create the resource. */
+  List<Step> create(S spec);
+
+  /**
+   * The ordered steps that remove what {@code recorded} says exists, most dependent first. Runs after success,
+   * after a failure part-way, or after a crash: steps must tolerate resources that never were created.
+   */
+  List<Step> teardown(S spec, Outputs recorded);
+
+  /** The monthly cost of the spec as priced components; an unknown price is a line saying so, never a guess. */
+  List<CostComponent> price(S spec, String region);
+}

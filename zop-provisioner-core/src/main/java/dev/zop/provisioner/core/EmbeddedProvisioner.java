@@ -1,0 +1,411 @@
+package dev.zop.provisioner.core;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventListener;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobPatch;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.Jobs;
+import dev.zop.provisioner.Page;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.Spaces;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobService;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.AccountService;
+import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.core.internal.spaces.SpaceService;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.CloudProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The engine, embedded in this JVM. {@code EmbeddedProvisioner.builder().build()} gives an H2 file store in the
+ * user's data directory, every provider {@link java.util.ServiceLoader} finds, and a worker pool sized for the
+ * machine. Point several instances at one PostgreSQL database and they share the work.
+ */
+public final class EmbeddedProvisioner implements Provisioner {
+  private final Runtime runtime;
+  private final Principal principal;
+  /** Only the instance the builder returned owns the engine; views made with {@link #as} do not. */
+  private final boolean owner;
+
+  private EmbeddedProvisioner(Runtime runtime, Principal principal, boolean owner) {
+    this.runtime = runtime;
+    this.principal = principal;
+    this.owner = owner;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public Spaces spaces() {
+    return new SpaceView();
+  }
+
+  @Override
+  public CloudAccounts accounts() {
+    return new AccountView();
+  }
+
+  @Override
+  public Jobs jobs() {
+    return new JobView();
+  }
+
+  @Override
+  public Provisioner as(Principal other) {
+    return new EmbeddedProvisioner(runtime, Objects.requireNonNull(other, "principal"), false);
+  }
+
+  @Override
+  public Principal principal() {
+    return principal;
+  }
+
+  /**
+   * Stops claiming work, lets running steps finish, gives unfinished jobs back and closes the store. On a view
+   * made with {@link #as} it does nothing: the engine belongs to the instance the builder returned.
+   */
+  @Override
+  public void close() {
+    if (owner) {
+      runtime.close();
+    }
+  }
+
+  /**
+   * Stops this engine the way a crashed process stops: running steps are abandoned mid-way, no lease is
+   * released and nothing more is written. Another engine takes the jobs over when the leases expire. Meant for
+   * crash tests; a host shuts down with {@link #close()}.
+   */
+  public void simulateCrash() {
+    runtime.halt();
+  }
+
+  /** Everything one engine owns; shared by the principal views of it. */
+  private static final class Runtime {
+    final SpaceService spaces;
+    final AccountService accounts;
+    final JobService jobs;
+    final JobEngine engine;
+    final ProviderRegistry providers;
+    final HikariDataSource ownedDataSource;
+    private boolean closed;
+
+    Runtime(Database db, ProviderRegistry providers, JobEngine.Settings settings, HikariDataSource owned) {
+      SpaceRepository spaceRepository = new SpaceRepository();
+      AccountRepository accountRepository = new AccountRepository();
+      this.providers = providers;
+      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers);
+      this.accounts = new AccountService(db, accountRepository, providers);
+      this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, settings);
+      this.jobs = engine.service();
+      this.ownedDataSource = owned;
+    }
+
+    synchronized void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      engine.close();
+      providers.close();
+      if (ownedDataSource != null) {
+        ownedDataSource.close();
+      }
+    }
+
+    synchronized void halt() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      engine.halt();
+      if (ownedDataSource != null) {
+        ownedDataSource.close();
+      }
+    }
+  }
+
+  private final class SpaceView implements Spaces {
+    @Override
+    public Space create(SpaceRequest request) {
+      return runtime.spaces.create(principal, request);
+    }
+
+    @Override
+    public Space get(SpaceId id) {
+      return runtime.spaces.get(principal, id);
+    }
+
+    @Override
+    public List<Space> list() {
+      return runtime.spaces.list(principal);
+    }
+
+    @Override
+    public Space setStatus(SpaceId id, SpaceStatus status) {
+      return runtime.spaces.setStatus(principal, id, status);
+    }
+
+    @Override
+    public void delete(SpaceId id) {
+      runtime.spaces.delete(principal, id);
+    }
+  }
+
+  private final class AccountView implements CloudAccounts {
+    @Override
+    public CloudAccount create(CloudAccountRequest request) {
+      return runtime.accounts.create(principal, request);
+    }
+
+    @Override
+    public CloudAccount get(CloudAccountId id) {
+      return runtime.accounts.get(principal, id);
+    }
+
+    @Override
+    public List<CloudAccount> list() {
+      return runtime.accounts.list(principal);
+    }
+  }
+
+  private final class JobView implements Jobs {
+    @Override
+    public Plan plan(SpaceId spaceId, ResourceSpec spec) {
+      return runtime.jobs.plan(principal, spaceId, spec);
+    }
+
+    @Override
+    public Job submit(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
+      return runtime.jobs.submit(principal, spaceId, spec, options == null ? SubmitOptions.none() : options);
+    }
+
+    @Override
+    public Job get(JobId id) {
+      return runtime.jobs.get(principal, id);
+    }
+
+    @Override
+    public Page<Job> list(JobQuery query) {
+      return runtime.jobs.list(principal, query);
+    }
+
+    @Override
+    public Job update(JobId id, JobPatch patch) {
+      return runtime.jobs.update(principal, id, patch);
+    }
+
+    @Override
+    public Job delete(JobId id) {
+      return runtime.jobs.delete(principal, id);
+    }
+
+    @Override
+    public Job retry(JobId id) {
+      return runtime.jobs.retry(principal, id);
+    }
+
+    @Override
+    public Job await(JobId id, Duration timeout) {
+      return runtime.jobs.await(principal, id, timeout);
+    }
+
+    @Override
+    public Subscription watch(JobId id, JobEventListener listener) {
+      return runtime.jobs.watch(principal, id, listener);
+    }
+
+    @Override
+    public List<JobEvent> events(JobId id, long afterSeq) {
+      return runtime.jobs.events(principal, id, afterSeq);
+    }
+  }
+
+  /** Configures an {@link EmbeddedProvisioner}; every setting has a default. */
+  public static final class Builder {
+    private DataSource dataSource;
+    private String jdbcUrl;
+    private String jdbcUser;
+    private String jdbcPassword;
+    private Path dataDirectory;
+    private final List<CloudProvider> providers = new ArrayList<>();
+    private boolean discoverProviders = true;
+    private int workerThreads = Math.min(64, Math.max(4, 4 * java.lang.Runtime.getRuntime().availableProcessors()));
+    private Duration lease = Duration.ofSeconds(30);
+    private Duration poll = Duration.ofMillis(250);
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private boolean runWorkers = true;
+    private String instanceId;
+    private Principal principal = Principal.local();
+
+    private Builder() {}
+
+    /** Use this data source (the host owns and closes it). Default: an H2 file in the data directory. */
+    public Builder dataSource(DataSource value) {
+      this.dataSource = value;
+      return this;
+    }
+
+    /** Connect to this database (H2 or PostgreSQL) through a pool the engine owns. */
+    public Builder jdbc(String url, String user, String password) {
+      this.jdbcUrl = url;
+      this.jdbcUser = user;
+      this.jdbcPassword = password;
+      return this;
+    }
+
+    /**
+     * Where the default H2 store lives. Default: {@code $ZOP_HOME}, else {@code $XDG_DATA_HOME/zop-provisioner},
+     * else {@code ~/.local/share/zop-provisioner}.
+     */
+    public Builder dataDirectory(Path value) {
+      this.dataDirectory = value;
+      return this;
+    }
+
+    /** Adds a provider; it replaces a discovered provider with the same id. */
+    public Builder provider(CloudProvider provider) {
+      this.providers.add(Objects.requireNonNull(provider));
+      return this;
+    }
+
+    /** Whether to load providers with {@link java.util.ServiceLoader} (default true). */
+    public Builder discoverProviders(boolean value) {
+      this.discoverProviders = value;
+      return this;
+    }
+
+    /** Threads that run steps; waiting jobs take none. Default: 4 per core, 4 to 64. */
+    public Builder workerThreads(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("workerThreads must be at least 1");
+      }
+      this.workerThreads = value;
+      return this;
+    }
+
+    /** How long a claim lasts without a heartbeat before another engine may take the job (default 30 s). */
+    public Builder leaseDuration(Duration value) {
+      if (value.toMillis() < 100) {
+        throw new IllegalArgumentException("leaseDuration must be at least 100 ms");
+      }
+      this.lease = value;
+      return this;
+    }
+
+    /** How often idle workers and watchers look for work and events made elsewhere (default 250 ms). */
+    public Builder pollInterval(Duration value) {
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("pollInterval must be positive");
+      }
+      this.poll = value;
+      return this;
+    }
+
+    public Builder retryPolicy(RetryPolicy value) {
+      this.retryPolicy = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** False for an instance that serves calls but runs no steps (default true). */
+    public Builder runWorkers(boolean value) {
+      this.runWorkers = value;
+      return this;
+    }
+
+    /** Names this instance in leases (default: host, pid and a random suffix). */
+    public Builder instanceId(String value) {
+      this.instanceId = value;
+      return this;
+    }
+
+    /** The principal of the returned instance (default: organisation {@code default}, actor {@code local}). */
+    public Builder principal(Principal value) {
+      this.principal = Objects.requireNonNull(value);
+      return this;
+    }
+
+    public EmbeddedProvisioner build() {
+      HikariDataSource owned = null;
+      DataSource ds = dataSource;
+      if (ds == null) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl != null ? jdbcUrl : defaultH2Url());
+        config.setUsername(jdbcUrl != null ? jdbcUser : "sa");
+        config.setPassword(jdbcUrl != null ? jdbcPassword : "");
+        config.setMaximumPoolSize(Math.max(10, workerThreads / 2 + 4));
+        config.setPoolName("zop-provisioner");
+        owned = new HikariDataSource(config);
+        ds = owned;
+      }
+      try {
+        Database db = Database.open(ds);
+        ProviderRegistry registry = ProviderRegistry.of(discoverProviders, providers,
+            Thread.currentThread().getContextClassLoader());
+        String id = instanceId != null ? instanceId
+            : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers);
+        return new EmbeddedProvisioner(new Runtime(db, registry, settings, owned), principal, true);
+      } catch (RuntimeException e) {
+        if (owned != null) {
+          owned.close();
+        }
+        throw e;
+      }
+    }
+
+    private String defaultH2Url() {
+      Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create the data directory " + dir, e);
+      }
+      return "jdbc:h2:file:" + dir.resolve("zop").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE";
+    }
+
+    private static Path defaultDataDirectory() {
+      String home = System.getenv("ZOP_HOME");
+      if (home != null && !home.isBlank()) {
+        return Path.of(home);
+      }
+      String xdg = System.getenv("XDG_DATA_HOME");
+      if (xdg != null && !xdg.isBlank()) {
+        return Path.of(xdg, "zop-provisioner");
+      }
+      return Path.of(System.getProperty("user.home"), ".local", "share", "zop-provisioner");
+    }
+  }
+}

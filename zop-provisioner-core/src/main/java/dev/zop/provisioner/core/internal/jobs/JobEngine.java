@@ -1,0 +1,58 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.core.internal.store.Database;
+import java.time.Duration;
+
+/** Wires the job machinery together: the API-facing service, the worker, the watch hub. */
+public final class JobEngine implements AutoCloseable {
+  private final JobService service;
+  private final Worker worker;
+  private final WatchHub watchHub;
+
+  /** Settings the host chose; see {@code EmbeddedProvisioner.Builder} for what each means. */
+  public record Settings(String instanceId, int workerThreads, Duration lease, Duration poll,
+      RetryPolicy retryPolicy, boolean runWorkers) {}
+
+  public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
+      Settings settings) {
+    JobRepository jobs = new JobRepository();
+    JobSignals signals = new JobSignals();
+    Worker[] self = new Worker[1];
+    StepRunner runner = new StepRunner(db, jobs, accounts, spaces, providers, settings.retryPolicy(), signals,
+        () -> self[0] != null && self[0].halted(), () -> self[0] != null && self[0].stopping());
+    this.worker = settings.runWorkers()
+        ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll())
+        : null;
+    self[0] = worker;
+    this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
+    Runnable wake = worker == null ? () -> { } : worker::wake;
+    this.service = new JobService(db, jobs, spaces, accounts, providers, signals, watchHub, wake, settings.poll());
+    if (worker != null) {
+      worker.start();
+    }
+  }
+
+  public JobService service() {
+    return service;
+  }
+
+  /** Stops as a crashed process would: nothing is released, nothing more is written. */
+  public void halt() {
+    if (worker != null) {
+      worker.halt();
+    }
+    watchHub.close();
+  }
+
+  @Override
+  public void close() {
+    if (worker != null) {
+      worker.close();
+    }
+    watchHub.close();
+  }
+}

@@ -1,0 +1,234 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Json;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * SQL for jobs, their steps, events and retries. Reads that serve a caller are scoped to an organisation;
+ * writes that follow a claim go through {@link #fence}.
+ */
+final class JobRepository {
+  private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
+      + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
+      + " finished_at, version";
+  private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
+      + " outputs, failure, started_at, finished_at";
+
+  void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
+      throws SQLException {
+    Database.update(c, "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
+            + " cloud_account_id, region, spec, status, phase, outputs, failure, idempotency_key, request_hash,"
+            + " created_by, created_at, updated_at, next_run_at, version)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0)",
+        job.id().value(), job.orgId(), job.spaceId().value(), job.jobType(), job.kind(), job.name(),
+        Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(), Json.write(job.spec()),
+        job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), idempotencyKey,
+        requestHash, job.createdBy(), job.createdAt(), job.updatedAt());
+    insertSteps(c, steps);
+  }
+
+  void insertSteps(Connection c, List<StepRecord> steps) throws SQLException {
+    for (StepRecord s : steps) {
+      Database.update(c, "INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          s.id().toString(), s.jobId(), s.phase(), s.index(), s.name(), s.status(), s.attempts(),
+          Json.write(s.permissions()), Json.write(s.outputs()), Json.failureJson(s.failure()), s.startedAt(),
+          s.finishedAt());
+    }
+  }
+
+  JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
+    return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE org_id = ? AND id = ?",
+        JobRepository::mapJob, orgId, id.value());
+  }
+
+  /** For workers: the job was scoped when it was submitted. */
+  JobRecord findAnyOrg(Connection c, JobId id) throws SQLException {
+    return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
+        JobRepository::mapJob, id.value());
+  }
+
+  /** The job an idempotency key created, with the hash of the request that created it. */
+  Map.Entry<JobId, String> findByIdempotencyKey(Connection c, String orgId, String key) throws SQLException {
+    return Database.queryOne(c,
+        "SELECT id, request_hash FROM provisioning_jobs WHERE org_id = ? AND idempotency_key = ?",
+        rs -> Map.entry(JobId.of(rs.getString(1)), rs.getString(2)), orgId, key);
+  }
+
+  List<StepRecord> steps(Connection c, JobId id) throws SQLException {
+    return Database.query(c, "SELECT " + STEP_COLUMNS + " FROM job_steps WHERE job_id = ?"
+        + " ORDER BY phase, step_index", JobRepository::mapStep, id.value());
+  }
+
+  /** Steps of several jobs in one query, keyed by job id. */
+  Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds) throws SQLException {
+    Map<String, List<StepRecord>> byJob = new LinkedHashMap<>();
+    if (jobIds.isEmpty()) {
+      return byJob;
+    }
+    String marks = String.join(", ", Collections.nCopies(jobIds.size(), "?"));
+    for (StepRecord step : Database.query(c, "SELECT " + STEP_COLUMNS + " FROM job_steps WHERE job_id IN ("
+        + marks + ") ORDER BY job_id, phase, step_index", JobRepository::mapStep, jobIds.toArray())) {
+      byJob.computeIfAbsent(step.jobId(), k -> new ArrayList<>()).add(step);
+    }
+    return byJob;
+  }
+
+  /** One page of jobs after {@code afterSeq}, oldest first; returns limit+1 rows to tell if more follow. */
+  List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, SpaceId spaceId, Set<JobStatus> statuses,
+      long afterSeq, int limit) throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT seq, " + JOB_COLUMNS
+        + " FROM provisioning_jobs WHERE org_id = ? AND seq > ?");
+    List<Object> args = new ArrayList<>(List.of(orgId, afterSeq));
+    if (spaceId != null) {
+      sql.append(" AND space_id = ?");
+      args.add(spaceId.value());
+    }
+    if (!statuses.isEmpty()) {
+      sql.append(" AND status IN (").append(String.join(", ", Collections.nCopies(statuses.size(), "?")))
+          .append(")");
+      args.addAll(statuses);
+    }
+    sql.append(" ORDER BY seq LIMIT ?");
+    args.add(limit + 1);
+    return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong("seq"), mapJob(rs)), args.toArray());
+  }
+
+  /**
+   * The fencing write: bumps the job's version if it still is the lease's. Everything else the transaction
+   * writes to the job happens after this, under the row lock it takes.
+   */
+  void fence(Connection c, Lease lease) throws SQLException {
+    int rows = Database.update(c, "UPDATE provisioning_jobs SET version = version + 1,"
+        + " updated_at = CURRENT_TIMESTAMP WHERE id = ? AND version = ?", lease.jobId.value(), lease.version());
+    if (rows != 1) {
+      throw new LeaseLostException(lease.jobId);
+    }
+  }
+
+  /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */
+  boolean bumpIfUnchanged(Connection c, JobId id, long version) throws SQLException {
+    return Database.update(c, "UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP"
+        + " WHERE id = ? AND version = ?", id.value(), version) == 1;
+  }
+
+  void setStatus(Connection c, JobId id, JobStatus status) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET status = ? WHERE id = ?", status, id.value());
+  }
+
+  void setOutputs(Connection c, JobId id, Map<String, String> outputs) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET outputs = ? WHERE id = ?", Json.write(outputs), id.value());
+  }
+
+  /** Puts the job back in the queue: due after {@code delayMillis} by the database clock, unleased. */
+  void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
+        + ", lease_owner = NULL, lease_until = NULL WHERE id = ?", delayMillis, id.value());
+  }
+
+  /** Ends a run: the job is no longer due and no longer leased. */
+  void finish(Connection c, JobId id, JobStatus status, Failure failure) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET status = ?, failure = ?, finished_at = CURRENT_TIMESTAMP,"
+        + " next_run_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+        status, Json.failureJson(failure), id.value());
+  }
+
+  boolean extendLease(Connection c, Lease lease, long leaseMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
+    return Database.update(c, "UPDATE provisioning_jobs SET lease_until = " + dialect.nowPlusMillis()
+        + ", version = version + 1 WHERE id = ? AND version = ?", leaseMillis, lease.jobId.value(),
+        lease.version()) == 1;
+  }
+
+  void patch(Connection c, JobId id, String name, Map<String, String> tags) throws SQLException {
+    if (name != null) {
+      Database.update(c, "UPDATE provisioning_jobs SET name = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?",
+          name, id.value());
+    }
+    if (tags != null) {
+      Database.update(c, "UPDATE provisioning_jobs SET tags = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?",
+          Json.write(tags), id.value());
+    }
+  }
+
+  void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
+        + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
+        newAttempt ? 1 : 0, stepId.toString());
+  }
+
+  void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
+      boolean finished) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
+            + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",
+        status, Json.write(outputs), Json.failureJson(failure), stepId.toString());
+  }
+
+  void resetStep(Connection c, UUID stepId) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = 'pending', attempts = 0, failure = NULL, started_at = NULL,"
+        + " finished_at = NULL WHERE id = ?", stepId.toString());
+  }
+
+  void recordRetry(Connection c, JobId id, String actor, JobPhase phase, String stepName, Failure previous)
+      throws SQLException {
+    Database.update(c, "INSERT INTO job_retries (job_id, retried_by, retried_at, phase, step_name,"
+        + " previous_failure) VALUES (?, ?, CURRENT_TIMESTAMP, ?, ?, ?)",
+        id.value(), actor, phase, stepName, Json.failureJson(previous));
+  }
+
+  void appendEvent(Connection c, JobId id, JobEventType type, String stepName, JobStatus status, String message)
+      throws SQLException {
+    Database.update(c, "INSERT INTO job_events (job_id, event_type, step_name, status, message, created_at)"
+        + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", id.value(), type, stepName, status, message);
+  }
+
+  List<JobEvent> events(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
+    return Database.query(c, "SELECT seq, event_type, step_name, status, message, created_at FROM job_events"
+        + " WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        rs -> new JobEvent(id, rs.getLong("seq"), JobEventType.fromWire(rs.getString("event_type")),
+            rs.getString("step_name"), JobStatus.fromWire(rs.getString("status")), rs.getString("message"),
+            Database.instant(rs, "created_at")),
+        id.value(), afterSeq, limit);
+  }
+
+  private static JobRecord mapJob(ResultSet rs) throws SQLException {
+    JobKind kind = JobKind.fromWire(rs.getString("kind"));
+    return new JobRecord(JobId.of(rs.getString("id")), rs.getString("org_id"), SpaceId.of(rs.getString("space_id")),
+        JobType.fromWire(rs.getString("job_type")), kind, rs.getString("name"),
+        Json.stringMap(rs.getString("tags")), rs.getString("provider"),
+        CloudAccountId.of(rs.getString("cloud_account_id")), rs.getString("region"),
+        Json.spec(kind, rs.getString("spec")), JobStatus.fromWire(rs.getString("status")),
+        JobPhase.fromWire(rs.getString("phase")), Json.stringMap(rs.getString("outputs")),
+        Json.failure(rs.getString("failure")), rs.getString("created_by"), Database.instant(rs, "created_at"),
+        Database.instant(rs, "updated_at"), Database.instant(rs, "finished_at"), rs.getLong("version"));
+  }
+
+  private static StepRecord mapStep(ResultSet rs) throws SQLException {
+    return new StepRecord(UUID.fromString(rs.getString("id")), rs.getString("job_id"),
+        JobPhase.fromWire(rs.getString("phase")), rs.getInt("step_index"), rs.getString("name"),
+        StepStatus.fromWire(rs.getString("status")), rs.getInt("attempts"),
+        Json.stringList(rs.getString("permissions")), Json.stringMap(rs.getString("outputs")),
+        Json.failure(rs.getString("failure")), Database.instant(rs, "started_at"),
+        Database.instant(rs, "finished_at"));
+  }
+}

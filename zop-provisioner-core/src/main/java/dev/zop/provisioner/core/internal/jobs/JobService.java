@@ -1,0 +1,386 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.AwaitTimeoutException;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventListener;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobPatch;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.Page;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.PlanStep;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code Jobs} operations of the embedded engine, for a given principal. */
+public final class JobService {
+  private static final int MAX_TAGS = 50;
+
+  private final Database db;
+  private final JobRepository jobs;
+  private final SpaceRepository spaces;
+  private final AccountRepository accounts;
+  private final ProviderRegistry providers;
+  private final JobSignals signals;
+  private final WatchHub watchHub;
+  private final Runnable wakeWorker;
+  private final Duration awaitPoll;
+
+  JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
+      ProviderRegistry providers, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll) {
+    this.db = db;
+    this.jobs = jobs;
+    this.spaces = spaces;
+    this.accounts = accounts;
+    this.providers = providers;
+    this.signals = signals;
+    this.watchHub = watchHub;
+    this.wakeWorker = wakeWorker;
+    this.awaitPoll = awaitPoll;
+  }
+
+  /** Where a job would run, and the driver that would run it. */
+  private record Target(Space space, CloudAccount account, ResourceDriver<ResourceSpec> driver) {}
+
+  public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec spec) {
+    Target target = db.read(c -> target(c, principal, spaceId, spec, false));
+    List<PlanStep> steps = target.driver.create(spec).stream()
+        .map(s -> new PlanStep(s.name(), s.permissions()))
+        .toList();
+    return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
+        target.driver.price(spec, target.space.region()));
+  }
+
+  public Job submit(Principal principal, SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
+    String key = options.idempotencyKey();
+    String hash = requestHash(spaceId, spec, options);
+    if (key != null) {
+      JobId existing = existingForKey(principal, key, hash);
+      if (existing != null) {
+        return get(principal, existing);
+      }
+    }
+    validateNameAndTags(options.name(), options.tags(), "");
+    JobId id = JobId.random();
+    try {
+      db.tx(c -> {
+        Target target = target(c, principal, spaceId, spec, true);
+        List<Step> steps = target.driver.create(spec);
+        List<StepRecord> rows = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+          rows.add(StepRecord.pending(id.value(), JobPhase.CREATE, i, steps.get(i).name(),
+              steps.get(i).permissions()));
+        }
+        Instant now = Instant.now();
+        String name = options.name() != null ? options.name()
+            : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
+        JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
+            options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
+            JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0);
+        jobs.insert(c, job, key, hash, rows);
+        jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
+            "submitted by " + principal.actor());
+        return null;
+      });
+    } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
+      if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
+        // Another call with the same key won the insert a moment ago.
+        return get(principal, existingForKey(principal, key, hash));
+      }
+      throw e;
+    }
+    wakeWorker.run();
+    return get(principal, id);
+  }
+
+  private JobId existingForKey(Principal principal, String key, String hash) {
+    Map.Entry<JobId, String> existing = db.read(c -> jobs.findByIdempotencyKey(c, principal.orgId(), key));
+    if (existing == null) {
+      return null;
+    }
+    if (!existing.getValue().equals(hash)) {
+      throw new ConflictException("idempotency_key_reused",
+          "idempotency key '" + key + "' was already used for a different request");
+    }
+    return existing.getKey();
+  }
+
+  public Job get(Principal principal, JobId id) {
+    return db.read(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      if (job == null) {
+        throw new NotFoundException("job", id);
+      }
+      return view(job, jobs.steps(c, id));
+    });
+  }
+
+  public Page<Job> list(Principal principal, JobQuery query) {
+    long after = parseCursor(query.cursor());
+    return db.read(c -> {
+      List<Map.Entry<Long, JobRecord>> rows =
+          jobs.list(c, principal.orgId(), query.spaceId(), query.statuses(), after, query.limit());
+      boolean more = rows.size() > query.limit();
+      List<Map.Entry<Long, JobRecord>> page = more ? rows.subList(0, query.limit()) : rows;
+      Map<String, List<StepRecord>> steps = jobs.steps(c, page.stream().map(e -> e.getValue().id().value()).toList());
+      List<Job> items = page.stream()
+          .map(e -> view(e.getValue(), steps.getOrDefault(e.getValue().id().value(), List.of())))
+          .toList();
+      String next = more ? "c" + page.get(page.size() - 1).getKey() : null;
+      return new Page<>(items, next);
+    });
+  }
+
+  public Job update(Principal principal, JobId id, JobPatch patch) {
+    if (patch == null || (patch.name() == null && patch.tags() == null)) {
+      throw ValidationException.of("body", "empty_patch", "give a name, tags or both");
+    }
+    validateNameAndTags(patch.name(), patch.tags(), "");
+    get(principal, id);
+    // Not fenced: name and tags are not touched by workers, and bumping the version would break their fence.
+    db.tx(c -> {
+      jobs.patch(c, id, patch.name(), patch.tags());
+      return null;
+    });
+    return get(principal, id);
+  }
+
+  public Job delete(Principal principal, JobId id) {
+    Job current = get(principal, id);
+    if (current.status() == JobStatus.DELETED || current.status() == JobStatus.DELETING) {
+      return current;
+    }
+    if (current.status() == JobStatus.FAILED && current.phase() == JobPhase.TEARDOWN) {
+      return retry(principal, id);
+    }
+    if (!current.status().canTransitionTo(JobStatus.DELETING) || current.status() == JobStatus.PENDING) {
+      throw new ConflictException("job_in_progress",
+          "job " + id + " is " + current.status().wireName() + "; wait for it to finish before deleting it");
+    }
+    db.tx(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      List<StepRecord> all = jobs.steps(c, id);
+      Map<String, String> recorded = new LinkedHashMap<>();
+      all.stream().filter(s -> s.phase() == JobPhase.CREATE).forEach(s -> recorded.putAll(s.outputs()));
+      ResourceDriver<ResourceSpec> driver = driver(c, job);
+      List<Step> steps = driver.teardown(job.spec(), Outputs.of(recorded));
+      if (!jobs.bumpIfUnchanged(c, id, job.version())) {
+        throw new ConflictException("concurrent_change", "job " + id + " changed while deleting; try again");
+      }
+      List<StepRecord> rows = new ArrayList<>();
+      for (int i = 0; i < steps.size(); i++) {
+        rows.add(StepRecord.pending(id.value(), JobPhase.TEARDOWN, i, steps.get(i).name(),
+            steps.get(i).permissions()));
+      }
+      jobs.insertSteps(c, rows);
+      Database.update(c, "UPDATE provisioning_jobs SET phase = 'teardown', status = 'deleting', failure = NULL,"
+          + " finished_at = NULL, next_run_at = CURRENT_TIMESTAMP WHERE id = ?", id.value());
+      jobs.appendEvent(c, id, JobEventType.STATUS, null, JobStatus.DELETING, "teardown requested by "
+          + principal.actor());
+      return null;
+    });
+    signals.changed();
+    wakeWorker.run();
+    return get(principal, id);
+  }
+
+  public Job retry(Principal principal, JobId id) {
+    Job current = get(principal, id);
+    if (current.status() != JobStatus.FAILED) {
+      throw new ConflictException("illegal_transition",
+          "only a failed job can be retried; job " + id + " is " + current.status().wireName());
+    }
+    JobStatus next = current.phase() == JobPhase.CREATE ? JobStatus.PENDING : JobStatus.DELETING;
+    db.tx(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      if (!jobs.bumpIfUnchanged(c, id, job.version()) || job.status() != JobStatus.FAILED) {
+        throw new ConflictException("concurrent_change", "job " + id + " changed while retrying; try again");
+      }
+      StepRecord failed = null;
+      for (StepRecord step : jobs.steps(c, id)) {
+        if (step.phase() != job.phase() || step.status() == StepStatus.SUCCEEDED) {
+          continue;
+        }
+        if (failed == null && step.status() == StepStatus.FAILED) {
+          failed = step;
+        }
+        jobs.resetStep(c, step.id());
+      }
+      jobs.recordRetry(c, id, principal.actor(), job.phase(), failed == null ? null : failed.name(),
+          job.failure());
+      Database.update(c, "UPDATE provisioning_jobs SET status = ?, failure = NULL, finished_at = NULL,"
+          + " next_run_at = CURRENT_TIMESTAMP WHERE id = ?", next, id.value());
+      jobs.appendEvent(c, id, JobEventType.RETRIED, failed == null ? null : failed.name(), next,
+          "retried by " + principal.actor()
+              + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message()));
+      return null;
+    });
+    signals.changed();
+    wakeWorker.run();
+    return get(principal, id);
+  }
+
+  public Job await(Principal principal, JobId id, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long seen = signals.generation();
+    while (true) {
+      Job job = get(principal, id);
+      if (job.status().isTerminal()) {
+        return job;
+      }
+      long left = (deadline - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        throw new AwaitTimeoutException(job);
+      }
+      try {
+        seen = signals.awaitChange(seen, Math.min(left, awaitPoll.toMillis()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AwaitTimeoutException(job);
+      }
+    }
+  }
+
+  public Subscription watch(Principal principal, JobId id, JobEventListener listener) {
+    get(principal, id);
+    return watchHub.watch(id, listener);
+  }
+
+  public List<JobEvent> events(Principal principal, JobId id, long afterSeq) {
+    get(principal, id);
+    return db.read(c -> jobs.events(c, id, afterSeq, Integer.MAX_VALUE));
+  }
+
+  /** Resolves and checks everything a job needs before it can be planned or submitted. */
+  private Target target(Connection c, Principal principal, SpaceId spaceId, ResourceSpec spec, boolean submitting)
+      throws SQLException {
+    if (spec == null) {
+      throw ValidationException.of("config", "required", "a spec is required");
+    }
+    Space space = spaceId == null ? null : spaces.find(c, principal.orgId(), spaceId);
+    if (space == null) {
+      throw ValidationException.of("spaceID", "not_found", "space " + spaceId + " not found");
+    }
+    if (submitting && space.status() == SpaceStatus.INACTIVE) {
+      throw new ConflictException("space_inactive", "space " + spaceId + " is inactive; activate it first");
+    }
+    CloudAccount account = accounts.find(c, principal.orgId(), space.cloudAccountId());
+    if (providers.find(space.provider()) == null) {
+      throw ValidationException.of("spaceID", "unsupported_provider",
+          "provider '" + space.provider() + "' of space " + spaceId + " is not installed");
+    }
+    if (!providers.find(space.provider()).metadata().supports(spec.kind())) {
+      throw ValidationException.of("kind", "unsupported_kind",
+          space.provider() + " cannot provision " + spec.kind().wireName());
+    }
+    ProviderSession session = providers.session(account, space.region());
+    @SuppressWarnings("unchecked")
+    ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(spec.kind());
+    List<FieldError> errors = new ArrayList<>();
+    spec.validate().forEach(e -> errors.add(e.under("config")));
+    if (errors.isEmpty()) {
+      driver.validate(spec).forEach(e -> errors.add(e.under("config")));
+    }
+    ValidationException.throwIfAny(errors);
+    return new Target(space, account, driver);
+  }
+
+  private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {
+    CloudAccount account = accounts.findAnyOrg(c, job.accountId());
+    @SuppressWarnings("unchecked")
+    ResourceDriver<ResourceSpec> driver =
+        (ResourceDriver<ResourceSpec>) providers.session(account, job.region()).driver(job.kind());
+    return driver;
+  }
+
+  private static void validateNameAndTags(String name, Map<String, String> tags, String prefix) {
+    List<FieldError> errors = new ArrayList<>();
+    if (name != null && (name.isBlank() || name.length() > 200)) {
+      errors.add(FieldError.of(prefix + "name", "invalid_name", "must be 1-200 characters"));
+    }
+    if (tags != null) {
+      if (tags.size() > MAX_TAGS) {
+        errors.add(FieldError.of(prefix + "tags", "too_many", "at most " + MAX_TAGS + " tags"));
+      }
+      tags.forEach((k, v) -> {
+        if (k == null || k.isBlank() || k.length() > 128) {
+          errors.add(FieldError.of(prefix + "tags", "invalid_key", "tag keys must be 1-128 characters"));
+        } else if (v == null || v.length() > 256) {
+          errors.add(FieldError.of(prefix + "tags." + k, "invalid_value", "tag values must be 0-256 characters"));
+        }
+      });
+    }
+    ValidationException.throwIfAny(errors);
+  }
+
+  private static long parseCursor(String cursor) {
+    if (cursor == null) {
+      return 0;
+    }
+    try {
+      if (cursor.startsWith("c")) {
+        long seq = Long.parseLong(cursor.substring(1));
+        if (seq >= 0) {
+          return seq;
+        }
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the validation error
+    }
+    throw ValidationException.of("cursor", "invalid_cursor", "cursor is not one this service returned");
+  }
+
+  private static String requestHash(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
+    String canonical = spaceId + "|" + (spec == null ? "" : spec.kind().wireName() + "|" + Json.write(spec))
+        + "|" + options.name() + "|" + Json.write(new java.util.TreeMap<>(options.tags()));
+    try {
+      return HexFormat.of().formatHex(
+          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Job view(JobRecord job, List<StepRecord> steps) {
+    return new Job(job.id(), job.spaceId(), job.jobType(), job.kind(), job.name(), job.tags(), job.status(),
+        job.phase(), job.spec(), job.outputs(), job.failure(), steps.stream().map(StepRecord::toView).toList(),
+        job.createdBy(), job.createdAt(), job.updatedAt(), job.finishedAt());
+  }
+}

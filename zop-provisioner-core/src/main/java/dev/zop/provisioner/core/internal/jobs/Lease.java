@@ -1,0 +1,36 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.JobId;
+
+/**
+ * A claim on one job. {@code version} is the fencing token: every write checks the row still has it and bumps
+ * it, so a worker whose lease was taken over can no longer change the job. Writes synchronise on the lease.
+ */
+final class Lease {
+  final JobId jobId;
+  final String owner;
+  private long version;
+  private boolean lost;
+
+  Lease(JobId jobId, String owner, long version) {
+    this.jobId = jobId;
+    this.owner = owner;
+    this.version = version;
+  }
+
+  long version() {
+    return version;
+  }
+
+  void advanced() {
+    version++;
+  }
+
+  boolean lost() {
+    return lost;
+  }
+
+  void markLost() {
+    lost = true;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.StepStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** A {@code job_steps} row. */
+record StepRecord(
+    UUID id,
+    String jobId,
+    JobPhase phase,
+    int index,
+    String name,
+    StepStatus status,
+    int attempts,
+    List<String> permissions,
+    Map<String, String> outputs,
+    Failure failure,
+    Instant startedAt,
+    Instant finishedAt) {
+
+  static StepRecord pending(String jobId, JobPhase phase, int index, String name, List<String> permissions) {
+    return new StepRecord(UUID.randomUUID(), jobId, phase, index, name, StepStatus.PENDING, 0,
+        List.copyOf(permissions), Map.of(), null, null, null);
+  }
+
+  StepRecord withOutputs(Map<String, String> newOutputs) {
+    return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, Map.copyOf(newOutputs),
+        failure, startedAt, finishedAt);
+  }
+
+  JobStep toView() {
+    return new JobStep(id, phase, index, name, status, attempts, permissions, outputs, failure, startedAt,
+        finishedAt);
+  }
+}

@@ -1,0 +1,424 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a claimed job step by step until it finishes, fails, or parks (a wait or a retry backoff). Every write
+ * is fenced by the lease; a step's work itself runs outside any lock or transaction.
+ */
+final class StepRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(StepRunner.class);
+
+  private final Database db;
+  private final JobRepository jobs;
+  private final AccountRepository accounts;
+  private final SpaceRepository spaces;
+  private final ProviderRegistry providers;
+  private final RetryPolicy retryPolicy;
+  private final JobSignals signals;
+  private final BooleanSupplier halted;
+  private final BooleanSupplier stopping;
+
+  StepRunner(Database db, JobRepository jobs, AccountRepository accounts, SpaceRepository spaces,
+      ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, BooleanSupplier halted,
+      BooleanSupplier stopping) {
+    this.db = db;
+    this.jobs = jobs;
+    this.accounts = accounts;
+    this.spaces = spaces;
+    this.providers = providers;
+    this.retryPolicy = retryPolicy;
+    this.signals = signals;
+    this.halted = halted;
+    this.stopping = stopping;
+  }
+
+  void run(Lease lease) {
+    try {
+      runSteps(lease);
+    } catch (LeaseLostException e) {
+      LOG.info("stopped working on {}: {}", lease.jobId, halted.getAsBoolean() ? "engine halted" : "lease lost");
+    } catch (RuntimeException e) {
+      // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
+      LOG.error("job {} failed in the engine", lease.jobId, e);
+      failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
+    } finally {
+      signals.changed();
+    }
+  }
+
+  private void runSteps(Lease lease) {
+    JobRecord job = db.read(c -> jobs.findAnyOrg(c, lease.jobId));
+    if (job == null || job.version() != lease.version()) {
+      return;
+    }
+    CloudAccount account = db.read(c -> accounts.findAnyOrg(c, job.accountId()));
+    ProviderSession session = providers.session(account, job.region());
+    @SuppressWarnings("unchecked")
+    ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(job.kind());
+
+    if (job.status() == JobStatus.PENDING) {
+      write(lease, c -> {
+        transition(c, job, JobStatus.RUNNING);
+        jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
+      });
+    }
+    JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
+    List<StepRecord> all = db.read(c -> jobs.steps(c, job.id()));
+    List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
+    List<Step> definitions = job.phase() == JobPhase.CREATE
+        ? driver.create(job.spec())
+        : driver.teardown(job.spec(), recordedOutputs(all));
+    if (!matches(rows, definitions)) {
+      failJob(lease, job, null, running, Failure.system("step_list_changed",
+          "the provider now builds a different step list for this job; its steps were " + names(rows)));
+      return;
+    }
+
+    Map<String, String> jobOutputs = new LinkedHashMap<>(job.outputs());
+    for (int i = 0; i < rows.size(); i++) {
+      StepRecord row = rows.get(i);
+      if (row.status() == StepStatus.SUCCEEDED) {
+        continue;
+      }
+      if (stopping.getAsBoolean()) {
+        release(lease);
+        return;
+      }
+      Step step = definitions.get(i);
+      boolean newAttempt = row.status() != StepStatus.WAITING;
+      int attempt = newAttempt ? row.attempts() + 1 : Math.max(row.attempts(), 1);
+      if (newAttempt) {
+        write(lease, c -> {
+          jobs.startStep(c, row.id(), true);
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), running,
+              "attempt " + attempt);
+        });
+      }
+      LeasedContext context = new LeasedContext(lease, job, row, attempt, jobOutputs);
+      StepResult result = invoke(step, context, session);
+
+      if (result instanceof StepResult.Done done) {
+        Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
+        stepOutputs.putAll(done.outputs());
+        if (job.phase() == JobPhase.CREATE) {
+          jobOutputs.putAll(stepOutputs);
+        }
+        Map<String, String> snapshot = Map.copyOf(jobOutputs);
+        write(lease, c -> {
+          jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true);
+          jobs.setOutputs(c, job.id(), snapshot);
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null);
+        });
+      } else if (result instanceof StepResult.Wait wait) {
+        write(lease, c -> {
+          jobs.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
+          jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
+        });
+        return;
+      } else {
+        Failure failure = ((StepResult.Failed) result).failure();
+        if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
+          long delay = retryPolicy.delayAfter(attempt).toMillis();
+          write(lease, c -> {
+            jobs.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
+            jobs.schedule(c, job.id(), delay, db.dialect());
+            jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
+                failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
+          });
+          return;
+        }
+        failJob(lease, job, row.withOutputs(context.ownOutputs), running, failure);
+        return;
+      }
+    }
+    complete(lease, job, jobOutputs);
+  }
+
+  private StepResult invoke(Step step, StepContext context, ProviderSession session) {
+    try {
+      StepResult result = step.run(context);
+      if (result == null) {
+        return StepResult.fail(Failure.system("step_returned_null", "step " + step.name() + " returned no result"));
+      }
+      return result;
+    } catch (LeaseLostException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return StepResult.fail(Failure.transientFailure("interrupted", "the engine was interrupted"));
+    } catch (Exception e) {
+      if (halted.getAsBoolean()) {
+        throw new LeaseLostException(context.jobId());
+      }
+      Failure failure = session.classify(e);
+      return StepResult.fail(failure != null ? failure : Failure.system("unclassified", String.valueOf(e)));
+    }
+  }
+
+  private void complete(Lease lease, JobRecord job, Map<String, String> outputs) {
+    JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
+    write(lease, c -> {
+      JobRecord current = jobs.findAnyOrg(c, job.id());
+      if (done == JobStatus.SUCCEEDED && job.kind() == JobKind.KUBERNETES) {
+        SpaceId space = registerClusterSpace(c, job, outputs);
+        outputs.put("spaceId", space.value());
+        jobs.setOutputs(c, job.id(), outputs);
+      }
+      if (done == JobStatus.DELETED && job.kind() == JobKind.KUBERNETES) {
+        spaces.deleteCreatedBy(c, job.id().value());
+      }
+      checkTransition(current.status(), done);
+      jobs.finish(c, job.id(), done, null);
+      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, done, null);
+    });
+    lease.markLost(); // released: the job is no longer ours
+  }
+
+  /** A cluster that came up becomes a space of its own, in the same account and region. */
+  private SpaceId registerClusterSpace(Connection c, JobRecord job, Map<String, String> outputs)
+      throws SQLException {
+    SpaceId existing = spaces.findCreatedBy(c, job.id().value());
+    if (existing != null) {
+      return existing;
+    }
+    String cluster = outputs.getOrDefault("clusterName", job.spec().name());
+    String name = job.region() == null ? cluster : cluster + "-" + job.region();
+    if (spaces.findByName(c, job.orgId(), name) != null) {
+      name = name + "-" + job.id().value().substring(job.id().value().length() - 6);
+    }
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("clusterName", cluster);
+    if (job.region() != null) {
+      config.put("region", job.region());
+    }
+    Instant now = Instant.now();
+    Space space = new Space(SpaceId.random(), name, job.provider(), "kubernetes", job.accountId(),
+        SpaceStatus.ACTIVE, config, now, now);
+    spaces.insert(c, job.orgId(), space, job.id().value());
+    return space.id();
+  }
+
+  private void failJob(Lease lease, JobRecord job, StepRecord row, JobStatus running, Failure failure) {
+    write(lease, c -> {
+      if (row != null) {
+        jobs.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
+        jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
+            failure.category().wireName() + " " + failure.code() + ": " + failure.message());
+      }
+      checkTransition(running, JobStatus.FAILED);
+      jobs.finish(c, job.id(), JobStatus.FAILED, failure);
+      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
+    });
+    lease.markLost();
+  }
+
+  private void failQuietly(Lease lease, Failure failure) {
+    try {
+      write(lease, c -> {
+        JobRecord current = jobs.findAnyOrg(c, lease.jobId);
+        if (current.status().canTransitionTo(JobStatus.FAILED)) {
+          jobs.finish(c, lease.jobId, JobStatus.FAILED, failure);
+          jobs.appendEvent(c, lease.jobId, JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
+        }
+      });
+    } catch (RuntimeException e) {
+      LOG.warn("could not record the failure of {}", lease.jobId, e);
+    }
+  }
+
+  /** Gives the job back without finishing it (engine shutting down): another engine may take it at once. */
+  void release(Lease lease) {
+    write(lease, c -> jobs.schedule(c, lease.jobId, 0, db.dialect()));
+    lease.markLost();
+  }
+
+  /** Extends a lease; false when it was lost to another engine. */
+  boolean heartbeat(Lease lease, long leaseMillis) {
+    synchronized (lease) {
+      if (lease.lost() || halted.getAsBoolean()) {
+        return false;
+      }
+      boolean extended = db.tx(c -> jobs.extendLease(c, lease, leaseMillis, db.dialect()));
+      if (extended) {
+        lease.advanced();
+      } else {
+        lease.markLost();
+      }
+      return extended;
+    }
+  }
+
+  private void transition(Connection c, JobRecord job, JobStatus next) throws SQLException {
+    checkTransition(job.status(), next);
+    jobs.setStatus(c, job.id(), next);
+  }
+
+  private static void checkTransition(JobStatus from, JobStatus to) {
+    if (!from.canTransitionTo(to)) {
+      throw new IllegalStateException("illegal job transition " + from.wireName() + " -> " + to.wireName());
+    }
+  }
+
+  /** Runs {@code work} in a transaction that first proves, by the fencing version, that the job is still ours. */
+  private void write(Lease lease, Writes work) {
+    synchronized (lease) {
+      if (lease.lost() || halted.getAsBoolean()) {
+        throw new LeaseLostException(lease.jobId);
+      }
+      db.tx(c -> {
+        jobs.fence(c, lease);
+        work.run(c);
+        return null;
+      });
+      lease.advanced();
+    }
+    signals.changed();
+  }
+
+  /** Statements of one fenced transaction. */
+  @FunctionalInterface
+  private interface Writes {
+    void run(Connection c) throws SQLException;
+  }
+
+  /** Every output any create step recorded, its intents included: what teardown must consider existing. */
+  private static Outputs recordedOutputs(List<StepRecord> all) {
+    Map<String, String> merged = new LinkedHashMap<>();
+    all.stream().filter(s -> s.phase() == JobPhase.CREATE).forEach(s -> merged.putAll(s.outputs()));
+    return Outputs.of(merged);
+  }
+
+  private static boolean matches(List<StepRecord> rows, List<Step> definitions) {
+    if (rows.size() != definitions.size()) {
+      return false;
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      if (!rows.get(i).name().equals(definitions.get(i).name())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<String> names(List<StepRecord> rows) {
+    return rows.stream().map(StepRecord::name).toList();
+  }
+
+  /** The context a step sees; intents and log lines are fenced writes like everything else. */
+  private final class LeasedContext implements StepContext {
+    private final Lease lease;
+    private final JobRecord job;
+    private final StepRecord row;
+    private final int attempt;
+    private final Map<String, String> previous;
+    private final Map<String, String> ownOutputs;
+
+    LeasedContext(Lease lease, JobRecord job, StepRecord row, int attempt, Map<String, String> previous) {
+      this.lease = lease;
+      this.job = job;
+      this.row = row;
+      this.attempt = attempt;
+      this.previous = Map.copyOf(previous);
+      this.ownOutputs = new LinkedHashMap<>(row.outputs());
+    }
+
+    @Override
+    public JobId jobId() {
+      return job.id();
+    }
+
+    @Override
+    public UUID stepId() {
+      return row.id();
+    }
+
+    @Override
+    public int attempt() {
+      return attempt;
+    }
+
+    @Override
+    public Outputs outputs() {
+      Map<String, String> all = new LinkedHashMap<>(previous);
+      all.putAll(ownOutputs);
+      return Outputs.of(all);
+    }
+
+    @Override
+    public String resourceName(String suffix) {
+      String id = job.id().value();
+      String token = id.substring(id.indexOf('_') + 1).toLowerCase(Locale.ROOT);
+      String name = ("zop-" + token + "-" + suffix).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+      name = name.length() > 63 ? name.substring(0, 63) : name;
+      return name.replaceAll("-+$", "");
+    }
+
+    @Override
+    public String clientToken(String purpose) {
+      try {
+        byte[] digest = MessageDigest.getInstance("SHA-256")
+            .digest((job.id().value() + "|" + purpose).getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest, 0, 16);
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public void recordIntent(Map<String, String> intent) {
+      ownOutputs.putAll(intent);
+      Map<String, String> snapshot = Map.copyOf(ownOutputs);
+      write(lease, c -> {
+        jobs.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false);
+      });
+    }
+
+    @Override
+    public void log(String message) {
+      JobStatus status = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
+      write(lease, c -> {
+        jobs.appendEvent(c, job.id(), JobEventType.LOG, row.name(), status, message);
+      });
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventListener;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.core.internal.store.Database;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers job events to watchers. One thread serves every watch: it reads each watched job's new events
+ * from the database (so events written by other engines arrive too) and is woken early by local writes.
+ */
+final class WatchHub implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
+  private static final int BATCH = 500;
+
+  private final Database db;
+  private final JobRepository jobs;
+  private final JobSignals signals;
+  private final long pollMillis;
+  private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "zop-watch");
+        t.setDaemon(true);
+        return t;
+      });
+  private volatile boolean started;
+
+  WatchHub(Database db, JobRepository jobs, JobSignals signals, Duration poll) {
+    this.db = db;
+    this.jobs = jobs;
+    this.signals = signals;
+    this.pollMillis = poll.toMillis();
+  }
+
+  Subscription watch(JobId id, JobEventListener listener) {
+    Watch watch = new Watch(id, listener);
+    watches.add(watch);
+    startOnce();
+    signals.changed();
+    return () -> watches.remove(watch);
+  }
+
+  private synchronized void startOnce() {
+    if (!started) {
+      started = true;
+      thread.execute(this::loop);
+    }
+  }
+
+  private void loop() {
+    long seen = signals.generation();
+    while (!thread.isShutdown()) {
+      for (Watch watch : watches) {
+        deliver(watch);
+      }
+      try {
+        seen = signals.awaitChange(seen, pollMillis);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private void deliver(Watch watch) {
+    try {
+      List<JobEvent> events;
+      do {
+        events = db.read(c -> jobs.events(c, watch.jobId, watch.lastSeq, BATCH));
+        for (JobEvent event : events) {
+          if (!watches.contains(watch)) {
+            return;
+          }
+          watch.lastSeq = event.seq();
+          try {
+            watch.listener.onEvent(event);
+          } catch (RuntimeException e) {
+            LOG.warn("a watcher of {} threw; it keeps receiving events", watch.jobId, e);
+          }
+        }
+      } while (events.size() == BATCH);
+    } catch (RuntimeException e) {
+      LOG.warn("reading events of {} failed; will retry", watch.jobId, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    watches.clear();
+    thread.shutdownNow();
+  }
+
+  private static final class Watch {
+    final JobId jobId;
+    final JobEventListener listener;
+    long lastSeq;
+
+    Watch(JobId jobId, JobEventListener listener) {
+      this.jobId = jobId;
+      this.listener = listener;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Dialect;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims due jobs and runs them on a bounded pool. A job waiting on the cloud is a row with a
+ * {@code next_run_at}, not a thread, so the pool only ever holds jobs with work to do right now.
+ */
+final class Worker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+  private final Database db;
+  private final StepRunner runner;
+  private final String owner;
+  private final int threads;
+  private final long leaseMillis;
+  private final long pollMillis;
+  /** Wakes the poller when work may have become due: a submit, a retry, a freed thread. */
+  private final JobSignals wakeups = new JobSignals();
+  private final Map<JobId, Lease> leases = new ConcurrentHashMap<>();
+  private final AtomicInteger busy = new AtomicInteger();
+  private final ExecutorService pool;
+  private final ScheduledExecutorService heartbeats;
+  private final Thread poller;
+  private volatile boolean running = true;
+  private volatile boolean halted;
+
+  Worker(Database db, StepRunner runner, String owner, int threads, Duration lease, Duration poll) {
+    this.db = db;
+    this.runner = runner;
+    this.owner = owner;
+    this.threads = threads;
+    this.leaseMillis = lease.toMillis();
+    this.pollMillis = poll.toMillis();
+    AtomicInteger n = new AtomicInteger();
+    this.pool = Executors.newFixedThreadPool(threads, r -> daemon(r, "zop-worker-" + n.incrementAndGet()));
+    this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "zop-heartbeat"));
+    this.poller = daemon(this::poll, "zop-poller");
+  }
+
+  void start() {
+    poller.start();
+    long every = Math.max(leaseMillis / 3, 10);
+    heartbeats.scheduleAtFixedRate(this::heartbeat, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** Work may be due now; claim without waiting for the next poll. */
+  void wake() {
+    wakeups.changed();
+  }
+
+  boolean halted() {
+    return halted;
+  }
+
+  boolean stopping() {
+    return !running;
+  }
+
+  private void poll() {
+    long seen = wakeups.generation();
+    while (running) {
+      try {
+        int free = threads - busy.get();
+        List<Dialect.Claimed> claimed = free <= 0 ? List.of()
+            : db.tx(c -> db.dialect().claim(c, owner, leaseMillis, free));
+        for (Dialect.Claimed claim : claimed) {
+          Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version());
+          leases.put(lease.jobId, lease);
+          busy.incrementAndGet();
+          pool.execute(() -> {
+            try {
+              runner.run(lease);
+            } finally {
+              leases.remove(lease.jobId);
+              busy.decrementAndGet();
+              wakeups.changed();
+            }
+          });
+        }
+        if (claimed.isEmpty() || claimed.size() < free) {
+          seen = wakeups.awaitChange(seen, pollMillis);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        if (!running) {
+          return;
+        }
+        LOG.warn("claiming jobs failed; trying again", e);
+        sleepQuietly(pollMillis);
+      }
+    }
+  }
+
+  private void heartbeat() {
+    for (Lease lease : leases.values()) {
+      try {
+        if (!runner.heartbeat(lease, leaseMillis)) {
+          LOG.warn("lost the lease on {}", lease.jobId);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("heartbeat for {} failed", lease.jobId, e);
+      }
+    }
+  }
+
+  /** Graceful: stop claiming, let running steps finish, give unfinished jobs back at once. */
+  @Override
+  public void close() {
+    running = false;
+    poller.interrupt();
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("steps still running after 30 s; their leases will expire");
+      }
+      poller.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    heartbeats.shutdownNow();
+  }
+
+  /** As a crash: no further writes, no lease released, threads abandoned. */
+  void halt() {
+    halted = true;
+    running = false;
+    heartbeats.shutdownNow();
+    poller.interrupt();
+    pool.shutdownNow();
+    try {
+      pool.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

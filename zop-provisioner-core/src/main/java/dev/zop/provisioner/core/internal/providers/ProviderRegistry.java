@@ -1,0 +1,74 @@
+package dev.zop.provisioner.core.internal.providers;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The installed providers, and one cached session per (account, region). */
+public final class ProviderRegistry implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistry.class);
+
+  private final Map<String, CloudProvider> providers;
+  private final Map<String, ProviderSession> sessions = new ConcurrentHashMap<>();
+
+  private ProviderRegistry(Map<String, CloudProvider> providers) {
+    this.providers = Map.copyOf(providers);
+  }
+
+  /**
+   * The providers {@link ServiceLoader} finds (when {@code discover}), then the explicit ones; an explicit
+   * provider replaces a discovered one with the same id.
+   */
+  public static ProviderRegistry of(boolean discover, List<CloudProvider> explicit, ClassLoader loader) {
+    Map<String, CloudProvider> byId = new LinkedHashMap<>();
+    if (discover) {
+      for (CloudProvider provider : ServiceLoader.load(CloudProvider.class, loader)) {
+        byId.put(provider.metadata().id(), provider);
+      }
+    }
+    explicit.forEach(p -> byId.put(p.metadata().id(), p));
+    LOG.info("cloud providers: {}", byId.keySet());
+    return new ProviderRegistry(byId);
+  }
+
+  public CloudProvider find(String id) {
+    return providers.get(id);
+  }
+
+  public Collection<ProviderMetadata> metadata() {
+    List<ProviderMetadata> all = new ArrayList<>();
+    providers.values().forEach(p -> all.add(p.metadata()));
+    return all;
+  }
+
+  /** The session for an account and region, opened on first use. */
+  public ProviderSession session(CloudAccount account, String region) {
+    CloudProvider provider = providers.get(account.provider());
+    if (provider == null) {
+      throw new IllegalStateException("provider '" + account.provider() + "' is not installed");
+    }
+    return sessions.computeIfAbsent(account.id() + "|" + region, k -> provider.open(account, region));
+  }
+
+  @Override
+  public void close() {
+    sessions.values().forEach(session -> {
+      try {
+        session.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing a provider session failed", e);
+      }
+    });
+    sessions.clear();
+  }
+}

@@ -1,0 +1,150 @@
+package dev.zop.provisioner.core.internal.spaces;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spi.CloudProvider;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Creates, reads and retires deployment spaces. */
+public final class SpaceService {
+  /** The product's rules, which hold even for a provider that declares fewer keys. */
+  private static final Map<String, Set<String>> PRODUCT_REQUIRED = Map.of(
+      "aws", Set.of("region"),
+      "gcp", Set.of("region"),
+      "azure", Set.of("resourceGroup"));
+  /** Cluster credentials belong in a secret store; a space only ever holds references to them. */
+  private static final Set<String> SENSITIVE = Set.of("caCert", "serviceAccountToken", "kubeconfig", "password");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+  private static final Pattern SPACE_TYPE = Pattern.compile("[a-z][a-z_]{0,31}");
+
+  private final Database db;
+  private final SpaceRepository spaces;
+  private final AccountRepository accounts;
+  private final ProviderRegistry providers;
+
+  public SpaceService(Database db, SpaceRepository spaces, AccountRepository accounts, ProviderRegistry providers) {
+    this.db = db;
+    this.spaces = spaces;
+    this.accounts = accounts;
+    this.providers = providers;
+  }
+
+  public Space create(Principal principal, SpaceRequest request) {
+    List<FieldError> errors = new ArrayList<>();
+    if (request.name() == null || !NAME.matcher(request.name()).matches()) {
+      errors.add(FieldError.of("name", "invalid_name",
+          "must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit"));
+    }
+    if (!SPACE_TYPE.matcher(request.spaceType()).matches()) {
+      errors.add(FieldError.of("spaceType", "invalid_value", "must be a lower-case type such as kubernetes"));
+    }
+    CloudProvider provider = request.provider() == null ? null : providers.find(request.provider());
+    if (request.provider() == null) {
+      errors.add(FieldError.required("provider"));
+    } else if (provider == null) {
+      errors.add(FieldError.of("provider", "unsupported_provider",
+          "no provider '" + request.provider() + "' is installed"));
+    } else {
+      Set<String> required = new LinkedHashSet<>(PRODUCT_REQUIRED.getOrDefault(request.provider(), Set.of()));
+      required.addAll(provider.metadata().requiredSpaceConfig());
+      for (String key : required) {
+        String value = request.config().get(key);
+        if (value == null || value.isBlank()) {
+          errors.add(FieldError.of("config." + key, "required",
+              "config." + key + " is required for " + request.provider() + " spaces"));
+        }
+      }
+      String region = request.config().get("region");
+      List<String> regions = provider.metadata().regions();
+      if (region != null && !region.isBlank() && !regions.isEmpty() && !regions.contains(region)) {
+        errors.add(FieldError.of("config.region", "unknown_region",
+            "'" + region + "' is not a region of " + request.provider()));
+      }
+    }
+    for (String key : request.config().keySet()) {
+      if (SENSITIVE.contains(key)) {
+        errors.add(FieldError.of("config." + key, "sensitive_field",
+            "credentials are not stored on a space; keep them in a secret store and pass a reference"));
+      }
+    }
+    if (request.cloudAccountId() == null) {
+      errors.add(FieldError.required("cloudAccountId"));
+    }
+    return db.tx(c -> {
+      if (request.cloudAccountId() != null) {
+        CloudAccount account = accounts.find(c, principal.orgId(), request.cloudAccountId());
+        if (account == null) {
+          errors.add(FieldError.of("cloudAccountId", "not_found",
+              "cloud account " + request.cloudAccountId() + " not found"));
+        } else if (request.provider() != null && !account.provider().equals(request.provider())) {
+          errors.add(FieldError.of("cloudAccountId", "provider_mismatch",
+              "the account is a " + account.provider() + " account, not " + request.provider()));
+        }
+      }
+      ValidationException.throwIfAny(errors);
+      if (spaces.findByName(c, principal.orgId(), request.name()) != null) {
+        throw new ConflictException("space_name_taken", "a space named '" + request.name() + "' exists");
+      }
+      Instant now = Instant.now();
+      Space space = new Space(SpaceId.random(), request.name(), request.provider(), request.spaceType(),
+          request.cloudAccountId(), SpaceStatus.ACTIVE, request.config(), now, now);
+      try {
+        spaces.insert(c, principal.orgId(), space, null);
+      } catch (java.sql.SQLException e) {
+        if (db.dialect().isUniqueViolation(e)) {
+          throw new ConflictException("space_name_taken", "a space named '" + request.name() + "' exists");
+        }
+        throw e;
+      }
+      return space;
+    });
+  }
+
+  public Space get(Principal principal, SpaceId id) {
+    Space space = db.read(c -> spaces.find(c, principal.orgId(), id));
+    if (space == null) {
+      throw new NotFoundException("space", id);
+    }
+    return space;
+  }
+
+  public List<Space> list(Principal principal) {
+    return db.read(c -> spaces.list(c, principal.orgId()));
+  }
+
+  public Space setStatus(Principal principal, SpaceId id, SpaceStatus status) {
+    if (status == null) {
+      throw ValidationException.of("status", "required", "status is required");
+    }
+    boolean updated = db.tx(c -> spaces.setStatus(c, principal.orgId(), id, status, Instant.now()));
+    if (!updated) {
+      throw new NotFoundException("space", id);
+    }
+    return get(principal, id);
+  }
+
+  public void delete(Principal principal, SpaceId id) {
+    get(principal, id);
+    boolean deleted = db.tx(c -> spaces.deleteIfEmpty(c, principal.orgId(), id));
+    if (!deleted) {
+      throw new ConflictException("space_has_jobs",
+          "space " + id + " still holds jobs; delete (tear down) them first");
+    }
+  }
+}

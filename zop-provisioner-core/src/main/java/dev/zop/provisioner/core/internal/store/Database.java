@@ -1,0 +1,142 @@
+package dev.zop.provisioner.core.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/** The engine's database: a data source, its dialect, transactions and plain JDBC helpers. */
+public final class Database {
+
+  /** Work done on one connection. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  /** Maps the current row of a result set. */
+  @FunctionalInterface
+  public interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final Dialect dialect;
+
+  private Database(DataSource dataSource, Dialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
+  }
+
+  /** Opens the database behind {@code dataSource}, choosing the dialect from its metadata, and migrates it. */
+  public static Database open(DataSource dataSource) {
+    Dialect dialect;
+    try (Connection c = dataSource.getConnection()) {
+      String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+      if (product.contains("postgres")) {
+        dialect = new PostgresDialect();
+      } else if (product.contains("h2")) {
+        dialect = new H2Dialect();
+      } else {
+        throw new IllegalArgumentException("unsupported database: " + product + " (use H2 or PostgreSQL)");
+      }
+    } catch (SQLException e) {
+      throw new StoreException("cannot connect to the engine database", e);
+    }
+    Flyway.configure(Database.class.getClassLoader())
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .load()
+        .migrate();
+    return new Database(dataSource, dialect);
+  }
+
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
+  public <T> T tx(Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException | Error e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  /** Runs {@code work} outside a transaction (each statement commits on its own). */
+  public <T> T read(Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(true);
+      return work.run(c);
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  public static int update(Connection c, String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bind(ps, args);
+      return ps.executeUpdate();
+    }
+  }
+
+  public static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bind(ps, args);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<T> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(mapper.map(rs));
+        }
+        return rows;
+      }
+    }
+  }
+
+  public static <T> T queryOne(Connection c, String sql, RowMapper<T> mapper, Object... args)
+      throws SQLException {
+    List<T> rows = query(c, sql, mapper, args);
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  public static Instant instant(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  private static void bind(PreparedStatement ps, Object... args) throws SQLException {
+    for (int i = 0; i < args.length; i++) {
+      Object arg = args[i];
+      if (arg == null) {
+        ps.setNull(i + 1, Types.VARCHAR);
+      } else if (arg instanceof Instant instant) {
+        ps.setObject(i + 1, instant.atOffset(ZoneOffset.UTC));
+      } else if (arg instanceof Timestamp ts) {
+        ps.setTimestamp(i + 1, ts);
+      } else if (arg instanceof Enum<?> e) {
+        ps.setString(i + 1, e.name().toLowerCase(java.util.Locale.ROOT));
+      } else {
+        ps.setObject(i + 1, arg);
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.zop.provisioner.core.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * H2: no SKIP LOCKED, so candidates are read and each is claimed with an optimistic
+ * {@code UPDATE ... WHERE id = ? AND version = ?}; a row another engine took in between simply isn't claimed.
+ */
+final class H2Dialect implements Dialect {
+
+  @Override
+  public String nowPlusMillis() {
+    return "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+  }
+
+  @Override
+  public List<Claimed> claim(Connection connection, String owner, long leaseMillis, int limit)
+      throws SQLException {
+    List<Claimed> candidates = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(
+        "SELECT id, version FROM provisioning_jobs WHERE " + DUE + " ORDER BY next_run_at LIMIT ?")) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          candidates.add(new Claimed(rs.getString(1), rs.getLong(2)));
+        }
+      }
+    }
+    List<Claimed> claimed = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(
+        "UPDATE provisioning_jobs SET lease_owner = ?, lease_until = " + nowPlusMillis()
+            + ", version = version + 1 WHERE id = ? AND version = ? AND " + DUE)) {
+      for (Claimed candidate : candidates) {
+        ps.setString(1, owner);
+        ps.setLong(2, leaseMillis);
+        ps.setString(3, candidate.jobId());
+        ps.setLong(4, candidate.version());
+        if (ps.executeUpdate() == 1) {
+          claimed.add(new Claimed(candidate.jobId(), candidate.version() + 1));
+        }
+      }
+    }
+    return claimed;
+  }
+
+  @Override
+  public boolean isUniqueViolation(SQLException e) {
+    return "23505".equals(e.getSQLState());
+  }
+}

@@ -1,0 +1,44 @@
+package dev.zop.provisioner.core.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** PostgreSQL: one statement claims a batch; SKIP LOCKED keeps competing engines off each other's rows. */
+final class PostgresDialect implements Dialect {
+
+  @Override
+  public String nowPlusMillis() {
+    return "(CURRENT_TIMESTAMP + CAST(? AS BIGINT) * INTERVAL '1 millisecond')";
+  }
+
+  @Override
+  public List<Claimed> claim(Connection connection, String owner, long leaseMillis, int limit)
+      throws SQLException {
+    String sql = "UPDATE provisioning_jobs SET lease_owner = ?, lease_until = " + nowPlusMillis()
+        + ", version = version + 1"
+        + " WHERE id IN (SELECT id FROM provisioning_jobs WHERE " + DUE
+        + " ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+        + " RETURNING id, version";
+    List<Claimed> claimed = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, owner);
+      ps.setLong(2, leaseMillis);
+      ps.setInt(3, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          claimed.add(new Claimed(rs.getString(1), rs.getLong(2)));
+        }
+      }
+    }
+    return claimed;
+  }
+
+  @Override
+  public boolean isUniqueViolation(SQLException e) {
+    return "23505".equals(e.getSQLState());
+  }
+}

@@ -1,0 +1,36 @@
+package dev.zop.provisioner.testkit;
+
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.testkit.sim.SimProvider;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Engine builders tuned for tests: the {@code sim} provider on a given {@link SimCloud}, fast polling, and a
+ * retry policy with millisecond backoff, so a test of a whole job lifecycle runs in well under a second.
+ */
+public final class TestEngines {
+  private TestEngines() {}
+
+  /** An engine on an H2 file store inside {@code directory}. */
+  public static EmbeddedProvisioner.Builder h2(Path directory, SimCloud cloud) {
+    return base(cloud).dataDirectory(directory);
+  }
+
+  /** An engine on the given database (a PostgreSQL schema from {@link PostgresTestDatabase}, say). */
+  public static EmbeddedProvisioner.Builder jdbc(String url, String user, String password, SimCloud cloud) {
+    return base(cloud).jdbc(url, user, password);
+  }
+
+  private static EmbeddedProvisioner.Builder base(SimCloud cloud) {
+    cloud.pollInterval(Duration.ofMillis(20));
+    return EmbeddedProvisioner.builder()
+        .discoverProviders(false)
+        .provider(new SimProvider(cloud))
+        .pollInterval(Duration.ofMillis(20))
+        .leaseDuration(Duration.ofSeconds(5))
+        .retryPolicy(RetryPolicy.exponential(4, Duration.ofMillis(5), Duration.ofMillis(40)));
+  }
+}

@@ -1,0 +1,294 @@
+package dev.zop.provisioner.testkit.sim;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * <b>A test double</b>: an in-memory cloud the {@code sim} provider provisions into. Tests inspect it to prove
+ * that nothing leaked or was created twice, and inject faults into it: throttling, permission denied on an
+ * operation, quota exceeded, resources stuck creating, latency.
+ *
+ * <p>Thread-safe. One instance may be shared by several engines in one JVM.
+ */
+public final class SimCloud {
+  private static final SimCloud SHARED = new SimCloud();
+
+  /** The status of a simulated resource. */
+  public enum Status { CREATING, ACTIVE }
+
+  /** A resource in the simulated cloud. {@code tags} carry the owning job, as real providers tag theirs. */
+  public record Resource(String type, String name, Map<String, String> attributes, Map<String, String> tags,
+      Instant createdAt, Instant readyAt) {
+    public Resource {
+      attributes = Map.copyOf(attributes);
+      tags = Map.copyOf(tags);
+    }
+
+    public Status status(Instant now) {
+      return readyAt == null || now.isBefore(readyAt) ? Status.CREATING : Status.ACTIVE;
+    }
+  }
+
+  /** One API call as the cloud saw it; {@code caller} is the job and step that made it, when known. */
+  public record Call(String operation, String caller) {}
+
+  private final Map<String, Resource> resources = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> creates = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> stepRuns = new ConcurrentHashMap<>();
+  private final Queue<Call> calls = new ConcurrentLinkedQueue<>();
+  private final Set<String> denied = ConcurrentHashMap.newKeySet();
+  private final Set<String> quotaExceeded = ConcurrentHashMap.newKeySet();
+  private final Map<String, AtomicInteger> throttleNext = new ConcurrentHashMap<>();
+  private final Map<String, Duration> creatingTime = new ConcurrentHashMap<>();
+  private final Set<String> stuck = ConcurrentHashMap.newKeySet();
+  private final ThreadLocal<String> caller = new ThreadLocal<>();
+  private volatile boolean recordCalls = true;
+  private volatile double throttleRate;
+  private volatile Random random = new Random(42);
+  private volatile Duration latency = Duration.ZERO;
+  private volatile Duration pollInterval = Duration.ofSeconds(1);
+  private volatile Clock clock = Clock.systemUTC();
+
+  /** The instance the {@code sim} provider found by {@link java.util.ServiceLoader} uses. */
+  public static SimCloud shared() {
+    return SHARED;
+  }
+
+  public static SimCloud create() {
+    return new SimCloud();
+  }
+
+  // ---- configuration and fault injection ------------------------------------------------------------------
+
+  /** Each API call takes this long (interruptibly, as a network call would). */
+  public SimCloud latency(Duration value) {
+    this.latency = value;
+    return this;
+  }
+
+  /** How long the sim provider asks the engine to wait before checking a creating resource again. */
+  public SimCloud pollInterval(Duration value) {
+    this.pollInterval = value;
+    return this;
+  }
+
+  public Duration pollInterval() {
+    return pollInterval;
+  }
+
+  /** Resources of {@code type} stay CREATING for {@code duration} after they are created. */
+  public SimCloud creatingTime(String type, Duration duration) {
+    creatingTime.put(type, duration);
+    return this;
+  }
+
+  /** Resources of {@code type} never leave CREATING (until {@link #unstick}). */
+  public SimCloud stuckCreating(String type) {
+    stuck.add(type);
+    return this;
+  }
+
+  public SimCloud unstick(String type) {
+    stuck.remove(type);
+    resources.replaceAll((k, r) -> r.type().equals(type) && r.readyAt() == null
+        ? new Resource(r.type(), r.name(), r.attributes(), r.tags(), r.createdAt(), now()) : r);
+    return this;
+  }
+
+  /** Every call of {@code operation} is refused with access denied until {@link #allow}. */
+  public SimCloud deny(String operation) {
+    denied.add(operation);
+    return this;
+  }
+
+  public SimCloud allow(String operation) {
+    denied.remove(operation);
+    return this;
+  }
+
+  /** Creating a resource of {@code type} fails with quota exceeded until {@link #clearQuota}. */
+  public SimCloud quotaExceeded(String type) {
+    quotaExceeded.add(type);
+    return this;
+  }
+
+  public SimCloud clearQuota(String type) {
+    quotaExceeded.remove(type);
+    return this;
+  }
+
+  /** The next {@code times} calls of {@code operation} are throttled. */
+  public SimCloud throttleNext(String operation, int times) {
+    throttleNext.computeIfAbsent(operation, k -> new AtomicInteger()).addAndGet(times);
+    return this;
+  }
+
+  /** Each call is throttled with this probability, drawn from a seeded generator so runs repeat. */
+  public SimCloud throttleRate(double rate, long seed) {
+    if (rate < 0 || rate > 1) {
+      throw new IllegalArgumentException("rate must be within [0, 1]");
+    }
+    this.random = new Random(seed);
+    this.throttleRate = rate;
+    return this;
+  }
+
+  /** Turns the call log off, for load runs where it would only grow. */
+  public SimCloud recordCalls(boolean value) {
+    this.recordCalls = value;
+    return this;
+  }
+
+  public SimCloud clock(Clock value) {
+    this.clock = value;
+    return this;
+  }
+
+  /** Forgets every resource, counter, call and fault. */
+  public SimCloud reset() {
+    resources.clear();
+    creates.clear();
+    stepRuns.clear();
+    calls.clear();
+    denied.clear();
+    quotaExceeded.clear();
+    throttleNext.clear();
+    creatingTime.clear();
+    stuck.clear();
+    throttleRate = 0;
+    latency = Duration.ZERO;
+    return this;
+  }
+
+  // ---- inspection -----------------------------------------------------------------------------------------
+
+  public List<Resource> resources() {
+    List<Resource> all = new ArrayList<>(resources.values());
+    all.sort(Comparator.comparing(Resource::type).thenComparing(Resource::name));
+    return all;
+  }
+
+  public List<Resource> resources(String type) {
+    return resources().stream().filter(r -> r.type().equals(type)).toList();
+  }
+
+  /** The resources tagged as created by {@code jobId}. */
+  public List<Resource> resourcesOf(String jobId) {
+    return resources().stream().filter(r -> jobId.equals(r.tags().get(SimProvider.JOB_TAG))).toList();
+  }
+
+  public Resource find(String type, String name) {
+    return resources.get(key(type, name));
+  }
+
+  /** How many times a resource with this type and name was successfully created, over the cloud's life. */
+  public int createCount(String type, String name) {
+    AtomicInteger n = creates.get(key(type, name));
+    return n == null ? 0 : n.get();
+  }
+
+  /** The highest create count of any resource: 1 when nothing was ever created twice. */
+  public int maxCreateCount() {
+    return creates.values().stream().mapToInt(AtomicInteger::get).max().orElse(0);
+  }
+
+  /** How many times the sim provider ran a step of a job (every attempt, every resume). */
+  public int stepRuns(String jobId, String stepName) {
+    AtomicInteger n = stepRuns.get(jobId + "/" + stepName);
+    return n == null ? 0 : n.get();
+  }
+
+  public Map<String, Integer> stepRuns() {
+    Map<String, Integer> copy = new java.util.TreeMap<>();
+    stepRuns.forEach((k, v) -> copy.put(k, v.get()));
+    return copy;
+  }
+
+  public List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
+  // ---- the cloud API the sim provider calls ----------------------------------------------------------------
+
+  Resource describe(String operation, String type, String name) throws InterruptedException {
+    call(operation);
+    return resources.get(key(type, name));
+  }
+
+  Resource create(String operation, String type, String name, Map<String, String> attributes,
+      Map<String, String> tags) throws InterruptedException {
+    call(operation);
+    if (quotaExceeded.contains(type)) {
+      throw new SimException(SimException.Code.QUOTA_EXCEEDED, operation, "quota for " + type + " exceeded");
+    }
+    Instant now = now();
+    Instant ready = stuck.contains(type) ? null : now.plus(creatingTime.getOrDefault(type, Duration.ZERO));
+    Resource resource = new Resource(type, name, attributes, tags, now, ready);
+    Resource existing = resources.putIfAbsent(key(type, name), resource);
+    if (existing != null) {
+      throw new SimException(SimException.Code.ALREADY_EXISTS, operation, type + " " + name + " already exists");
+    }
+    creates.computeIfAbsent(key(type, name), k -> new AtomicInteger()).incrementAndGet();
+    return resource;
+  }
+
+  void delete(String operation, String type, String name) throws InterruptedException {
+    call(operation);
+    if (resources.remove(key(type, name)) == null) {
+      throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
+    }
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  void enterStep(String jobId, String stepName) {
+    caller.set(jobId + "/" + stepName);
+    stepRuns.computeIfAbsent(jobId + "/" + stepName, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  void leaveStep() {
+    caller.remove();
+  }
+
+  private void call(String operation) throws InterruptedException {
+    if (recordCalls) {
+      calls.add(new Call(operation, caller.get()));
+    }
+    if (!latency.isZero()) {
+      Thread.sleep(latency.toMillis());
+    }
+    if (denied.contains(operation)) {
+      throw new SimException(SimException.Code.ACCESS_DENIED, operation, "not authorized to perform " + operation);
+    }
+    AtomicInteger pending = throttleNext.get(operation);
+    if (pending != null && pending.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new SimException(SimException.Code.THROTTLED, operation, "rate exceeded");
+    }
+    if (throttleRate > 0) {
+      boolean throttled;
+      synchronized (this) {
+        throttled = random.nextDouble() < throttleRate;
+      }
+      if (throttled) {
+        throw new SimException(SimException.Code.THROTTLED, operation, "rate exceeded");
+      }
+    }
+  }
+
+  private static String key(String type, String name) {
+    return type + "/" + name;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.zop.provisioner.testkit.sim;
+
+import com.google.auto.service.AutoService;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * <b>A test double</b>: the {@code sim} cloud provider. It provisions every job kind into a {@link SimCloud},
+ * so engines, hosts and their tests run without a cloud. {@link java.util.ServiceLoader} finds it only when
+ * the testkit is on the class path.
+ */
+@AutoService(CloudProvider.class)
+public final class SimProvider implements CloudProvider {
+  /** The tag every simulated resource carries: the id of the job that created it. */
+  public static final String JOB_TAG = "zop:job";
+
+  private final SimCloud cloud;
+  private final ProviderMetadata metadata;
+
+  /** The {@code sim} provider on {@link SimCloud#shared()}. */
+  public SimProvider() {
+    this(SimCloud.shared());
+  }
+
+  public SimProvider(SimCloud cloud) {
+    this(cloud, "sim");
+  }
+
+  /**
+   * A sim that answers to another provider id (for example {@code azure}), so host code that branches on the
+   * provider can be tested. Spaces of it need {@code config.resourceGroup} when the id is {@code azure}, else
+   * {@code config.region}, as the real providers do.
+   */
+  public SimProvider(SimCloud cloud, String id) {
+    this.cloud = cloud;
+    Set<JobKind> kinds = EnumSet.allOf(JobKind.class);
+    kinds.remove(JobKind.REMEDIATION);
+    this.metadata = new ProviderMetadata(id, "Simulated cloud (test double) as '" + id + "'", kinds, List.of(),
+        Set.of(id.equals("azure") ? "resourceGroup" : "region"),
+        Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.DATASTORE, Duration.ofMinutes(60)));
+  }
+
+  public SimCloud cloud() {
+    return cloud;
+  }
+
+  @Override
+  public ProviderMetadata metadata() {
+    return metadata;
+  }
+
+  @Override
+  public ProviderSession open(CloudAccount account, String region) {
+    return new SimSession(cloud, region);
+  }
+}

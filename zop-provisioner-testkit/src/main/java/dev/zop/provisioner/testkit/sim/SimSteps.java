@@ -1,0 +1,103 @@
+package dev.zop.provisioner.testkit.sim;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The three step shapes every simulated resource uses: create, wait until active, delete. */
+final class SimSteps {
+  private SimSteps() {}
+
+  /** A step that counts its runs and tells the cloud which step is calling, then does {@code body}. */
+  private record Tracked(String name, List<String> permissions, SimCloud cloud, Body body) implements Step {
+    @Override
+    public StepResult run(StepContext context) throws Exception {
+      cloud.enterStep(context.jobId().value(), name);
+      try {
+        return body.run(context);
+      } finally {
+        cloud.leaveStep();
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    StepResult run(StepContext context) throws Exception;
+  }
+
+  /** Observes, records intent, creates; adopts a resource this job already created. */
+  static Step create(SimCloud cloud, Part part, String region) {
+    return new Tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
+      String name = part.name() != null ? part.name() : ctx.resourceName(part.suffix());
+      SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+      if (existing != null && !ctx.jobId().value().equals(existing.tags().get(SimProvider.JOB_TAG))) {
+        return StepResult.fail(Failure.userAction("name_in_use",
+            part.type() + " '" + name + "' already exists and was not created by this job",
+            "Choose another name or delete the existing " + part.type() + ".", null));
+      }
+      if (existing == null) {
+        ctx.recordIntent(Map.of(part.nameKey(), name));
+        try {
+          cloud.create(part.create(), part.type(), name, part.attributes(),
+              Map.of(SimProvider.JOB_TAG, ctx.jobId().value()));
+        } catch (SimException e) {
+          if (e.code() != SimException.Code.ALREADY_EXISTS) {
+            throw e;
+          }
+          // created by an earlier attempt whose answer was lost; the next run's describe confirms it is ours
+          return StepResult.waitFor(cloud.pollInterval(), part.type() + " " + name + " is being created");
+        }
+      } else {
+        ctx.log("adopted existing " + part.type() + " " + name);
+      }
+      Map<String, String> outputs = new LinkedHashMap<>();
+      outputs.put(part.nameKey(), name);
+      outputs.put(part.key() + ".id", "sim:" + region + ":" + part.type() + "/" + name);
+      part.outputs().forEach((k, v) -> outputs.put(k, v.replace("{name}", name)));
+      return StepResult.done(outputs);
+    });
+  }
+
+  /** Waits, without holding a thread, until the resource leaves CREATING. */
+  static Step await(SimCloud cloud, Part part) {
+    return new Tracked("await-" + part.stepSuffix(), List.of(part.describe()), cloud, ctx -> {
+      String name = ctx.outputs().require(part.nameKey());
+      SimCloud.Resource resource = cloud.describe(part.describe(), part.type(), name);
+      if (resource == null) {
+        return StepResult.fail(Failure.system("resource_missing",
+            part.type() + " " + name + " disappeared while it was being created"));
+      }
+      if (resource.status(cloud.now()) == SimCloud.Status.CREATING) {
+        return StepResult.waitFor(cloud.pollInterval(), part.type() + " " + name + " is CREATING");
+      }
+      return StepResult.done();
+    });
+  }
+
+  /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
+  static Step delete(SimCloud cloud, Part part, String name) {
+    return new Tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {
+      SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+      if (existing == null) {
+        return StepResult.done();
+      }
+      if (!ctx.jobId().value().equals(existing.tags().get(SimProvider.JOB_TAG))) {
+        ctx.log(part.type() + " " + name + " belongs to another job; left in place");
+        return StepResult.done();
+      }
+      try {
+        cloud.delete(part.delete(), part.type(), name);
+      } catch (SimException e) {
+        if (e.code() != SimException.Code.NOT_FOUND) {
+          throw e;
+        }
+      }
+      return StepResult.done();
+    });
+  }
+}
