@@ -127,7 +127,7 @@ public final class Database {
     for (int i = 0; i < args.length; i++) {
       Object arg = args[i];
       if (arg == null) {
-        ps.setNull(i + 1, Types.VARCHAR);
+        ps.setNull(i + 1, Types.NULL); // untyped, so the server infers the column type
       } else if (arg instanceof Instant instant) {
         ps.setObject(i + 1, instant.atOffset(ZoneOffset.UTC));
       } else if (arg instanceof Timestamp ts) {

@@ -1,0 +1,17 @@
+package dev.zop.provisioner.testkit.engine;
+
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.testkit.TestEngines;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The engine on its embedded default store, an H2 file. */
+class H2EngineTest extends EngineBehaviour {
+  @TempDir Path dir;
+
+  @Override
+  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+    return TestEngines.h2(dir, simCloud);
+  }
+}

@@ -1,0 +1,25 @@
+package dev.zop.provisioner.testkit.engine;
+
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.testkit.PostgresTestDatabase;
+import dev.zop.provisioner.testkit.TestEngines;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import org.junit.jupiter.api.AfterEach;
+
+/** The engine on a real PostgreSQL server, each test in a schema of its own. */
+class PostgresEngineTest extends EngineBehaviour {
+  private PostgresTestDatabase database;
+
+  @Override
+  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+    database = PostgresTestDatabase.create();
+    return TestEngines.jdbc(database.url(), database.user(), database.password(), simCloud);
+  }
+
+  @AfterEach
+  void dropSchema() {
+    zop.close();
+    zop = null;
+    database.close();
+  }
+}
