@@ -71,7 +71,10 @@ public final class SimCloud {
 
   // ---- configuration and fault injection ------------------------------------------------------------------
 
-  /** Each API call takes this long (interruptibly, as a network call would). */
+  /**
+   * Each API call takes this long, interruptibly, as a network call would: half before the cloud acts and half
+   * after, so a caller can die between a change and hearing of it.
+   */
   public SimCloud latency(Duration value) {
     this.latency = value;
     return this;
@@ -223,7 +226,9 @@ public final class SimCloud {
 
   Resource describe(String operation, String type, String name) throws InterruptedException {
     call(operation);
-    return resources.get(key(type, name));
+    Resource found = resources.get(key(type, name));
+    respond();
+    return found;
   }
 
   Resource create(String operation, String type, String name, Map<String, String> attributes,
@@ -240,6 +245,7 @@ public final class SimCloud {
       throw new SimException(SimException.Code.ALREADY_EXISTS, operation, type + " " + name + " already exists");
     }
     creates.computeIfAbsent(key(type, name), k -> new AtomicInteger()).incrementAndGet();
+    respond();
     return resource;
   }
 
@@ -248,6 +254,7 @@ public final class SimCloud {
     if (resources.remove(key(type, name)) == null) {
       throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
     }
+    respond();
   }
 
   Instant now() {
@@ -268,7 +275,7 @@ public final class SimCloud {
       calls.add(new Call(operation, caller.get()));
     }
     if (!latency.isZero()) {
-      Thread.sleep(latency.toMillis());
+      Thread.sleep(latency.toMillis() / 2);
     }
     if (denied.contains(operation)) {
       throw new SimException(SimException.Code.ACCESS_DENIED, operation, "not authorized to perform " + operation);
@@ -285,6 +292,12 @@ public final class SimCloud {
       if (throttled) {
         throw new SimException(SimException.Code.THROTTLED, operation, "rate exceeded");
       }
+    }
+  }
+
+  private void respond() throws InterruptedException {
+    if (!latency.isZero()) {
+      Thread.sleep(latency.toMillis() - latency.toMillis() / 2);
     }
   }
 

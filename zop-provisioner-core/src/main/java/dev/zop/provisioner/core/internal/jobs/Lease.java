@@ -11,6 +11,7 @@ final class Lease {
   final String owner;
   private long version;
   private boolean lost;
+  private boolean released;
 
   Lease(JobId jobId, String owner, long version) {
     this.jobId = jobId;
@@ -32,5 +33,19 @@ final class Lease {
 
   void markLost() {
     lost = true;
+  }
+
+  /** The job was finished, failed or parked by this worker: no more writes, and nothing to extend. */
+  boolean released() {
+    return released;
+  }
+
+  void markReleased() {
+    released = true;
+  }
+
+  /** Whether this worker may still write to the job. */
+  boolean held() {
+    return !lost && !released;
   }
 }

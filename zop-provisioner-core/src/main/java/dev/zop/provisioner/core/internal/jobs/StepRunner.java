@@ -154,6 +154,7 @@ final class StepRunner {
           jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
         });
+        lease.markReleased(); // parked: a late heartbeat must not lease it again
         return;
       } else {
         Failure failure = ((StepResult.Failed) result).failure();
@@ -165,6 +166,7 @@ final class StepRunner {
             jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
                 failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
           });
+          lease.markReleased();
           return;
         }
         failJob(lease, job, row.withOutputs(context.ownOutputs), running, failure);
@@ -211,7 +213,7 @@ final class StepRunner {
       jobs.finish(c, job.id(), done, null);
       jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, done, null);
     });
-    lease.markLost(); // released: the job is no longer ours
+    lease.markReleased();
   }
 
   /** A cluster that came up becomes a space of its own, in the same account and region. */
@@ -249,7 +251,7 @@ final class StepRunner {
       jobs.finish(c, job.id(), JobStatus.FAILED, failure);
       jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
     });
-    lease.markLost();
+    lease.markReleased();
   }
 
   private void failQuietly(Lease lease, Failure failure) {
@@ -269,12 +271,15 @@ final class StepRunner {
   /** Gives the job back without finishing it (engine shutting down): another engine may take it at once. */
   void release(Lease lease) {
     write(lease, c -> jobs.schedule(c, lease.jobId, 0, db.dialect()));
-    lease.markLost();
+    lease.markReleased();
   }
 
   /** Extends a lease; false when it was lost to another engine. */
   boolean heartbeat(Lease lease, long leaseMillis) {
     synchronized (lease) {
+      if (lease.released()) {
+        return true;
+      }
       if (lease.lost() || halted.getAsBoolean()) {
         return false;
       }
@@ -302,7 +307,7 @@ final class StepRunner {
   /** Runs {@code work} in a transaction that first proves, by the fencing version, that the job is still ours. */
   private void write(Lease lease, Writes work) {
     synchronized (lease) {
-      if (lease.lost() || halted.getAsBoolean()) {
+      if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
       }
       db.tx(c -> {
