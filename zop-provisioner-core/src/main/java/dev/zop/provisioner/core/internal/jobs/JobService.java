@@ -216,7 +216,7 @@ public final class JobService {
           + principal.actor());
       return null;
     });
-    signals.changed();
+    signals.changed(id);
     wakeWorker.run();
     return get(principal, id);
   }
@@ -252,28 +252,29 @@ public final class JobService {
               + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message()));
       return null;
     });
-    signals.changed();
+    signals.changed(id);
     wakeWorker.run();
     return get(principal, id);
   }
 
   public Job await(Principal principal, JobId id, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    long seen = signals.generation();
-    while (true) {
-      Job job = get(principal, id);
-      if (job.status().isTerminal()) {
-        return job;
-      }
-      long left = (deadline - System.nanoTime()) / 1_000_000;
-      if (left <= 0) {
-        throw new AwaitTimeoutException(job);
-      }
-      try {
-        seen = signals.awaitChange(seen, Math.min(left, awaitPoll.toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AwaitTimeoutException(job);
+    try (JobSignals.JobWaiter waiter = signals.waiter(id)) {
+      while (true) {
+        Job job = get(principal, id);
+        if (job.status().isTerminal()) {
+          return job;
+        }
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+          throw new AwaitTimeoutException(job);
+        }
+        try {
+          waiter.await(Math.min(left, awaitPoll.toMillis()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AwaitTimeoutException(job);
+        }
       }
     }
   }

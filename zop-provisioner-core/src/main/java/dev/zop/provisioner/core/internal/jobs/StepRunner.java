@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
@@ -81,59 +80,63 @@ final class StepRunner {
       LOG.error("job {} failed in the engine", lease.jobId, e);
       failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
     } finally {
-      signals.changed();
+      signals.changed(lease.jobId);
     }
   }
 
+  /** A claimed job with all its steps, read on one connection. */
+  private record Loaded(JobRecord job, List<StepRecord> steps) {}
+
   private void runSteps(Lease lease) {
-    JobRecord job = db.read(c -> jobs.findAnyOrg(c, lease.jobId));
-    if (job == null || job.version() != lease.version()) {
+    Loaded loaded = db.read(c -> {
+      JobRecord found = jobs.findAnyOrg(c, lease.jobId);
+      return found == null ? null : new Loaded(found, jobs.steps(c, found.id()));
+    });
+    if (loaded == null || loaded.job().version() != lease.version()) {
       return;
     }
-    CloudAccount account = db.read(c -> accounts.findAnyOrg(c, job.accountId()));
-    ProviderSession session = providers.session(account, job.region());
+    JobRecord job = loaded.job();
+    ProviderSession session = providers.session(job.accountId(), job.region(),
+        () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
     @SuppressWarnings("unchecked")
     ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(job.kind());
 
-    if (job.status() == JobStatus.PENDING) {
-      write(lease, c -> {
-        transition(c, job, JobStatus.RUNNING);
-        jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
-      });
-    }
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
-    List<StepRecord> all = db.read(c -> jobs.steps(c, job.id()));
+    // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
+    Writes start = job.status() != JobStatus.PENDING ? c -> { } : c -> {
+      transition(c, job, JobStatus.RUNNING);
+      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
+    };
+    Run run = new Run(lease, start);
+    List<StepRecord> all = loaded.steps();
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
     List<Step> definitions = job.phase() == JobPhase.CREATE
         ? driver.create(job.spec())
         : driver.teardown(job.spec(), recordedOutputs(all));
     if (!matches(rows, definitions)) {
-      failJob(lease, job, null, running, Failure.system("step_list_changed",
+      failJob(run, job, null, running, Failure.system("step_list_changed",
           "the provider now builds a different step list for this job; its steps were " + names(rows)));
       return;
     }
 
     Map<String, String> jobOutputs = new LinkedHashMap<>(job.outputs());
+    int startedAlready = -1;
     for (int i = 0; i < rows.size(); i++) {
       StepRecord row = rows.get(i);
       if (row.status() == StepStatus.SUCCEEDED) {
         continue;
       }
       if (stopping.getAsBoolean()) {
-        release(lease);
+        run.write(c -> jobs.schedule(c, job.id(), 0, db.dialect()));
+        lease.markReleased();
         return;
       }
       Step step = definitions.get(i);
-      boolean newAttempt = row.status() != StepStatus.WAITING;
-      int attempt = newAttempt ? row.attempts() + 1 : Math.max(row.attempts(), 1);
-      if (newAttempt) {
-        write(lease, c -> {
-          jobs.startStep(c, row.id(), true);
-          jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), running,
-              "attempt " + attempt);
-        });
+      int attempt = attemptOf(row);
+      if (row.status() != StepStatus.WAITING && startedAlready != i) {
+        run.write(c -> startStep(c, job, row, attempt, running));
       }
-      LeasedContext context = new LeasedContext(lease, job, row, attempt, jobOutputs);
+      LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
       StepResult result = invoke(step, context, session);
 
       if (result instanceof StepResult.Done done) {
@@ -142,14 +145,27 @@ final class StepRunner {
         if (job.phase() == JobPhase.CREATE) {
           jobOutputs.putAll(stepOutputs);
         }
-        Map<String, String> snapshot = Map.copyOf(jobOutputs);
-        write(lease, c -> {
+        Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
+        StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+        // The step's success, and the next step's start or the job's completion, commit together.
+        boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
+        run.write(c -> {
           jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true);
           jobs.setOutputs(c, job.id(), snapshot);
           jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null);
+          if (chain) {
+            startStep(c, job, next, attemptOf(next), running);
+          } else if (next == null) {
+            completeIn(c, job, snapshot);
+          }
         });
+        if (next == null) {
+          lease.markReleased();
+          return;
+        }
+        startedAlready = chain ? i + 1 : -1;
       } else if (result instanceof StepResult.Wait wait) {
-        write(lease, c -> {
+        run.write(c -> {
           jobs.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
           jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
@@ -160,7 +176,7 @@ final class StepRunner {
         Failure failure = ((StepResult.Failed) result).failure();
         if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
           long delay = retryPolicy.delayAfter(attempt).toMillis();
-          write(lease, c -> {
+          run.write(c -> {
             jobs.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
             jobs.schedule(c, job.id(), delay, db.dialect());
             jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
@@ -169,11 +185,44 @@ final class StepRunner {
           lease.markReleased();
           return;
         }
-        failJob(lease, job, row.withOutputs(context.ownOutputs), running, failure);
+        failJob(run, job, row.withOutputs(context.ownOutputs), running, failure);
         return;
       }
     }
-    complete(lease, job, jobOutputs);
+    // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
+    run.write(c -> completeIn(c, job, jobOutputs));
+    lease.markReleased();
+  }
+
+  /** A resumed wait keeps its attempt; anything else is a new one. */
+  private static int attemptOf(StepRecord row) {
+    return row.status() == StepStatus.WAITING ? Math.max(row.attempts(), 1) : row.attempts() + 1;
+  }
+
+  private void startStep(Connection c, JobRecord job, StepRecord row, int attempt, JobStatus running)
+      throws SQLException {
+    jobs.startStep(c, row.id(), true);
+    jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
+  }
+
+  /** One run over a claimed job: its writes are fenced, and the first one carries {@code start}. */
+  private final class Run {
+    private final Lease lease;
+    private Writes start;
+
+    Run(Lease lease, Writes start) {
+      this.lease = lease;
+      this.start = start;
+    }
+
+    void write(Writes work) {
+      Writes prelude = start;
+      StepRunner.this.write(lease, c -> {
+        prelude.run(c);
+        work.run(c);
+      });
+      start = c -> { };
+    }
   }
 
   private StepResult invoke(Step step, StepContext context, ProviderSession session) {
@@ -197,23 +246,20 @@ final class StepRunner {
     }
   }
 
-  private void complete(Lease lease, JobRecord job, Map<String, String> outputs) {
+  private void completeIn(Connection c, JobRecord job, Map<String, String> outputs) throws SQLException {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
-    write(lease, c -> {
-      JobRecord current = jobs.findAnyOrg(c, job.id());
-      if (done == JobStatus.SUCCEEDED && job.kind() == JobKind.KUBERNETES) {
-        SpaceId space = registerClusterSpace(c, job, outputs);
-        outputs.put("spaceId", space.value());
-        jobs.setOutputs(c, job.id(), outputs);
-      }
-      if (done == JobStatus.DELETED && job.kind() == JobKind.KUBERNETES) {
-        spaces.deleteCreatedBy(c, job.id().value());
-      }
-      checkTransition(current.status(), done);
-      jobs.finish(c, job.id(), done, null);
-      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, done, null);
-    });
-    lease.markReleased();
+    if (done == JobStatus.SUCCEEDED && job.kind() == JobKind.KUBERNETES) {
+      SpaceId space = registerClusterSpace(c, job, outputs);
+      Map<String, String> withSpace = new LinkedHashMap<>(outputs);
+      withSpace.put("spaceId", space.value());
+      jobs.setOutputs(c, job.id(), withSpace);
+    }
+    if (done == JobStatus.DELETED && job.kind() == JobKind.KUBERNETES) {
+      spaces.deleteCreatedBy(c, job.id().value());
+    }
+    checkTransition(jobs.findAnyOrg(c, job.id()).status(), done);
+    jobs.finish(c, job.id(), done, null);
+    jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, done, null);
   }
 
   /** A cluster that came up becomes a space of its own, in the same account and region. */
@@ -240,8 +286,8 @@ final class StepRunner {
     return space.id();
   }
 
-  private void failJob(Lease lease, JobRecord job, StepRecord row, JobStatus running, Failure failure) {
-    write(lease, c -> {
+  private void failJob(Run run, JobRecord job, StepRecord row, JobStatus running, Failure failure) {
+    run.write(c -> {
       if (row != null) {
         jobs.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
         jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
@@ -251,13 +297,17 @@ final class StepRunner {
       jobs.finish(c, job.id(), JobStatus.FAILED, failure);
       jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
     });
-    lease.markReleased();
+    run.lease.markReleased();
   }
 
   private void failQuietly(Lease lease, Failure failure) {
     try {
       write(lease, c -> {
         JobRecord current = jobs.findAnyOrg(c, lease.jobId);
+        if (current.status() == JobStatus.PENDING) {
+          transition(c, current, JobStatus.RUNNING);
+          current = jobs.findAnyOrg(c, lease.jobId);
+        }
         if (current.status().canTransitionTo(JobStatus.FAILED)) {
           jobs.finish(c, lease.jobId, JobStatus.FAILED, failure);
           jobs.appendEvent(c, lease.jobId, JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
@@ -266,12 +316,6 @@ final class StepRunner {
     } catch (RuntimeException e) {
       LOG.warn("could not record the failure of {}", lease.jobId, e);
     }
-  }
-
-  /** Gives the job back without finishing it (engine shutting down): another engine may take it at once. */
-  void release(Lease lease) {
-    write(lease, c -> jobs.schedule(c, lease.jobId, 0, db.dialect()));
-    lease.markReleased();
   }
 
   /** Extends a lease; false when it was lost to another engine. */
@@ -317,7 +361,7 @@ final class StepRunner {
       });
       lease.advanced();
     }
-    signals.changed();
+    signals.changed(lease.jobId);
   }
 
   /** Statements of one fenced transaction. */
@@ -351,15 +395,15 @@ final class StepRunner {
 
   /** The context a step sees; intents and log lines are fenced writes like everything else. */
   private final class LeasedContext implements StepContext {
-    private final Lease lease;
+    private final Run run;
     private final JobRecord job;
     private final StepRecord row;
     private final int attempt;
     private final Map<String, String> previous;
     private final Map<String, String> ownOutputs;
 
-    LeasedContext(Lease lease, JobRecord job, StepRecord row, int attempt, Map<String, String> previous) {
-      this.lease = lease;
+    LeasedContext(Run run, JobRecord job, StepRecord row, int attempt, Map<String, String> previous) {
+      this.run = run;
       this.job = job;
       this.row = row;
       this.attempt = attempt;
@@ -413,17 +457,13 @@ final class StepRunner {
     public void recordIntent(Map<String, String> intent) {
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
-      write(lease, c -> {
-        jobs.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false);
-      });
+      run.write(c -> jobs.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false));
     }
 
     @Override
     public void log(String message) {
       JobStatus status = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
-      write(lease, c -> {
-        jobs.appendEvent(c, job.id(), JobEventType.LOG, row.name(), status, message);
-      });
+      run.write(c -> jobs.appendEvent(c, job.id(), JobEventType.LOG, row.name(), status, message));
     }
   }
 }

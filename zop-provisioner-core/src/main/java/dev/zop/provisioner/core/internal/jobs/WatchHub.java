@@ -47,7 +47,7 @@ final class WatchHub implements AutoCloseable {
     Watch watch = new Watch(id, listener);
     watches.add(watch);
     startOnce();
-    signals.changed();
+    signals.changed(id); // deliver what is already recorded without waiting for the next poll
     return () -> watches.remove(watch);
   }
 

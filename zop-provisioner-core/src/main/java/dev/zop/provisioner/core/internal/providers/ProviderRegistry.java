@@ -1,6 +1,7 @@
 package dev.zop.provisioner.core.internal.providers;
 
 import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,11 +55,25 @@ public final class ProviderRegistry implements AutoCloseable {
 
   /** The session for an account and region, opened on first use. */
   public ProviderSession session(CloudAccount account, String region) {
-    CloudProvider provider = providers.get(account.provider());
-    if (provider == null) {
-      throw new IllegalStateException("provider '" + account.provider() + "' is not installed");
+    return session(account.id(), region, () -> account);
+  }
+
+  /** The session for an account and region; {@code account} is read only when no session is open yet. */
+  public ProviderSession session(CloudAccountId accountId, String region, Supplier<CloudAccount> account) {
+    ProviderSession open = sessions.get(key(accountId, region));
+    if (open != null) {
+      return open;
     }
-    return sessions.computeIfAbsent(account.id() + "|" + region, k -> provider.open(account, region));
+    CloudAccount found = account.get();
+    CloudProvider provider = providers.get(found.provider());
+    if (provider == null) {
+      throw new IllegalStateException("provider '" + found.provider() + "' is not installed");
+    }
+    return sessions.computeIfAbsent(key(accountId, region), k -> provider.open(found, region));
+  }
+
+  private static String key(CloudAccountId accountId, String region) {
+    return accountId.value() + "|" + region;
   }
 
   @Override

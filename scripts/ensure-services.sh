@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Makes sure the services the tests use are up on loopback, starting the machine's own servers when they have
+# stopped. Connection settings come from the same variables the tests read.
+set -euo pipefail
+
+pg_host=127.0.0.1
+pg_port=5432
+
+pg_ready() {
+  if command -v pg_isready >/dev/null 2>&1; then
+    pg_isready -q -h "$pg_host" -p "$pg_port"
+  else
+    (exec 3<>"/dev/tcp/$pg_host/$pg_port") 2>/dev/null
+  fi
+}
+
+if ! pg_ready; then
+  echo "PostgreSQL is not answering on $pg_host:$pg_port; starting it" >&2
+  if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+  fi
+  for _ in $(seq 1 30); do
+    pg_ready && break
+    sleep 1
+  done
+fi
+
+if ! pg_ready; then
+  echo "PostgreSQL is still not reachable at $pg_host:$pg_port. Start it, or point ZOP_TEST_PG_URL elsewhere." >&2
+  exit 1
+fi
+echo "PostgreSQL ready on $pg_host:$pg_port"
