@@ -51,4 +51,10 @@ public interface Jobs {
 
   /** The events recorded after {@code afterSeq} (0 for all), oldest first. */
   List<JobEvent> events(JobId id, long afterSeq);
+
+  /** The databases on a datastore job's server. */
+  Databases databases(JobId datastoreJob);
+
+  /** Job-scoped connections of a datastore job: its server's admin login. */
+  Connections connections(JobId datastoreJob);
 }

@@ -14,6 +14,8 @@ public interface Provisioner extends AutoCloseable {
 
   Jobs jobs();
 
+  Secrets secrets();
+
   /** The same provisioner acting as another principal. Closing the view does not close the engine. */
   Provisioner as(Principal principal);
 

@@ -20,6 +20,11 @@ public interface ProviderSession extends AutoCloseable {
    */
   Failure classify(Throwable error);
 
+  /** The cloud's secret store for this account and region, or null to use the engine's local store. */
+  default SecretStore secrets() {
+    return null;
+  }
+
   @Override
   void close();
 }

@@ -32,6 +32,12 @@ public interface StepContext {
    */
   void recordIntent(Map<String, String> intent);
 
+  /**
+   * The secret store of the job's space: its provider's store when the provider has one, else the engine's
+   * local store. Put generated credentials here and record only the returned reference as an output.
+   */
+  SecretStore secrets();
+
   /** Appends a progress line to the job's event log. Never pass secrets. */
   void log(String message);
 }

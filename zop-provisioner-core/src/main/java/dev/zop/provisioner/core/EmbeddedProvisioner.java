@@ -6,6 +6,11 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.Connection;
+import dev.zop.provisioner.ConnectionId;
+import dev.zop.provisioner.Connections;
+import dev.zop.provisioner.DatabaseId;
+import dev.zop.provisioner.Databases;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventListener;
@@ -17,6 +22,7 @@ import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Secrets;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceRequest;
@@ -24,9 +30,12 @@ import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.Spaces;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.core.internal.databases.DatabaseService;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
 import dev.zop.provisioner.core.internal.jobs.JobService;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
+import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.AccountService;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
@@ -44,6 +53,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -83,6 +95,11 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   @Override
+  public Secrets secrets() {
+    return ref -> runtime.secrets.reveal(principal, ref);
+  }
+
+  @Override
   public Provisioner as(Principal other) {
     return new EmbeddedProvisioner(runtime, Objects.requireNonNull(other, "principal"), false);
   }
@@ -117,20 +134,40 @@ public final class EmbeddedProvisioner implements Provisioner {
     final SpaceService spaces;
     final AccountService accounts;
     final JobService jobs;
+    final SecretService secrets;
+    final DatabaseService databases;
     final JobEngine engine;
     final ProviderRegistry providers;
     final HikariDataSource ownedDataSource;
+    final ScheduledExecutorService recovery;
     private boolean closed;
 
-    Runtime(Database db, ProviderRegistry providers, JobEngine.Settings settings, HikariDataSource owned) {
+    Runtime(Database db, ProviderRegistry providers, LocalSecretStore localSecrets, JobEngine.Settings settings,
+        HikariDataSource owned) {
       SpaceRepository spaceRepository = new SpaceRepository();
       AccountRepository accountRepository = new AccountRepository();
       this.providers = providers;
       this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers);
       this.accounts = new AccountService(db, accountRepository, providers);
-      this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, settings);
+      this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
+      this.databases = new DatabaseService(db, secrets);
+      this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets,
+          job -> databases.hasDatabases(job)
+              ? "datastore job " + job + " still has databases; delete them first" : null,
+          settings);
       this.jobs = engine.service();
       this.ownedDataSource = owned;
+      if (settings.runWorkers()) {
+        // database operations an engine left part-way: now, then every minute
+        this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "zop-database-recovery");
+          t.setDaemon(true);
+          return t;
+        });
+        recovery.scheduleWithFixedDelay(databases::recover, 0, 60, TimeUnit.SECONDS);
+      } else {
+        this.recovery = null;
+      }
     }
 
     synchronized void close() {
@@ -138,6 +175,7 @@ public final class EmbeddedProvisioner implements Provisioner {
         return;
       }
       closed = true;
+      stopRecovery();
       engine.close();
       providers.close();
       if (ownedDataSource != null) {
@@ -150,9 +188,16 @@ public final class EmbeddedProvisioner implements Provisioner {
         return;
       }
       closed = true;
+      stopRecovery();
       engine.halt();
       if (ownedDataSource != null) {
         ownedDataSource.close();
+      }
+    }
+
+    private void stopRecovery() {
+      if (recovery != null) {
+        recovery.shutdownNow();
       }
     }
   }
@@ -251,6 +296,80 @@ public final class EmbeddedProvisioner implements Provisioner {
     public List<JobEvent> events(JobId id, long afterSeq) {
       return runtime.jobs.events(principal, id, afterSeq);
     }
+
+    @Override
+    public Databases databases(JobId datastoreJob) {
+      return new DatabaseView(datastoreJob);
+    }
+
+    @Override
+    public Connections connections(JobId datastoreJob) {
+      return new ConnectionView(datastoreJob, null);
+    }
+  }
+
+  private final class DatabaseView implements Databases {
+    private final JobId job;
+
+    DatabaseView(JobId job) {
+      this.job = Objects.requireNonNull(job, "job");
+    }
+
+    @Override
+    public dev.zop.provisioner.Database create(String name, String owner) {
+      return runtime.databases.create(principal, job, name, owner);
+    }
+
+    @Override
+    public List<dev.zop.provisioner.Database> list() {
+      return runtime.databases.list(principal, job);
+    }
+
+    @Override
+    public dev.zop.provisioner.Database get(DatabaseId id) {
+      return runtime.databases.get(principal, job, id);
+    }
+
+    @Override
+    public void delete(DatabaseId id) {
+      runtime.databases.delete(principal, job, id);
+    }
+
+    @Override
+    public Connections connections(DatabaseId id) {
+      return new ConnectionView(job, Objects.requireNonNull(id, "id"));
+    }
+  }
+
+  /** Connections of a job ({@code database} null) or of one of its databases. */
+  private final class ConnectionView implements Connections {
+    private final JobId job;
+    private final DatabaseId database;
+
+    ConnectionView(JobId job, DatabaseId database) {
+      this.job = Objects.requireNonNull(job, "job");
+      this.database = database;
+    }
+
+    @Override
+    public Connection create() {
+      return runtime.databases.createConnection(principal, job, database);
+    }
+
+    @Override
+    public List<Connection> list() {
+      return runtime.databases.connections(principal, job, database);
+    }
+
+    @Override
+    public Connection get(ConnectionId id) {
+      return runtime.databases.connection(principal, job, database, id);
+    }
+
+    @Override
+    public void delete(ConnectionId id) {
+      runtime.databases.deleteConnection(principal, job, database, id);
+    }
   }
 
   /** Configures an {@link EmbeddedProvisioner}; every setting has a default. */
@@ -287,7 +406,8 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     /**
-     * Where the default H2 store lives. Default: {@code $ZOP_HOME}, else {@code $XDG_DATA_HOME/zop-provisioner},
+     * Where the default H2 store and the local secret store live (secrets in {@code secrets/}, their key in
+     * {@code secret.key} unless {@code ZOP_SECRET_KEY} holds it). Default: {@code $ZOP_HOME}, else {@code $XDG_DATA_HOME/zop-provisioner},
      * else {@code ~/.local/share/zop-provisioner}.
      */
     public Builder dataDirectory(Path value) {
@@ -377,7 +497,10 @@ public final class EmbeddedProvisioner implements Provisioner {
         String id = instanceId != null ? instanceId
             : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers);
-        return new EmbeddedProvisioner(new Runtime(db, registry, settings, owned), principal, true);
+        Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
+        LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),
+            System.getenv("ZOP_SECRET_KEY"));
+        return new EmbeddedProvisioner(new Runtime(db, registry, localSecrets, settings, owned), principal, true);
       } catch (RuntimeException e) {
         if (owned != null) {
           owned.close();

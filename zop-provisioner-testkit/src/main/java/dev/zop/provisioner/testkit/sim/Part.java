@@ -1,5 +1,6 @@
 package dev.zop.provisioner.testkit.sim;
 
+import dev.zop.provisioner.spec.DatastoreEngine;
 import java.util.List;
 import java.util.Map;
 
@@ -12,28 +13,33 @@ import java.util.Map;
  * @param noun       the resource in operation names, e.g. {@code Cluster} for {@code kubernetes:CreateCluster}
  * @param waits      whether creation is asynchronous and a step waits for the resource to become ACTIVE
  * @param outputs    extra outputs to record once it exists; {@code {name}} is replaced by the resource name
+ * @param server     for a SQL datastore, the engine whose real backing server (if the cloud has one) it stands for
  */
 record Part(String key, String type, String name, String suffix, String service, String noun,
-    Map<String, String> attributes, boolean waits, Map<String, String> outputs) {
+    Map<String, String> attributes, boolean waits, Map<String, String> outputs, DatastoreEngine server) {
 
   static Part named(String key, String type, String name, String service, String noun) {
-    return new Part(key, type, name, null, service, noun, Map.of(), false, Map.of());
+    return new Part(key, type, name, null, service, noun, Map.of(), false, Map.of(), null);
   }
 
   static Part derived(String key, String type, String suffix, String service, String noun) {
-    return new Part(key, type, null, suffix, service, noun, Map.of(), false, Map.of());
+    return new Part(key, type, null, suffix, service, noun, Map.of(), false, Map.of(), null);
   }
 
   Part waiting() {
-    return new Part(key, type, name, suffix, service, noun, attributes, true, outputs);
+    return new Part(key, type, name, suffix, service, noun, attributes, true, outputs, server);
   }
 
   Part attributes(Map<String, String> values) {
-    return new Part(key, type, name, suffix, service, noun, values, waits, outputs);
+    return new Part(key, type, name, suffix, service, noun, values, waits, outputs, server);
   }
 
   Part outputs(Map<String, String> values) {
-    return new Part(key, type, name, suffix, service, noun, attributes, waits, values);
+    return new Part(key, type, name, suffix, service, noun, attributes, waits, values, server);
+  }
+
+  Part backedBy(DatastoreEngine engine) {
+    return new Part(key, type, name, suffix, service, noun, attributes, waits, outputs, engine);
   }
 
   String create() {

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.testkit.sim;
 
+import dev.zop.provisioner.spec.DatastoreEngine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,12 @@ public final class SimCloud {
     }
   }
 
+  /**
+   * A real database server a simulated SQL datastore stands for, so databases and users can be created on it.
+   * {@code adminPassword} may be empty (trust authentication).
+   */
+  public record Server(String host, int port, String adminUser, String adminPassword) {}
+
   /** One API call as the cloud saw it; {@code caller} is the job and step that made it, when known. */
   public record Call(String operation, String caller) {}
 
@@ -53,6 +60,9 @@ public final class SimCloud {
   private final Map<String, Duration> creatingTime = new ConcurrentHashMap<>();
   private final Set<String> stuck = ConcurrentHashMap.newKeySet();
   private final ThreadLocal<String> caller = new ThreadLocal<>();
+  private final Map<DatastoreEngine, Server> servers = new ConcurrentHashMap<>();
+  private final Map<String, String> secretValues = new ConcurrentHashMap<>();
+  private volatile boolean secretStore;
   private volatile boolean recordCalls = true;
   private volatile double throttleRate;
   private volatile Random random = new Random(42);
@@ -147,6 +157,38 @@ public final class SimCloud {
     return this;
   }
 
+  /** Datastores of {@code engine} created from now on stand for this real server. */
+  public SimCloud backDatastores(DatastoreEngine engine, Server server) {
+    servers.put(engine, server);
+    return this;
+  }
+
+  Server backingServer(DatastoreEngine engine) {
+    return servers.get(engine);
+  }
+
+  /**
+   * Whether sessions on this cloud offer their own secret store (an in-memory map, references
+   * {@code sim-secrets:...}). Off by default, so the engine's local store is used.
+   */
+  public SimCloud secretStore(boolean enabled) {
+    this.secretStore = enabled;
+    return this;
+  }
+
+  boolean hasSecretStore() {
+    return secretStore;
+  }
+
+  /** The values in the simulated secret store, by name; for tests that check what was stored and removed. */
+  public Map<String, String> secretValues() {
+    return Map.copyOf(secretValues);
+  }
+
+  Map<String, String> secretMap() {
+    return secretValues;
+  }
+
   /** Turns the call log off, for load runs where it would only grow. */
   public SimCloud recordCalls(boolean value) {
     this.recordCalls = value;
@@ -171,6 +213,9 @@ public final class SimCloud {
     stuck.clear();
     throttleRate = 0;
     latency = Duration.ZERO;
+    servers.clear();
+    secretValues.clear();
+    secretStore = false;
     return this;
   }
 

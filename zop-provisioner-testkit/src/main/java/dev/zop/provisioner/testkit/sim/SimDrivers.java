@@ -106,11 +106,12 @@ final class SimDrivers {
           Map.of("engine", spec.engine().wireName(), "version", spec.version(),
               "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz())),
           true, Map.of("host", "{name}." + region + ".db.sim.invalid",
-              "port", String.valueOf(spec.engine().defaultPort()), "engine", spec.engine().wireName())));
+              "port", String.valueOf(spec.engine().defaultPort()), "engine", spec.engine().wireName()), null)
+          .backedBy(spec.engine()));
     } else {
       parts.add(new Part("cache", "cache-cluster", spec.name(), "cache", "cache", "ReplicationGroup",
           Map.of("engine", "redis", "version", spec.version(), "nodeType", spec.instanceClass()),
-          true, Map.of("host", "{name}." + region + ".cache.sim.invalid", "port", "6379", "engine", "redis")));
+          true, Map.of("host", "{name}." + region + ".cache.sim.invalid", "port", "6379", "engine", "redis"), null));
     }
     return parts;
   }

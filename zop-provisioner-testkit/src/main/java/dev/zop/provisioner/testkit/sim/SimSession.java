@@ -5,6 +5,7 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SecretStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
@@ -43,6 +44,11 @@ final class SimSession implements ProviderSession {
       case INTERNAL_ERROR -> Failure.transientFailure("cloud_internal_error", op + ": " + e.getMessage());
       case NOT_FOUND -> Failure.system("not_found", e.getMessage());
     };
+  }
+
+  @Override
+  public SecretStore secrets() {
+    return cloud.hasSecretStore() ? new SimSecretStore(cloud.secretMap()) : null;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.sim;
 
 import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -59,6 +60,16 @@ final class SimSteps {
       outputs.put(part.nameKey(), name);
       outputs.put(part.key() + ".id", "sim:" + region + ":" + part.type() + "/" + name);
       part.outputs().forEach((k, v) -> outputs.put(k, v.replace("{name}", name)));
+      SimCloud.Server server = part.server() == null ? null : cloud.backingServer(part.server());
+      if (server != null) {
+        // the simulated instance stands for a real server; its admin login goes to the secret store
+        SecretRef admin = ctx.secrets().put("zop/sim/" + ctx.jobId() + "/" + part.key() + "/admin",
+            server.adminPassword());
+        outputs.put("host", server.host());
+        outputs.put("port", String.valueOf(server.port()));
+        outputs.put("adminUser", server.adminUser());
+        outputs.put("adminSecretRef", admin.value());
+      }
       return StepResult.done(outputs);
     });
   }
@@ -96,6 +107,10 @@ final class SimSteps {
         if (e.code() != SimException.Code.NOT_FOUND) {
           throw e;
         }
+      }
+      String admin = ctx.outputs().get("adminSecretRef");
+      if (part.server() != null && admin != null) {
+        ctx.secrets().delete(SecretRef.of(admin));
       }
       return StepResult.done();
     });

@@ -1,11 +1,14 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
+import java.util.function.Function;
 
 /** Wires the job machinery together: the API-facing service, the worker, the watch hub. */
 public final class JobEngine implements AutoCloseable {
@@ -17,20 +20,25 @@ public final class JobEngine implements AutoCloseable {
   public record Settings(String instanceId, int workerThreads, Duration lease, Duration poll,
       RetryPolicy retryPolicy, boolean runWorkers) {}
 
+  /**
+   * @param teardownBlocker names why a job may not be torn down yet (a datastore that still has databases), or
+   *                        returns null when it may
+   */
   public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
-      Settings settings) {
+      SecretService secrets, Function<JobId, String> teardownBlocker, Settings settings) {
     JobRepository jobs = new JobRepository();
     JobSignals signals = new JobSignals();
     Worker[] self = new Worker[1];
     StepRunner runner = new StepRunner(db, jobs, accounts, spaces, providers, settings.retryPolicy(), signals,
-        () -> self[0] != null && self[0].halted(), () -> self[0] != null && self[0].stopping());
+        secrets, () -> self[0] != null && self[0].halted(), () -> self[0] != null && self[0].stopping());
     this.worker = settings.runWorkers()
         ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll())
         : null;
     self[0] = worker;
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     Runnable wake = worker == null ? () -> { } : worker::wake;
-    this.service = new JobService(db, jobs, spaces, accounts, providers, signals, watchHub, wake, settings.poll());
+    this.service = new JobService(db, jobs, spaces, accounts, providers, signals, watchHub, wake, settings.poll(),
+        teardownBlocker);
     if (worker != null) {
       worker.start();
     }

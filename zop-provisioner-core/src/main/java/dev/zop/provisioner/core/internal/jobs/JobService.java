@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
@@ -48,6 +49,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** The {@code Jobs} operations of the embedded engine, for a given principal. */
 public final class JobService {
@@ -62,9 +64,11 @@ public final class JobService {
   private final WatchHub watchHub;
   private final Runnable wakeWorker;
   private final Duration awaitPoll;
+  private final Function<JobId, String> teardownBlocker;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
-      ProviderRegistry providers, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll) {
+      ProviderRegistry providers, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll,
+      Function<JobId, String> teardownBlocker) {
     this.db = db;
     this.jobs = jobs;
     this.spaces = spaces;
@@ -74,6 +78,7 @@ public final class JobService {
     this.watchHub = watchHub;
     this.wakeWorker = wakeWorker;
     this.awaitPoll = awaitPoll;
+    this.teardownBlocker = teardownBlocker;
   }
 
   /** Where a job would run, and the driver that would run it. */
@@ -108,7 +113,7 @@ public final class JobService {
           rows.add(StepRecord.pending(id.value(), JobPhase.CREATE, i, steps.get(i).name(),
               steps.get(i).permissions()));
         }
-        Instant now = Instant.now();
+        Instant now = Timestamps.now();
         String name = options.name() != null ? options.name()
             : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
         JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
@@ -193,6 +198,10 @@ public final class JobService {
     if (!current.status().canTransitionTo(JobStatus.DELETING) || current.status() == JobStatus.PENDING) {
       throw new ConflictException("job_in_progress",
           "job " + id + " is " + current.status().wireName() + "; wait for it to finish before deleting it");
+    }
+    String blocker = teardownBlocker.apply(id);
+    if (blocker != null) {
+      throw new ConflictException("job_has_dependents", blocker);
     }
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);

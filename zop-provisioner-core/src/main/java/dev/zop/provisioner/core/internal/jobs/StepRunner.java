@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
@@ -13,6 +14,7 @@ import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
@@ -20,6 +22,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SecretStore;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -53,12 +56,13 @@ final class StepRunner {
   private final ProviderRegistry providers;
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
+  private final SecretService secrets;
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts, SpaceRepository spaces,
-      ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, BooleanSupplier halted,
-      BooleanSupplier stopping) {
+      ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
+      BooleanSupplier halted, BooleanSupplier stopping) {
     this.db = db;
     this.jobs = jobs;
     this.accounts = accounts;
@@ -66,6 +70,7 @@ final class StepRunner {
     this.providers = providers;
     this.retryPolicy = retryPolicy;
     this.signals = signals;
+    this.secrets = secrets;
     this.halted = halted;
     this.stopping = stopping;
   }
@@ -279,7 +284,7 @@ final class StepRunner {
     if (job.region() != null) {
       config.put("region", job.region());
     }
-    Instant now = Instant.now();
+    Instant now = Timestamps.now();
     Space space = new Space(SpaceId.random(), name, job.provider(), "kubernetes", job.accountId(),
         SpaceStatus.ACTIVE, config, now, now);
     spaces.insert(c, job.orgId(), space, job.id().value());
@@ -458,6 +463,11 @@ final class StepRunner {
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
       run.write(c -> jobs.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false));
+    }
+
+    @Override
+    public SecretStore secrets() {
+      return secrets.storeFor(job.orgId(), job.accountId(), job.region());
     }
 
     @Override

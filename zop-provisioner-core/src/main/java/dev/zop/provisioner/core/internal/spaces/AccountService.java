@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -46,7 +47,7 @@ public final class AccountService {
     });
     ValidationException.throwIfAny(errors);
     CloudAccount account = new CloudAccount(CloudAccountId.random(), request.provider(), request.name(),
-        request.credentialsRef(), request.properties(), Instant.now());
+        request.credentialsRef(), request.properties(), Timestamps.now());
     db.tx(c -> {
       accounts.insert(c, principal.orgId(), account);
       return null;

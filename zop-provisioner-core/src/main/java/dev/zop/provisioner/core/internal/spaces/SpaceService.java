@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FieldError;
@@ -101,7 +102,7 @@ public final class SpaceService {
       if (spaces.findByName(c, principal.orgId(), request.name()) != null) {
         throw new ConflictException("space_name_taken", "a space named '" + request.name() + "' exists");
       }
-      Instant now = Instant.now();
+      Instant now = Timestamps.now();
       Space space = new Space(SpaceId.random(), request.name(), request.provider(), request.spaceType(),
           request.cloudAccountId(), SpaceStatus.ACTIVE, request.config(), now, now);
       try {
@@ -132,7 +133,7 @@ public final class SpaceService {
     if (status == null) {
       throw ValidationException.of("status", "required", "status is required");
     }
-    boolean updated = db.tx(c -> spaces.setStatus(c, principal.orgId(), id, status, Instant.now()));
+    boolean updated = db.tx(c -> spaces.setStatus(c, principal.orgId(), id, status, Timestamps.now()));
     if (!updated) {
       throw new NotFoundException("space", id);
     }

@@ -1,0 +1,31 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Objects;
+
+/** Identifier of a connection; the string form is what the REST API shows. */
+public record ConnectionId(String value) {
+  public ConnectionId {
+    Objects.requireNonNull(value, "value");
+    if (value.isBlank() || value.length() > 64) {
+      throw new IllegalArgumentException("ConnectionId must be 1..64 characters");
+    }
+  }
+
+  @JsonCreator
+  public static ConnectionId of(String value) {
+    return new ConnectionId(value);
+  }
+
+  /** A new random id with the conventional prefix `conn_`. */
+  public static ConnectionId random() {
+    return new ConnectionId(Ids.random("conn"));
+  }
+
+  @JsonValue
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,31 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Objects;
+
+/** Identifier of a database; the string form is what the REST API shows. */
+public record DatabaseId(String value) {
+  public DatabaseId {
+    Objects.requireNonNull(value, "value");
+    if (value.isBlank() || value.length() > 64) {
+      throw new IllegalArgumentException("DatabaseId must be 1..64 characters");
+    }
+  }
+
+  @JsonCreator
+  public static DatabaseId of(String value) {
+    return new DatabaseId(value);
+  }
+
+  /** A new random id with the conventional prefix `db_`. */
+  public static DatabaseId random() {
+    return new DatabaseId(Ids.random("db"));
+  }
+
+  @JsonValue
+  @Override
+  public String toString() {
+    return value;
+  }
+}
