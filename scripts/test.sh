@@ -2,7 +2,5 @@
 # The whole test suite, as CI runs it: starts what the tests need, then builds and tests every module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${ZOP_TEST_PG_URL:-}" ]; then
-  scripts/ensure-services.sh
-fi
+scripts/ensure-services.sh
 exec ./mvnw -B -ntp verify "$@"

@@ -2,7 +2,9 @@ package dev.zop.provisioner.examples;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Connection;
 import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Database;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
@@ -14,16 +16,22 @@ import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.testkit.TestDatabaseServers;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 
 /**
  * A tour of the SDK on the embedded engine and the simulated cloud: create a space, review a cluster plan,
- * provision a cluster and a database server while watching progress, recover from a failure, tear it all down.
+ * provision a cluster and a database server while watching progress, recover from a failure, create a real
+ * database and log in to it, tear it all down.
  *
  * <p>The {@code sim} provider is a test double that lives in this JVM; no cloud is touched.
  */
@@ -37,6 +45,13 @@ public final class Quickstart {
         .pollInterval(Duration.ofMillis(500))
         .creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
         .creatingTime("db-instance", Duration.ofSeconds(2));
+
+    // The simulated database server stands for the real PostgreSQL on this machine, so databases made below
+    // are real ones.
+    SimCloud.Server postgres = localPostgres();
+    if (postgres != null) {
+      cloud.backDatastores(DatastoreEngine.POSTGRES, postgres);
+    }
 
     // The embedded default keeps its store in ~/.local/share/zop-provisioner; the tour uses a fresh one so it
     // can run again and again. Providers (here: sim) are found on the class path.
@@ -97,7 +112,14 @@ public final class Quickstart {
           + dbJob.outputs().get("port"));
       say("Simulated cloud now holds " + cloud.resources().size() + " resources");
 
-      // 4. Tear down: deleting a job runs its teardown steps in reverse order.
+      // 4. A database on the datastore, a connection to it, and a login with the credentials it refers to.
+      if (postgres != null) {
+        databaseTour(zop, dbJob);
+      } else {
+        say("\n(No PostgreSQL on 127.0.0.1:5432: skipping the database part of the tour.)");
+      }
+
+      // 5. Tear down: deleting a job runs its teardown steps in reverse order.
       zop.jobs().delete(clusterJob.id());
       zop.jobs().delete(dbJob.id());
       say("\nTearing down: cluster " + zop.jobs().await(clusterJob.id(), PATIENCE).status().wireName()
@@ -106,6 +128,37 @@ public final class Quickstart {
       if (!cloud.resources().isEmpty()) {
         throw new IllegalStateException("teardown left resources behind: " + cloud.resources());
       }
+    }
+  }
+
+  private static void databaseTour(Provisioner zop, Job datastore) throws Exception {
+    String suffix = datastore.id().value().substring(4, 10);
+    Database db = zop.jobs().databases(datastore.id()).create("checkout_" + suffix, "checkout_app_" + suffix);
+    Connection connection = zop.jobs().databases(datastore.id()).connections(db.id()).create();
+    say("\nDatabase " + db.name() + " owned by " + db.owner() + " on " + db.host() + ":" + db.port());
+    say("Connection " + connection.id() + ": user " + connection.user() + ", password at " + connection.secretRef());
+
+    String password = zop.secrets().reveal(connection.secretRef()); // a separate, deliberate call
+    String url = "jdbc:postgresql://" + connection.host() + ":" + connection.port() + "/" + connection.database();
+    try (java.sql.Connection sql = DriverManager.getConnection(url, connection.user(), password);
+        Statement statement = sql.createStatement()) {
+      statement.execute("CREATE TABLE orders (id INT PRIMARY KEY, total NUMERIC)");
+      statement.execute("INSERT INTO orders VALUES (1, 42.50), (2, 17.25)");
+      try (ResultSet rs = statement.executeQuery("SELECT count(*), sum(total) FROM orders")) {
+        rs.next();
+        say("Logged in as " + connection.user() + ": " + rs.getInt(1) + " orders worth " + rs.getBigDecimal(2));
+      }
+    }
+    zop.jobs().databases(datastore.id()).delete(db.id());
+    say("Dropped database " + db.name() + " and its owner");
+  }
+
+  /** The machine's PostgreSQL, if one answers. */
+  private static SimCloud.Server localPostgres() {
+    try {
+      return TestDatabaseServers.postgres();
+    } catch (IllegalStateException e) {
+      return null;
     }
   }
 
