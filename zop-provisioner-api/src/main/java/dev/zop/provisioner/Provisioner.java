@@ -1,5 +1,7 @@
 package dev.zop.provisioner;
 
+import dev.zop.provisioner.remediation.Remediations;
+
 /**
  * The entry point. {@code EmbeddedProvisioner} runs the engine in this JVM; {@code ProvisionerClient} talks to
  * a running service. Both implement this interface and behave the same.
@@ -15,6 +17,8 @@ public interface Provisioner extends AutoCloseable {
   Jobs jobs();
 
   Secrets secrets();
+
+  Remediations remediations();
 
   /** The same provisioner acting as another principal. Closing the view does not close the engine. */
   Provisioner as(Principal principal);

@@ -4,7 +4,7 @@ package dev.zop.provisioner;
  * The root of every failure a {@link Provisioner} call reports. Each subtype carries a stable {@link #code()}.
  */
 public abstract sealed class ProvisionerException extends RuntimeException
-    permits ValidationException, NotFoundException, ConflictException, AwaitTimeoutException,
+    permits ValidationException, NotFoundException, ConflictException, ForbiddenException, AwaitTimeoutException,
         ProviderException {
 
   private final String code;

@@ -20,6 +20,11 @@ public interface ProviderSession extends AutoCloseable {
    */
   Failure classify(Throwable error);
 
+  /** Acts on existing resources for remediation, or null when the provider cannot. */
+  default ResourceController controller() {
+    return null;
+  }
+
   /** The cloud's secret store for this account and region, or null to use the engine's local store. */
   default SecretStore secrets() {
     return null;

@@ -33,6 +33,11 @@ import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.core.internal.databases.DatabaseService;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
 import dev.zop.provisioner.core.internal.jobs.JobService;
+import dev.zop.provisioner.core.internal.jobs.RemediationService;
+import dev.zop.provisioner.core.internal.remediation.LoggingNotifier;
+import dev.zop.provisioner.core.internal.remediation.NotificationRules;
+import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
+import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
@@ -41,8 +46,17 @@ import dev.zop.provisioner.core.internal.spaces.AccountService;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.spaces.SpaceService;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.remediation.AuditEntry;
+import dev.zop.provisioner.remediation.Recommendation;
+import dev.zop.provisioner.remediation.RemediationJob;
+import dev.zop.provisioner.remediation.Remediations;
+import dev.zop.provisioner.remediation.StepRef;
+import dev.zop.provisioner.remediation.SubjectType;
+import dev.zop.provisioner.remediation.WorkflowTemplate;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.Notifier;
+import dev.zop.provisioner.spi.RecommendationSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -100,6 +114,11 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   @Override
+  public Remediations remediations() {
+    return new RemediationView();
+  }
+
+  @Override
   public Provisioner as(Principal other) {
     return new EmbeddedProvisioner(runtime, Objects.requireNonNull(other, "principal"), false);
   }
@@ -134,6 +153,7 @@ public final class EmbeddedProvisioner implements Provisioner {
     final SpaceService spaces;
     final AccountService accounts;
     final JobService jobs;
+    final RemediationService remediations;
     final SecretService secrets;
     final DatabaseService databases;
     final JobEngine engine;
@@ -143,7 +163,7 @@ public final class EmbeddedProvisioner implements Provisioner {
     private boolean closed;
 
     Runtime(Database db, ProviderRegistry providers, LocalSecretStore localSecrets, JobEngine.Settings settings,
-        HikariDataSource owned) {
+        Builder builder, HikariDataSource owned) {
       SpaceRepository spaceRepository = new SpaceRepository();
       AccountRepository accountRepository = new AccountRepository();
       this.providers = providers;
@@ -151,11 +171,20 @@ public final class EmbeddedProvisioner implements Provisioner {
       this.accounts = new AccountService(db, accountRepository, providers);
       this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
       this.databases = new DatabaseService(db, secrets);
+      RecommendationStore recommendationStore = new RecommendationStore(db);
+      JobEngine.RemediationParts remediation = new JobEngine.RemediationParts(
+          new TemplateRegistry(builder.templates),
+          builder.recommendations != null ? builder.recommendations : recommendationStore,
+          recommendationStore,
+          builder.notifier != null ? builder.notifier : new LoggingNotifier(),
+          builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
+              : NotificationRules.fromEnvironment(System::getenv));
       this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets,
           job -> databases.hasDatabases(job)
               ? "datastore job " + job + " still has databases; delete them first" : null,
-          settings);
+          remediation, settings);
       this.jobs = engine.service();
+      this.remediations = engine.remediations();
       this.ownedDataSource = owned;
       if (settings.runWorkers()) {
         // database operations an engine left part-way: now, then every minute
@@ -308,6 +337,58 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
   }
 
+  private final class RemediationView implements Remediations {
+    @Override
+    public RemediationJob start(String recommendationId, SubjectType subjectType, String subjectId) {
+      return runtime.remediations.start(principal, recommendationId, subjectType, subjectId);
+    }
+
+    @Override
+    public RemediationJob get(JobId id) {
+      return runtime.remediations.get(principal, id);
+    }
+
+    @Override
+    public Page<RemediationJob> list(int limit, String cursor) {
+      return runtime.remediations.list(principal, limit, cursor);
+    }
+
+    @Override
+    public RemediationJob approve(JobId id, StepRef step, String reason) {
+      return runtime.remediations.approve(principal, id, step, reason);
+    }
+
+    @Override
+    public RemediationJob reject(JobId id, StepRef step, String reason) {
+      return runtime.remediations.reject(principal, id, step, reason);
+    }
+
+    @Override
+    public RemediationJob cancel(JobId id, String reason) {
+      return runtime.remediations.cancel(principal, id, reason);
+    }
+
+    @Override
+    public RemediationJob await(JobId id, Duration timeout) {
+      return runtime.remediations.await(principal, id, timeout);
+    }
+
+    @Override
+    public List<AuditEntry> audit(JobId id) {
+      return runtime.remediations.audit(principal, id);
+    }
+
+    @Override
+    public void putRecommendation(Recommendation recommendation) {
+      runtime.remediations.putRecommendation(principal, recommendation);
+    }
+
+    @Override
+    public List<WorkflowTemplate> templates() {
+      return runtime.remediations.templates();
+    }
+  }
+
   private final class DatabaseView implements Databases {
     private final JobId job;
 
@@ -388,8 +469,42 @@ public final class EmbeddedProvisioner implements Provisioner {
     private boolean runWorkers = true;
     private String instanceId;
     private Principal principal = Principal.local();
+    private final List<WorkflowTemplate> templates = new ArrayList<>();
+    private RecommendationSource recommendations;
+    private Notifier notifier;
+    private Boolean notifyTerminal;
 
     private Builder() {}
+
+    /**
+     * Adds a remediation workflow template. Host templates are tried before the built-in ones; register a new
+     * version with the same step ids to keep approvals addressed by id working.
+     */
+    public Builder template(WorkflowTemplate template) {
+      this.templates.add(Objects.requireNonNull(template));
+      return this;
+    }
+
+    /** Where recommendations come from (default: the engine's table, filled with putRecommendation). */
+    public Builder recommendations(RecommendationSource source) {
+      this.recommendations = Objects.requireNonNull(source);
+      return this;
+    }
+
+    /** Who delivers notifications (default: the log). */
+    public Builder notifier(Notifier value) {
+      this.notifier = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Whether remediation success and failure are notified. Default: the {@code REMEDIATION_NOTIFY_TERMINAL}
+     * environment variable ({@code true} to notify); approval requests are always notified.
+     */
+    public Builder notifyTerminal(boolean value) {
+      this.notifyTerminal = value;
+      return this;
+    }
 
     /** Use this data source (the host owns and closes it). Default: an H2 file in the data directory. */
     public Builder dataSource(DataSource value) {
@@ -500,7 +615,8 @@ public final class EmbeddedProvisioner implements Provisioner {
         Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
         LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),
             System.getenv("ZOP_SECRET_KEY"));
-        return new EmbeddedProvisioner(new Runtime(db, registry, localSecrets, settings, owned), principal, true);
+        return new EmbeddedProvisioner(new Runtime(db, registry, localSecrets, settings, this, owned), principal,
+            true);
       } catch (RuntimeException e) {
         if (owned != null) {
           owned.close();

@@ -61,6 +61,8 @@ public final class SimCloud {
   private final Set<String> stuck = ConcurrentHashMap.newKeySet();
   private final ThreadLocal<String> caller = new ThreadLocal<>();
   private final Map<DatastoreEngine, Server> servers = new ConcurrentHashMap<>();
+  private final Map<String, String> workloads = new ConcurrentHashMap<>();
+  private final Set<String> frozen = ConcurrentHashMap.newKeySet();
   private final Map<String, String> secretValues = new ConcurrentHashMap<>();
   private volatile boolean secretStore;
   private volatile boolean recordCalls = true;
@@ -189,6 +191,47 @@ public final class SimCloud {
     return secretValues;
   }
 
+  /**
+   * A running workload (VM, database, service) that remediation can act on, in {@code state}
+   * ({@code running}, {@code stopped}, ...).
+   */
+  public SimCloud workload(String id, String state) {
+    workloads.put(id, state);
+    return this;
+  }
+
+  /** The workload's state, or null when there is none. */
+  public String workloadState(String id) {
+    return workloads.get(id);
+  }
+
+  /** Calls that change the workload succeed but change nothing, as a cloud that ignores a request would. */
+  public SimCloud freeze(String id) {
+    frozen.add(id);
+    return this;
+  }
+
+  String observeWorkload(String operation, String id) throws InterruptedException {
+    call(operation);
+    String state = workloads.get(id);
+    if (state == null) {
+      throw new SimException(SimException.Code.NOT_FOUND, operation, "no resource " + id);
+    }
+    respond();
+    return state;
+  }
+
+  void changeWorkload(String operation, String id, String state) throws InterruptedException {
+    call(operation);
+    if (!workloads.containsKey(id)) {
+      throw new SimException(SimException.Code.NOT_FOUND, operation, "no resource " + id);
+    }
+    if (!frozen.contains(id)) {
+      workloads.put(id, state);
+    }
+    respond();
+  }
+
   /** Turns the call log off, for load runs where it would only grow. */
   public SimCloud recordCalls(boolean value) {
     this.recordCalls = value;
@@ -214,6 +257,8 @@ public final class SimCloud {
     throttleRate = 0;
     latency = Duration.ZERO;
     servers.clear();
+    workloads.clear();
+    frozen.clear();
     secretValues.clear();
     secretStore = false;
     return this;

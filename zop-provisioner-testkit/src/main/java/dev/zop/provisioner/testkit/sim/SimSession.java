@@ -4,6 +4,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URLEncoder;
@@ -44,6 +45,11 @@ final class SimSession implements ProviderSession {
       case INTERNAL_ERROR -> Failure.transientFailure("cloud_internal_error", op + ": " + e.getMessage());
       case NOT_FOUND -> Failure.system("not_found", e.getMessage());
     };
+  }
+
+  @Override
+  public ResourceController controller() {
+    return new SimController(cloud);
   }
 
   @Override

@@ -34,7 +34,7 @@ final class JobRepository {
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version";
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
-      + " outputs, failure, started_at, finished_at";
+      + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
   void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
@@ -42,8 +42,9 @@ final class JobRepository {
             + " cloud_account_id, region, spec, status, phase, outputs, failure, idempotency_key, request_hash,"
             + " created_by, created_at, updated_at, next_run_at, version)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0)",
-        job.id().value(), job.orgId(), job.spaceId().value(), job.jobType(), job.kind(), job.name(),
-        Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(), Json.write(job.spec()),
+        job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(), job.jobType(),
+        job.kind(), job.name(), Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(),
+        job.spec() == null ? "{}" : Json.write(job.spec()),
         job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), idempotencyKey,
         requestHash, job.createdBy(), job.createdAt(), job.updatedAt());
     insertSteps(c, steps);
@@ -51,10 +52,11 @@ final class JobRepository {
 
   void insertSteps(Connection c, List<StepRecord> steps) throws SQLException {
     for (StepRecord s : steps) {
-      Database.update(c, "INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      Database.update(c, "INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+              + " ?, ?)",
           s.id().toString(), s.jobId(), s.phase(), s.index(), s.name(), s.status(), s.attempts(),
           Json.write(s.permissions()), Json.write(s.outputs()), Json.failureJson(s.failure()), s.startedAt(),
-          s.finishedAt());
+          s.finishedAt(), s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind());
     }
   }
 
@@ -96,11 +98,11 @@ final class JobRepository {
   }
 
   /** One page of jobs after {@code afterSeq}, oldest first; returns limit+1 rows to tell if more follow. */
-  List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, SpaceId spaceId, Set<JobStatus> statuses,
-      long afterSeq, int limit) throws SQLException {
+  List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
+      Set<JobStatus> statuses, long afterSeq, int limit) throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT seq, " + JOB_COLUMNS
-        + " FROM provisioning_jobs WHERE org_id = ? AND seq > ?");
-    List<Object> args = new ArrayList<>(List.of(orgId, afterSeq));
+        + " FROM provisioning_jobs WHERE org_id = ? AND job_type = ? AND seq > ?");
+    List<Object> args = new ArrayList<>(List.of(orgId, type, afterSeq));
     if (spaceId != null) {
       sql.append(" AND space_id = ?");
       args.add(spaceId.value());
@@ -213,11 +215,12 @@ final class JobRepository {
 
   private static JobRecord mapJob(ResultSet rs) throws SQLException {
     JobKind kind = JobKind.fromWire(rs.getString("kind"));
-    return new JobRecord(JobId.of(rs.getString("id")), rs.getString("org_id"), SpaceId.of(rs.getString("space_id")),
+    String space = rs.getString("space_id");
+    return new JobRecord(JobId.of(rs.getString("id")), rs.getString("org_id"), space == null ? null : SpaceId.of(space),
         JobType.fromWire(rs.getString("job_type")), kind, rs.getString("name"),
         Json.stringMap(rs.getString("tags")), rs.getString("provider"),
         CloudAccountId.of(rs.getString("cloud_account_id")), rs.getString("region"),
-        Json.spec(kind, rs.getString("spec")), JobStatus.fromWire(rs.getString("status")),
+        kind == JobKind.REMEDIATION ? null : Json.spec(kind, rs.getString("spec")), JobStatus.fromWire(rs.getString("status")),
         JobPhase.fromWire(rs.getString("phase")), Json.stringMap(rs.getString("outputs")),
         Json.failure(rs.getString("failure")), rs.getString("created_by"), Database.instant(rs, "created_at"),
         Database.instant(rs, "updated_at"), Database.instant(rs, "finished_at"), rs.getLong("version"));
@@ -229,6 +232,8 @@ final class JobRepository {
         StepStatus.fromWire(rs.getString("status")), rs.getInt("attempts"),
         Json.stringList(rs.getString("permissions")), Json.stringMap(rs.getString("outputs")),
         Json.failure(rs.getString("failure")), Database.instant(rs, "started_at"),
-        Database.instant(rs, "finished_at"));
+        Database.instant(rs, "finished_at"),
+        rs.getString("template_step_id") == null ? null : UUID.fromString(rs.getString("template_step_id")),
+        rs.getString("step_kind"));
   }
 }

@@ -150,7 +150,7 @@ public final class JobService {
   public Job get(Principal principal, JobId id) {
     return db.read(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
-      if (job == null) {
+      if (job == null || job.jobType() != JobType.PROVISIONING) {
         throw new NotFoundException("job", id);
       }
       return view(job, jobs.steps(c, id));
@@ -161,7 +161,8 @@ public final class JobService {
     long after = parseCursor(query.cursor());
     return db.read(c -> {
       List<Map.Entry<Long, JobRecord>> rows =
-          jobs.list(c, principal.orgId(), query.spaceId(), query.statuses(), after, query.limit());
+          jobs.list(c, principal.orgId(), JobType.PROVISIONING, query.spaceId(), query.statuses(), after,
+              query.limit());
       boolean more = rows.size() > query.limit();
       List<Map.Entry<Long, JobRecord>> page = more ? rows.subList(0, query.limit()) : rows;
       Map<String, List<StepRecord>> steps = jobs.steps(c, page.stream().map(e -> e.getValue().id().value()).toList());
@@ -267,22 +268,32 @@ public final class JobService {
   }
 
   public Job await(Principal principal, JobId id, Duration timeout) {
+    get(principal, id);
+    awaitTerminal(principal, id, timeout);
+    return get(principal, id);
+  }
+
+  /** Waits until the job (of either type) is terminal; on timeout reports it as the provisioning view. */
+  void awaitTerminal(Principal principal, JobId id, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (JobSignals.JobWaiter waiter = signals.waiter(id)) {
       while (true) {
-        Job job = get(principal, id);
-        if (job.status().isTerminal()) {
-          return job;
+        JobRecord record = db.read(c -> jobs.find(c, principal.orgId(), id));
+        if (record == null) {
+          throw new NotFoundException("job", id);
+        }
+        if (record.status().isTerminal()) {
+          return;
         }
         long left = (deadline - System.nanoTime()) / 1_000_000;
         if (left <= 0) {
-          throw new AwaitTimeoutException(job);
+          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id))));
         }
         try {
           waiter.await(Math.min(left, awaitPoll.toMillis()));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new AwaitTimeoutException(job);
+          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id))));
         }
       }
     }
@@ -360,7 +371,7 @@ public final class JobService {
     ValidationException.throwIfAny(errors);
   }
 
-  private static long parseCursor(String cursor) {
+  static long parseCursor(String cursor) {
     if (cursor == null) {
       return 0;
     }

@@ -22,16 +22,25 @@ record StepRecord(
     Map<String, String> outputs,
     Failure failure,
     Instant startedAt,
-    Instant finishedAt) {
+    Instant finishedAt,
+    UUID templateStepId,
+    String kind) {
 
   static StepRecord pending(String jobId, JobPhase phase, int index, String name, List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, phase, index, name, StepStatus.PENDING, 0,
-        List.copyOf(permissions), Map.of(), null, null, null);
+        List.copyOf(permissions), Map.of(), null, null, null, null, null);
+  }
+
+  /** A remediation step, carrying its template step's stable id and its kind. */
+  static StepRecord remediation(String jobId, int index, UUID templateStepId, String name, String kind,
+      List<String> permissions) {
+    return new StepRecord(UUID.randomUUID(), jobId, JobPhase.CREATE, index, name, StepStatus.PENDING, 0,
+        List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind);
   }
 
   StepRecord withOutputs(Map<String, String> newOutputs) {
     return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, Map.copyOf(newOutputs),
-        failure, startedAt, finishedAt);
+        failure, startedAt, finishedAt, templateStepId, kind);
   }
 
   JobStep toView() {

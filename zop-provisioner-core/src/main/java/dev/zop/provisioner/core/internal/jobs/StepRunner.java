@@ -8,6 +8,7 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
@@ -57,12 +58,14 @@ final class StepRunner {
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
   private final SecretService secrets;
+  private final FencedWriter writer;
+  private final RemediationReconciler reconciler;
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts, SpaceRepository spaces,
       ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
-      BooleanSupplier halted, BooleanSupplier stopping) {
+      FencedWriter writer, RemediationReconciler reconciler, BooleanSupplier halted, BooleanSupplier stopping) {
     this.db = db;
     this.jobs = jobs;
     this.accounts = accounts;
@@ -71,6 +74,8 @@ final class StepRunner {
     this.retryPolicy = retryPolicy;
     this.signals = signals;
     this.secrets = secrets;
+    this.writer = writer;
+    this.reconciler = reconciler;
     this.halted = halted;
     this.stopping = stopping;
   }
@@ -100,6 +105,10 @@ final class StepRunner {
     if (loaded == null || loaded.job().version() != lease.version()) {
       return;
     }
+    if (loaded.job().jobType() == JobType.REMEDIATION) {
+      reconciler.run(lease, loaded.job(), loaded.steps());
+      return;
+    }
     JobRecord job = loaded.job();
     ProviderSession session = providers.session(job.accountId(), job.region(),
         () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
@@ -108,7 +117,7 @@ final class StepRunner {
 
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
-    Writes start = job.status() != JobStatus.PENDING ? c -> { } : c -> {
+    FencedWriter.Writes start = job.status() != JobStatus.PENDING ? c -> { } : c -> {
       transition(c, job, JobStatus.RUNNING);
       jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
     };
@@ -213,16 +222,16 @@ final class StepRunner {
   /** One run over a claimed job: its writes are fenced, and the first one carries {@code start}. */
   private final class Run {
     private final Lease lease;
-    private Writes start;
+    private FencedWriter.Writes start;
 
-    Run(Lease lease, Writes start) {
+    Run(Lease lease, FencedWriter.Writes start) {
       this.lease = lease;
       this.start = start;
     }
 
-    void write(Writes work) {
-      Writes prelude = start;
-      StepRunner.this.write(lease, c -> {
+    void write(FencedWriter.Writes work) {
+      FencedWriter.Writes prelude = start;
+      writer.write(lease, c -> {
         prelude.run(c);
         work.run(c);
       });
@@ -307,7 +316,7 @@ final class StepRunner {
 
   private void failQuietly(Lease lease, Failure failure) {
     try {
-      write(lease, c -> {
+      writer.write(lease, c -> {
         JobRecord current = jobs.findAnyOrg(c, lease.jobId);
         if (current.status() == JobStatus.PENDING) {
           transition(c, current, JobStatus.RUNNING);
@@ -351,28 +360,6 @@ final class StepRunner {
     if (!from.canTransitionTo(to)) {
       throw new IllegalStateException("illegal job transition " + from.wireName() + " -> " + to.wireName());
     }
-  }
-
-  /** Runs {@code work} in a transaction that first proves, by the fencing version, that the job is still ours. */
-  private void write(Lease lease, Writes work) {
-    synchronized (lease) {
-      if (!lease.held() || halted.getAsBoolean()) {
-        throw new LeaseLostException(lease.jobId);
-      }
-      db.tx(c -> {
-        jobs.fence(c, lease);
-        work.run(c);
-        return null;
-      });
-      lease.advanced();
-    }
-    signals.changed(lease.jobId);
-  }
-
-  /** Statements of one fenced transaction. */
-  @FunctionalInterface
-  private interface Writes {
-    void run(Connection c) throws SQLException;
   }
 
   /** Every output any create step recorded, its intents included: what teardown must consider existing. */

@@ -21,7 +21,10 @@ public interface Dialect {
   /** A claimed job id and the version the claimer must carry on every write. */
   record Claimed(String jobId, long version) {}
 
-  /** Due, unleased, runnable jobs; shared by both dialects. */
-  String DUE = "status IN ('pending', 'running', 'deleting') AND next_run_at <= CURRENT_TIMESTAMP"
+  /**
+   * Due, unleased jobs; shared by both dialects. A job awaiting a person is due only when a decision arrived or
+   * its approval timed out: then its {@code next_run_at} is set, otherwise it is null.
+   */
+  String DUE = "status IN ('pending', 'running', 'deleting', 'awaiting_user') AND next_run_at <= CURRENT_TIMESTAMP"
       + " AND (lease_until IS NULL OR lease_until < CURRENT_TIMESTAMP)";
 }

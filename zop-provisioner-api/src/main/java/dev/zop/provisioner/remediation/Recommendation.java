@@ -1,0 +1,22 @@
+package dev.zop.provisioner.remediation;
+
+import dev.zop.provisioner.CloudAccountId;
+import java.util.Objects;
+
+/**
+ * A recommendation from the host application: act on one resource.
+ *
+ * @param resourceType e.g. {@code vm}, {@code db-instance}, {@code synapse-pool}, {@code dataproc-cluster}
+ * @param action       e.g. {@code stop}, {@code pause}
+ */
+public record Recommendation(String id, String provider, CloudAccountId accountId, String region,
+    String resourceType, String resourceId, String action) {
+  public Recommendation {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(accountId, "accountId");
+    Objects.requireNonNull(resourceType, "resourceType");
+    Objects.requireNonNull(resourceId, "resourceId");
+    Objects.requireNonNull(action, "action");
+  }
+}

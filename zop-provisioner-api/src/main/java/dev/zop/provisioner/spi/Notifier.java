@@ -1,0 +1,7 @@
+package dev.zop.provisioner.spi;
+
+/** Delivers notifications (mail, chat, a notification service). The default writes them to the log. */
+@FunctionalInterface
+public interface Notifier {
+  void send(Notification notification);
+}

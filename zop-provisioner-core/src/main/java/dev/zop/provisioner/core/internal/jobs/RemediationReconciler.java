@@ -1,0 +1,297 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.remediation.NotificationRules;
+import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
+import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.remediation.StepKind;
+import dev.zop.provisioner.remediation.TemplateStep;
+import dev.zop.provisioner.remediation.WorkflowTemplate;
+import dev.zop.provisioner.spi.Notification;
+import dev.zop.provisioner.spi.Notifier;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceController;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs remediation jobs: applies the commands callers queued (approve, reject, cancel), dispatches each step
+ * by kind, and is the only writer of the audit trail. Like provisioning steps, every write is fenced by the
+ * job's lease, and a job waiting for a person holds no thread.
+ */
+final class RemediationReconciler {
+  private static final Logger LOG = LoggerFactory.getLogger(RemediationReconciler.class);
+  private static final String SYSTEM = "system";
+
+  private final Database db;
+  private final JobRepository jobs;
+  private final RemediationRepository remediations;
+  private final AccountRepository accounts;
+  private final ProviderRegistry providers;
+  private final TemplateRegistry templates;
+  private final RetryPolicy retryPolicy;
+  private final Notifier notifier;
+  private final NotificationRules rules;
+  private final FencedWriter writer;
+
+  RemediationReconciler(Database db, JobRepository jobs, RemediationRepository remediations,
+      AccountRepository accounts, ProviderRegistry providers, TemplateRegistry templates, RetryPolicy retryPolicy,
+      Notifier notifier, NotificationRules rules, FencedWriter writer) {
+    this.db = db;
+    this.jobs = jobs;
+    this.remediations = remediations;
+    this.accounts = accounts;
+    this.providers = providers;
+    this.templates = templates;
+    this.retryPolicy = retryPolicy;
+    this.notifier = notifier;
+    this.rules = rules;
+    this.writer = writer;
+  }
+
+  void run(Lease lease, JobRecord job, List<StepRecord> steps) {
+    RemediationRepository.Details details = db.read(c -> remediations.details(c, job.id()));
+    WorkflowTemplate template = templates.find(details.templateId());
+    JobStatus status = job.status();
+    if (status == JobStatus.PENDING) {
+      writer.write(lease, c -> {
+        jobs.setStatus(c, job.id(), JobStatus.RUNNING);
+        remediations.audit(c, job.id(), null, null, "created", job.createdBy(),
+            "template " + details.templateId() + " v" + details.templateVersion());
+        jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
+      });
+      status = JobStatus.RUNNING;
+    }
+    ProviderSession session = providers.session(job.accountId(), job.region(),
+        () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
+    ResourceController controller = session.controller();
+
+    for (StepRecord row : steps) {
+      if (row.status() == StepStatus.SUCCEEDED) {
+        continue;
+      }
+      List<RemediationRepository.Command> commands = db.read(c -> remediations.pending(c, job.id()));
+      RemediationRepository.Command cancel = commands.stream().filter(cmd -> cmd.command().equals("cancel"))
+          .findFirst().orElse(null);
+      if (cancel != null) {
+        JobStatus from = status;
+        writer.write(lease, c -> {
+          remediations.applied(c, cancel.seq());
+          finish(c, job, from, JobStatus.CANCELLED, null);
+          remediations.audit(c, job.id(), null, null, "cancelled", cancel.actor(), cancel.reason());
+        });
+        lease.markReleased();
+        return;
+      }
+      TemplateStep step = templateStep(template, row);
+      if (step.kind() == StepKind.APPROVAL) {
+        if (!decide(lease, job, row, step, commands, status)) {
+          return;
+        }
+        status = JobStatus.RUNNING;
+        continue;
+      }
+      int attempt = row.attempts() + 1;
+      writer.write(lease, c -> {
+        jobs.startStep(c, row.id(), true);
+        jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), JobStatus.RUNNING, "attempt " + attempt);
+      });
+      Failure failure = perform(step, details, controller, session);
+      if (failure == null) {
+        writer.write(lease, c -> {
+          jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
+          remediations.audit(c, job.id(), row.templateStepId(), row.name(), "completed", SYSTEM, null);
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), JobStatus.RUNNING, null);
+        });
+      } else if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
+        long delay = retryPolicy.delayAfter(attempt).toMillis();
+        writer.write(lease, c -> {
+          jobs.updateStep(c, row.id(), StepStatus.PENDING, Map.of(), failure, false);
+          jobs.schedule(c, job.id(), delay, db.dialect());
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), JobStatus.RUNNING,
+              failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
+        });
+        lease.markReleased();
+        return;
+      } else {
+        writer.write(lease, c -> {
+          jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), failure, true);
+          remediations.audit(c, job.id(), row.templateStepId(), row.name(), "failed", SYSTEM,
+              failure.category().wireName() + " " + failure.code() + ": " + failure.message());
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED, failure.message());
+          finish(c, job, JobStatus.RUNNING, JobStatus.FAILED, failure);
+        });
+        lease.markReleased();
+        terminal(job, details, "remediation.failed", failure);
+        return;
+      }
+    }
+    writer.write(lease, c -> finish(c, job, JobStatus.RUNNING, JobStatus.SUCCEEDED, null));
+    lease.markReleased();
+    terminal(job, details, "remediation.succeeded", null);
+  }
+
+  /**
+   * Applies a decision on an approval step, or parks the job until one comes. Returns true when approved and
+   * the workflow continues.
+   */
+  private boolean decide(Lease lease, JobRecord job, StepRecord row, TemplateStep step,
+      List<RemediationRepository.Command> commands, JobStatus status) {
+    RemediationRepository.Command decision = commands.stream()
+        .filter(cmd -> row.templateStepId().equals(cmd.stepId())).findFirst().orElse(null);
+    if (decision != null && decision.command().equals("approve")) {
+      writer.write(lease, c -> {
+        remediations.applied(c, decision.seq());
+        if (status == JobStatus.AWAITING_USER) {
+          check(status, JobStatus.RUNNING);
+          jobs.setStatus(c, job.id(), JobStatus.RUNNING);
+        }
+        jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
+        remediations.audit(c, job.id(), row.templateStepId(), row.name(), "approved", decision.actor(),
+            decision.reason());
+        jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), JobStatus.RUNNING,
+            "approved by " + decision.actor());
+      });
+      return true;
+    }
+    if (decision != null) {
+      writer.write(lease, c -> {
+        remediations.applied(c, decision.seq());
+        jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
+        remediations.audit(c, job.id(), row.templateStepId(), row.name(), "rejected", decision.actor(),
+            decision.reason());
+        finish(c, job, status, JobStatus.CANCELLED, null);
+      });
+      lease.markReleased();
+      return false;
+    }
+    Instant deadline = step.timeout() == null || row.startedAt() == null ? null : row.startedAt().plus(step.timeout());
+    if (deadline != null && !Instant.now().isBefore(deadline)) {
+      writer.write(lease, c -> {
+        jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
+        remediations.audit(c, job.id(), row.templateStepId(), row.name(), "rejected", SYSTEM,
+            "no decision within " + step.timeout());
+        finish(c, job, status, JobStatus.CANCELLED, null);
+      });
+      lease.markReleased();
+      return false;
+    }
+    boolean firstTime = status != JobStatus.AWAITING_USER;
+    Long dueIn = step.timeout() == null ? null
+        : deadline == null ? step.timeout().toMillis() : Math.max(0, Duration.between(Instant.now(), deadline).toMillis());
+    writer.write(lease, c -> {
+      if (row.status() != StepStatus.WAITING) {
+        jobs.startStep(c, row.id(), true);
+        jobs.updateStep(c, row.id(), StepStatus.WAITING, Map.of(), null, false);
+      }
+      if (firstTime) {
+        check(status, JobStatus.AWAITING_USER);
+        jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), JobStatus.AWAITING_USER,
+            step.message());
+      }
+      remediations.awaitUser(c, job.id(), dueIn, db.dialect());
+    });
+    lease.markReleased();
+    if (firstTime) {
+      notifier.send(new Notification("remediation.approval_required", job.orgId(), "org-admins", job.id(),
+          Map.of("step", row.name(), "stepId", row.templateStepId().toString(), "message",
+              step.message() == null ? "" : step.message(), "job", job.name())));
+    }
+    return false;
+  }
+
+  private Failure perform(TemplateStep step, RemediationRepository.Details details, ResourceController controller,
+      ProviderSession session) {
+    String type = details.resourceType();
+    String id = details.resourceId();
+    try {
+      switch (step.kind()) {
+        case PRECONDITION -> {
+          String state = controller.observe(type, id);
+          if (!state.equals(step.expectedState())) {
+            return Failure.userAction("precondition_failed", type + " " + id + " is " + state + ", not "
+                + step.expectedState() + "; nothing was changed",
+                "Check whether the recommendation still applies; it may already have been acted on.", null);
+          }
+        }
+        case EXECUTE -> {
+          if ("start".equals(step.action())) {
+            controller.start(type, id);
+          } else if ("stop".equals(step.action())) {
+            controller.stop(type, id);
+          } else {
+            return Failure.system("unsupported_action", "execute does only start and stop, not " + step.action());
+          }
+        }
+        case PAUSE_SERVICE -> controller.pause(type, id);
+        case VALIDATE -> {
+          String state = controller.observe(type, id);
+          if (!state.equals(step.expectedState())) {
+            return Failure.system("validation_failed", "the cloud accepted the change but " + type + " " + id
+                + " is " + state + ", not " + step.expectedState());
+          }
+        }
+        case APPROVAL -> throw new IllegalStateException("approvals are decided, not performed");
+      }
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LeaseLostException(details.jobId());
+    } catch (Exception e) {
+      if (writer.halted()) {
+        throw new LeaseLostException(details.jobId());
+      }
+      Failure failure = session.classify(e);
+      return failure != null ? failure : Failure.system("unclassified", String.valueOf(e));
+    }
+  }
+
+  private void finish(Connection c, JobRecord job, JobStatus from, JobStatus to, Failure failure)
+      throws SQLException {
+    check(from, to);
+    jobs.finish(c, job.id(), to, failure);
+    jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, to, failure == null ? null : failure.message());
+  }
+
+  private void terminal(JobRecord job, RemediationRepository.Details details, String template, Failure failure) {
+    if (!rules.notifyTerminal()) {
+      return;
+    }
+    notifier.send(new Notification(template, job.orgId(), "org-admins", job.id(), failure == null
+        ? Map.of("resource", details.resourceId(), "template", details.templateId())
+        : Map.of("resource", details.resourceId(), "template", details.templateId(),
+            "category", failure.category().wireName(), "code", failure.code())));
+  }
+
+  private static TemplateStep templateStep(WorkflowTemplate template, StepRecord row) {
+    if (template != null) {
+      for (TemplateStep step : template.steps()) {
+        if (step.id().equals(row.templateStepId())) {
+          return step;
+        }
+      }
+    }
+    LOG.error("template step {} of {} is gone", row.templateStepId(), row.name());
+    throw new IllegalStateException("the template no longer has step " + row.name() + " (" + row.templateStepId()
+        + "); register a template revision that keeps its step ids");
+  }
+
+  private static void check(JobStatus from, JobStatus to) {
+    if (!from.canTransitionTo(to)) {
+      throw new IllegalStateException("illegal job transition " + from.wireName() + " -> " + to.wireName());
+    }
+  }
+}

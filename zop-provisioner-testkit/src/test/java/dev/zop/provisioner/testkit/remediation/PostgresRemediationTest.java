@@ -1,0 +1,26 @@
+package dev.zop.provisioner.testkit.remediation;
+
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.testkit.PostgresTestDatabase;
+import dev.zop.provisioner.testkit.TestEngines;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import org.junit.jupiter.api.AfterEach;
+
+class PostgresRemediationTest extends RemediationBehaviour {
+  private PostgresTestDatabase database;
+
+  @Override
+  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
+    return TestEngines.jdbc(database.url(), database.user(), database.password(), simCloud);
+  }
+
+  @AfterEach
+  void dropSchema() {
+    zop.close();
+    zop = null;
+    database.close();
+  }
+}
