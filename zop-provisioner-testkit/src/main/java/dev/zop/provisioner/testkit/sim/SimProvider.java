@@ -48,6 +48,17 @@ public final class SimProvider implements CloudProvider {
         Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.DATASTORE, Duration.ofMinutes(60)));
   }
 
+  private SimProvider(SimCloud cloud, ProviderMetadata metadata) {
+    this.cloud = cloud;
+    this.metadata = metadata;
+  }
+
+  /** The same provider with other time limits per kind (how long a step may wait for the cloud). */
+  public SimProvider timeouts(Map<JobKind, Duration> limits) {
+    return new SimProvider(cloud, new ProviderMetadata(metadata.id(), metadata.displayName(), metadata.kinds(),
+        metadata.regions(), metadata.requiredSpaceConfig(), limits));
+  }
+
   public SimCloud cloud() {
     return cloud;
   }

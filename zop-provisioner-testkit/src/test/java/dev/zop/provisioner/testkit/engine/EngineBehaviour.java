@@ -13,6 +13,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobQuery;
@@ -36,6 +37,7 @@ import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.testkit.sim.SimProvider;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,6 +140,23 @@ abstract class EngineBehaviour {
     cloud.unstick("kubernetes-cluster");
     assertThat(run(job).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(zop.jobs().events(job.id(), 0)).extracting(JobEvent::type).contains(JobEventType.STEP_WAITING);
+  }
+
+  @Test
+  void aStepThatWaitsLongerThanTheProvidersLimitFailsRetryably() {
+    zop.close();
+    zop = engine(cloud).provider(new SimProvider(cloud).timeouts(Map.of(JobKind.KUBERNETES, Duration.ofMillis(300))))
+        .build();
+    cloud.stuckCreating("kubernetes-cluster");
+    Job failed = run(zop.jobs().submit(space.id(), cluster("never-ready")));
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().code()).isEqualTo("timed_out");
+    assertThat(failed.lastFailure().retryable()).isTrue();
+    assertThat(failed.lastFailure().message()).contains("await-cluster", "PT0.3S", "CREATING");
+
+    cloud.unstick("kubernetes-cluster");
+    assertThat(run(zop.jobs().retry(failed.id())).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.maxCreateCount()).isEqualTo(1);
   }
 
   @Test

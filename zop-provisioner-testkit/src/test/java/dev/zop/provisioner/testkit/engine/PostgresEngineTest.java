@@ -12,7 +12,9 @@ class PostgresEngineTest extends EngineBehaviour {
 
   @Override
   EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
-    database = PostgresTestDatabase.create();
+    if (database == null) {
+      database = PostgresTestDatabase.create();
+    }
     return TestEngines.jdbc(database.url(), database.user(), database.password(), simCloud);
   }
 

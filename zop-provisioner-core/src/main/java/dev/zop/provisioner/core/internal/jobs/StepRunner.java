@@ -32,6 +32,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -178,6 +179,11 @@ final class StepRunner {
           return;
         }
         startedAlready = chain ? i + 1 : -1;
+      } else if (result instanceof StepResult.Wait wait && waitedTooLong(job, row) != null) {
+        Duration limit = waitedTooLong(job, row);
+        failJob(run, job, row.withOutputs(context.ownOutputs), running, Failure.transientFailure("timed_out",
+            "step " + row.name() + " waited longer than " + limit + " (" + wait.reason() + ")"));
+        return;
       } else if (result instanceof StepResult.Wait wait) {
         run.write(c -> {
           jobs.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
@@ -206,6 +212,18 @@ final class StepRunner {
     // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
     run.write(c -> completeIn(c, job, jobOutputs));
     lease.markReleased();
+  }
+
+  /**
+   * The provider's time limit for the job's kind when this step has been waiting longer than it, else null. A
+   * retry starts the step's clock again.
+   */
+  private Duration waitedTooLong(JobRecord job, StepRecord row) {
+    Duration limit = providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
+    if (limit == null || row.startedAt() == null) {
+      return null;
+    }
+    return Instant.now().isAfter(row.startedAt().plus(limit)) ? limit : null;
   }
 
   /** A resumed wait keeps its attempt; anything else is a new one. */
