@@ -1,6 +1,11 @@
 package dev.zop.provisioner.spi;
 
 import dev.zop.provisioner.JobId;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -21,10 +26,24 @@ public interface StepContext {
    * A deterministic, cloud-safe name for something this step creates: the same for every attempt of the same
    * job, different for every job. Lower-case letters, digits and '-', at most 63 characters.
    */
-  String resourceName(String suffix);
+  default String resourceName(String suffix) {
+    String id = jobId().value();
+    String token = id.substring(id.indexOf('_') + 1);
+    String name = ("zop-" + token + "-" + suffix).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    name = name.length() > 63 ? name.substring(0, 63) : name;
+    return name.replaceAll("-+$", "");
+  }
 
-  /** A deterministic client token (idempotency token) for a mutating call. */
-  String clientToken(String purpose);
+  /** A deterministic client token (idempotency token) for a mutating call: 32 hex characters. */
+  default String clientToken(String purpose) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest((jobId().value() + "|" + purpose).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
 
   /**
    * Durably records what the step is about to create, before calling the mutating API. If the engine dies

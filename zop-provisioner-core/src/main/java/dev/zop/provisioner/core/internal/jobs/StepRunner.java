@@ -27,17 +27,12 @@ import dev.zop.provisioner.spi.SecretStore;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -441,26 +436,6 @@ final class StepRunner {
       Map<String, String> all = new LinkedHashMap<>(previous);
       all.putAll(ownOutputs);
       return Outputs.of(all);
-    }
-
-    @Override
-    public String resourceName(String suffix) {
-      String id = job.id().value();
-      String token = id.substring(id.indexOf('_') + 1).toLowerCase(Locale.ROOT);
-      String name = ("zop-" + token + "-" + suffix).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-      name = name.length() > 63 ? name.substring(0, 63) : name;
-      return name.replaceAll("-+$", "");
-    }
-
-    @Override
-    public String clientToken(String purpose) {
-      try {
-        byte[] digest = MessageDigest.getInstance("SHA-256")
-            .digest((job.id().value() + "|" + purpose).getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().formatHex(digest, 0, 16);
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(e);
-      }
     }
 
     @Override

@@ -1,0 +1,102 @@
+package dev.zop.provisioner.testkit.tck;
+
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.SecretStore;
+import dev.zop.provisioner.spi.StepContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** A step context held in memory, for running a provider's steps without an engine. */
+final class TckContext implements StepContext {
+  private final JobId jobId;
+  private final UUID stepId = UUID.randomUUID();
+  private final Map<String, String> secrets = new ConcurrentHashMap<>();
+  private Map<String, String> previous = Map.of();
+  private final Map<String, String> own = new LinkedHashMap<>();
+
+  TckContext(JobId jobId) {
+    this.jobId = jobId;
+  }
+
+  void beginStep(Map<String, String> before) {
+    previous = Map.copyOf(before);
+    own.clear();
+  }
+
+  Map<String, String> ownOutputs() {
+    return Map.copyOf(own);
+  }
+
+  @Override
+  public JobId jobId() {
+    return jobId;
+  }
+
+  @Override
+  public UUID stepId() {
+    return stepId;
+  }
+
+  @Override
+  public int attempt() {
+    return 1;
+  }
+
+  @Override
+  public Outputs outputs() {
+    Map<String, String> all = new LinkedHashMap<>(previous);
+    all.putAll(own);
+    return Outputs.of(all);
+  }
+
+  @Override
+  public void recordIntent(Map<String, String> intent) {
+    own.putAll(intent);
+  }
+
+  @Override
+  public SecretStore secrets() {
+    return new SecretStore() {
+      @Override
+      public String id() {
+        return "tck";
+      }
+
+      @Override
+      public SecretRef put(String name, String value) {
+        secrets.put(name, value);
+        return SecretRef.of("tck:" + name);
+      }
+
+      @Override
+      public String get(SecretRef ref) {
+        String value = secrets.get(ref.value().substring(4));
+        if (value == null) {
+          throw new NoSuchElementException(ref.value());
+        }
+        return value;
+      }
+
+      @Override
+      public SecretRef rotate(SecretRef ref, String newValue) {
+        get(ref);
+        return put(ref.value().substring(4), newValue);
+      }
+
+      @Override
+      public void delete(SecretRef ref) {
+        secrets.remove(ref.value().substring(4));
+      }
+    };
+  }
+
+  @Override
+  public void log(String message) {
+    // progress lines are not part of the contract
+  }
+}
