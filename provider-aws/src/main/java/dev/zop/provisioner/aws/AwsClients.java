@@ -1,0 +1,97 @@
+package dev.zop.provisioner.aws;
+
+import dev.zop.provisioner.CloudAccount;
+import java.net.URI;
+import java.util.List;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
+
+/** The SDK clients of one account and region, built once and shared by every job in them. */
+final class AwsClients implements AutoCloseable {
+  private final SdkHttpClient http;
+  private final StsClient sts;
+  private final AwsCredentialsProvider credentials;
+  final Ec2Client ec2;
+  final EcrClient ecr;
+  final SecretsManagerClient secrets;
+
+  private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
+      EcrClient ecr, SecretsManagerClient secrets) {
+    this.http = http;
+    this.sts = sts;
+    this.credentials = credentials;
+    this.ec2 = ec2;
+    this.ecr = ecr;
+    this.secrets = secrets;
+  }
+
+  static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
+    SdkHttpClient http = UrlConnectionHttpClient.create();
+    String endpoint = account.properties().get("endpoint");
+    Region awsRegion = Region.of(region);
+    StsClient sts = configure(StsClient.builder(), http, awsRegion, endpoint, DefaultCredentialsProvider.builder()
+        .build(), interceptors).build();
+    AwsCredentialsProvider credentials = credentials(account, sts);
+    return new AwsClients(http, sts, credentials,
+        configure(Ec2Client.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
+  }
+
+  private static AwsCredentialsProvider credentials(CloudAccount account, StsClient sts) {
+    String ref = account.credentialsRef();
+    if (ref == null || ref.isBlank() || ref.equals("default-chain")) {
+      return DefaultCredentialsProvider.builder().build();
+    }
+    if (ref.startsWith("role:")) {
+      String roleArn = ref.substring("role:".length());
+      String externalId = account.properties().get("externalId");
+      return StsAssumeRoleCredentialsProvider.builder().stsClient(sts).refreshRequest(r -> {
+        r.roleArn(roleArn).roleSessionName("zop-provisioner");
+        if (externalId != null) {
+          r.externalId(externalId);
+        }
+      }).build();
+    }
+    throw new IllegalArgumentException("credentialsRef must be 'default-chain' or 'role:<role ARN>', not '" + ref
+        + "'");
+  }
+
+  private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder, SdkHttpClient http, Region region,
+      String endpoint, AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
+    builder.region(region).credentialsProvider(credentials)
+        .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors).build());
+    if (endpoint != null && !endpoint.isBlank()) {
+      builder.endpointOverride(URI.create(endpoint));
+    }
+    return builder.httpClient(http);
+  }
+
+  @Override
+  public void close() {
+    ec2.close();
+    ecr.close();
+    secrets.close();
+    if (credentials instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        // closing a credentials provider only stops its refresh thread
+      }
+    }
+    sts.close();
+    http.close();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.zop.provisioner.aws;
+
+import com.google.auto.service.AutoService;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/**
+ * Amazon Web Services, through the AWS SDK for Java v2.
+ *
+ * <p>A cloud account's {@code credentialsRef} says where credentials come from: {@code default-chain} (or
+ * none) for the SDK's default chain, or {@code role:<role ARN>} to assume a role (property {@code externalId}
+ * when the role requires one). Property {@code endpoint} points every client at another endpoint, such as an
+ * emulator.
+ */
+@AutoService(CloudProvider.class)
+public final class AwsProvider implements CloudProvider {
+  static final List<String> REGIONS = List.of("us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1",
+      "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-north-1", "ap-south-1", "ap-southeast-1",
+      "ap-southeast-2", "ap-northeast-1", "ap-northeast-2", "sa-east-1");
+
+  private static final ProviderMetadata METADATA = new ProviderMetadata("aws", "Amazon Web Services",
+      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region"),
+      Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5)));
+
+  private final List<ExecutionInterceptor> interceptors;
+
+  public AwsProvider() {
+    this(List.of());
+  }
+
+  private AwsProvider(List<ExecutionInterceptor> interceptors) {
+    this.interceptors = List.copyOf(interceptors);
+  }
+
+  /** The provider with SDK interceptors added to every client (request logging, call recording in tests). */
+  public static AwsProvider withInterceptors(ExecutionInterceptor... added) {
+    return new AwsProvider(List.of(added));
+  }
+
+  @Override
+  public ProviderMetadata metadata() {
+    return METADATA;
+  }
+
+  @Override
+  public ProviderSession open(CloudAccount account, String region) {
+    return new AwsSession(AwsClients.create(account, region, interceptors), region);
+  }
+}

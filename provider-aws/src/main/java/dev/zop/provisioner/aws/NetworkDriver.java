@@ -1,0 +1,256 @@
+package dev.zop.provisioner.aws;
+
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.TagSpecification;
+import software.amazon.awssdk.services.ec2.model.VpcPeeringConnection;
+import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
+
+/**
+ * A VPC with subnets and, when asked, a peering connection (requested and accepted). Every resource is tagged
+ * with the job and its part, and found again by those tags, so a step re-run after a crash adopts what its
+ * first run made. Teardown deletes in reverse: peering, subnets, VPC.
+ */
+final class NetworkDriver implements ResourceDriver<NetworkSpec> {
+  private static final Duration POLL = Duration.ofSeconds(5);
+
+  private final Ec2Client ec2;
+
+  NetworkDriver(Ec2Client ec2) {
+    this.ec2 = ec2;
+  }
+
+  @Override
+  public Class<NetworkSpec> specType() {
+    return NetworkSpec.class;
+  }
+
+  @Override
+  public List<FieldError> validate(NetworkSpec spec) {
+    if (spec.dnsZone() != null) {
+      return List.of(FieldError.of("dnsZone", "not_supported",
+          "the AWS provider does not create Route 53 zones yet; leave dnsZone out"));
+    }
+    return List.of();
+  }
+
+  @Override
+  public List<Step> create(NetworkSpec spec) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(new AwsStep("create-vpc", List.of("ec2:DescribeVpcs", "ec2:CreateVpc", "ec2:CreateTags"),
+        ctx -> createVpc(ctx, spec)));
+    steps.add(new AwsStep("await-vpc", List.of("ec2:DescribeVpcs"), this::awaitVpc));
+    for (Subnet subnet : spec.subnets()) {
+      steps.add(new AwsStep("create-subnet-" + subnet.name(),
+          List.of("ec2:DescribeSubnets", "ec2:CreateSubnet", "ec2:CreateTags"), ctx -> createSubnet(ctx, spec, subnet)));
+    }
+    if (spec.peerVpcId() != null) {
+      steps.add(new AwsStep("request-peering",
+          List.of("ec2:DescribeVpcPeeringConnections", "ec2:CreateVpcPeeringConnection", "ec2:CreateTags"),
+          ctx -> requestPeering(ctx, spec)));
+      steps.add(new AwsStep("accept-peering",
+          List.of("ec2:DescribeVpcPeeringConnections", "ec2:AcceptVpcPeeringConnection"), this::acceptPeering));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    if (recorded.has("peering.part")) {
+      steps.add(new AwsStep("delete-peering",
+          List.of("ec2:DescribeVpcPeeringConnections", "ec2:DeleteVpcPeeringConnection"), this::deletePeering));
+    }
+    for (int i = spec.subnets().size() - 1; i >= 0; i--) {
+      Subnet subnet = spec.subnets().get(i);
+      if (recorded.has(subnetPart(subnet) + ".part")) {
+        steps.add(new AwsStep("delete-subnet-" + subnet.name(), List.of("ec2:DescribeSubnets", "ec2:DeleteSubnet"),
+            ctx -> deleteSubnet(ctx, subnet)));
+      }
+    }
+    if (recorded.has("vpc.part")) {
+      steps.add(new AwsStep("delete-vpc", List.of("ec2:DescribeVpcs", "ec2:DeleteVpc"), this::deleteVpc));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<CostComponent> price(NetworkSpec spec, String region) {
+    // VPCs, subnets and peering connections cost nothing by themselves; traffic is billed by use.
+    return List.of(CostComponent.unknown("data transfer", "GB", java.math.BigDecimal.ZERO,
+        "billed by traffic, which the spec does not say"));
+  }
+
+  // ---- create ------------------------------------------------------------------------------------------
+
+  private StepResult createVpc(StepContext ctx, NetworkSpec spec) {
+    String existing = findVpc(ctx);
+    if (existing == null) {
+      ctx.recordIntent(Map.of("vpc.part", "vpc"));
+      existing = AwsErrors.call("ec2:CreateVpc", () -> ec2.createVpc(r -> r.cidrBlock(spec.cidr())
+          .tagSpecifications(tags(ResourceType.VPC, ctx, "vpc", spec.name())))).vpc().vpcId();
+    } else {
+      ctx.log("adopted VPC " + existing);
+    }
+    return StepResult.done(Map.of("vpc.part", "vpc", "vpcId", existing));
+  }
+
+  private StepResult awaitVpc(StepContext ctx) {
+    String vpcId = ctx.outputs().require("vpcId");
+    String state = AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.vpcIds(vpcId))).vpcs().get(0)
+        .stateAsString();
+    return "available".equals(state) ? StepResult.done() : StepResult.waitFor(POLL, "VPC " + vpcId + " is " + state);
+  }
+
+  private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
+    String part = subnetPart(subnet);
+    String existing = findByPart(ctx, part, "ec2:DescribeSubnets",
+        filters -> ec2.describeSubnets(r -> r.filters(filters)).subnets().stream().map(s -> s.subnetId()).toList());
+    if (existing == null) {
+      ctx.recordIntent(Map.of(part + ".part", part));
+      String vpcId = ctx.outputs().require("vpcId");
+      existing = AwsErrors.call("ec2:CreateSubnet", () -> ec2.createSubnet(r -> {
+        r.vpcId(vpcId).cidrBlock(subnet.cidr())
+            .tagSpecifications(tags(ResourceType.SUBNET, ctx, part, spec.name() + "-" + subnet.name()));
+        if (subnet.zone() != null) {
+          r.availabilityZone(subnet.zone());
+        }
+      })).subnet().subnetId();
+    }
+    return StepResult.done(Map.of(part + ".part", part, part + ".id", existing));
+  }
+
+  private StepResult requestPeering(StepContext ctx, NetworkSpec spec) {
+    VpcPeeringConnection existing = findPeering(ctx);
+    String id;
+    if (existing == null) {
+      ctx.recordIntent(Map.of("peering.part", "peering"));
+      String vpcId = ctx.outputs().require("vpcId");
+      id = AwsErrors.call("ec2:CreateVpcPeeringConnection", () -> ec2.createVpcPeeringConnection(r -> r
+          .vpcId(vpcId).peerVpcId(spec.peerVpcId())
+          .tagSpecifications(tags(ResourceType.VPC_PEERING_CONNECTION, ctx, "peering", spec.name() + "-peering"))))
+          .vpcPeeringConnection().vpcPeeringConnectionId();
+    } else {
+      id = existing.vpcPeeringConnectionId();
+    }
+    return StepResult.done(Map.of("peering.part", "peering", "peeringId", id));
+  }
+
+  private StepResult acceptPeering(StepContext ctx) {
+    VpcPeeringConnection peering = findPeering(ctx);
+    if (peering == null) {
+      return StepResult.waitFor(POLL, "the peering request is not visible yet");
+    }
+    VpcPeeringConnectionStateReasonCode state = peering.status().code();
+    if (state == VpcPeeringConnectionStateReasonCode.PENDING_ACCEPTANCE) {
+      AwsErrors.call("ec2:AcceptVpcPeeringConnection",
+          () -> ec2.acceptVpcPeeringConnection(r -> r.vpcPeeringConnectionId(peering.vpcPeeringConnectionId())));
+      return StepResult.done();
+    }
+    if (state == VpcPeeringConnectionStateReasonCode.ACTIVE) {
+      return StepResult.done();
+    }
+    if (state == VpcPeeringConnectionStateReasonCode.INITIATING_REQUEST
+        || state == VpcPeeringConnectionStateReasonCode.PROVISIONING) {
+      return StepResult.waitFor(POLL, "peering " + peering.vpcPeeringConnectionId() + " is " + state);
+    }
+    return StepResult.fail(dev.zop.provisioner.Failure.userAction("peering_" + state, "peering "
+        + peering.vpcPeeringConnectionId() + " is " + state + ": " + peering.status().message(),
+        "Check that the peer VPC exists in this account and region and its CIDR does not overlap, then retry.",
+        "https://console.aws.amazon.com/vpc/home#PeeringConnections:"));
+  }
+
+  // ---- teardown ----------------------------------------------------------------------------------------
+
+  private StepResult deletePeering(StepContext ctx) {
+    VpcPeeringConnection peering = findPeering(ctx);
+    if (peering != null) {
+      deleteTolerating("ec2:DeleteVpcPeeringConnection", "InvalidVpcPeeringConnectionID.NotFound",
+          () -> ec2.deleteVpcPeeringConnection(r -> r.vpcPeeringConnectionId(peering.vpcPeeringConnectionId())));
+    }
+    return StepResult.done();
+  }
+
+  private StepResult deleteSubnet(StepContext ctx, Subnet subnet) {
+    String id = findByPart(ctx, subnetPart(subnet), "ec2:DescribeSubnets",
+        filters -> ec2.describeSubnets(r -> r.filters(filters)).subnets().stream().map(s -> s.subnetId()).toList());
+    if (id != null) {
+      deleteTolerating("ec2:DeleteSubnet", "InvalidSubnetID.NotFound", () -> ec2.deleteSubnet(r -> r.subnetId(id)));
+    }
+    return StepResult.done();
+  }
+
+  private StepResult deleteVpc(StepContext ctx) {
+    String id = findVpc(ctx);
+    if (id != null) {
+      deleteTolerating("ec2:DeleteVpc", "InvalidVpcID.NotFound", () -> ec2.deleteVpc(r -> r.vpcId(id)));
+    }
+    return StepResult.done();
+  }
+
+  // ---- lookups -----------------------------------------------------------------------------------------
+
+  private String findVpc(StepContext ctx) {
+    return findByPart(ctx, "vpc", "ec2:DescribeVpcs",
+        filters -> ec2.describeVpcs(r -> r.filters(filters)).vpcs().stream().map(v -> v.vpcId()).toList());
+  }
+
+  private VpcPeeringConnection findPeering(StepContext ctx) {
+    List<VpcPeeringConnection> found = AwsErrors.call("ec2:DescribeVpcPeeringConnections",
+        () -> ec2.describeVpcPeeringConnections(r -> r.filters(ours(ctx, "peering")))).vpcPeeringConnections()
+        .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
+            && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  private static String findByPart(StepContext ctx, String part, String action,
+      java.util.function.Function<List<Filter>, List<String>> describe) {
+    List<String> ids = AwsErrors.call(action, () -> describe.apply(ours(ctx, part)));
+    return ids.isEmpty() ? null : ids.get(0);
+  }
+
+  private static List<Filter> ours(StepContext ctx, String part) {
+    return List.of(Filter.builder().name("tag:" + AwsTags.JOB).values(ctx.jobId().value()).build(),
+        Filter.builder().name("tag:" + AwsTags.PART).values(part).build());
+  }
+
+  private static TagSpecification tags(ResourceType type, StepContext ctx, String part, String name) {
+    return TagSpecification.builder().resourceType(type).tags(
+        Tag.builder().key(AwsTags.JOB).value(ctx.jobId().value()).build(),
+        Tag.builder().key(AwsTags.PART).value(part).build(),
+        Tag.builder().key(AwsTags.NAME).value(name).build()).build();
+  }
+
+  private static String subnetPart(Subnet subnet) {
+    return "subnet." + subnet.name();
+  }
+
+  /** Deleting something already gone is success. */
+  private static void deleteTolerating(String action, String notFoundCode, Runnable delete) {
+    try {
+      AwsErrors.call(action, () -> {
+        delete.run();
+        return null;
+      });
+    } catch (AwsActionException e) {
+      if (!AwsErrors.code(e).equals(notFoundCode)) {
+        throw e;
+      }
+    }
+  }
+}

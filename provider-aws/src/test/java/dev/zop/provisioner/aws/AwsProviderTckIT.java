@@ -1,0 +1,105 @@
+package dev.zop.provisioner.aws;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.ProviderTck;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
+
+/** The AWS provider against the provider TCK, on a moto server. */
+class AwsProviderTckIT extends ProviderTck {
+  private static final MotoServer MOTO = MotoServer.get();
+  private final CallRecorder recorder = new CallRecorder();
+  private final AwsProvider provider = AwsProvider.withInterceptors(recorder);
+  private Ec2Client ec2;
+  private EcrClient ecr;
+  private String peerVpc;
+
+  @BeforeEach
+  void resetMoto() {
+    MOTO.reset();
+    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    ecr = EcrClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
+  }
+
+  @Override
+  protected CloudProvider provider() {
+    return provider;
+  }
+
+  @Override
+  protected CloudAccount account() {
+    return new CloudAccount(CloudAccountId.of("ca_moto"), "aws", "moto", "default-chain",
+        Map.of("endpoint", MOTO.endpoint()), Instant.now());
+  }
+
+  @Override
+  protected String region() {
+    return "us-east-1";
+  }
+
+  @Override
+  protected List<ResourceSpec> specs(String suffix) {
+    return List.of(
+        NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
+            .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).build(),
+        RegistrySpec.named("tck/" + suffix));
+  }
+
+  @Override
+  protected int callMark() {
+    return recorder.mark();
+  }
+
+  @Override
+  protected List<String> operationsSince(int mark) {
+    return recorder.since(mark);
+  }
+
+  @Override
+  protected List<String> inventory() {
+    List<String> all = new ArrayList<>();
+    ec2.describeVpcs().vpcs().stream().filter(v -> !v.isDefault()).forEach(v -> all.add("vpc " + v.cidrBlock()));
+    ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())
+        .forEach(s -> all.add("subnet " + s.cidrBlock()));
+    ec2.describeVpcPeeringConnections().vpcPeeringConnections().stream()
+        .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED)
+        .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
+    ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
+    return all.stream().sorted().toList();
+  }
+
+  @Override
+  protected Throwable permissionDenied() {
+    return new AwsActionException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
+        .builder().statusCode(403).awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
+            .errorCode("UnauthorizedOperation").errorMessage("You are not authorized").build()).build());
+  }
+
+  @Override
+  protected Throwable throttled() {
+    return new AwsActionException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
+        .builder().statusCode(503).awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
+            .errorCode("RequestLimitExceeded").errorMessage("Request limit exceeded").build()).build());
+  }
+}

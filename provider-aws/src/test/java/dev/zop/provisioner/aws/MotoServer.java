@@ -1,0 +1,114 @@
+package dev.zop.provisioner.aws;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A moto server (the AWS emulator on this machine) on a free loopback port, started once per test JVM and
+ * stopped when it exits. Missing moto fails the test: these tests must run, not skip.
+ */
+final class MotoServer {
+  private static MotoServer instance;
+
+  private final String endpoint;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private MotoServer(String endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  static synchronized MotoServer get() {
+    if (instance == null) {
+      instance = start();
+    }
+    return instance;
+  }
+
+  String endpoint() {
+    return endpoint;
+  }
+
+  /** Forgets every resource, as a fresh server would have none. */
+  void reset() {
+    post("/moto-api/reset", "");
+    post("/moto-api/reset-auth", "inf");
+  }
+
+  /** From the next request on, moto checks IAM policies; the test's credentials have none, so all is denied. */
+  void enforceIam() {
+    post("/moto-api/reset-auth", "0");
+  }
+
+  void stopEnforcingIam() {
+    post("/moto-api/reset-auth", "inf");
+  }
+
+  private void post(String path, String body) {
+    try {
+      HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(endpoint + path))
+          .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("moto " + path + " answered " + response.statusCode());
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("moto " + path + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static MotoServer start() {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port", e);
+    }
+    Process process;
+    try {
+      Path log = Files.createTempFile("moto", ".log");
+      process = new ProcessBuilder("moto_server", "-H", "127.0.0.1", "-p", String.valueOf(port))
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("moto_server is not installed or not on the PATH (Debian: python3-moto); the"
+          + " AWS provider's integration tests need it", e);
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
+    MotoServer server = new MotoServer("http://127.0.0.1:" + port);
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("moto_server exited with " + process.exitValue());
+      }
+      try {
+        HttpResponse<Void> health = server.http.send(HttpRequest.newBuilder(
+            URI.create(server.endpoint + "/moto-api/data.json")).GET().build(), HttpResponse.BodyHandlers.discarding());
+        if (health.statusCode() == 200) {
+          return server;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    process.destroy();
+    throw new IllegalStateException("moto_server did not answer on port " + port + " within 30 s");
+  }
+}
