@@ -9,7 +9,9 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 /** The one place AWS errors become failure classes. Decisions read error codes and statuses, never messages. */
 final class AwsErrors {
   private static final Set<String> DENIED = Set.of("AccessDenied", "AccessDeniedException", "UnauthorizedOperation",
-      "AuthFailure", "UnauthorizedException", "NotAuthorized");
+      "UnauthorizedException", "NotAuthorized");
+  private static final Set<String> BAD_CREDENTIALS = Set.of("AuthFailure", "InvalidClientTokenId",
+      "UnrecognizedClientException", "SignatureDoesNotMatch", "ExpiredToken", "ExpiredTokenException");
   private static final Set<String> THROTTLED = Set.of("Throttling", "ThrottlingException", "RequestLimitExceeded",
       "TooManyRequestsException", "RequestThrottled", "SlowDown", "ProvisionedThroughputExceededException");
   /** Right after a create, other calls may not see the new resource yet. */
@@ -49,7 +51,11 @@ final class AwsErrors {
       String message = (action == null ? "" : action + ": ") + (e.awsErrorDetails() == null
           ? e.getMessage() : e.awsErrorDetails().errorMessage());
       Failure failure;
-      if (status == 403 || DENIED.contains(code)) {
+      if (status == 401 || BAD_CREDENTIALS.contains(code)) {
+        failure = Failure.userAction("invalid_credentials", message, "AWS did not accept this cloud account's"
+            + " credentials: check its credentialsRef (default chain or role) and that the keys are current.",
+            IAM_CONSOLE);
+      } else if (status == 403 || DENIED.contains(code)) {
         failure = Failure.userAction("access_denied", message, "Grant " + (action == null ? "the missing permission"
             : action) + " to the IAM role or user this cloud account uses, then retry the job.", IAM_CONSOLE);
       } else if (status == 429 || e.isThrottlingException() || THROTTLED.contains(code)) {

@@ -119,8 +119,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
     String part = subnetPart(subnet);
-    String existing = findByPart(ctx, part, "ec2:DescribeSubnets",
-        filters -> ec2.describeSubnets(r -> r.filters(filters)).subnets().stream().map(s -> s.subnetId()).toList());
+    String existing = first(subnetsOf(ctx, part));
     if (existing == null) {
       ctx.recordIntent(Map.of(part + ".part", part));
       String vpcId = ctx.outputs().require("vpcId");
@@ -177,9 +176,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   // ---- teardown ----------------------------------------------------------------------------------------
 
+  // Teardown deletes everything tagged with the part, should an earlier attempt have made more than one.
+
   private StepResult deletePeering(StepContext ctx) {
-    VpcPeeringConnection peering = findPeering(ctx);
-    if (peering != null) {
+    for (VpcPeeringConnection peering : livePeerings(ctx)) {
       deleteTolerating("ec2:DeleteVpcPeeringConnection", "InvalidVpcPeeringConnectionID.NotFound",
           () -> ec2.deleteVpcPeeringConnection(r -> r.vpcPeeringConnectionId(peering.vpcPeeringConnectionId())));
     }
@@ -187,17 +187,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private StepResult deleteSubnet(StepContext ctx, Subnet subnet) {
-    String id = findByPart(ctx, subnetPart(subnet), "ec2:DescribeSubnets",
-        filters -> ec2.describeSubnets(r -> r.filters(filters)).subnets().stream().map(s -> s.subnetId()).toList());
-    if (id != null) {
+    for (String id : subnetsOf(ctx, subnetPart(subnet))) {
       deleteTolerating("ec2:DeleteSubnet", "InvalidSubnetID.NotFound", () -> ec2.deleteSubnet(r -> r.subnetId(id)));
     }
     return StepResult.done();
   }
 
   private StepResult deleteVpc(StepContext ctx) {
-    String id = findVpc(ctx);
-    if (id != null) {
+    for (String id : vpcsOf(ctx)) {
       deleteTolerating("ec2:DeleteVpc", "InvalidVpcID.NotFound", () -> ec2.deleteVpc(r -> r.vpcId(id)));
     }
     return StepResult.done();
@@ -206,21 +203,32 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   // ---- lookups -----------------------------------------------------------------------------------------
 
   private String findVpc(StepContext ctx) {
-    return findByPart(ctx, "vpc", "ec2:DescribeVpcs",
-        filters -> ec2.describeVpcs(r -> r.filters(filters)).vpcs().stream().map(v -> v.vpcId()).toList());
+    return first(vpcsOf(ctx));
+  }
+
+  private List<String> vpcsOf(StepContext ctx) {
+    return AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.filters(ours(ctx, "vpc"))).vpcs()
+        .stream().map(v -> v.vpcId()).toList());
+  }
+
+  private List<String> subnetsOf(StepContext ctx, String part) {
+    return AwsErrors.call("ec2:DescribeSubnets", () -> ec2.describeSubnets(r -> r.filters(ours(ctx, part)))
+        .subnets().stream().map(s -> s.subnetId()).toList());
   }
 
   private VpcPeeringConnection findPeering(StepContext ctx) {
-    List<VpcPeeringConnection> found = AwsErrors.call("ec2:DescribeVpcPeeringConnections",
-        () -> ec2.describeVpcPeeringConnections(r -> r.filters(ours(ctx, "peering")))).vpcPeeringConnections()
-        .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
-            && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
+    List<VpcPeeringConnection> found = livePeerings(ctx);
     return found.isEmpty() ? null : found.get(0);
   }
 
-  private static String findByPart(StepContext ctx, String part, String action,
-      java.util.function.Function<List<Filter>, List<String>> describe) {
-    List<String> ids = AwsErrors.call(action, () -> describe.apply(ours(ctx, part)));
+  private List<VpcPeeringConnection> livePeerings(StepContext ctx) {
+    return AwsErrors.call("ec2:DescribeVpcPeeringConnections",
+        () -> ec2.describeVpcPeeringConnections(r -> r.filters(ours(ctx, "peering")))).vpcPeeringConnections()
+        .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
+            && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
+  }
+
+  private static String first(List<String> ids) {
     return ids.isEmpty() ? null : ids.get(0);
   }
 

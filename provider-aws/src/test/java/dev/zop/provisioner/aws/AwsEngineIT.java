@@ -1,0 +1,271 @@
+package dev.zop.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.SecretStore;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.iam.IamClient;
+import software.amazon.awssdk.services.iam.model.AccessKey;
+
+/** Whole jobs on the embedded engine with the real AWS SDK against moto. */
+class AwsEngineIT {
+  private static final MotoServer MOTO = MotoServer.get();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private final CallRecorder recorder = new CallRecorder();
+  /** Throttles a read: a throttled call must not have changed anything, as with real throttling. */
+  private final ThrottlingInterceptor throttling = new ThrottlingInterceptor("DescribeVpcs");
+  private EmbeddedProvisioner zop;
+  private CloudAccount account;
+  private Space space;
+  private Ec2Client ec2;
+
+  @BeforeEach
+  void start() {
+    MOTO.reset();
+    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
+        .provider(AwsProvider.withInterceptors(recorder, throttling))
+        .pollInterval(Duration.ofMillis(20))
+        .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50)))
+        .build();
+    account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").credentialsRef("default-chain")
+        .property("endpoint", MOTO.endpoint()));
+    space = zop.spaces().create(SpaceRequest.aws("platform-us-east-1", account.id()).region("us-east-1"));
+    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+  }
+
+  @AfterEach
+  void stop() {
+    MOTO.stopEnforcingIam();
+    zop.close();
+  }
+
+  private long ourVpcs() {
+    return ec2.describeVpcs().vpcs().stream().filter(v -> !v.isDefault()).count();
+  }
+
+  @Test
+  void networkAndRegistryLifecycleLeaveMotoEmpty() {
+    String peer = ec2.createVpc(r -> r.cidrBlock("172.31.0.0/16")).vpc().vpcId();
+    NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16").subnet("private-a", "10.0.1.0/24")
+        .subnet("private-b", "10.0.2.0/24").peerVpcId(peer).build();
+
+    Plan plan = zop.jobs().plan(space.id(), spec);
+    assertThat(plan.permissions()).contains("ec2:CreateVpc", "ec2:CreateSubnet", "ec2:CreateVpcPeeringConnection",
+        "ec2:AcceptVpcPeeringConnection");
+    assertThat(recorder.mark()).isZero(); // planning calls nothing
+
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    Job registry = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
+
+    assertThat(network.status()).isEqualTo(JobStatus.SUCCEEDED);
+    String vpcId = network.outputs().get("vpcId");
+    assertThat(ec2.describeVpcs(r -> r.vpcIds(vpcId)).vpcs().get(0).cidrBlock()).isEqualTo("10.0.0.0/16");
+    assertThat(ec2.describeSubnets(r -> r.filters(f -> f.name("vpc-id").values(vpcId))).subnets()).hasSize(2);
+    assertThat(ec2.describeVpcPeeringConnections(r -> r.vpcPeeringConnectionIds(network.outputs().get("peeringId")))
+        .vpcPeeringConnections().get(0).status().codeAsString()).isEqualTo("active");
+    assertThat(registry.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(registry.outputs().get("repositoryUri")).endsWith("platform/api");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
+    assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).isEmpty();
+  }
+
+  @Test
+  void throttlingIsRetriedBySdkThenByTheEngineThenFailsRetryably() {
+    throttling.throttleNext(2); // the SDK's own retries absorb these
+    Job first = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("first").cidr("10.1.0.0/16")
+        .build()).id(), WAIT);
+    assertThat(first.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(throttling.throttledSoFar()).isEqualTo(2);
+    assertThat(step(first, "create-vpc").attempts()).isEqualTo(1);
+
+    throttling.throttleNext(1000); // more than the SDK and the engine (3 attempts) will try
+    Job failed = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("second").cidr("10.2.0.0/16")
+        .build()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
+    assertThat(failed.lastFailure().code()).isEqualTo("throttled");
+    assertThat(failed.lastFailure().providerRequestId()).isEqualTo("throttled-by-test");
+    assertThat(step(failed, "create-vpc").attempts()).isEqualTo(3);
+
+    throttling.throttleNext(0);
+    assertThat(zop.jobs().await(zop.jobs().retry(failed.id()).id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(ourVpcs()).isEqualTo(2);
+  }
+
+  @Test
+  void accessDeniedNamesTheMissingAction() {
+    // a user that may look but not create, in moto's IAM; its keys become the default chain's for this test
+    IamClient iam = IamClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    iam.createUser(r -> r.userName("look-only"));
+    iam.putUserPolicy(r -> r.userName("look-only").policyName("describe").policyDocument(
+        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"ec2:Describe*\","
+            + "\"Resource\":\"*\"}]}"));
+    AccessKey key = iam.createAccessKey(r -> r.userName("look-only")).accessKey();
+    String savedId = System.getProperty("aws.accessKeyId");
+    String savedSecret = System.getProperty("aws.secretAccessKey");
+    System.setProperty("aws.accessKeyId", key.accessKeyId());
+    System.setProperty("aws.secretAccessKey", key.secretAccessKey());
+    Job failed;
+    try {
+      MOTO.enforceIam();
+      failed = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("denied").cidr("10.3.0.0/16")
+          .build()).id(), WAIT);
+    } finally {
+      MOTO.stopEnforcingIam();
+      System.setProperty("aws.accessKeyId", savedId);
+      System.setProperty("aws.secretAccessKey", savedSecret);
+    }
+
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(failed.lastFailure().code()).isEqualTo("access_denied");
+    assertThat(failed.lastFailure().fixHint()).contains("ec2:CreateVpc");
+    assertThat(failed.lastFailure().consoleUrl()).startsWith("https://console.aws.amazon.com/iam/");
+    assertThat(step(failed, "create-vpc").attempts()).isEqualTo(1); // not retried: a person must act
+    assertThat(ourVpcs()).isZero();
+  }
+
+  @Test
+  void credentialsAwsDoesNotKnowAreAUserActionToo() {
+    MOTO.enforceIam(); // the suite's test/test keys belong to no IAM user
+    Job failed;
+    try {
+      failed = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("nobody").cidr("10.6.0.0/16")
+          .build()).id(), WAIT);
+    } finally {
+      MOTO.stopEnforcingIam();
+    }
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(failed.lastFailure().code()).isEqualTo("invalid_credentials");
+  }
+
+  @Test
+  void aCreateRunAgainAfterACrashAdoptsWhatItMade() {
+    NetworkSpec spec = NetworkSpec.named("adopt").cidr("10.4.0.0/16").subnet("a", "10.4.1.0/24").build();
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    // run every create step once more with the same job, as an engine resuming after a crash would
+    try (ProviderSession session = AwsProvider.withInterceptors().open(account, "us-east-1")) {
+      for (var step : ((dev.zop.provisioner.spi.ResourceDriver<NetworkSpec>) (Object) session
+          .driver(spec.kind())).create(spec)) {
+        var ctx = new ResumedContext(job);
+        assertThat(step.run(ctx)).isInstanceOf(dev.zop.provisioner.spi.StepResult.Done.class);
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    assertThat(ourVpcs()).isEqualTo(1);
+    assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).hasSize(1);
+  }
+
+  @Test
+  void providerSpecificValidationAndSecretsManager() throws Exception {
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("dns").cidr("10.5.0.0/16")
+        .dnsZone("internal.example.com").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.dnsZone"));
+
+    try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
+      SecretStore store = session.secrets();
+      SecretRef ref = store.put("zop/test/admin", "s3cret-one");
+      assertThat(ref.value()).startsWith("arn:aws:secretsmanager:us-east-1:");
+      assertThat(store.get(ref)).isEqualTo("s3cret-one");
+      assertThat(store.put("zop/test/admin", "s3cret-two")).isEqualTo(ref); // same name, new value
+      assertThat(store.rotate(ref, "s3cret-three")).isEqualTo(ref);
+      assertThat(store.get(ref)).isEqualTo("s3cret-three");
+      store.delete(ref);
+      store.delete(ref);
+      assertThatThrownBy(() -> store.get(ref)).isInstanceOf(NoSuchElementException.class);
+    }
+  }
+
+  private static JobStep step(Job job, String name) {
+    return job.steps().stream().filter(s -> s.phase() == JobPhase.CREATE && s.name().equals(name)).findFirst()
+        .orElseThrow();
+  }
+
+  /** The context a resumed step of {@code job} sees: its outputs so far. */
+  private static final class ResumedContext implements dev.zop.provisioner.spi.StepContext {
+    private final Job job;
+
+    ResumedContext(Job job) {
+      this.job = job;
+    }
+
+    @Override
+    public dev.zop.provisioner.JobId jobId() {
+      return job.id();
+    }
+
+    @Override
+    public java.util.UUID stepId() {
+      return java.util.UUID.randomUUID();
+    }
+
+    @Override
+    public int attempt() {
+      return 2;
+    }
+
+    @Override
+    public dev.zop.provisioner.spi.Outputs outputs() {
+      return dev.zop.provisioner.spi.Outputs.of(job.outputs());
+    }
+
+    @Override
+    public void recordIntent(Map<String, String> intent) {
+      throw new AssertionError("a resumed step must adopt, not create: " + intent);
+    }
+
+    @Override
+    public SecretStore secrets() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void log(String message) {
+      // adoption is logged; nothing to check here
+    }
+  }
+}
