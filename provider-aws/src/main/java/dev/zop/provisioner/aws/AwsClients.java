@@ -14,6 +14,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
@@ -25,15 +26,17 @@ final class AwsClients implements AutoCloseable {
   private final AwsCredentialsProvider credentials;
   final Ec2Client ec2;
   final EcrClient ecr;
+  final RdsClient rds;
   final SecretsManagerClient secrets;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
-      EcrClient ecr, SecretsManagerClient secrets) {
+      EcrClient ecr, RdsClient rds, SecretsManagerClient secrets) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
     this.ec2 = ec2;
     this.ecr = ecr;
+    this.rds = rds;
     this.secrets = secrets;
   }
 
@@ -47,6 +50,7 @@ final class AwsClients implements AutoCloseable {
     return new AwsClients(http, sts, credentials,
         configure(Ec2Client.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(RdsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
   }
 
@@ -83,6 +87,7 @@ final class AwsClients implements AutoCloseable {
   public void close() {
     ec2.close();
     ecr.close();
+    rds.close();
     secrets.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {

@@ -4,6 +4,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 
@@ -29,6 +30,11 @@ final class AwsSession implements ProviderSession {
   @Override
   public Failure classify(Throwable error) {
     return AwsErrors.classify(error);
+  }
+
+  @Override
+  public ResourceController controller() {
+    return new AwsController(clients.ec2, clients.rds);
   }
 
   @Override

@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
 final class RemediationReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(RemediationReconciler.class);
   private static final String SYSTEM = "system";
+  private static final Set<String> TRANSITIONAL = Set.of("starting", "stopping", "pausing");
 
   private final Database db;
   private final JobRepository jobs;
@@ -239,6 +241,10 @@ final class RemediationReconciler {
         case PAUSE_SERVICE -> controller.pause(type, id);
         case VALIDATE -> {
           String state = controller.observe(type, id);
+          if (TRANSITIONAL.contains(state)) {
+            // the cloud is still carrying the change out: check again after a backoff
+            return Failure.transientFailure("still_changing", type + " " + id + " is " + state);
+          }
           if (!state.equals(step.expectedState())) {
             return Failure.system("validation_failed", "the cloud accepted the change but " + type + " " + id
                 + " is " + state + ", not " + step.expectedState());

@@ -1,0 +1,94 @@
+package dev.zop.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.remediation.Recommendation;
+import dev.zop.provisioner.remediation.RemediationJob;
+import dev.zop.provisioner.remediation.StepRef;
+import dev.zop.provisioner.remediation.SubjectType;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.rds.RdsClient;
+
+/** Stop-idle remediations of EC2 and RDS instances, through the AWS resource controller, on moto. */
+class AwsRemediationIT {
+  private static final MotoServer MOTO = MotoServer.get();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private EmbeddedProvisioner zop;
+  private CloudAccount account;
+  private Ec2Client ec2;
+  private RdsClient rds;
+
+  @BeforeEach
+  void start() {
+    MOTO.reset();
+    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false).provider(new AwsProvider())
+        .pollInterval(Duration.ofMillis(20))
+        .retryPolicy(RetryPolicy.exponential(5, Duration.ofMillis(20), Duration.ofMillis(200)))
+        .build();
+    account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").property("endpoint", MOTO.endpoint()));
+    StaticCredentialsProvider test = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(test).httpClient(UrlConnectionHttpClient.create()).build();
+    rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(test).httpClient(UrlConnectionHttpClient.create()).build();
+  }
+
+  @AfterEach
+  void stop() {
+    zop.close();
+  }
+
+  private RemediationJob remediate(String type, String id) throws InterruptedException {
+    zop.remediations().putRecommendation(new Recommendation("rec-" + id, "aws", account.id(), "us-east-1", type, id,
+        "stop"));
+    RemediationJob job = zop.remediations().start("rec-" + id, SubjectType.RESOURCE, id);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (zop.remediations().get(job.id()).status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    zop.remediations().approve(job.id(), StepRef.name("approval"), "idle for 14 days");
+    return zop.remediations().await(job.id(), WAIT);
+  }
+
+  @Test
+  void stopsAnIdleEc2Instance() throws Exception {
+    String instance = ec2.runInstances(r -> r.imageId("ami-12c6146b").instanceType("t3.micro").minCount(1)
+        .maxCount(1)).instances().get(0).instanceId();
+
+    RemediationJob done = remediate("ec2-instance", instance);
+
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(ec2.describeInstances(r -> r.instanceIds(instance)).reservations().get(0).instances().get(0)
+        .state().nameAsString()).isEqualTo("stopped");
+  }
+
+  @Test
+  void stopsAnIdleRdsInstance() throws Exception {
+    rds.createDBInstance(r -> r.dbInstanceIdentifier("orders-db").engine("postgres").dbInstanceClass("db.t3.micro")
+        .allocatedStorage(20).masterUsername("admin").masterUserPassword("not-a-real-password"));
+
+    RemediationJob done = remediate("rds-instance", "orders-db");
+
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(rds.describeDBInstances(r -> r.dbInstanceIdentifier("orders-db")).dbInstances().get(0)
+        .dbInstanceStatus()).isEqualTo("stopped");
+  }
+}
