@@ -14,6 +14,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -27,16 +28,18 @@ final class AwsClients implements AutoCloseable {
   final Ec2Client ec2;
   final EcrClient ecr;
   final RdsClient rds;
+  final ElastiCacheClient elasticache;
   final SecretsManagerClient secrets;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
-      EcrClient ecr, RdsClient rds, SecretsManagerClient secrets) {
+      EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
     this.ec2 = ec2;
     this.ecr = ecr;
     this.rds = rds;
+    this.elasticache = elasticache;
     this.secrets = secrets;
   }
 
@@ -51,6 +54,7 @@ final class AwsClients implements AutoCloseable {
         configure(Ec2Client.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(RdsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(ElastiCacheClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
   }
 
@@ -88,6 +92,7 @@ final class AwsClients implements AutoCloseable {
     ec2.close();
     ecr.close();
     rds.close();
+    elasticache.close();
     secrets.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {

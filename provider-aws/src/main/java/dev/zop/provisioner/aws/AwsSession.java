@@ -23,6 +23,7 @@ final class AwsSession implements ProviderSession {
     return switch (kind) {
       case NETWORK -> new NetworkDriver(clients.ec2);
       case REGISTRY -> new RegistryDriver(clients.ecr);
+      case DATASTORE -> new DatastoreDriver(clients.rds, clients.elasticache);
       default -> throw new IllegalArgumentException("the AWS provider does not provision " + kind.wireName() + " yet");
     };
   }

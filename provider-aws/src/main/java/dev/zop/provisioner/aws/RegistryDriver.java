@@ -59,8 +59,9 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
 
   @Override
   public List<CostComponent> price(RegistrySpec spec, String region) {
-    return List.of(CostComponent.unknown("image storage (USD 0.10 per GB-month)", "GB-month", BigDecimal.ZERO,
-        "depends on the images pushed"));
+    CostComponent perGb = AwsPrices.monthly(region, "image storage", "GB-month", "ecr:storage-gb", BigDecimal.ONE);
+    return List.of(CostComponent.unknown("image storage" + (perGb.priceKnown() ? " (USD " + perGb.unitPrice()
+        + " per GB-month)" : ""), "GB-month", BigDecimal.ZERO, "depends on the images pushed"));
   }
 
   private StepResult createRepository(StepContext ctx, RegistrySpec spec) {

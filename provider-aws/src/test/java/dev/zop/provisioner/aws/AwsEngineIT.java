@@ -18,6 +18,7 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -37,6 +38,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.rds.RdsClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.iam.model.AccessKey;
 
@@ -107,6 +110,45 @@ class AwsEngineIT {
     assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
     assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).isEmpty();
+  }
+
+  @Test
+  void datastoresWithTheMasterPasswordInSecretsManagerAndAFinalSnapshotOnTeardown() {
+    RdsClient rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    SecretsManagerClient secrets = SecretsManagerClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+
+    Plan plan = zop.jobs().plan(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
+        .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7));
+    // 2 x 730 h x 0.072 + 100 GB-month x 0.115, from the dated table
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("116.62");
+    assertThat(zop.jobs().plan(space.id(), DatastoreSpec.postgres().name("x").version("16.3")
+        .instanceClass("db.x9.huge").allocatedStorageGb(50)).complete()).isFalse();
+
+    Job db = zop.jobs().await(zop.jobs().submit(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
+        .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7)).id(), WAIT);
+    Job redis = zop.jobs().await(zop.jobs().submit(space.id(), DatastoreSpec.redis().name("sessions").version("7.1")
+        .instanceClass("cache.t3.small").multiAz(true)).id(), WAIT);
+
+    assertThat(db.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(db.outputs()).containsEntry("engine", "postgres").containsEntry("adminUser", "zopadmin")
+        .containsKeys("host", "port");
+    String secretArn = db.outputs().get("adminSecretRef");
+    assertThat(secretArn).startsWith("arn:aws:secretsmanager:us-east-1:");
+    assertThat(secrets.getSecretValue(r -> r.secretId(secretArn)).secretString()).hasSize(32);
+    assertThat(rds.describeDBInstances(r -> r.dbInstanceIdentifier("orders")).dbInstances().get(0).multiAZ()).isTrue();
+    assertThat(redis.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(redis.outputs()).containsEntry("engine", "redis").containsKey("host");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(db.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(redis.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(rds.describeDBInstances().dbInstances()).isEmpty();
+    assertThat(rds.describeDBSnapshots(r -> r.dbInstanceIdentifier("orders")).dbSnapshots()).hasSize(1);
+    assertThat(secrets.listSecrets().secretList()).isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.zop.provisioner.aws;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -19,6 +20,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
+import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
 
 /** The AWS provider against the provider TCK, on a moto server. */
@@ -28,6 +31,8 @@ class AwsProviderTckIT extends ProviderTck {
   private final AwsProvider provider = AwsProvider.withInterceptors(recorder);
   private Ec2Client ec2;
   private EcrClient ecr;
+  private RdsClient rds;
+  private ElastiCacheClient elasticache;
   private String peerVpc;
 
   @BeforeEach
@@ -37,6 +42,12 @@ class AwsProviderTckIT extends ProviderTck {
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
     ecr = EcrClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    elasticache = ElastiCacheClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
     peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
@@ -63,7 +74,10 @@ class AwsProviderTckIT extends ProviderTck {
     return List.of(
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
             .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).build(),
-        RegistrySpec.named("tck/" + suffix));
+        RegistrySpec.named("tck/" + suffix),
+        DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
+            .allocatedStorageGb(20).build(),
+        DatastoreSpec.redis().name("tck-redis-" + suffix).version("7.1").instanceClass("cache.t3.small").build());
   }
 
   @Override
@@ -86,6 +100,10 @@ class AwsProviderTckIT extends ProviderTck {
         .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED)
         .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
+    rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
+    elasticache.describeReplicationGroups().replicationGroups().stream()
+        .filter(g -> !"deleting".equals(g.status())) // accepted for deletion; moto never removes them
+        .forEach(g -> all.add("redis " + g.replicationGroupId()));
     return all.stream().sorted().toList();
   }
 
