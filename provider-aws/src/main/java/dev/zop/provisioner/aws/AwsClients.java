@@ -13,7 +13,11 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.ecr.EcrClient;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client;
+import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -30,9 +34,14 @@ final class AwsClients implements AutoCloseable {
   final RdsClient rds;
   final ElastiCacheClient elasticache;
   final SecretsManagerClient secrets;
+  final EksClient eks;
+  final IamClient iam;
+  final AutoScalingClient autoscaling;
+  final ElasticLoadBalancingV2Client elb;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
-      EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets) {
+      EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets, EksClient eks,
+      IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
@@ -41,6 +50,10 @@ final class AwsClients implements AutoCloseable {
     this.rds = rds;
     this.elasticache = elasticache;
     this.secrets = secrets;
+    this.eks = eks;
+    this.iam = iam;
+    this.autoscaling = autoscaling;
+    this.elb = elb;
   }
 
   static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
@@ -55,7 +68,13 @@ final class AwsClients implements AutoCloseable {
         configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(RdsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(ElastiCacheClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
+        configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(EksClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        // IAM is global: its endpoint lives in aws-global whatever the session's region
+        configure(IamClient.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
+        configure(AutoScalingClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, interceptors)
+            .build());
   }
 
   private static AwsCredentialsProvider credentials(CloudAccount account, StsClient sts) {
@@ -94,6 +113,10 @@ final class AwsClients implements AutoCloseable {
     rds.close();
     elasticache.close();
     secrets.close();
+    eks.close();
+    iam.close();
+    autoscaling.close();
+    elb.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {
         closeable.close();

@@ -27,23 +27,34 @@ public final class AwsProvider implements CloudProvider {
       "ap-southeast-2", "ap-northeast-1", "ap-northeast-2", "sa-east-1");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata("aws", "Amazon Web Services",
-      Set.of(JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS, Set.of("region"),
-      Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5),
-          JobKind.DATASTORE, Duration.ofMinutes(60)));
+      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS, Set.of("region"),
+      Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.NETWORK, Duration.ofMinutes(20),
+          JobKind.REGISTRY, Duration.ofMinutes(5), JobKind.DATASTORE, Duration.ofMinutes(60)));
 
   private final List<ExecutionInterceptor> interceptors;
+  private final Duration pollInterval;
 
+  /** The provider as {@link java.util.ServiceLoader} makes it: no interceptors, AWS's own waiting times. */
   public AwsProvider() {
-    this(List.of());
+    this(List.of(), null);
   }
 
-  private AwsProvider(List<ExecutionInterceptor> interceptors) {
+  private AwsProvider(List<ExecutionInterceptor> interceptors, Duration pollInterval) {
     this.interceptors = List.copyOf(interceptors);
+    this.pollInterval = pollInterval;
   }
 
   /** The provider with SDK interceptors added to every client (request logging, call recording in tests). */
   public static AwsProvider withInterceptors(ExecutionInterceptor... added) {
-    return new AwsProvider(List.of(added));
+    return new AwsProvider(List.of(added), null);
+  }
+
+  /**
+   * The same provider checking on resources that are still being created or deleted every {@code interval}
+   * instead of each kind's default (5 s for networks up to 30 s for clusters); for emulators and tests.
+   */
+  public AwsProvider pollingEvery(Duration interval) {
+    return new AwsProvider(interceptors, interval);
   }
 
   @Override
@@ -53,6 +64,6 @@ public final class AwsProvider implements CloudProvider {
 
   @Override
   public ProviderSession open(CloudAccount account, String region) {
-    return new AwsSession(AwsClients.create(account, region, interceptors), region);
+    return new AwsSession(AwsClients.create(account, region, interceptors), region, pollInterval);
   }
 }

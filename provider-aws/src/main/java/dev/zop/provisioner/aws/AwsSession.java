@@ -7,23 +7,31 @@ import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
+import java.time.Duration;
 
 /** One account and region: its clients, drivers, error mapping and Secrets Manager. */
 final class AwsSession implements ProviderSession {
   private final AwsClients clients;
   private final String region;
+  private final Duration pollOverride;
 
-  AwsSession(AwsClients clients, String region) {
+  AwsSession(AwsClients clients, String region, Duration pollOverride) {
     this.clients = clients;
     this.region = region;
+    this.pollOverride = pollOverride;
+  }
+
+  private Duration poll(Duration kindDefault) {
+    return pollOverride != null ? pollOverride : kindDefault;
   }
 
   @Override
   public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
     return switch (kind) {
-      case NETWORK -> new NetworkDriver(clients.ec2);
-      case REGISTRY -> new RegistryDriver(clients.ecr);
-      case DATASTORE -> new DatastoreDriver(clients.rds, clients.elasticache);
+      case NETWORK -> new NetworkDriver(clients.ec2, poll(Duration.ofSeconds(5)));
+      case REGISTRY -> new RegistryDriver(clients.ecr, poll(Duration.ofSeconds(2)));
+      case DATASTORE -> new DatastoreDriver(clients.rds, clients.elasticache, poll(Duration.ofSeconds(15)));
+      case KUBERNETES -> new KubernetesDriver(clients.eks, new IamRoles(clients.iam), poll(Duration.ofSeconds(30)));
       default -> throw new IllegalArgumentException("the AWS provider does not provision " + kind.wireName() + " yet");
     };
   }

@@ -32,7 +32,6 @@ import software.amazon.awssdk.services.rds.model.Tag;
  * snapshot: deleting a datastore never loses its data.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
-  private static final Duration POLL = Duration.ofSeconds(15);
   private static final String MASTER_USER = "zopadmin";
   private static final char[] PASSWORD = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789".toCharArray();
 
@@ -40,9 +39,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final ElastiCacheClient cache;
   private final SecureRandom random = new SecureRandom();
 
-  DatastoreDriver(RdsClient rds, ElastiCacheClient cache) {
+  /** How long to wait before looking again at a resource still being created or deleted. */
+  private final Duration poll;
+
+  DatastoreDriver(RdsClient rds, ElastiCacheClient cache, Duration poll) {
     this.rds = rds;
     this.cache = cache;
+    this.poll = poll;
   }
 
   @Override
@@ -183,7 +186,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           "RDS instance " + ctx.outputs().get("dbInstanceIdentifier") + " disappeared while it was being created"));
     }
     if (!"available".equals(db.dbInstanceStatus()) || db.endpoint() == null) {
-      return StepResult.waitFor(POLL, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
+      return StepResult.waitFor(poll, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
     }
     return StepResult.done(Map.of("host", db.endpoint().address(), "port", String.valueOf(db.endpoint().port()),
         "dbInstanceArn", db.dbInstanceArn()));
@@ -205,7 +208,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       ctx.log("deleting RDS instance " + id + "; final snapshot " + snapshot);
     }
     return findDatabase(id) == null ? StepResult.done()
-        : StepResult.waitFor(POLL, "RDS instance " + id + " is being deleted");
+        : StepResult.waitFor(poll, "RDS instance " + id + " is being deleted");
   }
 
   private StepResult deleteSubnetGroup(String name) {
@@ -251,7 +254,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     ReplicationGroup group = findRedis(ctx.outputs().require("replicationGroupId"));
     if (group == null || !"available".equals(group.status()) || group.nodeGroups().isEmpty()
         || group.nodeGroups().get(0).primaryEndpoint() == null) {
-      return StepResult.waitFor(POLL, "replication group " + ctx.outputs().get("replicationGroupId") + " is "
+      return StepResult.waitFor(poll, "replication group " + ctx.outputs().get("replicationGroupId") + " is "
           + (group == null ? "not visible yet" : group.status()));
     }
     var endpoint = group.nodeGroups().get(0).primaryEndpoint();

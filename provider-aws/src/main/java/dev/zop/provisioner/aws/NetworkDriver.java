@@ -27,12 +27,15 @@ import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReason
  * first run made. Teardown deletes in reverse: peering, subnets, VPC.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
-  private static final Duration POLL = Duration.ofSeconds(5);
 
   private final Ec2Client ec2;
 
-  NetworkDriver(Ec2Client ec2) {
+  /** How long to wait before looking again at a resource still being created or deleted. */
+  private final Duration poll;
+
+  NetworkDriver(Ec2Client ec2, Duration poll) {
     this.ec2 = ec2;
+    this.poll = poll;
   }
 
   @Override
@@ -114,7 +117,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     String vpcId = ctx.outputs().require("vpcId");
     String state = AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.vpcIds(vpcId))).vpcs().get(0)
         .stateAsString();
-    return "available".equals(state) ? StepResult.done() : StepResult.waitFor(POLL, "VPC " + vpcId + " is " + state);
+    return "available".equals(state) ? StepResult.done() : StepResult.waitFor(poll, "VPC " + vpcId + " is " + state);
   }
 
   private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
@@ -153,7 +156,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult acceptPeering(StepContext ctx) {
     VpcPeeringConnection peering = findPeering(ctx);
     if (peering == null) {
-      return StepResult.waitFor(POLL, "the peering request is not visible yet");
+      return StepResult.waitFor(poll, "the peering request is not visible yet");
     }
     VpcPeeringConnectionStateReasonCode state = peering.status().code();
     if (state == VpcPeeringConnectionStateReasonCode.PENDING_ACCEPTANCE) {
@@ -166,7 +169,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     }
     if (state == VpcPeeringConnectionStateReasonCode.INITIATING_REQUEST
         || state == VpcPeeringConnectionStateReasonCode.PROVISIONING) {
-      return StepResult.waitFor(POLL, "peering " + peering.vpcPeeringConnectionId() + " is " + state);
+      return StepResult.waitFor(poll, "peering " + peering.vpcPeeringConnectionId() + " is " + state);
     }
     return StepResult.fail(dev.zop.provisioner.Failure.userAction("peering_" + state, "peering "
         + peering.vpcPeeringConnectionId() + " is " + state + ": " + peering.status().message(),

@@ -28,8 +28,12 @@ import software.amazon.awssdk.services.ecr.model.Tag;
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private final EcrClient ecr;
 
-  RegistryDriver(EcrClient ecr) {
+  /** How long to wait before looking again when a repository appeared under our feet. */
+  private final Duration poll;
+
+  RegistryDriver(EcrClient ecr, Duration poll) {
     this.ecr = ecr;
+    this.poll = poll;
   }
 
   @Override
@@ -81,7 +85,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
             .tags(Tag.builder().key(AwsTags.JOB).value(ctx.jobId().value()).build()))).repository();
       } catch (AwsActionException e) {
         if (e.getCause() instanceof RepositoryAlreadyExistsException) {
-          return StepResult.waitFor(Duration.ofSeconds(2), "repository " + spec.name() + " appeared meanwhile");
+          return StepResult.waitFor(poll, "repository " + spec.name() + " appeared meanwhile");
         }
         throw e;
       }

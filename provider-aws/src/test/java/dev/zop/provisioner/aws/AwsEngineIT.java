@@ -19,6 +19,7 @@ import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -38,6 +39,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.iam.IamClient;
@@ -52,6 +54,7 @@ class AwsEngineIT {
   private final CallRecorder recorder = new CallRecorder();
   /** Throttles a read: a throttled call must not have changed anything, as with real throttling. */
   private final ThrottlingInterceptor throttling = new ThrottlingInterceptor("DescribeVpcs");
+  private final CreatingStatusInterceptor creating = new CreatingStatusInterceptor();
   private EmbeddedProvisioner zop;
   private CloudAccount account;
   private Space space;
@@ -61,7 +64,7 @@ class AwsEngineIT {
   void start() {
     MOTO.reset();
     zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
-        .provider(AwsProvider.withInterceptors(recorder, throttling))
+        .provider(AwsProvider.withInterceptors(recorder, throttling, creating).pollingEvery(Duration.ofMillis(50)))
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50)))
         .build();
@@ -110,6 +113,47 @@ class AwsEngineIT {
     assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
     assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).isEmpty();
+  }
+
+  @Test
+  void anEksClusterThatTakesItsTimeIsWaitedForWithoutAThreadAndRegistersItsSpace() {
+    String vpc = ec2.createVpc(r -> r.cidrBlock("10.8.0.0/16")).vpc().vpcId();
+    String a = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.8.1.0/24").availabilityZone("us-east-1a")).subnet()
+        .subnetId();
+    String b = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.8.2.0/24").availabilityZone("us-east-1b")).subnet()
+        .subnetId();
+    KubernetesSpec spec = KubernetesSpec.named("platform-prod").version("1.30")
+        .nodeGroup("default", "m5.large", 2, 6).vpcId(vpc).subnetIds(a, b).build();
+
+    Plan plan = zop.jobs().plan(space.id(), spec);
+    assertThat(plan.permissions()).contains("eks:CreateCluster", "iam:PassRole", "iam:CreateRole",
+        "eks:CreateNodegroup");
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("213.16"); // 730 x 0.10 + 2 x 730 x 0.096
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), spec.toBuilder().subnetIds(a).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.subnetIDs"));
+
+    creating.creatingFor(3);
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+
+    assertThat(job.status()).as("%s", job.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(creating.rewritten()).isEqualTo(3);
+    assertThat(zop.jobs().events(job.id(), 0)).filteredOn(e -> e.type() == dev.zop.provisioner.JobEventType.STEP_WAITING)
+        .hasSize(3).allSatisfy(e -> assertThat(e.message()).contains("CREATING"));
+    assertThat(step(job, "await-cluster").attempts()).isEqualTo(1);
+    assertThat(job.outputs()).containsEntry("clusterName", "platform-prod").containsKeys("endpoint", "spaceId");
+    assertThat(zop.spaces().get(dev.zop.provisioner.SpaceId.of(job.outputs().get("spaceId"))).name())
+        .isEqualTo("platform-prod-us-east-1");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    EksClient eks = EksClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    assertThat(eks.listClusters().clusters()).isEmpty();
+    IamClient iam = IamClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    assertThat(iam.listRoles().roles()).noneMatch(r -> r.roleName().startsWith("zop-"));
   }
 
   @Test

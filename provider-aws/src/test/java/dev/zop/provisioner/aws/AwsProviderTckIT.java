@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -28,12 +29,16 @@ import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReason
 class AwsProviderTckIT extends ProviderTck {
   private static final MotoServer MOTO = MotoServer.get();
   private final CallRecorder recorder = new CallRecorder();
-  private final AwsProvider provider = AwsProvider.withInterceptors(recorder);
+  private final AwsProvider provider = AwsProvider.withInterceptors(recorder)
+      .pollingEvery(java.time.Duration.ofMillis(50));
   private Ec2Client ec2;
   private EcrClient ecr;
   private RdsClient rds;
+  private software.amazon.awssdk.services.eks.EksClient eks;
+  private software.amazon.awssdk.services.iam.IamClient iam;
   private ElastiCacheClient elasticache;
   private String peerVpc;
+  private List<String> clusterSubnets;
 
   @BeforeEach
   void resetMoto() {
@@ -50,7 +55,20 @@ class AwsProviderTckIT extends ProviderTck {
     elasticache = ElastiCacheClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
+    eks = software.amazon.awssdk.services.eks.EksClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    iam = software.amazon.awssdk.services.iam.IamClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
+        .region(Region.AWS_GLOBAL)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
     peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
+    clusterSubnets = List.of(
+        ec2.createSubnet(r -> r.vpcId(peerVpc).cidrBlock("172.16.1.0/24").availabilityZone("us-east-1a")).subnet()
+            .subnetId(),
+        ec2.createSubnet(r -> r.vpcId(peerVpc).cidrBlock("172.16.2.0/24").availabilityZone("us-east-1b")).subnet()
+            .subnetId());
   }
 
   @Override
@@ -72,6 +90,8 @@ class AwsProviderTckIT extends ProviderTck {
   @Override
   protected List<ResourceSpec> specs(String suffix) {
     return List.of(
+        KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
+            .subnetIds(clusterSubnets).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
             .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).build(),
         RegistrySpec.named("tck/" + suffix),
@@ -100,6 +120,8 @@ class AwsProviderTckIT extends ProviderTck {
         .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED)
         .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
+    eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
+    iam.listRoles().roles().forEach(r -> all.add("role " + r.roleName()));
     rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
     elasticache.describeReplicationGroups().replicationGroups().stream()
         .filter(g -> !"deleting".equals(g.status())) // accepted for deletion; moto never removes them

@@ -39,7 +39,7 @@ class AwsRemediationIT {
   @BeforeEach
   void start() {
     MOTO.reset();
-    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false).provider(new AwsProvider())
+    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false).provider(new AwsProvider().pollingEvery(Duration.ofMillis(50)))
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(5, Duration.ofMillis(20), Duration.ofMillis(200)))
         .build();

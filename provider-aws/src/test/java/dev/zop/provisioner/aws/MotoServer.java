@@ -76,8 +76,11 @@ final class MotoServer {
     Process process;
     try {
       Path log = Files.createTempFile("moto", ".log");
-      process = new ProcessBuilder("moto_server", "-H", "127.0.0.1", "-p", String.valueOf(port))
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      ProcessBuilder builder = new ProcessBuilder("moto_server", "-H", "127.0.0.1", "-p", String.valueOf(port))
+          .redirectErrorStream(true).redirectOutput(log.toFile());
+      // AWS-managed IAM policies (AmazonEKSClusterPolicy, ...) exist only when moto is asked to load them
+      builder.environment().put("MOTO_IAM_LOAD_MANAGED_POLICIES", "true");
+      process = builder.start();
     } catch (IOException e) {
       throw new IllegalStateException("moto_server is not installed or not on the PATH (Debian: python3-moto); the"
           + " AWS provider's integration tests need it", e);

@@ -1,0 +1,237 @@
+package dev.zop.provisioner.aws;
+
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NodeGroup;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.eks.model.Cluster;
+import software.amazon.awssdk.services.eks.model.Nodegroup;
+import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
+
+/**
+ * An EKS cluster with managed node groups, and the two service roles it needs (created by the job). Creation
+ * and deletion take minutes: the await and delete steps return waits, never sleep.
+ */
+final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  static final Set<String> VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31", "1.32");
+  private static final List<String> CLUSTER_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSClusterPolicy");
+  private static final List<String> NODE_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+      "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy", "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly");
+
+  private final EksClient eks;
+  private final IamRoles roles;
+
+  /** How long to wait before looking again at a resource still being created or deleted. */
+  private final Duration poll;
+
+  KubernetesDriver(EksClient eks, IamRoles roles, Duration poll) {
+    this.eks = eks;
+    this.roles = roles;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<KubernetesSpec> specType() {
+    return KubernetesSpec.class;
+  }
+
+  @Override
+  public List<FieldError> validate(KubernetesSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (!VERSIONS.contains(spec.version())) {
+      errors.add(FieldError.of("version", "unsupported_version", "EKS versions offered: "
+          + VERSIONS.stream().sorted().toList()));
+    }
+    if (spec.subnetIds().size() < 2) {
+      errors.add(FieldError.of("subnetIDs", "required", "EKS needs at least two subnets in different zones"));
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(KubernetesSpec spec) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(new AwsStep("create-cluster-role", IamRoles.CREATE,
+        ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES)));
+    steps.add(new AwsStep("create-node-role", IamRoles.CREATE,
+        ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES)));
+    steps.add(new AwsStep("create-cluster", List.of("eks:DescribeCluster", "eks:CreateCluster", "eks:TagResource",
+        "iam:PassRole"), ctx -> createCluster(ctx, spec)));
+    steps.add(new AwsStep("await-cluster", List.of("eks:DescribeCluster"), ctx -> awaitCluster(spec)));
+    for (NodeGroup group : spec.nodeGroups()) {
+      steps.add(new AwsStep("create-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup",
+          "eks:CreateNodegroup", "eks:TagResource", "iam:PassRole"), ctx -> createNodegroup(ctx, spec, group)));
+      steps.add(new AwsStep("await-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup"),
+          ctx -> awaitNodegroup(spec, group)));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<Step> teardown(KubernetesSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    for (int i = spec.nodeGroups().size() - 1; i >= 0; i--) {
+      NodeGroup group = spec.nodeGroups().get(i);
+      if (recorded.has("nodegroup." + group.name() + ".name")) {
+        steps.add(new AwsStep("delete-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup",
+            "eks:DeleteNodegroup"), ctx -> deleteNodegroup(ctx, spec, group)));
+      }
+    }
+    if (recorded.has("clusterName")) {
+      steps.add(new AwsStep("delete-cluster", List.of("eks:DescribeCluster", "eks:DeleteCluster"),
+          ctx -> deleteCluster(ctx, spec)));
+    }
+    if (recorded.has("nodeRole.name")) {
+      steps.add(new AwsStep("delete-node-role", IamRoles.DELETE, ctx -> {
+        roles.delete(ctx, recorded.get("nodeRole.name"));
+        return StepResult.done();
+      }));
+    }
+    if (recorded.has("clusterRole.name")) {
+      steps.add(new AwsStep("delete-cluster-role", IamRoles.DELETE, ctx -> {
+        roles.delete(ctx, recorded.get("clusterRole.name"));
+        return StepResult.done();
+      }));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<CostComponent> price(KubernetesSpec spec, String region) {
+    List<CostComponent> costs = new ArrayList<>();
+    costs.add(AwsPrices.hourly(region, "EKS control plane", "eks:control-plane", 1));
+    for (NodeGroup group : spec.nodeGroups()) {
+      costs.add(AwsPrices.hourly(region, "node group " + group.name() + " (" + group.instanceType() + " x"
+          + group.desiredSize() + ")", "ec2:" + group.instanceType(), group.desiredSize()));
+    }
+    return costs;
+  }
+
+  /** Records the role's deterministic name before creating it, so teardown finds it even after a crash. */
+  private StepResult ensureRole(StepContext ctx, String key, String suffix, String service, List<String> policies) {
+    String name = ctx.resourceName(suffix);
+    ctx.recordIntent(Map.of(key + ".name", name));
+    return StepResult.done(Map.of(key + ".name", name, key + "Arn", roles.ensure(ctx, name, service, policies)));
+  }
+
+  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
+    Cluster existing = findCluster(spec.name());
+    if (existing != null && !ctx.jobId().value().equals(existing.tags().get(AwsTags.JOB))) {
+      return StepResult.fail(Failure.userAction("name_in_use", "EKS cluster " + spec.name()
+          + " exists and was not created by this job", "Choose another cluster name.",
+          "https://console.aws.amazon.com/eks/home#/clusters"));
+    }
+    if (existing == null) {
+      ctx.recordIntent(Map.of("clusterName", spec.name()));
+      String roleArn = ctx.outputs().require("clusterRoleArn");
+      AwsErrors.call("eks:CreateCluster", () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
+          .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
+          .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
+    }
+    return StepResult.done(Map.of("clusterName", spec.name()));
+  }
+
+  private StepResult awaitCluster(KubernetesSpec spec) {
+    Cluster cluster = findCluster(spec.name());
+    if (cluster == null) {
+      return StepResult.fail(Failure.system("resource_missing", "EKS cluster " + spec.name()
+          + " disappeared while it was being created"));
+    }
+    return switch (cluster.statusAsString()) {
+      case "ACTIVE" -> StepResult.done(Map.of("endpoint", cluster.endpoint(), "clusterArn", cluster.arn()));
+      case "FAILED" -> StepResult.fail(Failure.userAction("cluster_failed", "EKS could not create cluster "
+          + spec.name(), "Open the cluster in the console to see why, delete the job, fix the cause and submit again.",
+          "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
+      default -> StepResult.waitFor(poll, "EKS cluster " + spec.name() + " is " + cluster.statusAsString());
+    };
+  }
+
+  private StepResult createNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
+    Nodegroup existing = findNodegroup(spec.name(), group.name());
+    if (existing == null) {
+      ctx.recordIntent(Map.of("nodegroup." + group.name() + ".name", group.name()));
+      String nodeRole = ctx.outputs().require("nodeRoleArn");
+      AwsErrors.call("eks:CreateNodegroup", () -> eks.createNodegroup(r -> r.clusterName(spec.name())
+          .nodegroupName(group.name()).nodeRole(nodeRole).subnets(spec.subnetIds()).instanceTypes(group.instanceType())
+          .scalingConfig(s -> s.minSize(group.min()).maxSize(group.max()).desiredSize(group.desiredSize()))
+          .tags(Map.of(AwsTags.JOB, ctx.jobId().value()))
+          .clientRequestToken(ctx.clientToken("create-nodegroup-" + group.name()))));
+    }
+    return StepResult.done(Map.of("nodegroup." + group.name() + ".name", group.name()));
+  }
+
+  private StepResult awaitNodegroup(KubernetesSpec spec, NodeGroup group) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+    if (nodegroup == null) {
+      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " disappeared"));
+    }
+    return switch (nodegroup.statusAsString()) {
+      case "ACTIVE" -> StepResult.done();
+      case "CREATE_FAILED", "DEGRADED" -> StepResult.fail(Failure.userAction("nodegroup_failed",
+          "node group " + group.name() + " is " + nodegroup.statusAsString() + ": " + nodegroup.health(),
+          "Check the node role, subnets and instance type quota, then retry.",
+          "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
+      default -> StepResult.waitFor(poll, "node group " + group.name() + " is " + nodegroup.statusAsString());
+    };
+  }
+
+  private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+    if (nodegroup == null) {
+      return StepResult.done();
+    }
+    if (!"DELETING".equals(nodegroup.statusAsString())) {
+      AwsErrors.call("eks:DeleteNodegroup",
+          () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(group.name())));
+    }
+    return findNodegroup(spec.name(), group.name()) == null ? StepResult.done()
+        : StepResult.waitFor(poll, "node group " + group.name() + " is being deleted");
+  }
+
+  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
+    Cluster cluster = findCluster(spec.name());
+    if (cluster == null || !ctx.jobId().value().equals(cluster.tags().get(AwsTags.JOB))) {
+      return StepResult.done();
+    }
+    if (!"DELETING".equals(cluster.statusAsString())) {
+      AwsErrors.call("eks:DeleteCluster", () -> eks.deleteCluster(r -> r.name(spec.name())));
+    }
+    return findCluster(spec.name()) == null ? StepResult.done()
+        : StepResult.waitFor(poll, "EKS cluster " + spec.name() + " is being deleted");
+  }
+
+  private Cluster findCluster(String name) {
+    try {
+      return AwsErrors.call("eks:DescribeCluster", () -> eks.describeCluster(r -> r.name(name))).cluster();
+    } catch (AwsActionException e) {
+      if (e.getCause() instanceof ResourceNotFoundException) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  private Nodegroup findNodegroup(String cluster, String name) {
+    try {
+      return AwsErrors.call("eks:DescribeNodegroup",
+          () -> eks.describeNodegroup(r -> r.clusterName(cluster).nodegroupName(name))).nodegroup();
+    } catch (AwsActionException e) {
+      if (e.getCause() instanceof ResourceNotFoundException) {
+        return null;
+      }
+      throw e;
+    }
+  }
+}
