@@ -27,9 +27,11 @@ public final class AwsProvider implements CloudProvider {
       "ap-southeast-2", "ap-northeast-1", "ap-northeast-2", "sa-east-1");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata("aws", "Amazon Web Services",
-      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS, Set.of("region"),
-      Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.NETWORK, Duration.ofMinutes(20),
-          JobKind.REGISTRY, Duration.ofMinutes(5), JobKind.DATASTORE, Duration.ofMinutes(60)));
+      Set.of(JobKind.KUBERNETES, JobKind.VM_POOL, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS,
+      Set.of("region"),
+      Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.VM_POOL, Duration.ofMinutes(20),
+          JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5),
+          JobKind.DATASTORE, Duration.ofMinutes(60)));
 
   private final List<ExecutionInterceptor> interceptors;
   private final Duration pollInterval;

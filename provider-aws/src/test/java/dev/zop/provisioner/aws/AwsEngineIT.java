@@ -22,12 +22,14 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.junit.jupiter.api.AfterEach;
@@ -154,6 +156,35 @@ class AwsEngineIT {
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
     assertThat(iam.listRoles().roles()).noneMatch(r -> r.roleName().startsWith("zop-"));
+  }
+
+  @Test
+  void aVmPoolBehindAnApplicationLoadBalancer() {
+    String vpc = ec2.createVpc(r -> r.cidrBlock("10.9.0.0/16")).vpc().vpcId();
+    String a = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.9.1.0/24").availabilityZone("us-east-1a")).subnet()
+        .subnetId();
+    String b = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.9.2.0/24").availabilityZone("us-east-1b")).subnet()
+        .subnetId();
+    VmPoolSpec spec = VmPoolSpec.named("checkout-edge").instanceType("m5.large").size(2, 6).imageId("ami-12c6146b")
+        .vpcId(vpc).subnetIds(List.of(a, b)).withLoadBalancer(80, 443).build();
+
+    // 2 x 730 h x 0.096 + 730 h x 0.0225
+    assertThat(zop.jobs().plan(space.id(), spec).monthlyTotal()).isEqualByComparingTo("156.59");
+    Job pool = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+
+    assertThat(pool.status()).as("%s", pool.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(pool.outputs()).containsKeys("dnsName", "targetGroupArn", "autoScalingGroupName");
+    assertThat(pool.steps()).extracting(JobStep::name).contains("create-listener-80", "create-listener-443");
+    assertThat(running()).isEqualTo(2); // the group launched its minimum
+
+    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(running()).isZero();
+    assertThat(ec2.describeLaunchTemplates().launchTemplates()).isEmpty();
+  }
+
+  private long running() {
+    return ec2.describeInstances().reservations().stream().flatMap(r -> r.instances().stream())
+        .filter(i -> !i.state().nameAsString().equals("terminated")).count();
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
@@ -36,6 +37,8 @@ class AwsProviderTckIT extends ProviderTck {
   private RdsClient rds;
   private software.amazon.awssdk.services.eks.EksClient eks;
   private software.amazon.awssdk.services.iam.IamClient iam;
+  private software.amazon.awssdk.services.autoscaling.AutoScalingClient autoscaling;
+  private software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client elb;
   private ElastiCacheClient elasticache;
   private String peerVpc;
   private List<String> clusterSubnets;
@@ -61,6 +64,14 @@ class AwsProviderTckIT extends ProviderTck {
         .httpClient(UrlConnectionHttpClient.create()).build();
     iam = software.amazon.awssdk.services.iam.IamClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
         .region(Region.AWS_GLOBAL)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    autoscaling = software.amazon.awssdk.services.autoscaling.AutoScalingClient.builder()
+        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    elb = software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client.builder()
+        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
     peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
@@ -92,6 +103,8 @@ class AwsProviderTckIT extends ProviderTck {
     return List.of(
         KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
             .subnetIds(clusterSubnets).build(),
+        VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(1, 3).imageId("ami-12c6146b")
+            .vpcId(peerVpc).subnetIds(clusterSubnets).withLoadBalancer(80, 443).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
             .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).build(),
         RegistrySpec.named("tck/" + suffix),
@@ -121,6 +134,12 @@ class AwsProviderTckIT extends ProviderTck {
         .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
     eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
+    ec2.describeInstances().reservations().forEach(r -> r.instances().stream()
+        .filter(i -> !i.state().nameAsString().equals("terminated")).forEach(i -> all.add("instance " + i.instanceId())));
+    ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
+    autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()));
+    elb.describeLoadBalancers().loadBalancers().forEach(b -> all.add("lb " + b.loadBalancerName()));
+    elb.describeTargetGroups().targetGroups().forEach(g -> all.add("tg " + g.targetGroupName()));
     iam.listRoles().roles().forEach(r -> all.add("role " + r.roleName()));
     rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
     elasticache.describeReplicationGroups().replicationGroups().stream()

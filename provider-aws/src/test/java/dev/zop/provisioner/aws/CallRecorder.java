@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import software.amazon.awssdk.auth.signer.AwsSignerExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -14,7 +15,9 @@ final class CallRecorder implements ExecutionInterceptor {
 
   @Override
   public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-    String service = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME).toLowerCase(Locale.ROOT);
+    // IAM action prefixes are the services' signing names (elasticloadbalancing, not elasticloadbalancingv2)
+    String service = attributes.getAttribute(AwsSignerExecutionAttribute.SERVICE_SIGNING_NAME)
+        .toLowerCase(Locale.ROOT);
     synchronized (calls) {
       calls.add(service + ":" + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
     }
