@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalanci
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.rds.RdsClient;
+import software.amazon.awssdk.services.route53.Route53Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
@@ -38,10 +39,11 @@ final class AwsClients implements AutoCloseable {
   final IamClient iam;
   final AutoScalingClient autoscaling;
   final ElasticLoadBalancingV2Client elb;
+  final Route53Client route53;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
       EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets, EksClient eks,
-      IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb) {
+      IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Route53Client route53) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
@@ -54,6 +56,7 @@ final class AwsClients implements AutoCloseable {
     this.iam = iam;
     this.autoscaling = autoscaling;
     this.elb = elb;
+    this.route53 = route53;
   }
 
   static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
@@ -74,7 +77,8 @@ final class AwsClients implements AutoCloseable {
         configure(IamClient.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
         configure(AutoScalingClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, interceptors)
-            .build());
+            .build(),
+        configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build());
   }
 
   private static AwsCredentialsProvider credentials(CloudAccount account, StsClient sts) {
@@ -117,6 +121,7 @@ final class AwsClients implements AutoCloseable {
     iam.close();
     autoscaling.close();
     elb.close();
+    route53.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {
         closeable.close();

@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -28,7 +29,7 @@ final class AwsSession implements ProviderSession {
   @Override
   public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
     return switch (kind) {
-      case NETWORK -> new NetworkDriver(clients.ec2, poll(Duration.ofSeconds(5)));
+      case NETWORK -> new NetworkDriver(clients.ec2, clients.route53, region, poll(Duration.ofSeconds(5)));
       case REGISTRY -> new RegistryDriver(clients.ecr, poll(Duration.ofSeconds(2)));
       case DATASTORE -> new DatastoreDriver(clients.rds, clients.elasticache, poll(Duration.ofSeconds(15)));
       case KUBERNETES -> new KubernetesDriver(clients.eks, new IamRoles(clients.iam), poll(Duration.ofSeconds(30)));
@@ -40,6 +41,11 @@ final class AwsSession implements ProviderSession {
   @Override
   public Failure classify(Throwable error) {
     return AwsErrors.classify(error);
+  }
+
+  @Override
+  public Discovery discovery() {
+    return new AwsDiscovery(clients.ec2, clients.eks, clients.route53);
   }
 
   @Override

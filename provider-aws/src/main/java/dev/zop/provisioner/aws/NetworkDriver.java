@@ -20,21 +20,29 @@ import software.amazon.awssdk.services.ec2.model.Tag;
 import software.amazon.awssdk.services.ec2.model.TagSpecification;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnection;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
+import software.amazon.awssdk.services.route53.Route53Client;
+import software.amazon.awssdk.services.route53.model.HostedZone;
+import software.amazon.awssdk.services.route53.model.NoSuchHostedZoneException;
+import software.amazon.awssdk.services.route53.model.TagResourceType;
 
 /**
- * A VPC with subnets and, when asked, a peering connection (requested and accepted). Every resource is tagged
+ * A VPC with subnets and, when asked, a private Route 53 zone and a peering connection (requested and accepted). Every resource is tagged
  * with the job and its part, and found again by those tags, so a step re-run after a crash adopts what its
  * first run made. Teardown deletes in reverse: peering, subnets, VPC.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private final Ec2Client ec2;
+  private final Route53Client route53;
+  private final String region;
 
   /** How long to wait before looking again at a resource still being created or deleted. */
   private final Duration poll;
 
-  NetworkDriver(Ec2Client ec2, Duration poll) {
+  NetworkDriver(Ec2Client ec2, Route53Client route53, String region, Duration poll) {
     this.ec2 = ec2;
+    this.route53 = route53;
+    this.region = region;
     this.poll = poll;
   }
 
@@ -45,10 +53,6 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   @Override
   public List<FieldError> validate(NetworkSpec spec) {
-    if (spec.dnsZone() != null) {
-      return List.of(FieldError.of("dnsZone", "not_supported",
-          "the AWS provider does not create Route 53 zones yet; leave dnsZone out"));
-    }
     return List.of();
   }
 
@@ -61,6 +65,11 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     for (Subnet subnet : spec.subnets()) {
       steps.add(new AwsStep("create-subnet-" + subnet.name(),
           List.of("ec2:DescribeSubnets", "ec2:CreateSubnet", "ec2:CreateTags"), ctx -> createSubnet(ctx, spec, subnet)));
+    }
+    if (spec.dnsZone() != null) {
+      steps.add(new AwsStep("create-dns-zone", List.of("route53:ListHostedZonesByName",
+          "route53:ListTagsForResource", "route53:CreateHostedZone", "route53:ChangeTagsForResource",
+          "ec2:DescribeVpcs", "ec2:AssociateVpcWithHostedZone"), ctx -> createZone(ctx, spec)));
     }
     if (spec.peerVpcId() != null) {
       steps.add(new AwsStep("request-peering",
@@ -79,6 +88,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(new AwsStep("delete-peering",
           List.of("ec2:DescribeVpcPeeringConnections", "ec2:DeleteVpcPeeringConnection"), this::deletePeering));
     }
+    if (recorded.has("dnsZone.name")) {
+      steps.add(new AwsStep("delete-dns-zone", List.of("route53:ListHostedZonesByName",
+          "route53:ListTagsForResource", "route53:DeleteHostedZone"), ctx -> deleteZone(ctx, spec.dnsZone())));
+    }
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
       if (recorded.has(subnetPart(subnet) + ".part")) {
@@ -93,10 +106,69 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
-  public List<CostComponent> price(NetworkSpec spec, String region) {
+  public List<CostComponent> price(NetworkSpec spec, String priceRegion) {
     // VPCs, subnets and peering connections cost nothing by themselves; traffic is billed by use.
-    return List.of(CostComponent.unknown("data transfer", "GB", java.math.BigDecimal.ZERO,
+    List<CostComponent> costs = new ArrayList<>();
+    if (spec.dnsZone() != null) {
+      costs.add(AwsPrices.monthly(priceRegion, "Route 53 hosted zone " + spec.dnsZone(), "zone-month",
+          "route53:hosted-zone", java.math.BigDecimal.ONE));
+    }
+    costs.add(CostComponent.unknown("data transfer", "GB", java.math.BigDecimal.ZERO,
         "billed by traffic, which the spec does not say"));
+    return costs;
+  }
+
+  // ---- Route 53 ------------------------------------------------------------------------------------------
+
+  /** A private hosted zone for the VPC; the caller reference makes a repeated create harmless. */
+  private StepResult createZone(StepContext ctx, NetworkSpec spec) {
+    String zoneId = findZone(ctx, spec.dnsZone());
+    if (zoneId == null) {
+      ctx.recordIntent(Map.of("dnsZone.name", spec.dnsZone()));
+      String vpcId = ctx.outputs().require("vpcId");
+      zoneId = AwsErrors.call("route53:CreateHostedZone", () -> route53.createHostedZone(r -> r
+          .name(spec.dnsZone()).callerReference(ctx.clientToken("dns-zone"))
+          .hostedZoneConfig(c -> c.privateZone(true).comment("zop job " + ctx.jobId()))
+          .vpc(v -> v.vpcId(vpcId).vpcRegion(region)))).hostedZone().id().replace("/hostedzone/", "");
+      String id = zoneId;
+      AwsErrors.call("route53:ChangeTagsForResource", () -> route53.changeTagsForResource(r -> r
+          .resourceType(TagResourceType.HOSTEDZONE).resourceId(id)
+          .addTags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
+    }
+    return StepResult.done(Map.of("dnsZone.name", spec.dnsZone(), "dnsZoneId", zoneId));
+  }
+
+  private StepResult deleteZone(StepContext ctx, String name) {
+    String zoneId = findZone(ctx, name);
+    if (zoneId != null) {
+      try {
+        AwsErrors.call("route53:DeleteHostedZone", () -> route53.deleteHostedZone(r -> r.id(zoneId)));
+      } catch (AwsActionException e) {
+        if (!(e.getCause() instanceof NoSuchHostedZoneException)) {
+          throw e;
+        }
+      }
+    }
+    return StepResult.done();
+  }
+
+  /** The id of the zone with this name that the job tagged, or null. */
+  private String findZone(StepContext ctx, String name) {
+    String fqdn = name.endsWith(".") ? name : name + ".";
+    for (HostedZone zone : AwsErrors.call("route53:ListHostedZonesByName",
+        () -> route53.listHostedZonesByName(r -> r.dnsName(fqdn))).hostedZones()) {
+      if (!zone.name().equals(fqdn)) {
+        continue;
+      }
+      String id = zone.id().replace("/hostedzone/", "");
+      boolean ours = AwsErrors.call("route53:ListTagsForResource", () -> route53.listTagsForResource(r -> r
+          .resourceType(TagResourceType.HOSTEDZONE).resourceId(id))).resourceTagSet().tags().stream()
+          .anyMatch(t -> t.key().equals(AwsTags.JOB) && t.value().equals(ctx.jobId().value()));
+      if (ours) {
+        return id;
+      }
+    }
+    return null;
   }
 
   // ---- create ------------------------------------------------------------------------------------------

@@ -18,11 +18,14 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URI;
@@ -92,7 +95,7 @@ class AwsEngineIT {
   void networkAndRegistryLifecycleLeaveMotoEmpty() {
     String peer = ec2.createVpc(r -> r.cidrBlock("172.31.0.0/16")).vpc().vpcId();
     NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16").subnet("private-a", "10.0.1.0/24")
-        .subnet("private-b", "10.0.2.0/24").peerVpcId(peer).build();
+        .subnet("private-b", "10.0.2.0/24").peerVpcId(peer).dnsZone("core.internal.example.com").build();
 
     Plan plan = zop.jobs().plan(space.id(), spec);
     assertThat(plan.permissions()).contains("ec2:CreateVpc", "ec2:CreateSubnet", "ec2:CreateVpcPeeringConnection",
@@ -111,9 +114,30 @@ class AwsEngineIT {
     assertThat(registry.status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(registry.outputs().get("repositoryUri")).endsWith("platform/api");
 
+    // discovery sees what the jobs made, as a wizard would
+    try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
+      Discovery discovery = session.discovery();
+      assertThat(discovery.networks()).extracting(DiscoveredNetwork::id).contains(vpcId, peer);
+      assertThat(discovery.subnets(vpcId)).extracting(DiscoveredSubnet::cidr)
+          .containsExactlyInAnyOrder("10.0.1.0/24", "10.0.2.0/24");
+      assertThat(discovery.dnsZones()).singleElement().satisfies(z -> {
+        assertThat(z.name()).isEqualTo("core.internal.example.com");
+        assertThat(z.privateZone()).isTrue();
+        assertThat(z.id()).isEqualTo(network.outputs().get("dnsZoneId"));
+      });
+      assertThat(discovery.clusters()).isEmpty();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+
     assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
+    try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
+      assertThat(session.discovery().dnsZones()).isEmpty();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
     assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).isEmpty();
   }
 
@@ -318,10 +342,10 @@ class AwsEngineIT {
 
   @Test
   void providerSpecificValidationAndSecretsManager() throws Exception {
-    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("dns").cidr("10.5.0.0/16")
-        .dnsZone("internal.example.com").build()))
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), VmPoolSpec.named("no-ami").instanceType("t3.micro")
+        .size(1, 1).subnetIds(List.of("subnet-1")).build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
-            .extracting(FieldError::field).containsExactly("config.dnsZone"));
+            .extracting(FieldError::field).containsExactly("config.imageId"));
 
     try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
       SecretStore store = session.secrets();

@@ -37,6 +37,7 @@ class AwsProviderTckIT extends ProviderTck {
   private RdsClient rds;
   private software.amazon.awssdk.services.eks.EksClient eks;
   private software.amazon.awssdk.services.iam.IamClient iam;
+  private software.amazon.awssdk.services.route53.Route53Client route53;
   private software.amazon.awssdk.services.autoscaling.AutoScalingClient autoscaling;
   private software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client elb;
   private ElastiCacheClient elasticache;
@@ -74,6 +75,10 @@ class AwsProviderTckIT extends ProviderTck {
         .endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
         .httpClient(UrlConnectionHttpClient.create()).build();
+    route53 = software.amazon.awssdk.services.route53.Route53Client.builder()
+        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
     peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
     clusterSubnets = List.of(
         ec2.createSubnet(r -> r.vpcId(peerVpc).cidrBlock("172.16.1.0/24").availabilityZone("us-east-1a")).subnet()
@@ -106,7 +111,7 @@ class AwsProviderTckIT extends ProviderTck {
         VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(1, 3).imageId("ami-12c6146b")
             .vpcId(peerVpc).subnetIds(clusterSubnets).withLoadBalancer(80, 443).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
-            .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).build(),
+            .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).dnsZone(suffix + ".internal.example.com").build(),
         RegistrySpec.named("tck/" + suffix),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
             .allocatedStorageGb(20).build(),
@@ -134,6 +139,7 @@ class AwsProviderTckIT extends ProviderTck {
         .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
     eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
+    route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name()));
     ec2.describeInstances().reservations().forEach(r -> r.instances().stream()
         .filter(i -> !i.state().nameAsString().equals("terminated")).forEach(i -> all.add("instance " + i.instanceId())));
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));

@@ -20,6 +20,11 @@ public interface ProviderSession extends AutoCloseable {
    */
   Failure classify(Throwable error);
 
+  /** Finds networks, subnets, clusters and DNS zones of the account and region, or null when it cannot. */
+  default Discovery discovery() {
+    return null;
+  }
+
   /** Acts on existing resources for remediation, or null when the provider cannot. */
   default ResourceController controller() {
     return null;
