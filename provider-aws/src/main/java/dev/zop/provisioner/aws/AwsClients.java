@@ -29,7 +29,9 @@ import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider
 final class AwsClients implements AutoCloseable {
   private final SdkHttpClient http;
   private final StsClient sts;
-  private final AwsCredentialsProvider credentials;
+  final AwsCredentialsProvider credentials;
+  /** Where STS answers: the endpoint override, or the regional STS endpoint. */
+  final URI stsEndpoint;
   final Ec2Client ec2;
   final EcrClient ecr;
   final RdsClient rds;
@@ -47,6 +49,8 @@ final class AwsClients implements AutoCloseable {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
+    this.stsEndpoint = sts.serviceClientConfiguration().endpointOverride()
+        .orElse(URI.create("https://sts." + sts.serviceClientConfiguration().region().id() + ".amazonaws.com"));
     this.ec2 = ec2;
     this.ecr = ecr;
     this.rds = rds;

@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
@@ -41,6 +42,11 @@ final class AwsSession implements ProviderSession {
   @Override
   public Failure classify(Throwable error) {
     return AwsErrors.classify(error);
+  }
+
+  @Override
+  public ClusterAccess clusterAccess() {
+    return new EksAccess(clients.eks, clients.credentials, region, clients.stsEndpoint);
   }
 
   @Override

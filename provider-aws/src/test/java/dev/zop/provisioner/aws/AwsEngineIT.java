@@ -11,6 +11,7 @@ import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.Space;
@@ -168,8 +169,19 @@ class AwsEngineIT {
         .hasSize(3).allSatisfy(e -> assertThat(e.message()).contains("CREATING"));
     assertThat(step(job, "await-cluster").attempts()).isEqualTo(1);
     assertThat(job.outputs()).containsEntry("clusterName", "platform-prod").containsKeys("endpoint", "spaceId");
-    assertThat(zop.spaces().get(dev.zop.provisioner.SpaceId.of(job.outputs().get("spaceId"))).name())
-        .isEqualTo("platform-prod-us-east-1");
+    dev.zop.provisioner.SpaceId clusterSpace = dev.zop.provisioner.SpaceId.of(job.outputs().get("spaceId"));
+    assertThat(zop.spaces().get(clusterSpace).name()).isEqualTo("platform-prod-us-east-1");
+
+    // a kubeconfig as `aws eks get-token` would make it: a presigned STS GetCallerIdentity for this cluster
+    Kubeconfig kubeconfig = zop.spaces().kubeconfig(clusterSpace);
+    assertThat(kubeconfig.server()).isEqualTo(job.outputs().get("endpoint"));
+    assertThat(kubeconfig.token()).startsWith("k8s-aws-v1.");
+    String url = new String(java.util.Base64.getUrlDecoder().decode(kubeconfig.token().substring(11)),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(url).startsWith(MOTO.endpoint()).contains("Action=GetCallerIdentity", "X-Amz-Expires=60",
+        "X-Amz-Signature=").containsPattern("X-Amz-SignedHeaders=[^&]*x-k8s-aws-id");
+    // moto routes query-signed requests without a service host to S3, so the URL is checked, not called
+    assertThat(url).contains("X-Amz-Algorithm=AWS4-HMAC-SHA256", "%2Fus-east-1%2Fsts%2Faws4_request");
 
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     EksClient eks = EksClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)

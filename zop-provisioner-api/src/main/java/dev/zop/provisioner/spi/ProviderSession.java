@@ -20,6 +20,11 @@ public interface ProviderSession extends AutoCloseable {
    */
   Failure classify(Throwable error);
 
+  /** Mints kubeconfigs for clusters of the account and region, or null when the provider cannot. */
+  default ClusterAccess clusterAccess() {
+    return null;
+  }
+
   /** Finds networks, subnets, clusters and DNS zones of the account and region, or null when it cannot. */
   default Discovery discovery() {
     return null;

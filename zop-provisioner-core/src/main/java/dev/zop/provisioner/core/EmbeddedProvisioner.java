@@ -17,6 +17,7 @@ import dev.zop.provisioner.JobEventListener;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.Jobs;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Plan;
@@ -250,6 +251,11 @@ public final class EmbeddedProvisioner implements Provisioner {
     @Override
     public Space setStatus(SpaceId id, SpaceStatus status) {
       return runtime.spaces.setStatus(principal, id, status);
+    }
+
+    @Override
+    public Kubeconfig kubeconfig(SpaceId id) {
+      return runtime.spaces.kubeconfig(principal, id);
     }
 
     @Override

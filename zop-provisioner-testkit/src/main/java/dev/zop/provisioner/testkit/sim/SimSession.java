@@ -2,7 +2,9 @@ package dev.zop.provisioner.testkit.sim;
 
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -44,6 +46,20 @@ final class SimSession implements ProviderSession {
       case THROTTLED -> Failure.transientFailure("throttled", op + ": " + e.getMessage());
       case INTERNAL_ERROR -> Failure.transientFailure("cloud_internal_error", op + ": " + e.getMessage());
       case NOT_FOUND -> Failure.system("not_found", e.getMessage());
+    };
+  }
+
+  /** <b>Test double</b> tokens: {@code sim-token-...}, accepted by nothing but tests. */
+  @Override
+  public ClusterAccess clusterAccess() {
+    return clusterName -> {
+      SimCloud.Resource cluster = cloud.describe("kubernetes:DescribeCluster", "kubernetes-cluster", clusterName);
+      if (cluster == null) {
+        throw new SimException(SimException.Code.NOT_FOUND, "kubernetes:DescribeCluster",
+            "no cluster " + clusterName);
+      }
+      return new Kubeconfig(clusterName, "https://" + clusterName + "." + region + ".k8s.sim.invalid", null,
+          "sim-token-" + java.util.UUID.randomUUID(), java.time.Instant.now().plus(java.time.Duration.ofMinutes(15)));
     };
   }
 

@@ -19,6 +19,7 @@ import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Plan;
@@ -114,6 +115,14 @@ abstract class EngineBehaviour {
     assertThat(registered.cloudAccountId()).isEqualTo(space.cloudAccountId());
     assertThat(cloud.resources()).extracting(SimCloud.Resource::type)
         .containsExactlyInAnyOrder("iam-role", "kubernetes-cluster", "node-group");
+
+    Kubeconfig kubeconfig = zop.spaces().kubeconfig(registered.id());
+    assertThat(kubeconfig.server()).isEqualTo(job.outputs().get("endpoint"));
+    assertThat(kubeconfig.token()).startsWith("sim-token-");
+    assertThat(kubeconfig.yaml()).contains("server: " + kubeconfig.server(), "token: " + kubeconfig.token());
+    assertThat(kubeconfig.toString()).doesNotContain(kubeconfig.token());
+    assertThatThrownBy(() -> zop.spaces().kubeconfig(space.id()))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("no_cluster"));
 
     Job deleted = run(zop.jobs().delete(job.id()));
     assertThat(deleted.status()).isEqualTo(JobStatus.DELETED);

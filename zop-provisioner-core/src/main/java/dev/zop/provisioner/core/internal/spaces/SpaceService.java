@@ -4,8 +4,11 @@ import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.ProviderException;
+import dev.zop.provisioner.ProvisionerException;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceRequest;
@@ -14,6 +17,8 @@ import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ClusterAccess;
+import dev.zop.provisioner.spi.ProviderSession;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -138,6 +143,28 @@ public final class SpaceService {
       throw new NotFoundException("space", id);
     }
     return get(principal, id);
+  }
+
+  /** A short-lived kubeconfig for the space's cluster, minted by its provider; never stored. */
+  public Kubeconfig kubeconfig(Principal principal, SpaceId id) {
+    Space space = get(principal, id);
+    String cluster = space.config().get("clusterName");
+    if (cluster == null || cluster.isBlank()) {
+      throw new ConflictException("no_cluster", "space " + id + " names no cluster (config.clusterName)");
+    }
+    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    ProviderSession session = providers.session(account, space.region());
+    ClusterAccess access = session.clusterAccess();
+    if (access == null) {
+      throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");
+    }
+    try {
+      return access.mint(cluster);
+    } catch (RuntimeException | Error e) {
+      throw e instanceof ProvisionerException p ? p : new ProviderException(session.classify(e));
+    } catch (Exception e) {
+      throw new ProviderException(session.classify(e));
+    }
   }
 
   public void delete(Principal principal, SpaceId id) {
