@@ -100,7 +100,9 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       }
     }
     if (recorded.has("vpc.part")) {
-      steps.add(new AwsStep("delete-vpc", List.of("ec2:DescribeVpcs", "ec2:DeleteVpc"), this::deleteVpc));
+      steps.add(new AwsStep("delete-vpc", List.of("ec2:DescribeVpcs", "ec2:DeleteVpc", "ec2:DescribeSubnets",
+          "ec2:DescribeNetworkInterfaces", "ec2:DescribeInternetGateways", "ec2:DescribeSecurityGroups"),
+          this::deleteVpc));
     }
     return steps;
   }
@@ -268,11 +270,41 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     return StepResult.done();
   }
 
+  /**
+   * A VPC something else still uses cannot go: the failure is transient (the engine retries it with backoff
+   * for a bounded time) and names what is still inside, so a person knows what to remove if it persists.
+   */
   private StepResult deleteVpc(StepContext ctx) {
     for (String id : vpcsOf(ctx)) {
-      deleteTolerating("ec2:DeleteVpc", "InvalidVpcID.NotFound", () -> ec2.deleteVpc(r -> r.vpcId(id)));
+      try {
+        deleteTolerating("ec2:DeleteVpc", "InvalidVpcID.NotFound", () -> ec2.deleteVpc(r -> r.vpcId(id)));
+      } catch (AwsActionException e) {
+        if (!AwsErrors.code(e).equals("DependencyViolation")) {
+          throw e;
+        }
+        return StepResult.fail(dev.zop.provisioner.Failure.transientFailure("dependency_violation",
+            "VPC " + id + " is still used by " + String.join(", ", blockersOf(id))));
+      }
     }
     return StepResult.done();
+  }
+
+  /** What keeps a VPC from being deleted: subnets, network interfaces, gateways, non-default security groups. */
+  private List<String> blockersOf(String vpcId) {
+    List<Filter> inVpc = List.of(Filter.builder().name("vpc-id").values(vpcId).build());
+    List<String> blockers = new ArrayList<>();
+    AwsErrors.call("ec2:DescribeSubnets", () -> ec2.describeSubnets(r -> r.filters(inVpc))).subnets()
+        .forEach(s -> blockers.add("subnet " + s.subnetId()));
+    AwsErrors.call("ec2:DescribeNetworkInterfaces", () -> ec2.describeNetworkInterfaces(r -> r.filters(inVpc)))
+        .networkInterfaces().forEach(n -> blockers.add("network interface " + n.networkInterfaceId()
+            + (n.description() == null || n.description().isBlank() ? "" : " (" + n.description() + ")")));
+    AwsErrors.call("ec2:DescribeInternetGateways", () -> ec2.describeInternetGateways(r -> r.filters(
+        Filter.builder().name("attachment.vpc-id").values(vpcId).build()))).internetGateways()
+        .forEach(g -> blockers.add("internet gateway " + g.internetGatewayId()));
+    AwsErrors.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroups(r -> r.filters(inVpc)))
+        .securityGroups().stream().filter(g -> !"default".equals(g.groupName()))
+        .forEach(g -> blockers.add("security group " + g.groupId()));
+    return blockers.isEmpty() ? List.of("resources AWS did not name") : blockers;
   }
 
   // ---- lookups -----------------------------------------------------------------------------------------

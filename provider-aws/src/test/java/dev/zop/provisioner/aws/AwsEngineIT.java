@@ -263,6 +263,24 @@ class AwsEngineIT {
   }
 
   @Test
+  void aVpcSomethingElseStillUsesFailsRetryablyNamingTheBlocker() {
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("busy").cidr("10.10.0.0/16")
+        .build()).id(), WAIT);
+    String vpcId = network.outputs().get("vpcId");
+    String intruder = ec2.createSubnet(r -> r.vpcId(vpcId).cidrBlock("10.10.9.0/24")).subnet().subnetId();
+
+    Job failed = zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
+    assertThat(failed.lastFailure().code()).isEqualTo("dependency_violation");
+    assertThat(failed.lastFailure().message()).contains(vpcId, "subnet " + intruder);
+
+    ec2.deleteSubnet(r -> r.subnetId(intruder));
+    assertThat(zop.jobs().await(zop.jobs().retry(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(ourVpcs()).isZero();
+  }
+
+  @Test
   void throttlingIsRetriedBySdkThenByTheEngineThenFailsRetryably() {
     throttling.throttleNext(2); // the SDK's own retries absorb these
     Job first = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("first").cidr("10.1.0.0/16")
