@@ -3,7 +3,9 @@ package dev.zop.provisioner.aws;
 import dev.zop.provisioner.CloudAccount;
 import java.net.URI;
 import java.util.List;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
@@ -100,8 +102,24 @@ final class AwsClients implements AutoCloseable {
         }
       }).build();
     }
-    throw new IllegalArgumentException("credentialsRef must be 'default-chain' or 'role:<role ARN>', not '" + ref
-        + "'");
+    if (ref.startsWith("profile:")) {
+      return ProfileCredentialsProvider.builder().profileName(ref.substring("profile:".length())).build();
+    }
+    if (ref.startsWith("env:")) {
+      // static keys kept outside the engine: <PREFIX>_ACCESS_KEY_ID and <PREFIX>_SECRET_ACCESS_KEY
+      String prefix = ref.substring("env:".length());
+      return () -> {
+        String id = System.getenv(prefix + "_ACCESS_KEY_ID");
+        String secret = System.getenv(prefix + "_SECRET_ACCESS_KEY");
+        if (id == null || secret == null) {
+          throw new IllegalStateException("credentialsRef " + ref + ": " + prefix + "_ACCESS_KEY_ID and " + prefix
+              + "_SECRET_ACCESS_KEY must be set");
+        }
+        return AwsBasicCredentials.create(id, secret);
+      };
+    }
+    throw new IllegalArgumentException("credentialsRef must be 'default-chain', 'role:<role ARN>', "
+        + "'profile:<name>' or 'env:<PREFIX>', not '" + ref + "'");
   }
 
   private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder, SdkHttpClient http, Region region,

@@ -23,7 +23,7 @@ final class AwsPrices {
 
   /** {@code count} resources billed by the hour, all month; {@code key} like {@code ec2:m5.large}. */
   static CostComponent hourly(String region, String name, String key, long count) {
-    JsonNode price = TABLE.path("regions").path(region).path("hourly").path(key);
+    JsonNode price = prices(region).path("hourly").path(key);
     if (price.isMissingNode()) {
       return CostComponent.unknown(name, "hour", CostComponent.HOURS_PER_MONTH.multiply(BigDecimal.valueOf(count)),
           missing(region, key));
@@ -33,11 +33,17 @@ final class AwsPrices {
 
   /** {@code quantity} units billed per month, e.g. GB-months of storage. */
   static CostComponent monthly(String region, String name, String unit, String key, BigDecimal quantity) {
-    JsonNode price = TABLE.path("regions").path(region).path("monthly").path(key);
+    JsonNode price = prices(region).path("monthly").path(key);
     if (price.isMissingNode()) {
       return CostComponent.unknown(name, unit, quantity, missing(region, key));
     }
     return CostComponent.monthly(name, unit, quantity, price.decimalValue());
+  }
+
+  /** The region's prices; Ohio and Oregon list the same on-demand prices as N. Virginia for these services. */
+  private static JsonNode prices(String region) {
+    String listed = TABLE.path("sameAs").path(region).asText(region);
+    return TABLE.path("regions").path(listed);
   }
 
   private static String missing(String region, String key) {

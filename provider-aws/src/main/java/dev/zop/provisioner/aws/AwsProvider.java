@@ -15,9 +15,11 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 /**
  * Amazon Web Services, through the AWS SDK for Java v2.
  *
- * <p>A cloud account's {@code credentialsRef} says where credentials come from: {@code default-chain} (or
- * none) for the SDK's default chain, or {@code role:<role ARN>} to assume a role (property {@code externalId}
- * when the role requires one). Property {@code endpoint} points every client at another endpoint, such as an
+ * <p>A cloud account's {@code credentialsRef} says where credentials come from, never what they are:
+ * {@code default-chain} (or none) for the SDK's default chain; {@code role:<role ARN>} to assume a role (property
+ * {@code externalId} when the role requires one); {@code profile:<name>} for static keys in a shared credentials
+ * file; {@code env:<PREFIX>} for static keys in {@code <PREFIX>_ACCESS_KEY_ID} and
+ * {@code <PREFIX>_SECRET_ACCESS_KEY}. Property {@code endpoint} points every client at another endpoint, such as an
  * emulator.
  */
 @AutoService(CloudProvider.class)

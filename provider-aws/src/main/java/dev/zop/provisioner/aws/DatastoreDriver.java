@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.ResourceType;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroupNotFoundException;
@@ -26,7 +28,8 @@ import software.amazon.awssdk.services.rds.model.DbSubnetGroupNotFoundException;
 import software.amazon.awssdk.services.rds.model.Tag;
 
 /**
- * RDS PostgreSQL/MySQL (optionally in a subnet group of the given subnets) with a generated master password
+ * RDS PostgreSQL/MySQL (optionally in a subnet group of the given subnets, and behind a security group open to
+ * its VPC when a VPC is given) with a generated master password
  * kept in Secrets Manager, or an ElastiCache Redis replication group. The endpoint and the secret's ARN are
  * the job's outputs, so databases can be created on the server. Teardown of an RDS instance keeps a final
  * snapshot: deleting a datastore never loses its data.
@@ -37,14 +40,16 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   private final RdsClient rds;
   private final ElastiCacheClient cache;
+  private final Ec2Client ec2;
   private final SecureRandom random = new SecureRandom();
 
   /** How long to wait before looking again at a resource still being created or deleted. */
   private final Duration poll;
 
-  DatastoreDriver(RdsClient rds, ElastiCacheClient cache, Duration poll) {
+  DatastoreDriver(RdsClient rds, ElastiCacheClient cache, Ec2Client ec2, Duration poll) {
     this.rds = rds;
     this.cache = cache;
+    this.ec2 = ec2;
     this.poll = poll;
   }
 
@@ -76,6 +81,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       steps.add(new AwsStep("create-subnet-group", List.of("rds:DescribeDBSubnetGroups", "rds:CreateDBSubnetGroup",
           "rds:AddTagsToResource"), ctx -> createSubnetGroup(ctx, spec)));
     }
+    if (spec.vpcId() != null) {
+      steps.add(new AwsStep("create-security-group", List.of("ec2:DescribeSecurityGroups", "ec2:DescribeVpcs",
+          "ec2:CreateSecurityGroup", "ec2:CreateTags", "ec2:AuthorizeSecurityGroupIngress"),
+          ctx -> createSecurityGroup(ctx, spec)));
+    }
     steps.add(new AwsStep("create-master-secret", List.of("secretsmanager:CreateSecret",
         "secretsmanager:PutSecretValue", "secretsmanager:TagResource"), this::createMasterSecret));
     steps.add(new AwsStep("create-db-instance", List.of("rds:DescribeDBInstances", "rds:CreateDBInstance",
@@ -95,6 +105,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       String id = recorded.get("dbInstanceIdentifier");
       steps.add(new AwsStep("delete-db-instance", List.of("rds:DescribeDBInstances", "rds:DeleteDBInstance",
           "rds:CreateDBSnapshot"), ctx -> deleteDatabase(ctx, id)));
+    }
+    if (recorded.has("dbSecurityGroupName")) {
+      String name = recorded.get("dbSecurityGroupName");
+      steps.add(new AwsStep("delete-security-group", List.of("ec2:DescribeSecurityGroups",
+          "ec2:DeleteSecurityGroup"), ctx -> deleteSecurityGroup(name, spec.vpcId())));
     }
     if (recorded.has("dbSubnetGroupName")) {
       String name = recorded.get("dbSubnetGroupName");
@@ -146,6 +161,41 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(Map.of("dbSubnetGroupName", name));
   }
 
+  /** A security group that lets the VPC, and only the VPC, reach the database port. */
+  private StepResult createSecurityGroup(StepContext ctx, DatastoreSpec spec) {
+    String name = ctx.resourceName("db-sg");
+    String id = findSecurityGroup(name, spec.vpcId());
+    if (id == null) {
+      ctx.recordIntent(Map.of("dbSecurityGroupName", name));
+      String cidr = AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
+          .get(0).cidrBlock();
+      String created = AwsErrors.call("ec2:CreateSecurityGroup", () -> ec2.createSecurityGroup(r -> r.groupName(name)
+          .description("zop datastore " + ctx.jobId()).vpcId(spec.vpcId())
+          .tagSpecifications(t -> t.resourceType(ResourceType.SECURITY_GROUP)
+              .tags(tag -> tag.key(AwsTags.JOB).value(ctx.jobId().value()))))).groupId();
+      int port = spec.engine().defaultPort();
+      AwsErrors.call("ec2:AuthorizeSecurityGroupIngress", () -> ec2.authorizeSecurityGroupIngress(r -> r
+          .groupId(created).ipPermissions(p -> p.ipProtocol("tcp").fromPort(port).toPort(port)
+              .ipRanges(range -> range.cidrIp(cidr).description("the datastore's VPC")))));
+      id = created;
+    }
+    return StepResult.done(Map.of("dbSecurityGroupName", name, "dbSecurityGroupId", id));
+  }
+
+  private StepResult deleteSecurityGroup(String name, String vpcId) {
+    String id = findSecurityGroup(name, vpcId);
+    if (id != null) {
+      AwsErrors.call("ec2:DeleteSecurityGroup", () -> ec2.deleteSecurityGroup(r -> r.groupId(id)));
+    }
+    return StepResult.done();
+  }
+
+  private String findSecurityGroup(String name, String vpcId) {
+    var groups = AwsErrors.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroups(r -> r.filters(
+        f -> f.name("group-name").values(name), f -> f.name("vpc-id").values(vpcId)))).securityGroups();
+    return groups.isEmpty() ? null : groups.get(0).groupId();
+  }
+
   private StepResult createMasterSecret(StepContext ctx) {
     String existing = ctx.outputs().get("adminSecretRef");
     SecretRef ref = existing != null ? SecretRef.of(existing)
@@ -165,6 +215,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       ctx.recordIntent(Map.of("dbInstanceIdentifier", id));
       String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
       String subnetGroup = ctx.outputs().get("dbSubnetGroupName");
+      String securityGroup = ctx.outputs().get("dbSecurityGroupId");
       AwsErrors.call("rds:CreateDBInstance", () -> rds.createDBInstance(r -> {
         r.dbInstanceIdentifier(id).engine(spec.engine().wireName()).engineVersion(spec.version())
             .dbInstanceClass(spec.instanceClass()).allocatedStorage(spec.allocatedStorageGb())
@@ -173,6 +224,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
             .masterUsername(MASTER_USER).masterUserPassword(password).storageEncrypted(true).tags(jobTag(ctx));
         if (subnetGroup != null) {
           r.dbSubnetGroupName(subnetGroup);
+        }
+        if (securityGroup != null) {
+          r.vpcSecurityGroupIds(securityGroup);
         }
       }));
     }

@@ -54,6 +54,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       errors.add(FieldError.of("version", "unsupported_version", "EKS versions offered: "
           + VERSIONS.stream().sorted().toList()));
     }
+    if (spec.clusterRole() != null && !spec.clusterRole().startsWith("arn:aws:iam::")) {
+      errors.add(FieldError.of("clusterRole", "invalid_format", "an IAM role ARN, arn:aws:iam::<account>:role/<name>"));
+    }
     if (spec.subnetIds().size() < 2) {
       errors.add(FieldError.of("subnetIDs", "required", "EKS needs at least two subnets in different zones"));
     }
@@ -63,8 +66,10 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   @Override
   public List<Step> create(KubernetesSpec spec) {
     List<Step> steps = new ArrayList<>();
-    steps.add(new AwsStep("create-cluster-role", IamRoles.CREATE,
-        ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES)));
+    if (spec.clusterRole() == null) {
+      steps.add(new AwsStep("create-cluster-role", IamRoles.CREATE,
+          ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES)));
+    }
     steps.add(new AwsStep("create-node-role", IamRoles.CREATE,
         ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES)));
     steps.add(new AwsStep("create-cluster", List.of("eks:DescribeCluster", "eks:CreateCluster", "eks:TagResource",
@@ -135,7 +140,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     }
     if (existing == null) {
       ctx.recordIntent(Map.of("clusterName", spec.name()));
-      String roleArn = ctx.outputs().require("clusterRoleArn");
+      String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require("clusterRoleArn");
       AwsErrors.call("eks:CreateCluster", () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
           .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));

@@ -160,6 +160,15 @@ class AwsEngineIT {
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
             .extracting(FieldError::field).containsExactly("config.subnetIDs"));
 
+    // naming an existing control-plane role replaces the step that would create one
+    Plan withRole = zop.jobs().plan(space.id(), spec.toBuilder()
+        .clusterRole("arn:aws:iam::123456789012:role/platform-eks").build());
+    assertThat(withRole.steps()).extracting(s -> s.name()).doesNotContain("create-cluster-role")
+        .contains("create-node-role", "create-cluster");
+    assertThatThrownBy(() -> zop.jobs().plan(space.id(), spec.toBuilder().clusterRole("platform-eks").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.clusterRole"));
+
     creating.creatingFor(3);
     Job job = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
 
@@ -301,6 +310,27 @@ class AwsEngineIT {
     throttling.throttleNext(0);
     assertThat(zop.jobs().await(zop.jobs().retry(failed.id()).id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(ourVpcs()).isEqualTo(2);
+  }
+
+  @Test
+  void staticKeysFromASharedCredentialsProfile(@TempDir Path home) throws Exception {
+    Path file = home.resolve("credentials");
+    java.nio.file.Files.writeString(file, "[zop-moto]\naws_access_key_id = test\naws_secret_access_key = test\n");
+    String saved = System.getProperty("aws.sharedCredentialsFile");
+    System.setProperty("aws.sharedCredentialsFile", file.toString());
+    try {
+      CloudAccount profiled = zop.accounts().create(CloudAccountRequest.of("aws", "profiled")
+          .credentialsRef("profile:zop-moto").property("endpoint", MOTO.endpoint()));
+      Space other = zop.spaces().create(SpaceRequest.aws("profiled-us-east-1", profiled.id()).region("us-east-1"));
+      Job job = zop.jobs().await(zop.jobs().submit(other.id(), RegistrySpec.named("profiled/app")).id(), WAIT);
+      assertThat(job.status()).as("%s", job.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
+    } finally {
+      if (saved == null) {
+        System.clearProperty("aws.sharedCredentialsFile");
+      } else {
+        System.setProperty("aws.sharedCredentialsFile", saved);
+      }
+    }
   }
 
   @Test

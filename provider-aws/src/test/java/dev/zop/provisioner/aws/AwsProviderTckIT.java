@@ -114,7 +114,7 @@ class AwsProviderTckIT extends ProviderTck {
             .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).dnsZone(suffix + ".internal.example.com").build(),
         RegistrySpec.named("tck/" + suffix),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
-            .allocatedStorageGb(20).build(),
+            .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
         DatastoreSpec.redis().name("tck-redis-" + suffix).version("7.1").instanceClass("cache.t3.small").build());
   }
 
@@ -142,6 +142,9 @@ class AwsProviderTckIT extends ProviderTck {
     route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name()));
     ec2.describeInstances().reservations().forEach(r -> r.instances().stream()
         .filter(i -> !i.state().nameAsString().equals("terminated")).forEach(i -> all.add("instance " + i.instanceId())));
+    ec2.describeSecurityGroups().securityGroups().stream().filter(g -> !g.groupName().equals("default"))
+        .forEach(g -> all.add("sg " + g.groupName()));
+    rds.describeDBSubnetGroups().dbSubnetGroups().forEach(g -> all.add("dbsubnets " + g.dbSubnetGroupName()));
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
     autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()));
     elb.describeLoadBalancers().loadBalancers().forEach(b -> all.add("lb " + b.loadBalancerName()));

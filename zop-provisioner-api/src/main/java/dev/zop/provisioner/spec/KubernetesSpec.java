@@ -14,15 +14,18 @@ import java.util.regex.Pattern;
 /**
  * A managed Kubernetes cluster (EKS, GKE, AKS) with its node groups.
  *
- * @param vpcId     the network to place the cluster in; null lets the provider use its default
- * @param subnetIds the subnets for the control plane and nodes; empty lets the provider choose
+ * @param vpcId       the network to place the cluster in; null lets the provider use its default
+ * @param subnetIds   the subnets for the control plane and nodes; empty lets the provider choose
+ * @param clusterRole an existing identity for the control plane (on AWS an IAM role ARN); null lets the job
+ *                    create one
  */
 public record KubernetesSpec(
     String name,
     String version,
     List<NodeGroup> nodeGroups,
     @JsonProperty("vpcID") String vpcId,
-    @JsonProperty("subnetIDs") List<String> subnetIds) implements ResourceSpec {
+    @JsonProperty("subnetIDs") List<String> subnetIds,
+    String clusterRole) implements ResourceSpec {
 
   private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+");
 
@@ -40,7 +43,8 @@ public record KubernetesSpec(
   }
 
   public Builder toBuilder() {
-    return new Builder().name(name).version(version).nodeGroups(nodeGroups).vpcId(vpcId).subnetIds(subnetIds);
+    return new Builder().name(name).version(version).nodeGroups(nodeGroups).vpcId(vpcId).subnetIds(subnetIds)
+        .clusterRole(clusterRole);
   }
 
   @JsonIgnore
@@ -73,6 +77,7 @@ public record KubernetesSpec(
     }
     c.cloudId("vpcID", vpcId);
     c.cloudIds("subnetIDs", subnetIds);
+    c.cloudId("clusterRole", clusterRole);
     return c.errors();
   }
 
@@ -83,8 +88,14 @@ public record KubernetesSpec(
     private List<NodeGroup> nodeGroups = new ArrayList<>();
     private String vpcId;
     private List<String> subnetIds = new ArrayList<>();
+    private String clusterRole;
 
     private Builder() {}
+
+    public Builder clusterRole(String value) {
+      this.clusterRole = value;
+      return this;
+    }
 
     public Builder name(String value) {
       this.name = value;
@@ -122,7 +133,7 @@ public record KubernetesSpec(
 
     @Override
     public KubernetesSpec build() {
-      KubernetesSpec spec = new KubernetesSpec(name, version, nodeGroups, vpcId, subnetIds);
+      KubernetesSpec spec = new KubernetesSpec(name, version, nodeGroups, vpcId, subnetIds, clusterRole);
       ValidationException.throwIfAny(spec.validate());
       return spec;
     }

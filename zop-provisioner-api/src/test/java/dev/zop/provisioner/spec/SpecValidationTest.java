@@ -20,7 +20,7 @@ class SpecValidationTest {
   void kubernetesReportsEveryBadFieldAtOnce() {
     KubernetesSpec spec = new KubernetesSpec("Platform_Prod", "1.x",
         List.of(new NodeGroup("default", "m5.large", 3, 2, null), new NodeGroup("default", null, -1, 4, null)),
-        "vpc 0abc", List.of("subnet-0a", ""));
+        "vpc 0abc", List.of("subnet-0a", ""), null);
     assertThat(fields(spec)).containsExactlyInAnyOrder(
         "name", "version", "nodeGroups[0].max", "nodeGroups[1].instanceType", "nodeGroups[1].min",
         "nodeGroups[1].name", "vpcID", "subnetIDs[1]");

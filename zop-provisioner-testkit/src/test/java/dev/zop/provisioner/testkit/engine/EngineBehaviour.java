@@ -294,7 +294,7 @@ abstract class EngineBehaviour {
   @Test
   void specValidationNamesEveryBadFieldUnderConfig() {
     KubernetesSpec bad = new KubernetesSpec("Bad Name", "1.99", List.of(new NodeGroup("ng", null, 5, 2, null)),
-        null, List.of());
+        null, List.of(), null);
     assertThatThrownBy(() -> zop.jobs().submit(space.id(), bad))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
             .extracting(FieldError::field)
