@@ -10,15 +10,10 @@ import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.spec.NetworkSpec;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 
 /** An engine dies after AWS created a subnet and before it heard; another engine finishes without a duplicate. */
@@ -45,9 +40,7 @@ class AwsCrashResumeIT {
       Job done = second.jobs().await(job.id(), Duration.ofSeconds(60));
       assertThat(done.status()).as("%s", done.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
 
-      Ec2Client ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-          .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-          .httpClient(UrlConnectionHttpClient.create()).build();
+      Ec2Client ec2 = MOTO.client(Ec2Client.builder());
       String vpc = done.outputs().get("vpcId");
       assertThat(ec2.describeVpcs().vpcs().stream().filter(v -> !v.isDefault())).hasSize(1);
       assertThat(ec2.describeSubnets(r -> r.filters(f -> f.name("vpc-id").values(vpc))).subnets())

@@ -29,10 +29,8 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -40,10 +38,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.rds.RdsClient;
@@ -77,9 +71,7 @@ class AwsEngineIT {
     account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").credentialsRef("default-chain")
         .property("endpoint", MOTO.endpoint()));
     space = zop.spaces().create(SpaceRequest.aws("platform-us-east-1", account.id()).region("us-east-1"));
-    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    ec2 = MOTO.client(Ec2Client.builder());
   }
 
   @AfterEach
@@ -193,13 +185,9 @@ class AwsEngineIT {
     assertThat(url).contains("X-Amz-Algorithm=AWS4-HMAC-SHA256", "%2Fus-east-1%2Fsts%2Faws4_request");
 
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
-    EksClient eks = EksClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    EksClient eks = MOTO.client(EksClient.builder());
     assertThat(eks.listClusters().clusters()).isEmpty();
-    IamClient iam = IamClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    IamClient iam = MOTO.client(IamClient.builder());
     assertThat(iam.listRoles().roles()).noneMatch(r -> r.roleName().startsWith("zop-"));
   }
 
@@ -234,13 +222,8 @@ class AwsEngineIT {
 
   @Test
   void datastoresWithTheMasterPasswordInSecretsManagerAndAFinalSnapshotOnTeardown() {
-    RdsClient rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    SecretsManagerClient secrets = SecretsManagerClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    RdsClient rds = MOTO.client(RdsClient.builder());
+    SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder());
 
     Plan plan = zop.jobs().plan(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
         .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7));
@@ -336,9 +319,7 @@ class AwsEngineIT {
   @Test
   void accessDeniedNamesTheMissingAction() {
     // a user that may look but not create, in moto's IAM; its keys become the default chain's for this test
-    IamClient iam = IamClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    IamClient iam = MOTO.client(IamClient.builder());
     iam.createUser(r -> r.userName("look-only"));
     iam.putUserPolicy(r -> r.userName("look-only").policyName("describe").policyDocument(
         "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"ec2:Describe*\","

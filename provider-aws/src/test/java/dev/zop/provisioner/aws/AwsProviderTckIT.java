@@ -10,16 +10,11 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
-import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ecr.EcrClient;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
@@ -47,38 +42,15 @@ class AwsProviderTckIT extends ProviderTck {
   @BeforeEach
   void resetMoto() {
     MOTO.reset();
-    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    ecr = EcrClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    elasticache = ElastiCacheClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    eks = software.amazon.awssdk.services.eks.EksClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    iam = software.amazon.awssdk.services.iam.IamClient.builder().endpointOverride(URI.create(MOTO.endpoint()))
-        .region(Region.AWS_GLOBAL)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    autoscaling = software.amazon.awssdk.services.autoscaling.AutoScalingClient.builder()
-        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    elb = software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client.builder()
-        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    route53 = software.amazon.awssdk.services.route53.Route53Client.builder()
-        .endpointOverride(URI.create(MOTO.endpoint())).region(Region.AWS_GLOBAL)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    ec2 = MOTO.client(Ec2Client.builder());
+    ecr = MOTO.client(EcrClient.builder());
+    rds = MOTO.client(RdsClient.builder());
+    elasticache = MOTO.client(ElastiCacheClient.builder());
+    eks = MOTO.client(software.amazon.awssdk.services.eks.EksClient.builder());
+    iam = MOTO.client(software.amazon.awssdk.services.iam.IamClient.builder());
+    autoscaling = MOTO.client(software.amazon.awssdk.services.autoscaling.AutoScalingClient.builder());
+    elb = MOTO.client(software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client.builder());
+    route53 = MOTO.client(software.amazon.awssdk.services.route53.Route53Client.builder());
     peerVpc = ec2.createVpc(r -> r.cidrBlock("172.16.0.0/16")).vpc().vpcId();
     clusterSubnets = List.of(
         ec2.createSubnet(r -> r.vpcId(peerVpc).cidrBlock("172.16.1.0/24").availabilityZone("us-east-1a")).subnet()

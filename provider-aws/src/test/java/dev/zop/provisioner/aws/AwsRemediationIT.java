@@ -11,17 +11,12 @@ import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.StepRef;
 import dev.zop.provisioner.remediation.SubjectType;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.rds.RdsClient;
 
@@ -44,11 +39,8 @@ class AwsRemediationIT {
         .retryPolicy(RetryPolicy.exponential(5, Duration.ofMillis(20), Duration.ofMillis(200)))
         .build();
     account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").property("endpoint", MOTO.endpoint()));
-    StaticCredentialsProvider test = StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
-    ec2 = Ec2Client.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(test).httpClient(UrlConnectionHttpClient.create()).build();
-    rds = RdsClient.builder().endpointOverride(URI.create(MOTO.endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(test).httpClient(UrlConnectionHttpClient.create()).build();
+    ec2 = MOTO.client(Ec2Client.builder());
+    rds = MOTO.client(RdsClient.builder());
   }
 
   @AfterEach

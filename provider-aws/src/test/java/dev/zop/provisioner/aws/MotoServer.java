@@ -9,6 +9,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * A moto server (the AWS emulator on this machine) on a free loopback port, started once per test JVM and
@@ -33,6 +39,13 @@ final class MotoServer {
 
   String endpoint() {
     return endpoint;
+  }
+
+  /** A client of this moto server in us-east-1 (moto takes global services there too): a test's view of it. */
+  <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C client(B builder) {
+    return builder.endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
   }
 
   /** Forgets every resource, as a fresh server would have none. */
