@@ -160,8 +160,8 @@ public final class SpaceService {
     }
     try {
       return access.mint(cluster);
-    } catch (RuntimeException | Error e) {
-      throw e instanceof ProvisionerException p ? p : new ProviderException(session.classify(e));
+    } catch (ProvisionerException e) {
+      throw e;
     } catch (Exception e) {
       throw new ProviderException(session.classify(e));
     }
