@@ -93,6 +93,15 @@ abstract class RemediationBehaviour {
     return job;
   }
 
+  /** Notifications go out after the status they announce commits, so they may trail it by a moment. */
+  List<Notification> awaitNotifications(long count) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (notifications.size() < count && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    return notifications;
+  }
+
   static List<String> timeline(List<AuditEntry> audit) {
     return audit.stream().map(e -> (e.stepName() == null ? "job" : e.stepName()) + ":" + e.eventType() + ":"
         + e.actor() + (e.reason() == null ? "" : ":" + e.reason())).toList();
@@ -110,7 +119,7 @@ abstract class RemediationBehaviour {
     RemediationStep approval = parked.pendingApproval();
     assertThat(approval.id()).isEqualTo(UUID.nameUUIDFromBytes("zop:stop-idle-vm:approval".getBytes()));
     assertThat(cloud.workloadState(VM)).isEqualTo("running");
-    assertThat(notifications).singleElement().satisfies(n -> {
+    assertThat(awaitNotifications(1)).singleElement().satisfies(n -> {
       assertThat(n.template()).isEqualTo("remediation.approval_required");
       assertThat(n.recipients()).isEqualTo("org-admins");
       assertThat(n.jobId()).isEqualTo(started.id());
@@ -259,6 +268,7 @@ abstract class RemediationBehaviour {
     assertThat(dataproc.templateId()).isEqualTo("pause-dataproc");
     assertThat(dataproc.irreversible()).isTrue();
     awaitStatus(dataproc.id(), JobStatus.AWAITING_USER);
+    awaitNotifications(2);
     assertThat(notifications).filteredOn(n -> n.jobId().equals(dataproc.id())).singleElement()
         .satisfies(n -> assertThat(n.data().get("message")).contains("IRREVERSIBLE", "cannot be undone"));
     zop.remediations().approve(dataproc.id(), StepRef.name("approval"), "Cluster is idle; data is in GCS");
@@ -390,12 +400,7 @@ abstract class RemediationBehaviour {
     zop.remediations().await(started.id(), WAIT);
     RemediationJob failed = zop.remediations().await(startFor("vm", "i-stopped", "stop").id(), WAIT);
 
-    // notifications go out after the terminal status commits, so they may trail await by a moment
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (notifications.size() < 3 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    assertThat(notifications).extracting(Notification::template).containsExactly(
+    assertThat(awaitNotifications(3)).extracting(Notification::template).containsExactly(
         "remediation.approval_required", "remediation.succeeded", "remediation.failed");
     assertThat(notifications.get(2).jobId()).isEqualTo(failed.id());
     assertThat(notifications.get(2).data()).containsEntry("category", "user_action");
