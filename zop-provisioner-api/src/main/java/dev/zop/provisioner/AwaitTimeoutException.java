@@ -9,6 +9,13 @@ public final class AwaitTimeoutException extends ProvisionerException {
     this.lastSeen = lastSeen;
   }
 
+  /** For a job whose provisioning view is not at hand (a remediation job awaited over HTTP). */
+  public AwaitTimeoutException(JobId id, JobStatus status) {
+    super("await_timeout", "job " + id + " is still " + status.wireName());
+    this.lastSeen = null;
+  }
+
+  /** The job as it stood when time ran out; null when it was awaited as a remediation job over HTTP. */
   public Job lastSeen() {
     return lastSeen;
   }

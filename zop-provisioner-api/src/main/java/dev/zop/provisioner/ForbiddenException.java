@@ -5,4 +5,9 @@ public final class ForbiddenException extends ProvisionerException {
   public ForbiddenException(String message) {
     super("forbidden", message);
   }
+
+  /** With a code other than {@code forbidden}, such as {@code unauthenticated} for a missing or unknown token. */
+  public ForbiddenException(String code, String message) {
+    super(code, message);
+  }
 }

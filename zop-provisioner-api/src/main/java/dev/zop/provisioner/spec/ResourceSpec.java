@@ -18,4 +18,18 @@ public sealed interface ResourceSpec
 
   /** Every problem with this spec; empty when it is valid. Never throws. */
   List<FieldError> validate();
+
+  /** The spec type a job of {@code kind} carries, for reading a {@code config} document of that kind. */
+  static Class<? extends ResourceSpec> typeFor(JobKind kind) {
+    return switch (kind) {
+      case KUBERNETES -> KubernetesSpec.class;
+      case VM_POOL -> VmPoolSpec.class;
+      case DATASTORE -> DatastoreSpec.class;
+      case NETWORK -> NetworkSpec.class;
+      case REGISTRY -> RegistrySpec.class;
+      case LOAD_BALANCER -> LoadBalancerSpec.class;
+      case COMPONENT -> ComponentSpec.class;
+      case REMEDIATION -> throw new IllegalArgumentException("remediation jobs have no resource spec");
+    };
+  }
 }

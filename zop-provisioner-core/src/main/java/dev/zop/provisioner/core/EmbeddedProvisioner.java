@@ -141,6 +141,14 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   /**
+   * The engine's store, for a host that keeps its own tables beside the engine's (the REST service keeps its
+   * tokens and audit log there). The engine's tables are its own: read them through this interface, not SQL.
+   */
+  public DataSource dataSource() {
+    return runtime.store;
+  }
+
+  /**
    * Stops this engine the way a crashed process stops: running steps are abandoned mid-way, no lease is
    * released and nothing more is written. Another engine takes the jobs over when the leases expire. Meant for
    * crash tests; a host shuts down with {@link #close()}.
@@ -160,6 +168,7 @@ public final class EmbeddedProvisioner implements Provisioner {
     final JobEngine engine;
     final ProviderRegistry providers;
     final HikariDataSource ownedDataSource;
+    final DataSource store;
     final ScheduledExecutorService recovery;
     private boolean closed;
 
@@ -168,6 +177,7 @@ public final class EmbeddedProvisioner implements Provisioner {
       SpaceRepository spaceRepository = new SpaceRepository();
       AccountRepository accountRepository = new AccountRepository();
       this.providers = providers;
+      this.store = db.dataSource();
       this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers);
       this.accounts = new AccountService(db, accountRepository, providers);
       this.secrets = new SecretService(db, localSecrets, providers, accountRepository);

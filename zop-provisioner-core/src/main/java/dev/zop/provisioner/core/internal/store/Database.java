@@ -60,6 +60,10 @@ public final class Database {
     return new Database(dataSource, dialect);
   }
 
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
   public Dialect dialect() {
     return dialect;
   }

@@ -8,14 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.spec.ComponentSpec;
-import dev.zop.provisioner.spec.DatastoreSpec;
-import dev.zop.provisioner.spec.KubernetesSpec;
-import dev.zop.provisioner.spec.LoadBalancerSpec;
-import dev.zop.provisioner.spec.NetworkSpec;
-import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
-import dev.zop.provisioner.spec.VmPoolSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,16 +58,7 @@ public final class Json {
   }
 
   public static Class<? extends ResourceSpec> specType(JobKind kind) {
-    return switch (kind) {
-      case KUBERNETES -> KubernetesSpec.class;
-      case VM_POOL -> VmPoolSpec.class;
-      case DATASTORE -> DatastoreSpec.class;
-      case NETWORK -> NetworkSpec.class;
-      case REGISTRY -> RegistrySpec.class;
-      case LOAD_BALANCER -> LoadBalancerSpec.class;
-      case COMPONENT -> ComponentSpec.class;
-      case REMEDIATION -> throw new IllegalArgumentException("remediation jobs have no resource spec");
-    };
+    return ResourceSpec.typeFor(kind);
   }
 
   private static <T> T read(String json, TypeReference<T> type) {

@@ -1,0 +1,174 @@
+package dev.zop.provisioner.client;
+
+import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.ForbiddenException;
+import dev.zop.provisioner.Jobs;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Secrets;
+import dev.zop.provisioner.Spaces;
+import dev.zop.provisioner.client.internal.HttpTransport;
+import dev.zop.provisioner.client.internal.Interceptors;
+import dev.zop.provisioner.client.internal.RemoteAccounts;
+import dev.zop.provisioner.client.internal.RemoteJobs;
+import dev.zop.provisioner.client.internal.RemoteRemediations;
+import dev.zop.provisioner.client.internal.RemoteSpaces;
+import dev.zop.provisioner.remediation.Remediations;
+import java.time.Duration;
+import java.util.Objects;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * {@link Provisioner} over HTTP, talking to a running {@code zop-provisioner-server}. It behaves as the embedded
+ * engine does: the same results, and the same exceptions carrying the server's error code, category and fields.
+ *
+ * <pre>{@code
+ * try (Provisioner zop = ProvisionerClient.builder().baseUrl("http://localhost:5087").bearerToken(token).build()) {
+ *   Job job = zop.jobs().submit(spaceId, spec);
+ * }
+ * }</pre>
+ *
+ * <p>The caller is whoever the bearer token names; {@link #as(Principal)} is refused, since a remote client
+ * cannot choose its identity. Secret values are not served over HTTP, so {@link #secrets()} refuses too.
+ */
+public final class ProvisionerClient implements Provisioner {
+  /** The server may hold an {@code await} request this long before answering; reads allow for it. */
+  private static final Duration AWAIT_LONG_POLL = Duration.ofSeconds(30);
+
+  private final HttpTransport http;
+  private final OkHttpClient ownHttp;
+  private final Jobs jobs;
+  private final Spaces spaces;
+  private final CloudAccounts accounts;
+  private final Remediations remediations;
+  private volatile Principal principal;
+
+  private ProvisionerClient(Builder builder) {
+    HttpUrl base = HttpUrl.get(Objects.requireNonNull(builder.baseUrl, "baseUrl"));
+    OkHttpClient http = new OkHttpClient.Builder()
+        .connectTimeout(builder.connectTimeout)
+        .readTimeout(builder.readTimeout.plus(AWAIT_LONG_POLL))
+        .callTimeout(Duration.ZERO)
+        .addInterceptor(Interceptors.bearer(Objects.requireNonNull(builder.bearerToken, "bearerToken")))
+        .addInterceptor(Interceptors.idempotencyKeys())
+        .addInterceptor(Interceptors.retries(builder.maxRetries, builder.retryBaseDelay))
+        .build();
+    this.ownHttp = http;
+    this.http = new HttpTransport(http, base);
+    this.jobs = new RemoteJobs(this.http);
+    this.spaces = new RemoteSpaces(this.http);
+    this.accounts = new RemoteAccounts(this.http);
+    this.remediations = new RemoteRemediations(this.http);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public Spaces spaces() {
+    return spaces;
+  }
+
+  @Override
+  public CloudAccounts accounts() {
+    return accounts;
+  }
+
+  @Override
+  public Jobs jobs() {
+    return jobs;
+  }
+
+  @Override
+  public Secrets secrets() {
+    return ref -> {
+      throw new ForbiddenException("secret_values_not_served",
+          "secret values are never sent over the API; read " + ref + " from the secret store it names");
+    };
+  }
+
+  @Override
+  public Remediations remediations() {
+    return remediations;
+  }
+
+  /** Refused: a remote client acts as its bearer token. Build another client with that principal's token. */
+  @Override
+  public Provisioner as(Principal other) {
+    throw new ForbiddenException("a remote client acts as the principal its bearer token names; build a client "
+        + "with " + other.actor() + "'s token instead");
+  }
+
+  /** Who the bearer token names, as the server sees it. */
+  @Override
+  public Principal principal() {
+    Principal known = principal;
+    if (known == null) {
+      known = http.whoAmI();
+      principal = known;
+    }
+    return known;
+  }
+
+  @Override
+  public void close() {
+    ownHttp.dispatcher().executorService().shutdown();
+    ownHttp.connectionPool().evictAll();
+  }
+
+  /** Settings of a client; only the base URL and the token are required. */
+  public static final class Builder {
+    private String baseUrl;
+    private String bearerToken;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration readTimeout = Duration.ofSeconds(30);
+    private int maxRetries = 3;
+    private Duration retryBaseDelay = Duration.ofMillis(200);
+
+    private Builder() {}
+
+    /** Where the service listens, e.g. {@code http://localhost:5087}. */
+    public Builder baseUrl(String value) {
+      this.baseUrl = value;
+      return this;
+    }
+
+    /** A token made with {@code zop tokens create}. */
+    public Builder bearerToken(String value) {
+      this.bearerToken = value;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration value) {
+      this.connectTimeout = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** How long to wait for a response once connected. Long polls of {@code await} are allowed for on top. */
+    public Builder readTimeout(Duration value) {
+      this.readTimeout = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** How often a safe request is repeated after a refusal (429/503) or, where idempotent, an I/O failure. */
+    public Builder maxRetries(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("maxRetries must not be negative");
+      }
+      this.maxRetries = value;
+      return this;
+    }
+
+    public Builder retryBaseDelay(Duration value) {
+      this.retryBaseDelay = Objects.requireNonNull(value);
+      return this;
+    }
+
+    public ProvisionerClient build() {
+      return new ProvisionerClient(this);
+    }
+  }
+
+}

@@ -1,0 +1,127 @@
+package dev.zop.provisioner.client.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.Page;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.ProviderException;
+import dev.zop.provisioner.client.wire.WireJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Type;
+import java.util.List;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/** One OkHttp client, the {@code {"data": ...}} envelope and the error mapping; every remote call goes through it. */
+public final class HttpTransport {
+  static final MediaType JSON = MediaType.get("application/json");
+
+  private final OkHttpClient http;
+  private final HttpUrl base;
+  private final ObjectMapper json = WireJson.lenient();
+
+  public HttpTransport(OkHttpClient http, HttpUrl base) {
+    this.http = http;
+    this.base = base;
+  }
+
+  public OkHttpClient http() {
+    return http;
+  }
+
+  ObjectMapper json() {
+    return json;
+  }
+
+  /** The principal the bearer token names. */
+  public Principal whoAmI() {
+    return get(Principal.class, "me");
+  }
+
+  HttpUrl.Builder url(String... segments) {
+    HttpUrl.Builder url = base.newBuilder();
+    for (String segment : segments) {
+      url.addPathSegment(segment); // encoded here, so an id can never change the path
+    }
+    return url;
+  }
+
+  <T> T get(Type type, String... segments) {
+    return call("GET", url(segments).build(), null, type);
+  }
+
+  <T> T get(HttpUrl url, Type type) {
+    return call("GET", url, null, type);
+  }
+
+  <T> T send(String method, Object body, Type type, String... segments) {
+    return call(method, url(segments).build(), body, type);
+  }
+
+  <T> T send(String method, Object body, Type type, Map<String, String> headers, String... segments) {
+    return call(method, url(segments).build(), body, type, headers);
+  }
+
+  <T> T call(String method, HttpUrl url, Object body, Type type) {
+    return call(method, url, body, type, Map.of());
+  }
+
+  <T> T call(String method, HttpUrl url, Object body, Type type, Map<String, String> headers) {
+    Request.Builder request = new Request.Builder().url(url).header("Accept", "application/json");
+    headers.forEach(request::header);
+    request.method(method, body == null ? (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")
+        ? RequestBody.create(new byte[0], JSON) : null) : RequestBody.create(write(body), JSON));
+    Call call = http.newCall(request.build());
+    try (Response response = call.execute()) {
+      byte[] bytes = response.body().bytes();
+      if (!response.isSuccessful()) {
+        throw RemoteErrors.toException(response.code(), bytes, json, response.header("X-Request-Id"));
+      }
+      if (type == Void.class || response.code() == 204) {
+        return null;
+      }
+      JsonNode envelope = json.readTree(bytes);
+      JavaType target = json.getTypeFactory().constructType(type);
+      if (target.getRawClass() == Page.class) {
+        // a page is {"data": [...], "nextCursor": "..."}: the items are the data, the cursor sits beside it
+        JavaType items = json.getTypeFactory().constructCollectionType(List.class, target.containedType(0));
+        JsonNode cursor = envelope.get("nextCursor");
+        @SuppressWarnings("unchecked")
+        T page = (T) new Page<>(json.convertValue(envelope.get("data"), items),
+            cursor == null || cursor.isNull() ? null : cursor.asText());
+        return page;
+      }
+      return json.convertValue(envelope.get("data"), target);
+    } catch (IOException e) {
+      throw new ProviderException(RemoteErrors.unreachable(url, e));
+    }
+  }
+
+  ResponseBody stream(Request request) throws IOException {
+    Response response = http.newCall(request).execute();
+    if (!response.isSuccessful()) {
+      byte[] bytes = response.body().bytes();
+      response.close();
+      throw RemoteErrors.toException(response.code(), bytes, json, response.header("X-Request-Id"));
+    }
+    return response.body();
+  }
+
+  private byte[] write(Object body) {
+    try {
+      return json.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.zop.provisioner.client.wire;
+
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+
+/** The bodies of REST requests, spelled as the product documents spell them. */
+public final class Requests {
+  private Requests() {}
+
+  /** {@code POST /provisioning-jobs} and {@code POST /provisioning-jobs/plan}. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SubmitJob(
+      @JsonProperty("spaceID") @JsonAlias("spaceId") String spaceId,
+      String kind,
+      JsonNode config,
+      String name,
+      Map<String, String> tags) {}
+
+  /** {@code PATCH /spaces/{id}/status}. */
+  public record SpaceStatusChange(String status) {}
+
+  /** {@code POST /provisioning-jobs/{jobID}/databases}. */
+  public record CreateDatabase(String name, String owner) {}
+
+  /** {@code POST /remediation-jobs}. */
+  public record StartRemediation(
+      @JsonProperty("recommendationID") @JsonAlias("recommendationId") String recommendationId,
+      String subjectType,
+      @JsonProperty("subjectID") @JsonAlias("subjectId") String subjectId) {}
+
+  /** Approve, reject and cancel carry an optional reason. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Decision(String reason) {}
+
+  /** The body of every error response, under {@code "error"}. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ErrorBody(
+      String code,
+      String message,
+      String category,
+      String fixHint,
+      String consoleUrl,
+      java.util.List<dev.zop.provisioner.FieldError> fields,
+      String requestId) {}
+}

@@ -1,0 +1,163 @@
+package dev.zop.provisioner.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.server.internal.Dispatcher;
+import dev.zop.provisioner.server.internal.Endpoint;
+import dev.zop.provisioner.server.internal.JobEventStreams;
+import dev.zop.provisioner.server.internal.OpenApi;
+import dev.zop.provisioner.server.internal.Routes;
+import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+
+/**
+ * The REST service over an engine: every endpoint of the product documents, with the {@code {"data": ...}}
+ * envelope, bearer tokens, the product's policies, an audit log, Server-Sent Events and an OpenAPI document at
+ * {@code /openapi.json}. Embed it, or run it with {@code zop serve}.
+ *
+ * <pre>{@code
+ * EmbeddedProvisioner engine = EmbeddedProvisioner.builder().build();
+ * ProvisionerServer server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource())).start();
+ * }</pre>
+ */
+public final class ProvisionerServer implements AutoCloseable {
+  public static final int DEFAULT_PORT = 5087;
+  static final String VERSION = "0.1.0";
+
+  private final Javalin app;
+  private final JobEventStreams streams;
+  private final List<Endpoint> endpoints;
+  private final Duration shutdownGrace;
+
+  private ProvisionerServer(Builder builder) {
+    ObjectMapper strict = WireJson.strict();
+    this.streams = new JobEventStreams(builder.keepAlive);
+    this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
+    Map<String, Object> openApi = OpenApi.document(endpoints, VERSION);
+    this.endpoints.add(new Endpoint("GET", "/openapi.json", null, "This document", 200, true, true,
+        call -> openApi));
+    // strict: a request field we do not know is refused rather than silently dropped
+    Dispatcher dispatcher = new Dispatcher(builder.engine, builder.access, strict, builder.maxBodyBytes,
+        builder.requestsPerSecond);
+    this.shutdownGrace = builder.shutdownGrace;
+    this.app = Javalin.create(config -> {
+      config.startup.showJavalinBanner = false;
+      config.http.maxRequestSize = builder.maxBodyBytes;
+      config.router.ignoreTrailingSlashes = true;
+      config.jetty.host = builder.host;
+      config.jetty.modifyServer(server -> {
+        server.setStopTimeout(builder.shutdownGrace.toMillis());
+        // requests in flight when stop() is called finish; new ones are refused
+        server.setHandler(new GracefulHandler(server.getHandler()));
+      });
+      for (Endpoint endpoint : endpoints) {
+        config.routes.addHttpHandler(HandlerType.findOrCreate(endpoint.method()), endpoint.path(),
+            ctx -> dispatcher.handle(endpoint, ctx));
+      }
+      config.routes.error(404, "*", ctx -> {
+        if (ctx.result() == null) {
+          dispatcher.writeRouteError(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
+        }
+      });
+      config.routes.error(405, "*", ctx -> {
+        if (ctx.result() == null) {
+          dispatcher.writeRouteError(ctx, 405, "method_not_allowed", ctx.method() + " is not served at " + ctx.path());
+        }
+      });
+      config.routes.exception(Exception.class, (e, ctx) ->
+          dispatcher.writeRouteError(ctx, 400, "bad_request", "the request could not be read"));
+    });
+    app.start(builder.host, builder.port);
+  }
+
+  public static Builder builder(Provisioner engine, AccessStore access) {
+    return new Builder(engine, access);
+  }
+
+  /** The port the service listens on (useful with port 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /** The routes this server serves, as the table it was built from. */
+  public List<Endpoint> endpoints() {
+    return List.copyOf(endpoints);
+  }
+
+  /**
+   * Stops taking requests, lets those in flight finish (up to the grace period) and ends event streams. The
+   * engine is not closed: it belongs to the caller, and closing it lets running steps release their leases.
+   */
+  @Override
+  public void close() {
+    streams.stop();
+    app.stop();
+  }
+
+  public Duration shutdownGrace() {
+    return shutdownGrace;
+  }
+
+  /** Settings of a server; the engine and the access store are required. */
+  public static final class Builder {
+    private final Provisioner engine;
+    private final AccessStore access;
+    private String host = "0.0.0.0";
+    private int port = DEFAULT_PORT;
+    private long maxBodyBytes = 1024 * 1024;
+    private int requestsPerSecond = 500;
+    private Duration keepAlive = Duration.ofSeconds(15);
+    private Duration shutdownGrace = Duration.ofSeconds(30);
+
+    private Builder(Provisioner engine, AccessStore access) {
+      this.engine = Objects.requireNonNull(engine, "engine");
+      this.access = Objects.requireNonNull(access, "access");
+    }
+
+    public Builder host(String value) {
+      this.host = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** 0 picks a free port. */
+    public Builder port(int value) {
+      this.port = value;
+      return this;
+    }
+
+    /** Bodies larger than this are refused with 413 (default 1 MiB). */
+    public Builder maxBodyBytes(long value) {
+      this.maxBodyBytes = value;
+      return this;
+    }
+
+    /** Requests per second one token may make before it gets 429s (default 500). */
+    public Builder requestsPerSecond(int value) {
+      this.requestsPerSecond = value;
+      return this;
+    }
+
+    /** How often an idle event stream gets a keep-alive comment. */
+    public Builder keepAlive(Duration value) {
+      this.keepAlive = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** How long {@link #close()} waits for requests in flight. */
+    public Builder shutdownGrace(Duration value) {
+      this.shutdownGrace = Objects.requireNonNull(value);
+      return this;
+    }
+
+    public ProvisionerServer start() {
+      return new ProvisionerServer(this);
+    }
+  }
+}

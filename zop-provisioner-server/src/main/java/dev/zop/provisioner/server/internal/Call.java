@@ -1,0 +1,139 @@
+package dev.zop.provisioner.server.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.server.AccessStore.Caller;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.util.stream.Collectors;
+
+/** One request as a route sees it: the caller, the engine acting as the caller, path, query and body. */
+public final class Call {
+  private final Context ctx;
+  private final Caller caller;
+  private final Provisioner zop;
+  private final ObjectMapper json;
+  private String resourceId;
+
+  Call(Context ctx, Caller caller, Provisioner zop, ObjectMapper json) {
+    this.ctx = ctx;
+    this.caller = caller;
+    this.zop = zop;
+    this.json = json;
+  }
+
+  public Context ctx() {
+    return ctx;
+  }
+
+  public Caller caller() {
+    return caller;
+  }
+
+  /** The engine, acting as the caller: it sees only the caller's organisation. */
+  public Provisioner zop() {
+    return zop;
+  }
+
+  public ObjectMapper json() {
+    return json;
+  }
+
+  public String path(String name) {
+    return ctx.pathParam(name);
+  }
+
+  public String query(String name) {
+    return ctx.queryParam(name);
+  }
+
+  public String header(String name) {
+    return ctx.header(name);
+  }
+
+  /** Names the object a mutating call touched, for the audit log. */
+  public void touched(Object id) {
+    this.resourceId = id == null ? null : id.toString();
+  }
+
+  String resourceId() {
+    return resourceId;
+  }
+
+  /** The JSON body as {@code type}; malformed JSON, wrong types and unknown fields are 400s naming the field. */
+  public <T> T body(Class<T> type) {
+    byte[] bytes = ctx.bodyAsBytes();
+    if (bytes.length == 0) {
+      throw ApiError.badRequest("body", "required", "a JSON body is required");
+    }
+    try {
+      T value = json.readValue(bytes, type);
+      if (value == null) {
+        throw ApiError.badRequest("body", "required", "a JSON object is required, not null");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw bad(e, "");
+    } catch (IOException e) {
+      throw ApiError.badRequest("body", "unreadable", "the body could not be read");
+    }
+  }
+
+  /** {@code node} (a part of the body under {@code prefix}) as {@code type}, with the same 400s as {@link #body}. */
+  public <T> T convert(JsonNode node, Class<T> type, String prefix) {
+    try {
+      return json.treeToValue(node, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw bad(e, prefix);
+    }
+  }
+
+  static ApiError bad(Exception e, String prefix) {
+    if (e instanceof UnrecognizedPropertyException unknown) {
+      String field = field(unknown, prefix);
+      return ApiError.badRequest(field, "unknown_field", "unknown field " + field);
+    }
+    if (e instanceof InvalidFormatException format) {
+      String field = field(format, prefix);
+      return ApiError.badRequest(field, "invalid_value", field + ": " + firstLine(format.getOriginalMessage()));
+    }
+    if (e instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
+      String field = field(mismatch, prefix);
+      return ApiError.badRequest(field, "wrong_type", field + " has the wrong type");
+    }
+    if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      String field = field(mapping, prefix);
+      Throwable cause = mapping.getCause() != null ? mapping.getCause() : mapping;
+      return ApiError.badRequest(field, "invalid_value", field + ": " + firstLine(cause.getMessage()));
+    }
+    if (e instanceof JsonProcessingException) {
+      String where = prefix.isEmpty() ? "body" : prefix;
+      return ApiError.badRequest(where, "malformed_json", "the body is not valid JSON of the expected shape");
+    }
+    String where = prefix.isEmpty() ? "body" : prefix;
+    return ApiError.badRequest(where, "invalid_value", firstLine(e.getMessage()));
+  }
+
+  private static String field(JsonMappingException e, String prefix) {
+    String path = e.getPath().stream()
+        .map(r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+        .collect(Collectors.joining());
+    String joined = prefix + path;
+    return joined.startsWith(".") ? joined.substring(1) : joined.isEmpty() ? "body" : joined;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "invalid value";
+    }
+    int newline = message.indexOf('\n');
+    String line = newline < 0 ? message : message.substring(0, newline);
+    return line.length() > 300 ? line.substring(0, 300) : line;
+  }
+}

@@ -1,0 +1,228 @@
+package dev.zop.provisioner.server.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.AwaitTimeoutException;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.ForbiddenException;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.ProviderException;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.client.wire.Requests.ErrorBody;
+import dev.zop.provisioner.server.AccessStore;
+import dev.zop.provisioner.server.AccessStore.Caller;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one endpoint for one request: authenticate, authorise, check the body's type and size, rate-limit, run,
+ * wrap the result in {@code {"data": ...}}, turn any failure into the one error shape, and audit every mutating
+ * call with its outcome. Nothing below this class writes a status or an error body.
+ */
+public final class Dispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+  static final String REQUEST_ID = "X-Request-Id";
+
+  private final Provisioner engine;
+  private final AccessStore access;
+  private final ObjectMapper json;
+  private final long maxBodyBytes;
+  private final RateLimiterRegistry limiters;
+
+  public Dispatcher(Provisioner engine, AccessStore access, ObjectMapper json, long maxBodyBytes,
+      int requestsPerSecondPerToken) {
+    this.engine = engine;
+    this.access = access;
+    this.json = json;
+    this.maxBodyBytes = maxBodyBytes;
+    this.limiters = RateLimiterRegistry.of(RateLimiterConfig.custom()
+        .limitForPeriod(requestsPerSecondPerToken)
+        .limitRefreshPeriod(Duration.ofSeconds(1))
+        .timeoutDuration(Duration.ZERO)
+        .build());
+  }
+
+  public void handle(Endpoint endpoint, Context ctx) {
+    String requestId = UUID.randomUUID().toString();
+    ctx.header(REQUEST_ID, requestId);
+    Caller caller = null;
+    Call call = null;
+    int status;
+    try {
+      if (!endpoint.isPublic()) {
+        caller = authenticate(ctx);
+        authorise(endpoint, caller);
+        limit(caller);
+      }
+      if (!endpoint.implemented()) {
+        throw new ApiError(501, "not_implemented", endpoint.auditAction() + " is not built yet in this version");
+      }
+      checkBody(ctx);
+      call = new Call(ctx, caller, caller == null ? engine : engine.as(caller.principal()), json);
+      Object data = endpoint.action().run(call);
+      if (ctx.res().isCommitted()) {
+        status = ctx.statusCode(); // a stream wrote its own response
+      } else if (data == null && endpoint.successStatus() == 204) {
+        status = 204;
+        ctx.status(204);
+      } else {
+        status = endpoint.successStatus();
+        writeData(ctx, status, data);
+      }
+    } catch (Exception e) {
+      status = writeError(ctx, e, requestId);
+    }
+    if (endpoint.mutating() && caller != null) {
+      audit(endpoint, ctx, caller, call, status, requestId);
+    }
+  }
+
+  private Caller authenticate(Context ctx) {
+    String header = ctx.header("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new ApiError(401, "unauthenticated", "send a bearer token: Authorization: Bearer <token>");
+    }
+    Caller caller = access.authenticate(header.substring(7).trim());
+    if (caller == null) {
+      throw new ApiError(401, "unauthenticated", "the bearer token is unknown, revoked or expired");
+    }
+    return caller;
+  }
+
+  private static void authorise(Endpoint endpoint, Caller caller) {
+    if (endpoint.policy() != null && !caller.may(endpoint.policy())) {
+      throw new ApiError(403, "forbidden", "this call needs the " + endpoint.policy() + " policy, which "
+          + caller.principal().actor() + "'s roles " + caller.principal().roles() + " do not grant");
+    }
+  }
+
+  private void limit(Caller caller) {
+    RateLimiter limiter = limiters.rateLimiter(caller.principal().orgId() + "/" + caller.principal().actor());
+    if (!limiter.acquirePermission()) {
+      throw new ApiError(429, "rate_limited", "too many requests; slow down and retry after a second");
+    }
+  }
+
+  private void checkBody(Context ctx) {
+    String method = ctx.method().name();
+    if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH"))) {
+      return;
+    }
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > maxBodyBytes) {
+      throw new ApiError(413, "body_too_large", "the body is " + declared + " bytes; the limit is " + maxBodyBytes);
+    }
+    if (declared != 0) {
+      String type = ctx.contentType();
+      if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        throw new ApiError(415, "unsupported_media_type", "send the body as application/json");
+      }
+      if (declared < 0 && ctx.bodyAsBytes().length > maxBodyBytes) { // chunked: only reading tells the size
+        throw new ApiError(413, "body_too_large", "the body is larger than " + maxBodyBytes + " bytes");
+      }
+    }
+  }
+
+  private void writeData(Context ctx, int status, Object data) throws IOException {
+    Map<String, Object> envelope = new LinkedHashMap<>();
+    if (data instanceof dev.zop.provisioner.Page<?> page) {
+      envelope.put("data", page.items());
+      envelope.put("nextCursor", page.nextCursor());
+    } else {
+      envelope.put("data", data);
+    }
+    ctx.status(status).contentType("application/json").result(json.writeValueAsBytes(envelope));
+  }
+
+  private int writeError(Context ctx, Exception e, String requestId) {
+    ErrorBody body;
+    int status;
+    if (e instanceof ApiError api) {
+      status = api.status();
+      body = new ErrorBody(api.code(), api.getMessage(), "user_action", null, null,
+          api.fields().isEmpty() ? null : api.fields(), requestId);
+      if (status == 429) {
+        ctx.header("Retry-After", "1");
+      }
+    } else if (e instanceof ValidationException v) {
+      status = 400;
+      body = new ErrorBody(v.code(), v.getMessage(), "user_action", null, null, v.fieldErrors(), requestId);
+    } else if (e instanceof NotFoundException n) {
+      status = 404;
+      body = new ErrorBody(n.code(), n.getMessage(), "user_action", null, null, null, requestId);
+    } else if (e instanceof ConflictException c) {
+      status = 409;
+      body = new ErrorBody(c.code(), c.getMessage(), "user_action", null, null, null, requestId);
+    } else if (e instanceof ForbiddenException f) {
+      status = 403;
+      body = new ErrorBody(f.code(), f.getMessage(), "user_action", null, null, null, requestId);
+    } else if (e instanceof ProviderException p) {
+      Failure failure = p.failure();
+      status = failure.category() == FailureCategory.USER_ACTION ? 422
+          : failure.category() == FailureCategory.TRANSIENT ? 503 : 502;
+      if (status == 503) {
+        ctx.header("Retry-After", "1");
+      }
+      body = new ErrorBody(failure.code(), failure.message(), failure.category().wireName(), failure.fixHint(),
+          failure.consoleUrl(), null, failure.providerRequestId() != null ? failure.providerRequestId() : requestId);
+    } else if (e instanceof AwaitTimeoutException t) {
+      status = 408;
+      body = new ErrorBody(t.code(), t.getMessage(), "transient", null, null, null, requestId);
+    } else if (e instanceof HttpResponseException h) {
+      status = h.getStatus() == 413 ? 413 : h.getStatus() >= 500 ? 500 : 400;
+      body = new ErrorBody(status == 413 ? "body_too_large" : "bad_request", h.getMessage(), "user_action", null,
+          null, null, requestId);
+    } else if (e instanceof IllegalArgumentException i) {
+      // ids, enum names and other values the API types refuse as they are built from the request
+      status = 400;
+      body = new ErrorBody("invalid_argument", i.getMessage(), "user_action", null, null, null, requestId);
+    } else {
+      status = 500;
+      LOG.error("request {} {} {} failed", requestId, ctx.method(), ctx.path(), e);
+      body = new ErrorBody("internal_error", "the service failed; quote request " + requestId + " to support",
+          "system", null, null, null, requestId);
+    }
+    if (!ctx.res().isCommitted()) {
+      try {
+        ctx.status(status).contentType("application/json").result(json.writeValueAsBytes(Map.of("error", body)));
+      } catch (IOException io) {
+        ctx.status(status).result("{\"error\":{\"code\":\"internal_error\"}}");
+      }
+    }
+    return status;
+  }
+
+  /** Writes the error shape for a request no endpoint matched (404, 405) or that Javalin refused itself. */
+  public void writeRouteError(Context ctx, int status, String code, String message) {
+    String requestId = UUID.randomUUID().toString();
+    ctx.header(REQUEST_ID, requestId);
+    writeError(ctx, new ApiError(status, code, message), requestId);
+  }
+
+  private void audit(Endpoint endpoint, Context ctx, Caller caller, Call call, int status, String requestId) {
+    String resource = call == null ? null : call.resourceId();
+    if (resource == null) {
+      Map<String, String> params = ctx.pathParamMap();
+      resource = params.isEmpty() ? null : List.copyOf(params.values()).get(params.size() - 1);
+    }
+    try {
+      access.audit(caller.principal().orgId(), caller.principal().actor(), endpoint.auditAction(), ctx.method().name(),
+          ctx.path(), resource, status, requestId);
+    } catch (RuntimeException e) {
+      LOG.error("audit entry for request {} could not be written", requestId, e);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.zop.provisioner.server;
+
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.client.ProvisionerClient;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.testkit.TestEngines;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+/** An engine on the sim cloud (a test double), its REST service on a free loopback port, and tokens for it. */
+final class ServerFixture implements AutoCloseable {
+  final SimCloud cloud = SimCloud.create();
+  final EmbeddedProvisioner engine;
+  final AccessStore access;
+  final ProvisionerServer server;
+  final String adminToken;
+
+  ServerFixture() {
+    this(b -> b);
+  }
+
+  ServerFixture(java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
+    try {
+      Path dir = Files.createTempDirectory("zop-server-test");
+      engine = TestEngines.h2(dir, cloud).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    access = AccessStore.open(engine.dataSource());
+    server = customise.apply(ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0)).start();
+    adminToken = access.createToken("acme", "alice@acme.com", Set.of(Policies.ADMIN), null).token();
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  Provisioner client(String token) {
+    return ProvisionerClient.builder().baseUrl(baseUrl()).bearerToken(token).build();
+  }
+
+  String token(String org, String actor, String... roles) {
+    return access.createToken(org, actor, Set.of(roles), null).token();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    engine.close();
+  }
+}

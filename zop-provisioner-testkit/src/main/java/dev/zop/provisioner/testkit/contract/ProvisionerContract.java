@@ -1,0 +1,336 @@
+package dev.zop.provisioner.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.zop.provisioner.AwaitTimeoutException;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPatch;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.Page;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.remediation.AuditEntry;
+import dev.zop.provisioner.remediation.Recommendation;
+import dev.zop.provisioner.remediation.RemediationJob;
+import dev.zop.provisioner.remediation.StepRef;
+import dev.zop.provisioner.remediation.SubjectType;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link Provisioner} must do, whatever is behind it. The testkit runs it against the embedded engine
+ * and against the HTTP client talking to a server; a host can run it against its own wiring by extending it.
+ * Everything runs on the {@code sim} provider (a test double) over the {@link SimCloud} the subclass hands in.
+ */
+public abstract class ProvisionerContract {
+  protected static final Duration WAIT = Duration.ofSeconds(30);
+
+  /** The provisioner under test, acting as a principal that may do everything (an admin). */
+  protected abstract Provisioner provisioner();
+
+  /** The simulated cloud behind it, for arranging faults. */
+  protected abstract SimCloud cloud();
+
+  private Space newSpace(String name) {
+    String unique = name + "-" + UUID.randomUUID().toString().substring(0, 6);
+    CloudAccount account = provisioner().accounts().create(CloudAccountRequest.of("sim", "acct-" + unique));
+    return provisioner().spaces().create(SpaceRequest.of("sim", unique, account.id()).region("sim-east-1"));
+  }
+
+  private static KubernetesSpec cluster(String name) {
+    return KubernetesSpec.named(name).version("1.30").nodeGroup("default", "m5.large", 2, 6).build();
+  }
+
+  private static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 6);
+  }
+
+  @Test
+  void accountsAndSpacesRoundTrip() {
+    CloudAccount account = provisioner().accounts().create(
+        CloudAccountRequest.of("sim", unique("acct")).credentialsRef("env:SIM_KEY").property("team", "platform"));
+    assertThat(provisioner().accounts().get(account.id())).isEqualTo(account);
+    assertThat(provisioner().accounts().list()).contains(account);
+
+    String name = unique("checkout-prod");
+    Space space = provisioner().spaces().create(SpaceRequest.of("sim", name, account.id())
+        .region("sim-east-1").clusterName("checkout-prod"));
+    assertThat(space.name()).isEqualTo(name);
+    assertThat(space.spaceType()).isEqualTo("kubernetes");
+    assertThat(space.status()).isEqualTo(SpaceStatus.ACTIVE);
+    assertThat(space.config()).containsEntry("region", "sim-east-1").containsEntry("clusterName", "checkout-prod");
+    assertThat(provisioner().spaces().get(space.id())).isEqualTo(space);
+    assertThat(provisioner().spaces().list()).contains(space);
+
+    Space inactive = provisioner().spaces().setStatus(space.id(), SpaceStatus.INACTIVE);
+    assertThat(inactive.status()).isEqualTo(SpaceStatus.INACTIVE);
+    assertThatThrownBy(() -> provisioner().jobs().submit(space.id(), cluster("refused")))
+        .isInstanceOf(ConflictException.class);
+
+    provisioner().spaces().delete(space.id());
+    assertThatThrownBy(() -> provisioner().spaces().get(space.id())).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void invalidRequestsNameEveryBadField() {
+    Space space = newSpace("invalid");
+    assertThatThrownBy(() -> provisioner().spaces().create(SpaceRequest.of("sim", "", space.cloudAccountId())))
+        .isInstanceOfSatisfying(ValidationException.class,
+            e -> assertThat(e.fieldErrors()).extracting(f -> f.field()).contains("name"));
+    VmPoolSpec bad = new VmPoolSpec("", "", 5, 2, false, null, List.of(), null, List.of(), null);
+    assertThatThrownBy(() -> provisioner().jobs().submit(space.id(), bad))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors()).hasSizeGreaterThan(1));
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id())).items()).isEmpty();
+    assertThatThrownBy(() -> provisioner().jobs().get(JobId.of("job_doesnotexist")))
+        .isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> provisioner().jobs().submit(SpaceId.of("spc_doesnotexist"), cluster("nowhere")))
+        .isInstanceOfSatisfying(ValidationException.class,
+            e -> assertThat(e.fieldErrors()).extracting(f -> f.field()).containsExactly("spaceID"));
+  }
+
+  @Test
+  void planShowsStepsPermissionsAndCostWithoutTouchingTheCloud() {
+    Space space = newSpace("plan");
+    int before = cloud().resources().size();
+    Plan plan = provisioner().jobs().plan(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
+        .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7).build());
+    assertThat(plan.kind()).isEqualTo(JobKind.DATASTORE);
+    assertThat(plan.steps()).isNotEmpty();
+    assertThat(plan.permissions()).isNotEmpty();
+    assertThat(plan.costs()).isNotEmpty();
+    assertThat(cloud().resources()).hasSize(before);
+  }
+
+  @Test
+  void aJobRunsToTheEndIsListedPatchedAndTornDown() {
+    Space space = newSpace("lifecycle");
+    String name = unique("platform");
+    Job submitted = provisioner().jobs().submit(space.id(), cluster(name),
+        SubmitOptions.none().withName("platform cluster").withTags(Map.of("team", "platform")));
+    assertThat(submitted.kind()).isEqualTo(JobKind.KUBERNETES);
+    assertThat(submitted.spec()).isEqualTo(cluster(name));
+
+    Job done = provisioner().jobs().await(submitted.id(), WAIT);
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.steps()).extracting(JobStep::name, JobStep::status).containsExactly(
+        tuple("create-role", StepStatus.SUCCEEDED),
+        tuple("create-cluster", StepStatus.SUCCEEDED),
+        tuple("await-cluster", StepStatus.SUCCEEDED),
+        tuple("create-nodegroup-default", StepStatus.SUCCEEDED),
+        tuple("await-nodegroup-default", StepStatus.SUCCEEDED));
+    assertThat(done.outputs()).containsEntry("clusterName", name);
+    assertThat(provisioner().jobs().get(done.id())).isEqualTo(done);
+
+    Job patched = provisioner().jobs().update(done.id(), JobPatch.name("renamed").withTags(Map.of("env", "prod")));
+    assertThat(patched.name()).isEqualTo("renamed");
+    assertThat(patched.tags()).isEqualTo(Map.of("env", "prod"));
+    assertThat(patched.steps()).isEqualTo(done.steps()); // nothing re-ran
+
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id()).withStatus(JobStatus.SUCCEEDED)).items())
+        .extracting(Job::id).containsExactly(done.id());
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id()).withStatus(JobStatus.FAILED)).items())
+        .isEmpty();
+
+    Job deleted = provisioner().jobs().await(provisioner().jobs().delete(done.id()).id(), WAIT);
+    assertThat(deleted.status()).isEqualTo(JobStatus.DELETED);
+    assertThat(deleted.steps().stream().filter(s -> s.phase() == JobPhase.TEARDOWN).map(JobStep::name))
+        .containsExactly("delete-nodegroup-default", "delete-cluster", "delete-role");
+    assertThat(cloud().resourcesOf(done.id().value())).isEmpty();
+  }
+
+  @Test
+  void listsPaginateWithACursor() {
+    Space space = newSpace("pages");
+    Set<JobId> submitted = new HashSet<>();
+    for (int i = 0; i < 5; i++) {
+      submitted.add(provisioner().jobs().submit(space.id(), cluster(unique("page" + i))).id());
+    }
+    List<JobId> seen = new ArrayList<>();
+    JobQuery query = JobQuery.inSpace(space.id()).limit(2);
+    Page<Job> page = provisioner().jobs().list(query);
+    seen.addAll(page.items().stream().map(Job::id).toList());
+    while (page.hasMore()) {
+      assertThat(page.items()).hasSize(2);
+      page = provisioner().jobs().list(query.after(page.nextCursor()));
+      seen.addAll(page.items().stream().map(Job::id).toList());
+    }
+    assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(submitted);
+    for (JobId id : submitted) {
+      provisioner().jobs().await(id, WAIT);
+    }
+  }
+
+  @Test
+  void theSameIdempotencyKeyGivesTheSameJob() {
+    Space space = newSpace("idempotent");
+    String key = UUID.randomUUID().toString();
+    KubernetesSpec spec = cluster(unique("once"));
+    Job first = provisioner().jobs().submit(space.id(), spec, SubmitOptions.idempotencyKey(key));
+    Job second = provisioner().jobs().submit(space.id(), spec, SubmitOptions.idempotencyKey(key));
+    assertThat(second.id()).isEqualTo(first.id());
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id())).items()).hasSize(1);
+    provisioner().jobs().await(first.id(), WAIT);
+  }
+
+  @Test
+  void aTransientFailureIsRetryableAndRetryResumesAtTheFailedStep() {
+    Space space = newSpace("retry");
+    cloud().throttleNext("kubernetes:CreateNodegroup", 4);
+    Job failed = provisioner().jobs().await(provisioner().jobs().submit(space.id(), cluster(unique("flaky"))).id(),
+        WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
+    assertThat(failed.lastFailure().retryable()).isTrue();
+
+    Job retried = provisioner().jobs().await(provisioner().jobs().retry(failed.id()).id(), WAIT);
+    assertThat(retried.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud().stepRuns(failed.id().value(), "create-cluster")).isEqualTo(1);
+    assertThatThrownBy(() -> provisioner().jobs().retry(retried.id())).isInstanceOf(ConflictException.class);
+  }
+
+  @Test
+  void aUserActionFailureCarriesItsFix() {
+    Space space = newSpace("denied");
+    cloud().deny("kubernetes:CreateNodegroup");
+    try {
+      Job failed = provisioner().jobs().await(
+          provisioner().jobs().submit(space.id(), cluster(unique("denied"))).id(), WAIT);
+      assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+      assertThat(failed.lastFailure().code()).isEqualTo("access_denied");
+      assertThat(failed.lastFailure().fixHint()).contains("kubernetes:CreateNodegroup");
+      assertThat(failed.lastFailure().consoleUrl()).startsWith("https://");
+    } finally {
+      cloud().allow("kubernetes:CreateNodegroup");
+    }
+  }
+
+  @Test
+  void awaitGivesUpAtItsTimeoutAndWatchStreamsEveryEventInOrder() throws Exception {
+    Space space = newSpace("watch");
+    cloud().stuckCreating("kubernetes-cluster");
+    Job job;
+    List<JobEvent> received = new CopyOnWriteArrayList<>();
+    try {
+      job = provisioner().jobs().submit(space.id(), cluster(unique("slow")));
+      Subscription subscription = provisioner().jobs().watch(job.id(), received::add);
+      try {
+        JobId id = job.id();
+        assertThatThrownBy(() -> provisioner().jobs().await(id, Duration.ofMillis(300)))
+            .isInstanceOfSatisfying(AwaitTimeoutException.class,
+                e -> assertThat(e.lastSeen().status().isTerminal()).isFalse());
+        cloud().unstick("kubernetes-cluster");
+        assertThat(provisioner().jobs().await(job.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+        List<JobEvent> recorded = provisioner().jobs().events(job.id(), 0);
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (received.size() < recorded.size() && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertThat(received).isEqualTo(recorded);
+        assertThat(received).extracting(JobEvent::seq).isSorted().doesNotHaveDuplicates();
+        assertThat(received.get(received.size() - 1).status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(received).extracting(JobEvent::type).contains(JobEventType.STEP_WAITING);
+      } finally {
+        subscription.close();
+      }
+    } finally {
+      cloud().unstick("kubernetes-cluster");
+    }
+  }
+
+  @Test
+  void aSpaceWithJobsCannotBeDeleted() {
+    Space space = newSpace("busy");
+    Job job = provisioner().jobs().await(provisioner().jobs().submit(space.id(), cluster(unique("busy"))).id(), WAIT);
+    assertThatThrownBy(() -> provisioner().spaces().delete(space.id())).isInstanceOf(ConflictException.class);
+    provisioner().jobs().await(provisioner().jobs().delete(job.id()).id(), WAIT);
+    provisioner().spaces().delete(space.id());
+  }
+
+  @Test
+  void aRemediationIsApprovedByStableStepIdAndAudited() {
+    CloudAccount account = provisioner().accounts().create(CloudAccountRequest.of("sim", unique("remediation")));
+    String vm = "i-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
+    cloud().workload(vm, "running");
+    String recommendation = unique("rec");
+    provisioner().remediations().putRecommendation(
+        new Recommendation(recommendation, "sim", account.id(), "sim-east-1", "vm", vm, "stop"));
+    RemediationJob started = provisioner().remediations().start(recommendation, SubjectType.RESOURCE, vm);
+    assertThat(started.templateId()).isEqualTo("stop-idle-vm");
+
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    RemediationJob parked = provisioner().remediations().get(started.id());
+    while (parked.status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
+      parked = provisioner().remediations().get(started.id());
+    }
+    assertThat(parked.status()).isEqualTo(JobStatus.AWAITING_USER);
+    UUID approval = parked.pendingApproval().id();
+    provisioner().remediations().approve(started.id(), StepRef.id(approval), "Confirmed off-hours window");
+    assertThatThrownBy(() -> provisioner().remediations().approve(started.id(), StepRef.id(approval), "twice"))
+        .isInstanceOf(ConflictException.class);
+    RemediationJob done = provisioner().remediations().await(started.id(), WAIT);
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud().workloadState(vm)).isEqualTo("stopped");
+    assertThat(provisioner().remediations().audit(started.id())).extracting(AuditEntry::stepName,
+        AuditEntry::eventType, AuditEntry::reason).contains(
+            tuple("approval", "approved", "Confirmed off-hours window"),
+            tuple("execute", "completed", null));
+    assertThat(provisioner().remediations().list(100, null).items()).extracting(RemediationJob::id)
+        .contains(started.id());
+    assertThat(provisioner().remediations().templates()).isNotEmpty();
+  }
+
+  @Test
+  void aRemediationRejectedByNameEndsCancelled() {
+    CloudAccount account = provisioner().accounts().create(CloudAccountRequest.of("sim", unique("reject")));
+    String vm = "i-" + UUID.randomUUID().toString().replace("-", "").substring(0, 17);
+    cloud().workload(vm, "running");
+    String recommendation = unique("rec");
+    provisioner().remediations().putRecommendation(
+        new Recommendation(recommendation, "sim", account.id(), "sim-east-1", "vm", vm, "stop"));
+    RemediationJob started = provisioner().remediations().start(recommendation, SubjectType.RESOURCE, vm);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (provisioner().remediations().get(started.id()).status() != JobStatus.AWAITING_USER
+        && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    RemediationJob rejected = provisioner().remediations().reject(started.id(), StepRef.name("approval"), "not now");
+    assertThat(provisioner().remediations().await(rejected.id(), WAIT).status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(cloud().workloadState(vm)).isEqualTo("running");
+    assertThatThrownBy(() -> provisioner().remediations().get(JobId.of("job_nosuchremediation")))
+        .isInstanceOf(NotFoundException.class);
+  }
+}
