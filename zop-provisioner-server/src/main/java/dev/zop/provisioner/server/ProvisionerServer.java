@@ -6,6 +6,7 @@ import dev.zop.provisioner.client.wire.WireJson;
 import dev.zop.provisioner.server.internal.Dispatcher;
 import dev.zop.provisioner.server.internal.Endpoint;
 import dev.zop.provisioner.server.internal.JobEventStreams;
+import dev.zop.provisioner.server.internal.JsonErrorHandler;
 import dev.zop.provisioner.server.internal.OpenApi;
 import dev.zop.provisioner.server.internal.Routes;
 import io.javalin.Javalin;
@@ -13,7 +14,6 @@ import io.javalin.http.HandlerType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 
@@ -40,9 +40,12 @@ public final class ProvisionerServer implements AutoCloseable {
     ObjectMapper strict = WireJson.strict();
     this.streams = new JobEventStreams(builder.keepAlive);
     this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
-    Map<String, Object> openApi = OpenApi.document(endpoints, VERSION);
-    this.endpoints.add(new Endpoint("GET", "/openapi.json", null, "This document", 200, true, true,
-        call -> openApi));
+    byte[] openApi;
+    try {
+      openApi = strict.writeValueAsBytes(OpenApi.document(endpoints, VERSION));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the OpenAPI document", e);
+    }
     // strict: a request field we do not know is refused rather than silently dropped
     Dispatcher dispatcher = new Dispatcher(builder.engine, builder.access, strict, builder.maxBodyBytes,
         builder.requestsPerSecond);
@@ -56,18 +59,21 @@ public final class ProvisionerServer implements AutoCloseable {
         server.setStopTimeout(builder.shutdownGrace.toMillis());
         // requests in flight when stop() is called finish; new ones are refused
         server.setHandler(new GracefulHandler(server.getHandler()));
+        server.setErrorHandler(new JsonErrorHandler());
       });
       for (Endpoint endpoint : endpoints) {
         config.routes.addHttpHandler(HandlerType.findOrCreate(endpoint.method()), endpoint.path(),
             ctx -> dispatcher.handle(endpoint, ctx));
       }
+      // the document itself, not wrapped in {"data": ...}
+      config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
       config.routes.error(404, "*", ctx -> {
-        if (ctx.result() == null) {
+        if (!Dispatcher.answered(ctx)) {
           dispatcher.writeRouteError(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
         }
       });
       config.routes.error(405, "*", ctx -> {
-        if (ctx.result() == null) {
+        if (!Dispatcher.answered(ctx)) {
           dispatcher.writeRouteError(ctx, 405, "method_not_allowed", ctx.method() + " is not served at " + ctx.path());
         }
       });

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
   static final String REQUEST_ID = "X-Request-Id";
+  private static final String ANSWERED = "zop.answered";
 
   private final Provisioner engine;
   private final AccessStore access;
@@ -55,7 +56,13 @@ public final class Dispatcher {
         .build());
   }
 
+  /** Whether a route wrote this response (so a 404 is the route's "not found", not "no such route"). */
+  public static boolean answered(Context ctx) {
+    return ctx.attribute(ANSWERED) != null;
+  }
+
   public void handle(Endpoint endpoint, Context ctx) {
+    ctx.attribute(ANSWERED, Boolean.TRUE);
     String requestId = UUID.randomUUID().toString();
     ctx.header(REQUEST_ID, requestId);
     Caller caller = null;
