@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe. One instance may be shared by several engines in one JVM.
  */
 public final class SimCloud {
-  private static final SimCloud SHARED = new SimCloud();
+  private static final SimCloud SHARED = fromEnvironment();
 
   /** The status of a simulated resource. */
   public enum Status { CREATING, ACTIVE }
@@ -75,6 +75,26 @@ public final class SimCloud {
   /** The instance the {@code sim} provider found by {@link java.util.ServiceLoader} uses. */
   public static SimCloud shared() {
     return SHARED;
+  }
+
+  /**
+   * The shared cloud as a separate process (say {@code zop serve} in a test) configures it: {@code ZOP_SIM_POLL_MS}
+   * sets how often waiting steps are polled, and {@code ZOP_SIM_POSTGRES=host:port:user:password} backs postgres
+   * datastores with that real server.
+   */
+  private static SimCloud fromEnvironment() {
+    SimCloud cloud = new SimCloud();
+    String poll = System.getenv("ZOP_SIM_POLL_MS");
+    if (poll != null && !poll.isBlank()) {
+      cloud.pollInterval(Duration.ofMillis(Long.parseLong(poll.trim())));
+    }
+    String postgres = System.getenv("ZOP_SIM_POSTGRES");
+    if (postgres != null && !postgres.isBlank()) {
+      String[] parts = postgres.split(":", 4);
+      cloud.backDatastores(DatastoreEngine.POSTGRES, new Server(parts[0], Integer.parseInt(parts[1]), parts[2],
+          parts.length > 3 ? parts[3] : ""));
+    }
+    return cloud;
   }
 
   public static SimCloud create() {

@@ -1,0 +1,245 @@
+package dev.zop.provisioner.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "jobs", mixinStandardHelpOptions = true, description = "Provisioning jobs.",
+    subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
+        JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class})
+final class JobsCommand {
+  /** A job file: the body of POST /provisioning-jobs ({spaceID, kind, config, name, tags}) in JSON or YAML. */
+  record JobFile(SpaceId spaceId, ResourceSpec spec, String name, Map<String, String> tags) {
+    static JobFile read(Path file) throws IOException {
+      JsonNode node = new YAMLMapper().readTree(file.toFile()); // YAML is a superset of JSON
+      List<FieldError> missing = new ArrayList<>();
+      for (String field : List.of("spaceID", "kind", "config")) {
+        if (node == null || !node.hasNonNull(field)) {
+          missing.add(FieldError.required(field));
+        }
+      }
+      ValidationException.throwIfAny(missing);
+      ObjectMapper json = WireJson.strict();
+      ResourceSpec spec = json.treeToValue(node.get("config"),
+          ResourceSpec.typeFor(JobKind.fromWire(node.get("kind").asText())));
+      Map<String, String> tags = node.has("tags") ? json.convertValue(node.get("tags"),
+          json.getTypeFactory().constructMapType(Map.class, String.class, String.class)) : Map.of();
+      return new JobFile(SpaceId.of(node.get("spaceID").asText()), spec,
+          node.hasNonNull("name") ? node.get("name").asText() : null, tags);
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true)
+  static final class ListJobs implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = "--space")
+    String space;
+
+    @Option(names = "--status", split = ",")
+    List<String> statuses = List.of();
+
+    @Option(names = "--limit", defaultValue = "50")
+    int limit;
+
+    @Option(names = "--cursor")
+    String cursor;
+
+    @Override
+    public Integer call() {
+      JobQuery query = JobQuery.all().limit(limit);
+      if (space != null) {
+        query = query.withSpace(SpaceId.of(space));
+      }
+      if (!statuses.isEmpty()) {
+        query = new JobQuery(query.spaceId(),
+            statuses.stream().map(JobStatus::fromWire).collect(java.util.stream.Collectors.toSet()), limit, null);
+      }
+      if (cursor != null) {
+        query = query.after(cursor);
+      }
+      try (Provisioner zop = client.client()) {
+        ClientOptions.print(zop.jobs().list(query));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "get", mixinStandardHelpOptions = true)
+  static final class Get implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        ClientOptions.print(zop.jobs().get(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "submit", mixinStandardHelpOptions = true, description = "Submit the job a JSON or YAML file "
+      + "describes ({spaceID, kind, config, name, tags}, as the REST body).")
+  static final class Submit implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true)
+    Path file;
+
+    @Option(names = "--idempotency-key")
+    String key;
+
+    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    boolean watch;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      JobFile job = JobFile.read(file);
+      try (Provisioner zop = client.client()) {
+        Job submitted = zop.jobs().submit(job.spaceId(), job.spec(),
+            new SubmitOptions(key, job.name(), job.tags()));
+        if (!watch) {
+          ClientOptions.print(submitted);
+          return 0;
+        }
+        return Watch.follow(zop, submitted.id());
+      }
+    }
+  }
+
+  @Command(name = "plan", mixinStandardHelpOptions = true,
+      description = "Show the steps, IAM operations and monthly cost of a job file; nothing changes.")
+  static final class PlanJob implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true)
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      JobFile job = JobFile.read(file);
+      try (Provisioner zop = client.client()) {
+        ClientOptions.print(zop.jobs().plan(job.spaceId(), job.spec()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "watch", mixinStandardHelpOptions = true,
+      description = "Follow a job with a live progress bar until it ends; exit 0 if it succeeded.")
+  static final class Watch implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (Provisioner zop = client.client()) {
+        return follow(zop, JobId.of(id));
+      }
+    }
+
+    static int follow(Provisioner zop, JobId id) throws InterruptedException {
+      CountDownLatch ended = new CountDownLatch(1);
+      try (Subscription ignored = zop.jobs().watch(id, event -> {
+        Job job = zop.jobs().get(id);
+        System.out.print("\r" + bar(job) + " ".repeat(8));
+        System.out.flush();
+        if (event.status() != null && event.status().isTerminal()) {
+          ended.countDown();
+        }
+      })) {
+        Job now = zop.jobs().get(id);
+        if (!now.status().isTerminal()) {
+          ended.await();
+        }
+      }
+      Job last = zop.jobs().get(id);
+      System.out.println("\r" + bar(last));
+      if (last.lastFailure() != null) {
+        System.out.println(last.lastFailure().category().wireName() + ": " + last.lastFailure().message()
+            + (last.lastFailure().fixHint() == null ? "" : "\nfix: " + last.lastFailure().fixHint()));
+      }
+      return last.status() == JobStatus.SUCCEEDED || last.status() == JobStatus.DELETED ? 0 : 1;
+    }
+
+    static String bar(Job job) {
+      List<JobStep> steps = job.steps().stream().filter(s -> s.phase() == job.phase()).toList();
+      long done = steps.stream().filter(s -> s.status() == StepStatus.SUCCEEDED).count();
+      int width = 20;
+      int filled = steps.isEmpty() ? 0 : (int) (width * done / steps.size());
+      JobStep current = job.currentStep();
+      return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "] " + done + "/" + steps.size() + " "
+          + job.status().wireName() + (current == null ? "" : " " + current.name());
+    }
+  }
+
+  @Command(name = "retry", mixinStandardHelpOptions = true)
+  static final class Retry implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        ClientOptions.print(zop.jobs().retry(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tear the job's resources down.")
+  static final class Delete implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        ClientOptions.print(zop.jobs().delete(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+}

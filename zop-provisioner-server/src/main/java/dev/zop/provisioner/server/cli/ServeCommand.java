@@ -1,0 +1,41 @@
+package dev.zop.provisioner.server.cli;
+
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.server.AccessStore;
+import dev.zop.provisioner.server.ProvisionerServer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Run the provisioning service until stopped (SIGTERM/Ctrl-C shuts it down gracefully).")
+final class ServeCommand implements Callable<Integer> {
+  @Mixin
+  StoreOptions store;
+
+  @Option(names = "--port", defaultValue = "${env:ZOP_PORT:-5087}", description = "default 5087 (env ZOP_PORT)")
+  int port;
+
+  @Option(names = "--host", defaultValue = "0.0.0.0")
+  String host;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    EmbeddedProvisioner engine = store.engine().build();
+    ProvisionerServer server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource()))
+        .host(host).port(port).start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      // requests in flight finish first; then the engine lets running steps end and releases their leases
+      server.close();
+      engine.close();
+      stopped.countDown();
+    }, "zop-shutdown"));
+    System.out.println("zop provisioner listening on http://" + host + ":" + server.port());
+    System.out.flush();
+    stopped.await();
+    return 0;
+  }
+}
