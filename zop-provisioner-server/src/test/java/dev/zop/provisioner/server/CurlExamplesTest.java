@@ -48,6 +48,7 @@ class CurlExamplesTest {
   @BeforeAll
   static void start() throws Exception {
     SimCloud.Server pg = TestDatabaseServers.postgres(); // fails loudly when PostgreSQL is not there
+    dropDocumentedDatabase(pg); // the example's names are fixed; a run that died midway may have left them
     dir = Files.createTempDirectory("zop-serve");
     token = zop("tokens", "create", "--data-dir", dir.toString(), "--org", "acme", "--actor", "alice@acme.com",
         "--role", "admin").trim();
@@ -96,8 +97,22 @@ class CurlExamplesTest {
     IDS.put("rec_abc123", "rec_curl");
   }
 
+  static void dropDocumentedDatabase(SimCloud.Server pg) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(
+        TestDatabaseServers.postgresUrl(pg, "postgres"), pg.adminUser(), pg.adminPassword());
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS checkout");
+      s.execute("DROP ROLE IF EXISTS checkout_app");
+    }
+  }
+
   @AfterAll
   static void stop() throws Exception {
+    if (client != null && IDS.containsKey("job_abc")) {
+      dev.zop.provisioner.JobId datastore = dev.zop.provisioner.JobId.of(IDS.get("job_abc"));
+      client.jobs().databases(datastore).list()
+          .forEach(db -> client.jobs().databases(datastore).delete(db.id())); // drops them on the server
+    }
     if (client != null) {
       client.close();
     }
