@@ -1,5 +1,6 @@
 package dev.zop.provisioner;
 
+import dev.zop.provisioner.discovery.DiscoveredCluster;
 import java.util.List;
 
 /** Cloud accounts of the caller's organisation. */
@@ -9,4 +10,18 @@ public interface CloudAccounts {
   CloudAccount get(CloudAccountId id);
 
   List<CloudAccount> list();
+
+  /** Kubernetes clusters the account holds in {@code region}, found through its provider. */
+  List<DiscoveredCluster> clusters(CloudAccountId id, String region);
+
+  /**
+   * Registers a cluster on the account for kubeconfig minting, after checking through the provider that the
+   * account can see it. Registering again is harmless.
+   *
+   * @throws NotFoundException when the account does not hold that cluster in that region
+   */
+  ClusterAccessGrant registerClusterAccess(CloudAccountId id, String region, String clusterName);
+
+  /** Revokes it: spaces on the cluster cannot mint kubeconfigs until it is registered again. */
+  void revokeClusterAccess(CloudAccountId id, String region, String clusterName);
 }

@@ -1,5 +1,6 @@
 package dev.zop.provisioner;
 
+import dev.zop.provisioner.discovery.SpaceDiscovery;
 import java.util.List;
 
 /** Deployment spaces of the caller's organisation. */
@@ -16,8 +17,14 @@ public interface Spaces {
   /**
    * Mints a short-lived kubeconfig for the space's cluster ({@code config.clusterName}) through its provider. The
    * token is a secret: it is not stored, and this call is the only one that returns it.
+   *
+   * @throws ConflictException {@code no_cluster} when the space names no cluster, {@code cluster_access_revoked}
+   *     when the cluster is not registered on the space's account ({@link CloudAccounts#registerClusterAccess})
    */
   Kubeconfig kubeconfig(SpaceId id);
+
+  /** Networks, subnets, DNS zones and clusters in the space's account and region, through its provider. */
+  SpaceDiscovery discovery(SpaceId id);
 
   /** Refused with a {@link ConflictException} while jobs that are not yet deleted remain in the space. */
   void delete(SpaceId id);

@@ -6,6 +6,10 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.ClusterAccessGrant;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.SpaceDiscovery;
+import dev.zop.provisioner.core.internal.spaces.ClusterAccessRepository;
 import dev.zop.provisioner.Connection;
 import dev.zop.provisioner.ConnectionId;
 import dev.zop.provisioner.Connections;
@@ -178,8 +182,9 @@ public final class EmbeddedProvisioner implements Provisioner {
       AccountRepository accountRepository = new AccountRepository();
       this.providers = providers;
       this.store = db.dataSource();
-      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers);
-      this.accounts = new AccountService(db, accountRepository, providers);
+      ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
+      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, clusterAccess);
+      this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
       this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
       this.databases = new DatabaseService(db, secrets);
       RecommendationStore recommendationStore = new RecommendationStore(db);
@@ -269,6 +274,11 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     @Override
+    public SpaceDiscovery discovery(SpaceId id) {
+      return runtime.spaces.discovery(principal, id);
+    }
+
+    @Override
     public void delete(SpaceId id) {
       runtime.spaces.delete(principal, id);
     }
@@ -288,6 +298,21 @@ public final class EmbeddedProvisioner implements Provisioner {
     @Override
     public List<CloudAccount> list() {
       return runtime.accounts.list(principal);
+    }
+
+    @Override
+    public List<DiscoveredCluster> clusters(CloudAccountId id, String region) {
+      return runtime.accounts.clusters(principal, id, region);
+    }
+
+    @Override
+    public ClusterAccessGrant registerClusterAccess(CloudAccountId id, String region, String clusterName) {
+      return runtime.accounts.registerClusterAccess(principal, id, region, clusterName);
+    }
+
+    @Override
+    public void revokeClusterAccess(CloudAccountId id, String region, String clusterName) {
+      runtime.accounts.revokeClusterAccess(principal, id, region, clusterName);
     }
   }
 

@@ -13,6 +13,7 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.server.cli.Zop;
 import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.TestDatabaseServers;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.io.ByteArrayOutputStream;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every curl example of the product documents (copied verbatim into spec-curl-examples.txt), run with curl
- * against a real {@code zop serve} process. Only the host, the token and the placeholder ids change. The sim
+ * against a real {@code zop serve} process. Only the host, the token and the placeholder ids change (the ids
+ * become real objects made first: a space, an AWS account, a datastore job, a recommendation, a VPC). The sim
  * provider (a test double) stands in for the cloud; its postgres datastores are the real local PostgreSQL.
  */
 class CurlExamplesTest {
@@ -88,6 +90,11 @@ class CurlExamplesTest {
         DatastoreSpec.postgres().name("orders").version("16.3").instanceClass("db.t3.medium").allocatedStorageGb(20).build()).id(),
         Duration.ofSeconds(60));
     assertThat(datastore.status()).isEqualTo(JobStatus.SUCCEEDED);
+    // the cluster example names a VPC and subnets, which must exist: a network job makes them in the sim cloud
+    Job network = client.jobs().await(client.jobs().submit(space.id(), NetworkSpec.named("platform-net")
+        .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").build()).id(),
+        Duration.ofSeconds(60));
+    assertThat(network.status()).isEqualTo(JobStatus.SUCCEEDED);
     client.remediations().putRecommendation(new Recommendation("rec_curl", "sim", sim.id(), "sim-east-1", "vm",
         "i-0123456789abcdef0", "stop"));
     IDS.put("spc_abc123", space.id().value());
@@ -95,6 +102,9 @@ class CurlExamplesTest {
     IDS.put("ca_abc123", aws.id().value());
     IDS.put("job_abc", datastore.id().value());
     IDS.put("rec_abc123", "rec_curl");
+    IDS.put("vpc-0abc", "platform-net");
+    IDS.put("subnet-0a", "platform-net-a");
+    IDS.put("subnet-0b", "platform-net-b");
   }
 
   static void dropDocumentedDatabase(SimCloud.Server pg) throws java.sql.SQLException {

@@ -40,7 +40,8 @@ class ArchitectureTest {
   void providersSeeOnlyTheApiAndSpi() {
     classes().that().resideInAPackage("dev.zop.provisioner.testkit.sim..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("dev.zop.provisioner", "dev.zop.provisioner.spec..",
-            "dev.zop.provisioner.spi..", "dev.zop.provisioner.testkit.sim..", "java..", "com.google.auto.service..")
+            "dev.zop.provisioner.spi..", "dev.zop.provisioner.discovery..", "dev.zop.provisioner.testkit.sim..",
+            "java..", "com.google.auto.service..")
         .check(production);
   }
 

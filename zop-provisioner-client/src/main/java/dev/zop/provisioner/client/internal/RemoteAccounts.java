@@ -5,7 +5,10 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.ClusterAccessGrant;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
 import java.util.List;
+import okhttp3.HttpUrl;
 
 /** {@link CloudAccounts} over {@code /cloud-accounts}. */
 public final class RemoteAccounts implements CloudAccounts {
@@ -30,5 +33,22 @@ public final class RemoteAccounts implements CloudAccounts {
   @Override
   public List<CloudAccount> list() {
     return http.get(LIST.getType(), "cloud-accounts");
+  }
+
+  @Override
+  public List<DiscoveredCluster> clusters(CloudAccountId id, String region) {
+    HttpUrl url = http.url("cloud-accounts", id.value(), "clusters").addQueryParameter("region", region).build();
+    return http.get(url, RemoteSpaces.CLUSTERS.getType());
+  }
+
+  @Override
+  public ClusterAccessGrant registerClusterAccess(CloudAccountId id, String region, String clusterName) {
+    return http.send("PUT", null, ClusterAccessGrant.class, "cloud-accounts", id.value(), "clusters", region,
+        clusterName, "access");
+  }
+
+  @Override
+  public void revokeClusterAccess(CloudAccountId id, String region, String clusterName) {
+    http.send("DELETE", null, Void.class, "cloud-accounts", id.value(), "clusters", region, clusterName, "access");
   }
 }

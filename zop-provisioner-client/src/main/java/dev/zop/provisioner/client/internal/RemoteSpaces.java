@@ -8,11 +8,21 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.Spaces;
 import dev.zop.provisioner.client.wire.Requests.SpaceStatusChange;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.DiscoveredDnsZone;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.discovery.SpaceDiscovery;
 import java.util.List;
+import okhttp3.HttpUrl;
 
 /** {@link Spaces} over {@code /spaces}. */
 public final class RemoteSpaces implements Spaces {
   private static final TypeReference<List<Space>> LIST = new TypeReference<>() {};
+  private static final TypeReference<List<DiscoveredNetwork>> NETWORKS = new TypeReference<>() {};
+  private static final TypeReference<List<DiscoveredSubnet>> SUBNETS = new TypeReference<>() {};
+  private static final TypeReference<List<DiscoveredDnsZone>> ZONES = new TypeReference<>() {};
+  static final TypeReference<List<DiscoveredCluster>> CLUSTERS = new TypeReference<>() {};
 
   private final HttpTransport http;
 
@@ -44,6 +54,37 @@ public final class RemoteSpaces implements Spaces {
   @Override
   public Kubeconfig kubeconfig(SpaceId id) {
     return http.send("POST", null, Kubeconfig.class, "spaces", id.value(), "kubeconfig");
+  }
+
+  @Override
+  public SpaceDiscovery discovery(SpaceId id) {
+    String space = id.value();
+    get(id); // a space that does not exist fails here, as it does embedded
+    return new SpaceDiscovery() {
+      @Override
+      public List<DiscoveredNetwork> networks() {
+        return http.get(NETWORKS.getType(), "space-discovery", space, "networks");
+      }
+
+      @Override
+      public List<DiscoveredSubnet> subnets(String networkId) {
+        HttpUrl.Builder url = http.url("space-discovery", space, "subnets");
+        if (networkId != null) {
+          url.addQueryParameter("networkID", networkId);
+        }
+        return http.get(url.build(), SUBNETS.getType());
+      }
+
+      @Override
+      public List<DiscoveredDnsZone> dnsZones() {
+        return http.get(ZONES.getType(), "space-discovery", space, "dns-zones");
+      }
+
+      @Override
+      public List<DiscoveredCluster> clusters() {
+        return http.get(CLUSTERS.getType(), "space-discovery", space, "clusters");
+      }
+    };
   }
 
   @Override

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Each event's {@code id} is its sequence number, so a client that reconnects resumes where it left off.
  */
 public final class JobEventStreams {
+  private static final Duration STOP_CHECK = Duration.ofMillis(200);
+
   private final Duration keepAlive;
   private final AtomicBoolean stopping = new AtomicBoolean();
 
@@ -45,17 +47,25 @@ public final class JobEventStreams {
     OutputStream out = response.getOutputStream();
     out.write(": stream of ".concat(id.value()).concat("\n\n").getBytes(StandardCharsets.UTF_8));
     out.flush(); // commits the response: from here on the dispatcher leaves it alone
+    long lastWrite = System.nanoTime();
     try (Subscription ignored = call.zop().jobs().watch(id, queue::add)) {
       while (!stopping.get()) {
-        JobEvent event = queue.poll(keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+        // short polls, so a stopping server is not held up by an idle stream
+        JobEvent event = queue.poll(STOP_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         if (event == null) {
+          if (System.nanoTime() - lastWrite < keepAlive.toNanos()) {
+            continue;
+          }
           out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
         } else if (event.seq() > after) {
           String frame = "id: " + event.seq() + "\nevent: " + event.type().wireName() + "\ndata: "
               + call.json().writeValueAsString(event) + "\n\n";
           out.write(frame.getBytes(StandardCharsets.UTF_8));
+        } else {
+          continue;
         }
         out.flush(); // throws once the client has gone, which ends the stream and its subscription
+        lastWrite = System.nanoTime();
       }
     } catch (IOException clientGone) {
       // the normal end of a stream

@@ -90,13 +90,23 @@ public final class Routes {
     route("POST", "/cloud-accounts", "space:create", "Connect a cloud account (credentials by reference)", 201,
         call -> touched(call, call.zop().accounts().create(call.body(CloudAccountRequest.class))));
     route("GET", "/cloud-accounts/{accountID}", "space:view", "Get a cloud account", 200,
-        call -> call.zop().accounts().get(CloudAccountId.of(call.path("accountID"))));
-    notBuilt("GET", "/cloud-accounts/{accountID}/clusters", "space:view",
-        "List clusters discovered on the cloud account");
-    notBuilt("PUT", "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access", "space:update",
-        "Register a cluster on a cloud account for kubeconfig minting");
-    notBuilt("DELETE", "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access", "space:update",
-        "Revoke cluster access");
+        call -> call.zop().accounts().get(account(call)));
+    route("GET", "/cloud-accounts/{accountID}/clusters", "space:view",
+        "List clusters discovered on the cloud account in ?region=", 200, call -> {
+          String region = call.query("region");
+          if (region == null) {
+            throw ApiError.badRequest("region", "required", "region is required, e.g. ?region=us-east-1");
+          }
+          return call.zop().accounts().clusters(account(call), region);
+        });
+    String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
+    route("PUT", access, "space:update", "Register a cluster on a cloud account for kubeconfig minting", 200,
+        call -> call.zop().accounts().registerClusterAccess(account(call), call.path("region"),
+            call.path("clusterName")));
+    route("DELETE", access, "space:update", "Revoke cluster access", 204, call -> {
+      call.zop().accounts().revokeClusterAccess(account(call), call.path("region"), call.path("clusterName"));
+      return null;
+    });
   }
 
   private void spaces() {
@@ -121,9 +131,17 @@ public final class Routes {
         call -> call.zop().spaces().kubeconfig(space(call)));
     notBuilt("GET", "/space-discovery/{spaceID}/namespaces", "deployment:view", "List namespaces on the space");
     notBuilt("POST", "/space-discovery/{spaceID}/namespaces", "deployment:create", "Create a namespace on the space");
-    notBuilt("GET", "/space-discovery/{spaceID}/networks", "space:view", "VPCs/VNets in the space's account and region");
-    notBuilt("GET", "/space-discovery/{spaceID}/subnets", "space:view", "Subnets in the space's account and region");
-    notBuilt("GET", "/space-discovery/{spaceID}/dns-zones", "space:view", "DNS zones of the space's account");
+    route("GET", "/space-discovery/{spaceID}/networks", "space:view",
+        "VPCs/VNets in the space's account and region", 200,
+        call -> call.zop().spaces().discovery(space(call)).networks());
+    route("GET", "/space-discovery/{spaceID}/subnets", "space:view",
+        "Subnets in the space's account and region (?networkID= for one network)", 200,
+        call -> call.zop().spaces().discovery(space(call)).subnets(call.query("networkID")));
+    route("GET", "/space-discovery/{spaceID}/dns-zones", "space:view", "DNS zones of the space's account", 200,
+        call -> call.zop().spaces().discovery(space(call)).dnsZones());
+    route("GET", "/space-discovery/{spaceID}/clusters", "space:view",
+        "Kubernetes clusters in the space's account and region", 200,
+        call -> call.zop().spaces().discovery(space(call)).clusters());
   }
 
   private void jobs() {
@@ -388,6 +406,10 @@ public final class Routes {
       call.touched(connection.id());
     }
     return created;
+  }
+
+  private static CloudAccountId account(Call call) {
+    return CloudAccountId.of(call.path("accountID"));
   }
 
   private static SpaceId space(Call call) {

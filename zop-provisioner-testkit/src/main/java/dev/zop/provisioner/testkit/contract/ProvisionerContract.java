@@ -7,6 +7,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ClusterAccessGrant;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.Job;
@@ -31,6 +32,10 @@ import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.discovery.SpaceDiscovery;
 import dev.zop.provisioner.remediation.AuditEntry;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
@@ -280,6 +285,23 @@ public abstract class ProvisionerContract {
     provisioner().spaces().delete(space.id());
   }
 
+  /** Polls (gently: a remote provisioner counts requests) until the workflow waits for a decision. */
+  private RemediationJob awaitParked(JobId id) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    RemediationJob job = provisioner().remediations().get(id);
+    while (job.status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+      job = provisioner().remediations().get(id);
+    }
+    assertThat(job.status()).isEqualTo(JobStatus.AWAITING_USER);
+    return job;
+  }
+
   @Test
   void aRemediationIsApprovedByStableStepIdAndAudited() {
     CloudAccount account = provisioner().accounts().create(CloudAccountRequest.of("sim", unique("remediation")));
@@ -291,12 +313,7 @@ public abstract class ProvisionerContract {
     RemediationJob started = provisioner().remediations().start(recommendation, SubjectType.RESOURCE, vm);
     assertThat(started.templateId()).isEqualTo("stop-idle-vm");
 
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    RemediationJob parked = provisioner().remediations().get(started.id());
-    while (parked.status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
-      parked = provisioner().remediations().get(started.id());
-    }
-    assertThat(parked.status()).isEqualTo(JobStatus.AWAITING_USER);
+    RemediationJob parked = awaitParked(started.id());
     UUID approval = parked.pendingApproval().id();
     provisioner().remediations().approve(started.id(), StepRef.id(approval), "Confirmed off-hours window");
     assertThatThrownBy(() -> provisioner().remediations().approve(started.id(), StepRef.id(approval), "twice"))
@@ -322,15 +339,74 @@ public abstract class ProvisionerContract {
     provisioner().remediations().putRecommendation(
         new Recommendation(recommendation, "sim", account.id(), "sim-east-1", "vm", vm, "stop"));
     RemediationJob started = provisioner().remediations().start(recommendation, SubjectType.RESOURCE, vm);
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (provisioner().remediations().get(started.id()).status() != JobStatus.AWAITING_USER
-        && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
+    awaitParked(started.id());
     RemediationJob rejected = provisioner().remediations().reject(started.id(), StepRef.name("approval"), "not now");
     assertThat(provisioner().remediations().await(rejected.id(), WAIT).status()).isEqualTo(JobStatus.CANCELLED);
     assertThat(cloud().workloadState(vm)).isEqualTo("running");
     assertThatThrownBy(() -> provisioner().remediations().get(JobId.of("job_nosuchremediation")))
         .isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void discoveryFindsWhatTheAccountHoldsAndSubmitRefusesNetworksItDoesNotHold() {
+    Space space = newSpace("discovery");
+    String vpc = unique("vpc");
+    cloud().existingNetwork(vpc, "10.9.0.0/16", Map.of(vpc + "-a", "10.9.1.0/24", vpc + "-b", "10.9.2.0/24"));
+    SpaceDiscovery discovery = provisioner().spaces().discovery(space.id());
+    assertThat(discovery.networks()).extracting(DiscoveredNetwork::id).contains(vpc);
+    assertThat(discovery.subnets(vpc)).extracting(DiscoveredSubnet::id, DiscoveredSubnet::networkId)
+        .containsExactlyInAnyOrder(tuple(vpc + "-a", vpc), tuple(vpc + "-b", vpc));
+    assertThat(discovery.subnets(null)).extracting(DiscoveredSubnet::id).contains(vpc + "-a", vpc + "-b");
+    assertThat(discovery.dnsZones()).isNotNull();
+
+    String name = unique("in-vpc");
+    Job job = provisioner().jobs().await(provisioner().jobs().submit(space.id(), KubernetesSpec.named(name)
+        .version("1.30").nodeGroup("default", "m5.large", 1, 2).vpcId(vpc).subnetIds(vpc + "-a", vpc + "-b")
+        .build()).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(discovery.clusters()).extracting(DiscoveredCluster::name).contains(name);
+
+    KubernetesSpec wrong = KubernetesSpec.named(unique("nowhere")).version("1.30")
+        .nodeGroup("default", "m5.large", 1, 2).vpcId("vpc-doesnotexist").subnetIds(vpc + "-a", "subnet-nope")
+        .build();
+    assertThatThrownBy(() -> provisioner().jobs().submit(space.id(), wrong))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field(), f -> f.code()).containsExactlyInAnyOrder(
+                tuple("config.vpcID", "not_found"),
+                tuple("config.subnetIDs[0]", "wrong_network"),
+                tuple("config.subnetIDs[1]", "not_found")));
+    assertThatThrownBy(() -> provisioner().jobs().plan(space.id(), wrong)).isInstanceOf(ValidationException.class);
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id())).items()).extracting(Job::id)
+        .containsExactly(job.id());
+    provisioner().jobs().await(provisioner().jobs().delete(job.id()).id(), WAIT);
+  }
+
+  @Test
+  void kubeconfigsNeedTheClusterRegisteredOnTheAccount() {
+    Space space = newSpace("access");
+    String name = unique("access");
+    Job job = provisioner().jobs().await(provisioner().jobs().submit(space.id(), cluster(name)).id(), WAIT);
+    Space clusterSpace = provisioner().spaces().get(SpaceId.of(job.outputs().get("spaceId")));
+    assertThat(provisioner().spaces().kubeconfig(clusterSpace.id()).server()).contains(name);
+    assertThat(provisioner().accounts().clusters(space.cloudAccountId(), "sim-east-1"))
+        .extracting(DiscoveredCluster::name).contains(name);
+
+    provisioner().accounts().revokeClusterAccess(space.cloudAccountId(), "sim-east-1", name);
+    assertThatThrownBy(() -> provisioner().spaces().kubeconfig(clusterSpace.id()))
+        .isInstanceOfSatisfying(ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("cluster_access_revoked"));
+    assertThatThrownBy(() -> provisioner().accounts().revokeClusterAccess(space.cloudAccountId(), "sim-east-1",
+        name)).isInstanceOf(NotFoundException.class);
+
+    ClusterAccessGrant grant = provisioner().accounts().registerClusterAccess(space.cloudAccountId(), "sim-east-1",
+        name);
+    assertThat(grant.clusterName()).isEqualTo(name);
+    assertThat(grant.registeredAt()).isNotNull();
+    assertThat(provisioner().accounts().registerClusterAccess(space.cloudAccountId(), "sim-east-1", name))
+        .isEqualTo(grant);
+    assertThat(provisioner().spaces().kubeconfig(clusterSpace.id()).token()).isNotBlank();
+    assertThatThrownBy(() -> provisioner().accounts().registerClusterAccess(space.cloudAccountId(), "sim-east-1",
+        "no-such-cluster")).isInstanceOf(NotFoundException.class);
+    provisioner().jobs().await(provisioner().jobs().delete(job.id()).id(), WAIT);
   }
 }

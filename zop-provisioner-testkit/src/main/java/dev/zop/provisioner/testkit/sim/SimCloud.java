@@ -332,7 +332,26 @@ public final class SimCloud {
     return List.copyOf(calls);
   }
 
+  /**
+   * A network that exists before any job, as in an account with a VPC made by hand: {@code vpcId} with the given
+   * subnets (each {@code id=cidr}). Discovery finds it; jobs may name it.
+   */
+  public SimCloud existingNetwork(String vpcId, String cidr, Map<String, String> subnets) {
+    Instant now = now();
+    resources.put(key("vpc", vpcId), new Resource("vpc", vpcId, Map.of("cidr", cidr), Map.of(), now, now));
+    subnets.forEach((id, subnetCidr) -> resources.put(key("subnet", id),
+        new Resource("subnet", id, Map.of("cidr", subnetCidr, "vpc", vpcId), Map.of(), now, now)));
+    return this;
+  }
+
   // ---- the cloud API the sim provider calls ----------------------------------------------------------------
+
+  List<Resource> list(String operation, String type) throws InterruptedException {
+    call(operation);
+    List<Resource> found = resources(type);
+    respond();
+    return found;
+  }
 
   Resource describe(String operation, String type, String name) throws InterruptedException {
     call(operation);

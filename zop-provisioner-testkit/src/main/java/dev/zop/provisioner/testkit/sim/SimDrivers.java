@@ -122,7 +122,7 @@ final class SimDrivers {
         .attributes(Map.of("cidr", spec.cidr())));
     for (Subnet subnet : spec.subnets()) {
       parts.add(Part.named("subnet." + subnet.name(), "subnet", spec.name() + "-" + subnet.name(), "network",
-          "Subnet").attributes(Map.of("cidr", subnet.cidr())));
+          "Subnet").attributes(Map.of("cidr", subnet.cidr(), "vpc", spec.name())));
     }
     if (spec.peerVpcId() != null) {
       parts.add(Part.named("peering", "vpc-peering", spec.name() + "-to-" + spec.peerVpcId(), "network",

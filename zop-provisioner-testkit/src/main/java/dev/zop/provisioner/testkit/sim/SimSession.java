@@ -1,5 +1,12 @@
 package dev.zop.provisioner.testkit.sim;
 
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.DiscoveredDnsZone;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.spi.Discovery;
+import java.util.List;
+
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.Kubeconfig;
@@ -60,6 +67,42 @@ final class SimSession implements ProviderSession {
       }
       return new Kubeconfig(clusterName, "https://" + clusterName + "." + region + ".k8s.sim.invalid", null,
           "sim-token-" + java.util.UUID.randomUUID(), java.time.Instant.now().plus(java.time.Duration.ofMinutes(15)));
+    };
+  }
+
+  /** <b>Test double</b> discovery: what the simulated cloud holds, whichever job (or none) made it. */
+  @Override
+  public Discovery discovery() {
+    return new Discovery() {
+      @Override
+      public List<DiscoveredNetwork> networks() throws Exception {
+        return cloud.list("network:DescribeVpcs", "vpc").stream()
+            .map(r -> new DiscoveredNetwork(r.name(), r.name(), r.attributes().get("cidr"), false)).toList();
+      }
+
+      @Override
+      public List<DiscoveredSubnet> subnets(String networkId) throws Exception {
+        return cloud.list("network:DescribeSubnets", "subnet").stream()
+            .filter(r -> networkId == null || networkId.equals(r.attributes().get("vpc")))
+            .map(r -> new DiscoveredSubnet(r.name(), r.attributes().get("vpc"), r.attributes().get("cidr"),
+                region + "a"))
+            .toList();
+      }
+
+      @Override
+      public List<DiscoveredCluster> clusters() throws Exception {
+        return cloud.list("kubernetes:ListClusters", "kubernetes-cluster").stream()
+            .map(r -> new DiscoveredCluster(r.name(), r.attributes().get("version"),
+                r.status(cloud.now()) == SimCloud.Status.ACTIVE ? "ACTIVE" : "CREATING",
+                "https://" + r.name() + "." + region + ".k8s.sim.invalid"))
+            .toList();
+      }
+
+      @Override
+      public List<DiscoveredDnsZone> dnsZones() throws Exception {
+        return cloud.list("dns:ListHostedZones", "dns-zone").stream()
+            .map(r -> new DiscoveredDnsZone(r.name(), r.name(), false)).toList();
+      }
     };
   }
 

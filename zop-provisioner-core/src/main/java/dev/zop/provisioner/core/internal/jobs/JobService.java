@@ -29,7 +29,9 @@ import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -85,7 +87,8 @@ public final class JobService {
   private record Target(Space space, CloudAccount account, ResourceDriver<ResourceSpec> driver) {}
 
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec spec) {
-    Target target = db.read(c -> target(c, principal, spaceId, spec, false));
+    List<FieldError> networkErrors = networkErrors(principal, spaceId, spec);
+    Target target = db.read(c -> target(c, principal, spaceId, spec, false, networkErrors));
     List<PlanStep> steps = target.driver.create(spec).stream()
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
@@ -103,10 +106,11 @@ public final class JobService {
       }
     }
     validateNameAndTags(options.name(), options.tags(), "");
+    List<FieldError> networkErrors = networkErrors(principal, spaceId, spec); // asks the cloud: outside the tx
     JobId id = JobId.random();
     try {
       db.tx(c -> {
-        Target target = target(c, principal, spaceId, spec, true);
+        Target target = target(c, principal, spaceId, spec, true, networkErrors);
         List<Step> steps = target.driver.create(spec);
         List<StepRecord> rows = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
@@ -310,8 +314,8 @@ public final class JobService {
   }
 
   /** Resolves and checks everything a job needs before it can be planned or submitted. */
-  private Target target(Connection c, Principal principal, SpaceId spaceId, ResourceSpec spec, boolean submitting)
-      throws SQLException {
+  private Target target(Connection c, Principal principal, SpaceId spaceId, ResourceSpec spec, boolean submitting,
+      List<FieldError> networkErrors) throws SQLException {
     if (spec == null) {
       throw ValidationException.of("config", "required", "a spec is required");
     }
@@ -339,8 +343,31 @@ public final class JobService {
     if (errors.isEmpty()) {
       driver.validate(spec).forEach(e -> errors.add(e.under("config")));
     }
+    errors.addAll(networkErrors);
     ValidationException.throwIfAny(errors);
     return new Target(space, account, driver);
+  }
+
+  /**
+   * The spec's references to existing networks that the provider does not find, or none when the spec names
+   * none, the provider cannot discover, or the space is not usable (which {@link #target} reports).
+   */
+  private List<FieldError> networkErrors(Principal principal, SpaceId spaceId, ResourceSpec spec) {
+    NetworkReferences references = spec == null ? null : NetworkReferences.of(spec);
+    if (references == null || references.isEmpty() || spaceId == null) {
+      return List.of();
+    }
+    Space space = db.read(c -> spaces.find(c, principal.orgId(), spaceId));
+    if (space == null || providers.find(space.provider()) == null) {
+      return List.of();
+    }
+    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    ProviderSession session = providers.session(account, space.region());
+    Discovery discovery = session.discovery();
+    if (discovery == null) {
+      return List.of();
+    }
+    return ProviderCalls.classified(session, () -> references.check(discovery));
   }
 
   private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {

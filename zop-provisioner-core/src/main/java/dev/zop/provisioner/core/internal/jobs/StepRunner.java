@@ -17,6 +17,7 @@ import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -50,6 +51,7 @@ final class StepRunner {
   private final JobRepository jobs;
   private final AccountRepository accounts;
   private final SpaceRepository spaces;
+  private final ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
   private final ProviderRegistry providers;
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
@@ -283,6 +285,7 @@ final class StepRunner {
     }
     if (done == JobStatus.DELETED && job.kind() == JobKind.KUBERNETES) {
       spaces.deleteCreatedBy(c, job.id().value());
+      clusterAccess.deleteRegisteredBy(c, job.id().value());
     }
     checkTransition(jobs.findAnyOrg(c, job.id()).status(), done);
     jobs.finish(c, job.id(), done, null);
@@ -310,6 +313,9 @@ final class StepRunner {
     Space space = new Space(SpaceId.random(), name, job.provider(), "kubernetes", job.accountId(),
         SpaceStatus.ACTIVE, config, now, now);
     spaces.insert(c, job.orgId(), space, job.id().value());
+    // the account that made the cluster may mint kubeconfigs for it, as if registered by hand
+    clusterAccess.insertIfAbsent(c, job.orgId(), job.accountId(), job.region() == null ? "" : job.region(),
+        cluster, job.createdBy(), job.id().value(), now);
     return space.id();
   }
 

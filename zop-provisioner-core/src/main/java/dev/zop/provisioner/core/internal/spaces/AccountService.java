@@ -1,5 +1,10 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.ClusterAccessGrant;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.spi.Discovery;
+import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
@@ -20,11 +25,14 @@ public final class AccountService {
   private final Database db;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
+  private final ClusterAccessRepository clusterAccess;
 
-  public AccountService(Database db, AccountRepository accounts, ProviderRegistry providers) {
+  public AccountService(Database db, AccountRepository accounts, ProviderRegistry providers,
+      ClusterAccessRepository clusterAccess) {
     this.db = db;
     this.accounts = accounts;
     this.providers = providers;
+    this.clusterAccess = clusterAccess;
   }
 
   public CloudAccount create(Principal principal, CloudAccountRequest request) {
@@ -65,5 +73,45 @@ public final class AccountService {
 
   public List<CloudAccount> list(Principal principal) {
     return db.read(c -> accounts.list(c, principal.orgId()));
+  }
+
+  public List<DiscoveredCluster> clusters(Principal principal, CloudAccountId id, String region) {
+    CloudAccount account = get(principal, id);
+    ProviderSession session = providers.session(account, checkRegion(region));
+    Discovery discovery = session.discovery();
+    if (discovery == null) {
+      throw new ConflictException("unsupported", "provider " + account.provider() + " cannot discover clusters");
+    }
+    return ProviderCalls.classified(session, discovery::clusters);
+  }
+
+  public ClusterAccessGrant registerClusterAccess(Principal principal, CloudAccountId id, String region,
+      String clusterName) {
+    if (clusterName == null || clusterName.isBlank() || clusterName.length() > 200) {
+      throw ValidationException.of("clusterName", "invalid_name", "must be 1-200 characters");
+    }
+    boolean known = clusters(principal, id, region).stream().anyMatch(c -> c.name().equals(clusterName));
+    if (!known) {
+      throw new NotFoundException("cluster " + clusterName + " not found in " + region + " on account " + id);
+    }
+    db.tx(c -> clusterAccess.insertIfAbsent(c, principal.orgId(), id, region, clusterName, principal.actor(), null,
+        Timestamps.now()));
+    return db.read(c -> clusterAccess.find(c, principal.orgId(), id, region, clusterName));
+  }
+
+  public void revokeClusterAccess(Principal principal, CloudAccountId id, String region, String clusterName) {
+    get(principal, id);
+    boolean removed = db.tx(c -> clusterAccess.delete(c, principal.orgId(), id, region, clusterName));
+    if (!removed) {
+      throw new NotFoundException("cluster access for " + clusterName + " in " + region + " on " + id
+          + " not found");
+    }
+  }
+
+  private static String checkRegion(String region) {
+    if (region == null || !region.matches("[a-z0-9][a-z0-9-]{0,63}")) {
+      throw ValidationException.of("region", "invalid_value", "region must be a region name such as us-east-1");
+    }
+    return region;
   }
 }

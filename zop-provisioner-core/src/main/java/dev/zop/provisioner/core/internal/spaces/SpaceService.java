@@ -1,5 +1,11 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.DiscoveredDnsZone;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.discovery.SpaceDiscovery;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
@@ -43,12 +49,15 @@ public final class SpaceService {
   private final SpaceRepository spaces;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
+  private final ClusterAccessRepository clusterAccess;
 
-  public SpaceService(Database db, SpaceRepository spaces, AccountRepository accounts, ProviderRegistry providers) {
+  public SpaceService(Database db, SpaceRepository spaces, AccountRepository accounts, ProviderRegistry providers,
+      ClusterAccessRepository clusterAccess) {
     this.db = db;
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
+    this.clusterAccess = clusterAccess;
   }
 
   public Space create(Principal principal, SpaceRequest request) {
@@ -153,18 +162,49 @@ public final class SpaceService {
       throw new ConflictException("no_cluster", "space " + id + " names no cluster (config.clusterName)");
     }
     CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    String region = space.region() == null ? "" : space.region();
+    if (db.read(c -> clusterAccess.find(c, principal.orgId(), account.id(), region, cluster)) == null) {
+      throw new ConflictException("cluster_access_revoked", "cluster " + cluster + " in " + space.region()
+          + " is not registered on account " + account.id() + "; register its access first");
+    }
     ProviderSession session = providers.session(account, space.region());
     ClusterAccess access = session.clusterAccess();
     if (access == null) {
       throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");
     }
-    try {
-      return access.mint(cluster);
-    } catch (ProvisionerException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new ProviderException(session.classify(e));
+    return ProviderCalls.classified(session, () -> access.mint(cluster));
+  }
+
+  /** What the provider finds in the space's account and region; each call asks the cloud. */
+  public SpaceDiscovery discovery(Principal principal, SpaceId id) {
+    Space space = get(principal, id);
+    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    ProviderSession session = providers.session(account, space.region());
+    Discovery discovery = session.discovery();
+    if (discovery == null) {
+      throw new ConflictException("unsupported", "provider " + space.provider() + " cannot discover resources");
     }
+    return new SpaceDiscovery() {
+      @Override
+      public List<DiscoveredNetwork> networks() {
+        return ProviderCalls.classified(session, discovery::networks);
+      }
+
+      @Override
+      public List<DiscoveredSubnet> subnets(String networkId) {
+        return ProviderCalls.classified(session, () -> discovery.subnets(networkId));
+      }
+
+      @Override
+      public List<DiscoveredDnsZone> dnsZones() {
+        return ProviderCalls.classified(session, discovery::dnsZones);
+      }
+
+      @Override
+      public List<DiscoveredCluster> clusters() {
+        return ProviderCalls.classified(session, discovery::clusters);
+      }
+    };
   }
 
   public void delete(Principal principal, SpaceId id) {
