@@ -1,0 +1,48 @@
+package dev.zop.provisioner.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Closing the server lets a request in flight finish, then refuses new connections. */
+class GracefulShutdownTest {
+  @Test
+  void aRequestInFlightFinishesAndNewOnesAreRefused() throws Exception {
+    ServerFixture fixture = new ServerFixture();
+    try {
+      Provisioner client = fixture.client(fixture.adminToken);
+      CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "shutdown"));
+      Space space = client.spaces().create(SpaceRequest.of("sim", "shutdown", account.id()).region("sim-east-1"));
+      fixture.cloud.stuckCreating("kubernetes-cluster");
+      Job job = client.jobs().submit(space.id(), KubernetesSpec.named("held").version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build());
+
+      String base = fixture.baseUrl();
+      long started = System.nanoTime();
+      CompletableFuture<RawHttp.Reply> inFlight = CompletableFuture.supplyAsync(() -> RawHttp.json(base, "GET",
+          "/provisioning-jobs/" + job.id() + "/await?timeoutMs=1500", fixture.adminToken, null));
+      Thread.sleep(300); // the long poll is now held by the server
+      fixture.server.close();
+
+      RawHttp.Reply reply = inFlight.get(10, TimeUnit.SECONDS);
+      assertThat(reply.status()).isEqualTo(200);
+      assertThat(reply.json().at("/data/id").asText()).isEqualTo(job.id().value());
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(1400);
+      assertThatThrownBy(() -> RawHttp.json(base, "GET", "/healthz", null, null)).isInstanceOf(AssertionError.class);
+      client.close();
+    } finally {
+      fixture.cloud.unstick("kubernetes-cluster");
+      fixture.engine.close();
+    }
+  }
+}
