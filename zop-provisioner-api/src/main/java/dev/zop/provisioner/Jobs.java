@@ -26,6 +26,14 @@ public interface Jobs {
     return submit(spaceId, spec.build(), SubmitOptions.none());
   }
 
+  /**
+   * Installs a catalog component into the space's cluster: a {@code component} job whose teardown uninstalls it.
+   * {@code values} go over the catalog's defaults; dotted keys ({@code controller.service.type}) are allowed.
+   */
+  default Job installComponent(SpaceId spaceId, String componentId, java.util.Map<String, Object> values) {
+    return submit(spaceId, dev.zop.provisioner.spec.ComponentSpec.of(componentId, values));
+  }
+
   Job get(JobId id);
 
   Page<Job> list(JobQuery query);

@@ -20,6 +20,9 @@ public interface Provisioner extends AutoCloseable {
 
   Remediations remediations();
 
+  /** The in-cluster components spaces can install ({@code jobs().installComponent(...)}). */
+  Catalog catalog();
+
   /** The same provisioner acting as another principal. Closing the view does not close the engine. */
   Provisioner as(Principal principal);
 

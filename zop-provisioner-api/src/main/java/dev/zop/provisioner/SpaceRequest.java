@@ -9,15 +9,35 @@ import java.util.Map;
  *
  * <p>AWS and GCP spaces need {@code config.region}; Azure spaces need {@code config.resourceGroup}.
  * {@code spaceType} defaults to {@code kubernetes}.
+ *
+ * @param kubeconfig a kubeconfig (YAML) for a cluster the provider cannot mint credentials for, or null. It is
+ *                   written to the secret store at once; the space keeps only {@code config.kubeconfigRef}.
  */
 public record SpaceRequest(
-    String name, String provider, String spaceType, CloudAccountId cloudAccountId, Map<String, String> config) {
+    String name, String provider, String spaceType, CloudAccountId cloudAccountId, Map<String, String> config,
+    String kubeconfig) {
 
   public static final String DEFAULT_SPACE_TYPE = "kubernetes";
 
   public SpaceRequest {
     spaceType = spaceType == null ? DEFAULT_SPACE_TYPE : spaceType;
     config = config == null ? Map.of() : Map.copyOf(config);
+  }
+
+  public SpaceRequest(String name, String provider, String spaceType, CloudAccountId cloudAccountId,
+      Map<String, String> config) {
+    this(name, provider, spaceType, cloudAccountId, config, null);
+  }
+
+  /** The space's cluster is reached with this kubeconfig (kept in the secret store, never returned). */
+  public SpaceRequest kubeconfig(String yaml) {
+    return new SpaceRequest(name, provider, spaceType, cloudAccountId, config, yaml);
+  }
+
+  @Override
+  public String toString() {
+    return "SpaceRequest[" + name + ", " + provider + ", " + spaceType + ", " + cloudAccountId + ", " + config
+        + (kubeconfig == null ? "" : ", kubeconfig hidden") + "]";
   }
 
   public static SpaceRequest of(String provider, String name, CloudAccountId cloudAccountId) {
@@ -49,12 +69,12 @@ public record SpaceRequest(
   }
 
   public SpaceRequest spaceType(String type) {
-    return new SpaceRequest(name, provider, type, cloudAccountId, config);
+    return new SpaceRequest(name, provider, type, cloudAccountId, config, kubeconfig);
   }
 
   public SpaceRequest config(String key, String value) {
     Map<String, String> next = new LinkedHashMap<>(config);
     next.put(key, value);
-    return new SpaceRequest(name, provider, spaceType, cloudAccountId, next);
+    return new SpaceRequest(name, provider, spaceType, cloudAccountId, next, kubeconfig);
   }
 }

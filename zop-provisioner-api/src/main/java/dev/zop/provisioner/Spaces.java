@@ -23,6 +23,9 @@ public interface Spaces {
    */
   Kubeconfig kubeconfig(SpaceId id);
 
+  /** Namespaces on the space's cluster. */
+  Namespaces namespaces(SpaceId id);
+
   /** Networks, subnets, DNS zones and clusters in the space's account and region, through its provider. */
   SpaceDiscovery discovery(SpaceId id);
 

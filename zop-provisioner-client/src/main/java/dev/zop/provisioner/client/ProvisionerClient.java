@@ -1,5 +1,6 @@
 package dev.zop.provisioner.client;
 
+import dev.zop.provisioner.Catalog;
 import dev.zop.provisioner.CloudAccounts;
 import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.Jobs;
@@ -92,6 +93,11 @@ public final class ProvisionerClient implements Provisioner {
   @Override
   public Remediations remediations() {
     return remediations;
+  }
+
+  @Override
+  public Catalog catalog() {
+    return () -> http.catalog();
   }
 
   /** Refused: a remote client acts as its bearer token. Build another client with that principal's token. */

@@ -5,7 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Catalog;
 import dev.zop.provisioner.CloudAccounts;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Namespaces;
+import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
+import dev.zop.provisioner.spi.ClusterComponents;
 import dev.zop.provisioner.ClusterAccessGrant;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.SpaceDiscovery;
@@ -124,6 +129,18 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   @Override
+  public Catalog catalog() {
+    return () -> {
+      ClusterComponents components = runtime.providers.components();
+      if (components == null) {
+        throw new ConflictException("no_component_installer",
+            "no component installer is installed (add provider-helm to the classpath)");
+      }
+      return components.catalog();
+    };
+  }
+
+  @Override
   public Provisioner as(Principal other) {
     return new EmbeddedProvisioner(runtime, Objects.requireNonNull(other, "principal"), false);
   }
@@ -183,9 +200,12 @@ public final class EmbeddedProvisioner implements Provisioner {
       this.providers = providers;
       this.store = db.dataSource();
       ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
-      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, clusterAccess);
-      this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
       this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
+      ClusterTargets targets = new ClusterTargets(db, spaceRepository, accountRepository, providers, clusterAccess,
+          secrets);
+      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, clusterAccess, secrets,
+          targets);
+      this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
       this.databases = new DatabaseService(db, secrets);
       RecommendationStore recommendationStore = new RecommendationStore(db);
       JobEngine.RemediationParts remediation = new JobEngine.RemediationParts(
@@ -195,7 +215,7 @@ public final class EmbeddedProvisioner implements Provisioner {
           builder.notifier != null ? builder.notifier : new LoggingNotifier(),
           builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
               : NotificationRules.fromEnvironment(System::getenv));
-      this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets,
+      this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets, targets,
           job -> databases.hasDatabases(job)
               ? "datastore job " + job + " still has databases; delete them first" : null,
           remediation, settings);
@@ -271,6 +291,11 @@ public final class EmbeddedProvisioner implements Provisioner {
     @Override
     public Kubeconfig kubeconfig(SpaceId id) {
       return runtime.spaces.kubeconfig(principal, id);
+    }
+
+    @Override
+    public Namespaces namespaces(SpaceId id) {
+      return runtime.spaces.namespaces(principal, id);
     }
 
     @Override
@@ -503,6 +528,7 @@ public final class EmbeddedProvisioner implements Provisioner {
     private Path dataDirectory;
     private final List<CloudProvider> providers = new ArrayList<>();
     private boolean discoverProviders = true;
+    private ClusterComponents components;
     private int workerThreads = Math.min(64, Math.max(4, 4 * java.lang.Runtime.getRuntime().availableProcessors()));
     private Duration lease = Duration.ofSeconds(30);
     private Duration poll = Duration.ofMillis(250);
@@ -578,6 +604,12 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     /** Whether to load providers with {@link java.util.ServiceLoader} (default true). */
+    /** What installs catalog components (default: the one {@link java.util.ServiceLoader} finds, if any). */
+    public Builder components(ClusterComponents value) {
+      this.components = Objects.requireNonNull(value);
+      return this;
+    }
+
     public Builder discoverProviders(boolean value) {
       this.discoverProviders = value;
       return this;
@@ -648,7 +680,7 @@ public final class EmbeddedProvisioner implements Provisioner {
       }
       try {
         Database db = Database.open(ds);
-        ProviderRegistry registry = ProviderRegistry.of(discoverProviders, providers,
+        ProviderRegistry registry = ProviderRegistry.of(discoverProviders, providers, components,
             Thread.currentThread().getContextClassLoader());
         String id = instanceId != null ? instanceId
             : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);

@@ -15,6 +15,7 @@ import dev.zop.provisioner.server.cli.Zop;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.TestDatabaseServers;
+import dev.zop.provisioner.testkit.kube.KubeTestCluster;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -83,7 +84,9 @@ class CurlExamplesTest {
     }
     client = dev.zop.provisioner.client.ProvisionerClient.builder().baseUrl(base).bearerToken(token).build();
     CloudAccount sim = client.accounts().create(CloudAccountRequest.of("sim", "curl-examples"));
-    Space space = client.spaces().create(SpaceRequest.of("sim", "curl-examples", sim.id()).region("sim-east-1"));
+    // the space's cluster is a real kube-apiserver on loopback, reached with a kubeconfig the space carries
+    Space space = client.spaces().create(SpaceRequest.of("sim", "curl-examples", sim.id()).region("sim-east-1")
+        .kubeconfig(KubeTestCluster.shared().kubeconfig()));
     CloudAccount aws = client.accounts().create(CloudAccountRequest.of("aws", "acme-aws")
         .credentialsRef("env:AWS_PROFILE"));
     Job datastore = client.jobs().await(client.jobs().submit(space.id(),
@@ -190,16 +193,18 @@ class CurlExamplesTest {
       String title = entry.getKey();
       RawHttp.Reply reply = entry.getValue();
       JsonNode body = reply.json();
-      if (title.contains("install-component") || title.contains("/namespaces")) {
-        // the component catalog and namespaces come with provider-helm; until then a clear 501
-        assertThat(reply.status()).as(title).isEqualTo(501);
-        assertThat(body.at("/error/code").asText()).isEqualTo("not_implemented");
-        continue;
-      }
       assertThat(reply.status()).as(title + " -> " + reply.body()).isEqualTo(201);
       JsonNode data = body.get("data");
       assertThat(data).as(title).isNotNull();
-      if (title.contains("provisioning-jobs/job_")) {
+      if (title.contains("/namespaces")) {
+        assertThat(data.get("name").asText()).isEqualTo("checkout-prod");
+        assertThat(data.get("managedByZopnight").asBoolean()).isTrue();
+        assertThat(data.get("createdAt").asText()).isNotBlank();
+      } else if (title.contains("install-component")) {
+        assertThat(data.get("kind").asText()).isEqualTo("component");
+        assertThat(data.at("/config/componentID").asText()).isEqualTo("ingress-nginx");
+        assertThat(data.at("/config/values/controller.service.type").asText()).isEqualTo("LoadBalancer");
+      } else if (title.contains("provisioning-jobs/job_")) {
         assertThat(data.get("name").asText()).isEqualTo("checkout");
         assertThat(data.get("owner").asText()).isEqualTo("checkout_app");
         assertThat(data.get("secretRef").asText()).isNotBlank();
@@ -220,6 +225,23 @@ class CurlExamplesTest {
     }
     assertThat(results).hasSize(8);
 
+    // the documented responses of the GET examples
+    JsonNode catalog = RawHttp.json(base, "GET", "/catalog/components", token, null).json();
+    assertThat(catalog.get("data").isArray()).isTrue();
+    assertThat(catalog.get("data")).anySatisfy(c -> {
+      assertThat(c.get("id").asText()).isEqualTo("ingress-nginx");
+      assertThat(c.get("category").asText()).isEqualTo("ingress");
+      assertThat(c.get("version").asText()).isNotBlank();
+      assertThat(c.get("name").asText()).isNotBlank();
+      assertThat(c.get("description").asText()).isNotBlank();
+    });
+    JsonNode namespaces = RawHttp.json(base, "GET", "/space-discovery/" + IDS.get("spc_abc") + "/namespaces",
+        token, null).json();
+    assertThat(namespaces.get("data")).anySatisfy(n -> {
+      assertThat(n.get("name").asText()).isEqualTo("default");
+      assertThat(n.get("managedByZopnight").asBoolean()).isFalse();
+      assertThat(n.has("createdAt")).isFalse();
+    });
     JsonNode spaces = RawHttp.json(base, "GET", "/spaces", token, null).json();
     assertThat(spaces.get("data").isArray()).isTrue();
     assertThat(spaces.at("/data/0/cloudAccountId").isTextual()).isTrue();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.CatalogComponent;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.ProviderException;
@@ -46,6 +47,12 @@ public final class HttpTransport {
   /** The principal the bearer token names. */
   public Principal whoAmI() {
     return get(Principal.class, "me");
+  }
+
+  /** The component catalog. */
+  public List<CatalogComponent> catalog() {
+    return get(new com.fasterxml.jackson.core.type.TypeReference<List<CatalogComponent>>() {}.getType(),
+        "catalog", "components");
   }
 
   HttpUrl.Builder url(String... segments) {

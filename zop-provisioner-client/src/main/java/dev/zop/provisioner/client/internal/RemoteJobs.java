@@ -17,6 +17,7 @@ import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.client.wire.Requests.InstallComponent;
 import dev.zop.provisioner.client.wire.Requests.SubmitJob;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.time.Duration;
@@ -55,6 +56,12 @@ public final class RemoteJobs implements Jobs {
   private SubmitJob body(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
     return new SubmitJob(spaceId.value(), spec.kind().wireName(), http.json().valueToTree(spec), options.name(),
         options.tags().isEmpty() ? null : options.tags());
+  }
+
+  @Override
+  public Job installComponent(SpaceId spaceId, String componentId, Map<String, Object> values) {
+    return http.send("POST", new InstallComponent(spaceId.value(), componentId, null, values), Job.class, JOBS,
+        "install-component");
   }
 
   @Override

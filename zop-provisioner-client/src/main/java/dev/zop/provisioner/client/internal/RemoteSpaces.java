@@ -2,11 +2,14 @@ package dev.zop.provisioner.client.internal;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.zop.provisioner.Kubeconfig;
+import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Namespaces;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.Spaces;
+import dev.zop.provisioner.client.wire.Requests.CreateNamespace;
 import dev.zop.provisioner.client.wire.Requests.SpaceStatusChange;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredDnsZone;
@@ -19,6 +22,7 @@ import okhttp3.HttpUrl;
 /** {@link Spaces} over {@code /spaces}. */
 public final class RemoteSpaces implements Spaces {
   private static final TypeReference<List<Space>> LIST = new TypeReference<>() {};
+  private static final TypeReference<List<Namespace>> NAMESPACES = new TypeReference<>() {};
   private static final TypeReference<List<DiscoveredNetwork>> NETWORKS = new TypeReference<>() {};
   private static final TypeReference<List<DiscoveredSubnet>> SUBNETS = new TypeReference<>() {};
   private static final TypeReference<List<DiscoveredDnsZone>> ZONES = new TypeReference<>() {};
@@ -54,6 +58,23 @@ public final class RemoteSpaces implements Spaces {
   @Override
   public Kubeconfig kubeconfig(SpaceId id) {
     return http.send("POST", null, Kubeconfig.class, "spaces", id.value(), "kubeconfig");
+  }
+
+  @Override
+  public Namespaces namespaces(SpaceId id) {
+    String space = id.value();
+    return new Namespaces() {
+      @Override
+      public List<Namespace> list() {
+        return http.get(NAMESPACES.getType(), "space-discovery", space, "namespaces");
+      }
+
+      @Override
+      public Namespace create(String name) {
+        return http.send("POST", new CreateNamespace(name), Namespace.class, "space-discovery", space,
+            "namespaces");
+      }
+    };
   }
 
   @Override

@@ -19,6 +19,17 @@ public final class Requests {
       String name,
       Map<String, String> tags) {}
 
+  /** {@code POST /provisioning-jobs/install-component}. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record InstallComponent(
+      @JsonProperty("spaceID") @JsonAlias("spaceId") String spaceId,
+      @JsonProperty("componentID") @JsonAlias("componentId") String componentId,
+      String namespace,
+      Map<String, Object> values) {}
+
+  /** {@code POST /space-discovery/{spaceID}/namespaces}. */
+  public record CreateNamespace(String name) {}
+
   /** {@code PATCH /spaces/{id}/status}. */
   public record SpaceStatusChange(String status) {}
 

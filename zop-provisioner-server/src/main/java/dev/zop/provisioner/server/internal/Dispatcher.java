@@ -74,9 +74,6 @@ public final class Dispatcher {
         authorise(endpoint, caller);
         limit(caller);
       }
-      if (!endpoint.implemented()) {
-        throw new ApiError(501, "not_implemented", endpoint.auditAction() + " is not built yet in this version");
-      }
       checkBody(ctx);
       call = new Call(ctx, caller, caller == null ? engine : engine.as(caller.principal()), json);
       Object data = endpoint.action().run(call);

@@ -4,11 +4,10 @@ package dev.zop.provisioner.server.internal;
  * One route of the API: the single table the server registers, authorises, audits and documents (OpenAPI) from.
  *
  * @param policy      the policy the caller needs, or null for a route that only needs a valid token
- * @param isPublic    served without a token (health, readiness, the OpenAPI document)
- * @param implemented false for a documented route whose capability is not built yet: it answers 501
+ * @param isPublic    served without a token (health, readiness)
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, boolean implemented, Action action) {
+    boolean isPublic, Action action) {
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */
   @FunctionalInterface

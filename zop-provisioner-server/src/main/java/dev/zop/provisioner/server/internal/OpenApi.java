@@ -54,7 +54,6 @@ public final class OpenApi {
     if (endpoint.policy() != null) {
       op.put("x-policy", endpoint.policy());
     }
-    op.put("x-implemented", endpoint.implemented());
     List<Map<String, Object>> params = new ArrayList<>();
     Matcher m = PARAM.matcher(endpoint.path());
     while (m.find()) {
@@ -70,24 +69,19 @@ public final class OpenApi {
     Map<String, Object> responses = new LinkedHashMap<>();
     Map<String, Object> error = Map.of("description", "error", "content",
         Map.of("application/json", Map.of("schema", Map.of("$ref", "#/components/schemas/Error"))));
-    if (!endpoint.implemented()) {
-      op.put("description", "Not built yet in this version: answers 501 not_implemented.");
-      responses.put("501", error);
-    } else {
-      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
-          endpoint.successStatus() == 204 ? "done; no body" : "{\"data\": ...}"));
-      if (!endpoint.isPublic()) {
-        responses.put("400", error);
-        responses.put("401", error);
-        responses.put("403", error);
-        responses.put("404", error);
-        responses.put("429", error);
-      }
-      if (endpoint.mutating()) {
-        responses.put("409", error);
-        responses.put("413", error);
-        responses.put("415", error);
-      }
+    responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
+        endpoint.successStatus() == 204 ? "done; no body" : "{\"data\": ...}"));
+    if (!endpoint.isPublic()) {
+      responses.put("400", error);
+      responses.put("401", error);
+      responses.put("403", error);
+      responses.put("404", error);
+      responses.put("409", error);
+      responses.put("429", error);
+    }
+    if (endpoint.mutating()) {
+      responses.put("413", error);
+      responses.put("415", error);
     }
     op.put("responses", responses);
     return op;

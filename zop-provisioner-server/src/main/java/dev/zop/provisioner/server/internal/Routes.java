@@ -19,6 +19,8 @@ import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.client.wire.Requests.CreateDatabase;
+import dev.zop.provisioner.client.wire.Requests.CreateNamespace;
+import dev.zop.provisioner.client.wire.Requests.InstallComponent;
 import dev.zop.provisioner.client.wire.Requests.Decision;
 import dev.zop.provisioner.client.wire.Requests.SpaceStatusChange;
 import dev.zop.provisioner.client.wire.Requests.StartRemediation;
@@ -27,6 +29,7 @@ import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.StepRef;
 import dev.zop.provisioner.remediation.SubjectType;
+import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.server.AccessStore;
 import java.time.Duration;
@@ -63,15 +66,11 @@ public final class Routes {
   }
 
   private void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, true, action));
+    table.add(new Endpoint(method, path, policy, summary, status, false, action));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, true, action));
-  }
-
-  private void notBuilt(String method, String path, String policy, String summary) {
-    table.add(new Endpoint(method, path, policy, summary, 200, false, false, call -> null));
+    table.add(new Endpoint(method, path, null, summary, 200, true, action));
   }
 
   private void service() {
@@ -129,8 +128,16 @@ public final class Routes {
     route("POST", "/spaces/{spaceID}/kubeconfig", "space:update",
         "Mint a short-lived kubeconfig for the space's cluster", 200,
         call -> call.zop().spaces().kubeconfig(space(call)));
-    notBuilt("GET", "/space-discovery/{spaceID}/namespaces", "deployment:view", "List namespaces on the space");
-    notBuilt("POST", "/space-discovery/{spaceID}/namespaces", "deployment:create", "Create a namespace on the space");
+    route("GET", "/space-discovery/{spaceID}/namespaces", "deployment:view", "List namespaces on the space", 200,
+        call -> call.zop().spaces().namespaces(space(call)).list());
+    route("POST", "/space-discovery/{spaceID}/namespaces", "deployment:create", "Create a namespace on the space",
+        201, call -> {
+          CreateNamespace body = call.body(CreateNamespace.class);
+          if (body.name() == null) {
+            throw new ValidationException(List.of(FieldError.required("name")));
+          }
+          return call.zop().spaces().namespaces(space(call)).create(body.name());
+        });
     route("GET", "/space-discovery/{spaceID}/networks", "space:view",
         "VPCs/VNets in the space's account and region", 200,
         call -> call.zop().spaces().discovery(space(call)).networks());
@@ -223,9 +230,24 @@ public final class Routes {
   }
 
   private void catalog() {
-    notBuilt("GET", "/catalog/components", "service:view", "List catalog components and their default values");
-    notBuilt("POST", "/provisioning-jobs/install-component", "service:create",
-        "Install a catalog component into a space");
+    route("GET", "/catalog/components", "service:view", "List catalog components and their default values", 200,
+        call -> call.zop().catalog().components());
+    route("POST", "/provisioning-jobs/install-component", "service:create",
+        "Install a catalog component into a space", 201, call -> {
+          InstallComponent body = call.body(InstallComponent.class);
+          List<FieldError> missing = new ArrayList<>();
+          if (body.spaceId() == null) {
+            missing.add(FieldError.required("spaceID"));
+          }
+          if (body.componentId() == null) {
+            missing.add(FieldError.required("componentID"));
+          }
+          ValidationException.throwIfAny(missing);
+          ComponentSpec spec = new ComponentSpec(body.componentId(), body.namespace(), body.values());
+          ValidationException.throwIfAny(spec.validate());
+          SubmitOptions options = new SubmitOptions(call.header("Idempotency-Key"), null, null);
+          return touched(call, call.zop().jobs().submit(SpaceId.of(body.spaceId()), spec, options));
+        });
   }
 
   private void remediations() {

@@ -8,6 +8,7 @@ import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spi.Notifier;
@@ -36,7 +37,8 @@ public final class JobEngine implements AutoCloseable {
    *                        returns null when it may
    */
   public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
-      SecretService secrets, Function<JobId, String> teardownBlocker, RemediationParts remediation,
+      SecretService secrets, ClusterTargets targets, Function<JobId, String> teardownBlocker,
+      RemediationParts remediation,
       Settings settings) {
     JobRepository jobs = new JobRepository();
     JobSignals signals = new JobSignals();
@@ -47,15 +49,15 @@ public final class JobEngine implements AutoCloseable {
     RemediationReconciler reconciler = new RemediationReconciler(db, jobs, remediationRows, accounts, providers,
         remediation.templates(), settings.retryPolicy(), remediation.notifier(), remediation.rules(), writer);
     StepRunner runner = new StepRunner(db, jobs, accounts, spaces, providers, settings.retryPolicy(), signals,
-        secrets, writer, reconciler, halted, () -> self[0] != null && self[0].stopping());
+        secrets, targets, writer, reconciler, halted, () -> self[0] != null && self[0].stopping());
     this.worker = settings.runWorkers()
         ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll())
         : null;
     self[0] = worker;
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     Runnable wake = worker == null ? () -> { } : worker::wake;
-    this.service = new JobService(db, jobs, spaces, accounts, providers, signals, watchHub, wake, settings.poll(),
-        teardownBlocker);
+    this.service = new JobService(db, jobs, spaces, accounts, providers, targets, signals, watchHub, wake,
+        settings.poll(), teardownBlocker);
     this.remediations = new RemediationService(db, jobs, remediationRows, accounts, providers,
         remediation.templates(), remediation.source(), remediation.store(), service, wake);
     if (worker != null) {

@@ -29,6 +29,7 @@ import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.spi.Discovery;
@@ -62,6 +63,7 @@ public final class JobService {
   private final SpaceRepository spaces;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
+  private final ClusterTargets targets;
   private final JobSignals signals;
   private final WatchHub watchHub;
   private final Runnable wakeWorker;
@@ -69,13 +71,14 @@ public final class JobService {
   private final Function<JobId, String> teardownBlocker;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
-      ProviderRegistry providers, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll,
+      ProviderRegistry providers, ClusterTargets targets, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll,
       Function<JobId, String> teardownBlocker) {
     this.db = db;
     this.jobs = jobs;
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
+    this.targets = targets;
     this.signals = signals;
     this.watchHub = watchHub;
     this.wakeWorker = wakeWorker;
@@ -331,13 +334,13 @@ public final class JobService {
       throw ValidationException.of("spaceID", "unsupported_provider",
           "provider '" + space.provider() + "' of space " + spaceId + " is not installed");
     }
-    if (!providers.find(space.provider()).metadata().supports(spec.kind())) {
+    if (!providers.supports(space.provider(), spec.kind())) {
       throw ValidationException.of("kind", "unsupported_kind",
           space.provider() + " cannot provision " + spec.kind().wireName());
     }
     ProviderSession session = providers.session(account, space.region());
-    @SuppressWarnings("unchecked")
-    ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(spec.kind());
+    ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
+        () -> targets.of(principal.orgId(), spaceId));
     List<FieldError> errors = new ArrayList<>();
     spec.validate().forEach(e -> errors.add(e.under("config")));
     if (errors.isEmpty()) {
@@ -372,10 +375,8 @@ public final class JobService {
 
   private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {
     CloudAccount account = accounts.findAnyOrg(c, job.accountId());
-    @SuppressWarnings("unchecked")
-    ResourceDriver<ResourceSpec> driver =
-        (ResourceDriver<ResourceSpec>) providers.session(account, job.region()).driver(job.kind());
-    return driver;
+    return providers.driver(providers.session(account, job.region()), job.kind(),
+        () -> targets.of(job.orgId(), job.spaceId()));
   }
 
   private static void validateNameAndTags(String name, Map<String, String> tags, String prefix) {

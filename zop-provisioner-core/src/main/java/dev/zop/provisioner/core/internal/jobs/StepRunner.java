@@ -18,6 +18,7 @@ import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.spaces.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterAccessRepository;
+import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -52,6 +53,7 @@ final class StepRunner {
   private final AccountRepository accounts;
   private final SpaceRepository spaces;
   private final ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
+  private final ClusterTargets targets;
   private final ProviderRegistry providers;
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
@@ -63,7 +65,9 @@ final class StepRunner {
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts, SpaceRepository spaces,
       ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
-      FencedWriter writer, RemediationReconciler reconciler, BooleanSupplier halted, BooleanSupplier stopping) {
+      ClusterTargets targets, FencedWriter writer, RemediationReconciler reconciler, BooleanSupplier halted,
+      BooleanSupplier stopping) {
+    this.targets = targets;
     this.db = db;
     this.jobs = jobs;
     this.accounts = accounts;
@@ -110,8 +114,8 @@ final class StepRunner {
     JobRecord job = loaded.job();
     ProviderSession session = providers.session(job.accountId(), job.region(),
         () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
-    @SuppressWarnings("unchecked")
-    ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(job.kind());
+    ResourceDriver<ResourceSpec> driver = providers.driver(session, job.kind(),
+        () -> targets.of(job.orgId(), job.spaceId()));
 
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.

@@ -1,5 +1,10 @@
 package dev.zop.provisioner.core.internal.providers;
 
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ClusterComponents;
+import dev.zop.provisioner.spi.ClusterTarget;
+import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.spi.CloudProvider;
@@ -21,10 +26,12 @@ public final class ProviderRegistry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistry.class);
 
   private final Map<String, CloudProvider> providers;
+  private final ClusterComponents components;
   private final Map<String, ProviderSession> sessions = new ConcurrentHashMap<>();
 
-  private ProviderRegistry(Map<String, CloudProvider> providers) {
+  private ProviderRegistry(Map<String, CloudProvider> providers, ClusterComponents components) {
     this.providers = Map.copyOf(providers);
+    this.components = components;
   }
 
   /**
@@ -32,15 +39,54 @@ public final class ProviderRegistry implements AutoCloseable {
    * provider replaces a discovered one with the same id.
    */
   public static ProviderRegistry of(boolean discover, List<CloudProvider> explicit, ClassLoader loader) {
+    return of(discover, explicit, null, loader);
+  }
+
+  /** As above; {@code components} (or, when null and discovering, the one ServiceLoader finds) runs components. */
+  public static ProviderRegistry of(boolean discover, List<CloudProvider> explicit, ClusterComponents components,
+      ClassLoader loader) {
     Map<String, CloudProvider> byId = new LinkedHashMap<>();
+    ClusterComponents installer = components;
     if (discover) {
       for (CloudProvider provider : ServiceLoader.load(CloudProvider.class, loader)) {
         byId.put(provider.metadata().id(), provider);
       }
+      if (installer == null) {
+        installer = ServiceLoader.load(ClusterComponents.class, loader).findFirst().orElse(null);
+      }
     }
     explicit.forEach(p -> byId.put(p.metadata().id(), p));
-    LOG.info("cloud providers: {}", byId.keySet());
-    return new ProviderRegistry(byId);
+    LOG.info("cloud providers: {}{}", byId.keySet(),
+        installer == null ? "" : "; components: " + installer.getClass().getSimpleName());
+    return new ProviderRegistry(byId, installer);
+  }
+
+  /** What installs in-cluster components, or null when nothing is installed that can. */
+  public ClusterComponents components() {
+    return components;
+  }
+
+  /** Whether a space of {@code provider} can hold a job of {@code kind}. */
+  public boolean supports(String provider, JobKind kind) {
+    if (kind == JobKind.COMPONENT && components != null) {
+      return true;
+    }
+    CloudProvider found = providers.get(provider);
+    return found != null && found.metadata().supports(kind);
+  }
+
+  /**
+   * The driver for a job of {@code kind}: components go to the installer when one is installed (with the space's
+   * cluster as their target), everything else to the space's provider.
+   */
+  @SuppressWarnings("unchecked")
+  public ResourceDriver<ResourceSpec> driver(ProviderSession session, JobKind kind,
+      Supplier<ClusterTarget> cluster) {
+    if (kind == JobKind.COMPONENT && components != null) {
+      ResourceDriver<? extends ResourceSpec> driver = components.driver(cluster.get());
+      return (ResourceDriver<ResourceSpec>) driver;
+    }
+    return (ResourceDriver<ResourceSpec>) session.driver(kind);
   }
 
   public CloudProvider find(String id) {

@@ -1,5 +1,11 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Namespaces;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.core.internal.secrets.SecretService;
+import dev.zop.provisioner.spi.ClusterComponents;
+import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredDnsZone;
 import dev.zop.provisioner.discovery.DiscoveredNetwork;
@@ -41,6 +47,8 @@ public final class SpaceService {
       "gcp", Set.of("region"),
       "azure", Set.of("resourceGroup"));
   /** Cluster credentials belong in a secret store; a space only ever holds references to them. */
+  /** The config key holding the secret reference of a kubeconfig the space was registered with. */
+  public static final String KUBECONFIG_REF = "kubeconfigRef";
   private static final Set<String> SENSITIVE = Set.of("caCert", "serviceAccountToken", "kubeconfig", "password");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
   private static final Pattern SPACE_TYPE = Pattern.compile("[a-z][a-z_]{0,31}");
@@ -50,14 +58,18 @@ public final class SpaceService {
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
   private final ClusterAccessRepository clusterAccess;
+  private final SecretService secrets;
+  private final ClusterTargets targets;
 
   public SpaceService(Database db, SpaceRepository spaces, AccountRepository accounts, ProviderRegistry providers,
-      ClusterAccessRepository clusterAccess) {
+      ClusterAccessRepository clusterAccess, SecretService secrets, ClusterTargets targets) {
     this.db = db;
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
     this.clusterAccess = clusterAccess;
+    this.secrets = secrets;
+    this.targets = targets;
   }
 
   public Space create(Principal principal, SpaceRequest request) {
@@ -92,6 +104,14 @@ public final class SpaceService {
             "'" + region + "' is not a region of " + request.provider()));
       }
     }
+    if (request.config().containsKey(KUBECONFIG_REF)) {
+      errors.add(FieldError.of("config." + KUBECONFIG_REF, "reserved",
+          "set by the engine when the request carries a kubeconfig; pass the kubeconfig itself"));
+    }
+    if (request.kubeconfig() != null && (request.kubeconfig().isBlank() || request.kubeconfig().length() > 65536
+        || !request.kubeconfig().contains("clusters"))) {
+      errors.add(FieldError.of("kubeconfig", "invalid_value", "must be a kubeconfig document (YAML), up to 64 KiB"));
+    }
     for (String key : request.config().keySet()) {
       if (SENSITIVE.contains(key)) {
         errors.add(FieldError.of("config." + key, "sensitive_field",
@@ -117,12 +137,24 @@ public final class SpaceService {
         throw new ConflictException("space_name_taken", "a space named '" + request.name() + "' exists");
       }
       Instant now = Timestamps.now();
-      Space space = new Space(SpaceId.random(), request.name(), request.provider(), request.spaceType(),
-          request.cloudAccountId(), SpaceStatus.ACTIVE, request.config(), now, now);
+      SpaceId id = SpaceId.random();
+      Map<String, String> config = new java.util.LinkedHashMap<>(request.config());
+      SecretRef kubeconfig = null;
+      if (request.kubeconfig() != null) {
+        // the credentials go to the secret store; the space keeps the reference
+        kubeconfig = secrets.storeFor(principal.orgId(), request.cloudAccountId(), request.config().get("region"))
+            .put("zop/spaces/" + id.value() + "/kubeconfig", request.kubeconfig());
+        config.put(KUBECONFIG_REF, kubeconfig.value());
+      }
+      Space space = new Space(id, request.name(), request.provider(), request.spaceType(),
+          request.cloudAccountId(), SpaceStatus.ACTIVE, config, now, now);
       try {
         spaces.insert(c, principal.orgId(), space, null);
-      } catch (java.sql.SQLException e) {
-        if (db.dialect().isUniqueViolation(e)) {
+      } catch (java.sql.SQLException | RuntimeException e) {
+        if (kubeconfig != null) {
+          secrets.delete(principal.orgId(), kubeconfig); // no orphaned credentials when the row is not written
+        }
+        if (e instanceof java.sql.SQLException sql && db.dialect().isUniqueViolation(sql)) {
           throw new ConflictException("space_name_taken", "a space named '" + request.name() + "' exists");
         }
         throw e;
@@ -208,11 +240,47 @@ public final class SpaceService {
   }
 
   public void delete(Principal principal, SpaceId id) {
-    get(principal, id);
+    Space space = get(principal, id);
     boolean deleted = db.tx(c -> spaces.deleteIfEmpty(c, principal.orgId(), id));
     if (!deleted) {
       throw new ConflictException("space_has_jobs",
           "space " + id + " still holds jobs; delete (tear down) them first");
+    }
+    String kubeconfig = space.config().get(KUBECONFIG_REF);
+    if (kubeconfig != null) {
+      secrets.delete(principal.orgId(), SecretRef.of(kubeconfig));
+    }
+  }
+
+  /** Namespaces on the space's cluster, through the component installer. */
+  public Namespaces namespaces(Principal principal, SpaceId id) {
+    get(principal, id);
+    ClusterComponents components = providers.components();
+    if (components == null) {
+      throw new ConflictException("no_component_installer",
+          "no component installer is installed (add provider-helm to the classpath)");
+    }
+    ClusterTarget cluster = targets.of(principal.orgId(), id);
+    return new Namespaces() {
+      @Override
+      public List<Namespace> list() {
+        return classified(components, () -> components.namespaces(cluster));
+      }
+
+      @Override
+      public Namespace create(String name) {
+        return classified(components, () -> components.createNamespace(cluster, name));
+      }
+    };
+  }
+
+  private static <T> T classified(ClusterComponents components, ProviderCalls.ProviderCall<T> call) {
+    try {
+      return call.call();
+    } catch (ProvisionerException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new ProviderException(components.classify(e));
     }
   }
 }

@@ -1,0 +1,215 @@
+package dev.zop.provisioner.helm;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.Release;
+import dev.zop.provisioner.CatalogComponent;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.spec.ComponentSpec;
+import dev.zop.provisioner.spi.ClusterTarget;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * A component job: resolve the chart, ensure the namespace, then {@code helm upgrade --install} the release
+ * named after the component with the merged values. Teardown uninstalls the release (the namespace stays: other
+ * releases may live in it). Every step observes before it acts, so re-running one after a crash adopts what is
+ * there; failures come back classified, never thrown.
+ */
+final class ComponentDriver implements ResourceDriver<ComponentSpec> {
+  private static final Duration BUSY_RETRY = Duration.ofSeconds(10);
+
+  private final Function<String, CatalogComponent> catalog;
+  private final ChartFetcher charts;
+  private final ClusterTarget cluster;
+
+  ComponentDriver(Function<String, CatalogComponent> catalog, ChartFetcher charts, ClusterTarget cluster) {
+    this.catalog = catalog;
+    this.charts = charts;
+    this.cluster = cluster;
+  }
+
+  @Override
+  public Class<ComponentSpec> specType() {
+    return ComponentSpec.class;
+  }
+
+  @Override
+  public List<FieldError> validate(ComponentSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    CatalogComponent component = catalog.apply(spec.componentId());
+    if (component == null) {
+      errors.add(FieldError.of("componentID", "unknown_component", "no component " + spec.componentId()
+          + " in the catalog"));
+    }
+    if (spec.namespace() != null) {
+      try {
+        KubeNamespaces.checkName(spec.namespace());
+      } catch (ValidationException e) {
+        errors.add(FieldError.of("namespace", "invalid_name", e.fieldErrors().get(0).message()));
+      }
+    }
+    if (component != null) {
+      try {
+        ChartValues.merge(component.defaultValues(), spec.values());
+      } catch (ChartValues.InvalidValuesException e) {
+        errors.add(FieldError.of("values", "invalid_values", e.getMessage()));
+      }
+    }
+    return errors;
+  }
+
+  private static String namespace(ComponentSpec spec) {
+    return spec.namespace() != null ? spec.namespace() : spec.componentId();
+  }
+
+  @Override
+  public List<Step> create(ComponentSpec spec) {
+    return List.of(
+        step("resolve-chart", List.of("http:GET chart repository"), ctx -> resolve(spec)),
+        step("ensure-namespace", List.of("kubernetes:namespaces/get", "kubernetes:namespaces/create"),
+            ctx -> ensureNamespace(spec)),
+        step("install-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
+            ctx -> install(spec, ctx)));
+  }
+
+  @Override
+  public List<Step> teardown(ComponentSpec spec, Outputs recorded) {
+    String release = recorded.has("release") ? recorded.get("release") : spec.componentId();
+    String namespace = recorded.has("namespace") ? recorded.get("namespace") : namespace(spec);
+    return List.of(step("uninstall-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
+        ctx -> uninstall(release, namespace)));
+  }
+
+  /** Components run on the space's cluster; they add no cloud resources to price. */
+  @Override
+  public List<CostComponent> price(ComponentSpec spec, String region) {
+    return List.of();
+  }
+
+  private StepResult resolve(ComponentSpec spec) throws Exception {
+    CatalogComponent component = catalog.apply(spec.componentId());
+    charts.fetch(component);
+    return StepResult.done(Map.of("chart", component.chart(), "chartVersion", component.version(),
+        "repository", component.repository()));
+  }
+
+  private StepResult ensureNamespace(ComponentSpec spec) throws Exception {
+    String namespace = namespace(spec);
+    boolean managed = KubeNamespaces.withClient(cluster.kubeconfig(), c -> KubeNamespaces.ensure(c, namespace));
+    return StepResult.done(Map.of("namespace", namespace, "namespaceManaged", Boolean.toString(managed)));
+  }
+
+  private StepResult install(ComponentSpec spec, StepContext ctx) throws Exception {
+    CatalogComponent component = catalog.apply(spec.componentId());
+    String namespace = namespace(spec);
+    String release = spec.componentId();
+    Path work = Files.createTempDirectory("zop-helm-");
+    try {
+      Path kubeconfig = KubeconfigFile.write(cluster.kubeconfig(), work);
+      ctx.recordIntent(Map.of("release", release, "namespace", namespace));
+      return install(spec, component, release, namespace, kubeconfig, work);
+    } finally {
+      delete(work);
+    }
+  }
+
+  private StepResult install(ComponentSpec spec, CatalogComponent component, String release, String namespace,
+      Path kubeconfig, Path work) throws Exception {
+    Release existing = find(kubeconfig, release, namespace);
+    if (existing != null && existing.getStatus() != null && existing.getStatus().startsWith("pending")) {
+      return StepResult.waitFor(BUSY_RETRY, "release " + release + " is " + existing.getStatus());
+    }
+    if (existing != null && "failed".equals(existing.getStatus()) && "1".equals(existing.getRevision())) {
+      // a first install that failed has nothing to upgrade from: take it away and install afresh
+      Helm.uninstall(release).withNamespace(namespace).withKubeConfig(kubeconfig).call();
+    }
+    Path chart = charts.fetch(component);
+    Path values = ChartValues.write(ChartValues.merge(component.defaultValues(), spec.values()), work);
+    Release installed = new Helm(chart).upgrade().install().withName(release).withNamespace(namespace)
+        .withValuesFile(values).withKubeConfig(kubeconfig).call();
+    if ("failed".equals(installed.getStatus())) {
+      return StepResult.fail(Failure.userAction("release_failed", "release " + release + " is failed after "
+          + "revision " + installed.getRevision(), "Inspect it (helm status " + release + " -n " + namespace
+          + "), fix the values and retry the job.", null));
+    }
+    Map<String, String> outputs = new LinkedHashMap<>();
+    outputs.put("release", release);
+    outputs.put("namespace", namespace);
+    outputs.put("revision", installed.getRevision());
+    outputs.put("releaseStatus", installed.getStatus());
+    outputs.put("chartVersion", component.version());
+    return StepResult.done(outputs);
+  }
+
+  private static void delete(Path dir) throws java.io.IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  private StepResult uninstall(String release, String namespace) throws Exception {
+    Path work = Files.createTempDirectory("zop-helm-");
+    try {
+      Path kubeconfig = KubeconfigFile.write(cluster.kubeconfig(), work);
+      if (find(kubeconfig, release, namespace) != null) {
+        Helm.uninstall(release).withNamespace(namespace).ignoreNotFound().withKubeConfig(kubeconfig).call();
+      }
+      return StepResult.done();
+    } finally {
+      delete(work);
+    }
+  }
+
+  private static Release find(Path kubeconfig, String release, String namespace) {
+    return Helm.list().all().withNamespace(namespace).withKubeConfig(kubeconfig).call().stream()
+        .filter(r -> r.getName().equals(release)).findFirst().orElse(null);
+  }
+
+  /** A step whose errors come back as classified failures, as the engine's contract for plug-ins asks. */
+  private static Step step(String name, List<String> permissions, Action action) {
+    return new Step() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public List<String> permissions() {
+        return permissions;
+      }
+
+      @Override
+      public StepResult run(StepContext context) {
+        try {
+          return action.run(context);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return StepResult.fail(Failure.transientFailure("interrupted", "the step was interrupted"));
+        } catch (Exception e) {
+          return StepResult.fail(HelmErrors.classify(e));
+        }
+      }
+    };
+  }
+
+  @FunctionalInterface
+  private interface Action {
+    StepResult run(StepContext context) throws Exception;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.zop.provisioner.helm;
+
+import com.marcnuri.helm.Helm;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** The project's fixture charts packaged with Helm and served as a chart repository on 127.0.0.1. */
+final class ChartRepository implements AutoCloseable {
+  private final HttpServer server;
+  private final Path root;
+
+  private ChartRepository(HttpServer server, Path root) {
+    this.server = server;
+    this.root = root;
+  }
+
+  /** Packages every chart under {@code charts/} in the test resources and serves them with an index. */
+  static ChartRepository serve() throws IOException {
+    Path root = Files.createTempDirectory("zop-charts");
+    Path sources = Path.of("src/test/resources/charts").toAbsolutePath();
+    StringBuilder index = new StringBuilder("apiVersion: v1\nentries:\n");
+    try (Stream<Path> charts = Files.list(sources)) {
+      for (Path chart : charts.sorted().toList()) {
+        new Helm(chart).packageIt().withDestination(root).call();
+        String name = chart.getFileName().toString();
+        String version = Files.readAllLines(chart.resolve("Chart.yaml")).stream()
+            .filter(l -> l.startsWith("version:")).findFirst().orElseThrow().substring(8).trim();
+        // helm-java does not write index.yaml, so the fixture does
+        index.append("  ").append(name).append(":\n  - apiVersion: v2\n    name: ").append(name)
+            .append("\n    version: ").append(version).append("\n    urls:\n    - ").append(name).append('-')
+            .append(version).append(".tgz\n");
+      }
+    }
+    Files.writeString(root.resolve("index.yaml"), index.toString());
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      Path file = root.resolve(exchange.getRequestURI().getPath().substring(1)).normalize();
+      if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+        exchange.sendResponseHeaders(404, -1);
+        exchange.close();
+        return;
+      }
+      byte[] body = Files.readAllBytes(file);
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    return new ChartRepository(server, root);
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

@@ -1,0 +1,184 @@
+package dev.zop.provisioner.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.Release;
+import dev.zop.provisioner.CatalogComponent;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.spec.ComponentSpec;
+import dev.zop.provisioner.testkit.TestEngines;
+import dev.zop.provisioner.testkit.kube.KubeTestCluster;
+import dev.zop.provisioner.testkit.sim.SimCloud;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Component jobs and namespaces end to end: the engine (on the sim cloud, a test double, for the account) runs
+ * Helm against a real kube-apiserver + etcd on loopback, with charts from a chart repository on 127.0.0.1.
+ */
+class HelmComponentsTest {
+  static final Duration WAIT = Duration.ofSeconds(120);
+  static KubeTestCluster kube;
+  static ChartRepository charts;
+  static EmbeddedProvisioner zop;
+  static Space space;
+
+  @BeforeAll
+  static void start() throws Exception {
+    kube = KubeTestCluster.shared();
+    charts = ChartRepository.serve();
+    HelmComponents helm = HelmComponents.of(List.of(
+        new CatalogComponent("zop-demo", "Demo", "test", "0.1.0", "a ConfigMap from values", charts.url(),
+            "zop-demo", Map.of("settings", Map.of("colour", "teal"))),
+        new CatalogComponent("missing-version", "Missing", "test", "9.9.9", "not in the repository",
+            charts.url(), "zop-demo", Map.of())))
+        .withChartCache(Files.createTempDirectory("zop-chart-cache"));
+    zop = TestEngines.h2(Files.createTempDirectory("zop-helm-engine"), SimCloud.create()).components(helm).build();
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm"));
+    space = zop.spaces().create(SpaceRequest.of("sim", "helm-space", account.id()).region("sim-east-1")
+        .kubeconfig(kube.kubeconfig()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (zop != null) {
+      zop.close();
+    }
+    if (charts != null) {
+      charts.close();
+    }
+  }
+
+  static ConfigMap settings(String namespace, String release) {
+    return KubeNamespaces.withClient(kube.kubeconfig(),
+        c -> c.configMaps().inNamespace(namespace).withName(release + "-settings").get());
+  }
+
+  static List<Release> releases(String namespace) {
+    try {
+      java.nio.file.Path file = Files.createTempFile("kubeconfig", ".yaml");
+      Files.writeString(file, kube.kubeconfig());
+      return Helm.list().all().withNamespace(namespace).withKubeConfig(file).call();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void installUpgradeAndUninstallAreOrdinaryHelmReleases() {
+    assertThat(space.config()).containsKey("kubeconfigRef").doesNotContainValue(kube.kubeconfig());
+    assertThat(zop.catalog().components()).extracting(CatalogComponent::id)
+        .containsExactly("zop-demo", "missing-version");
+
+    Job installed = zop.jobs().await(zop.jobs().installComponent(space.id(), "zop-demo",
+        Map.of("greeting", "hi, there")).id(), WAIT);
+    assertThat(installed.status()).as(String.valueOf(installed.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(installed.outputs()).containsEntry("release", "zop-demo").containsEntry("namespace", "zop-demo")
+        .containsEntry("revision", "1");
+    assertThat(releases("zop-demo")).singleElement().satisfies(r -> {
+      assertThat(r.getName()).isEqualTo("zop-demo");
+      assertThat(r.getStatus()).isEqualTo("deployed");
+    });
+    ConfigMap first = settings("zop-demo", "zop-demo");
+    assertThat(first.getData()).containsEntry("greeting", "hi, there") // a comma stays one value
+        .containsEntry("colour", "teal"); // the catalog's default over the chart's
+
+    Job upgraded = zop.jobs().await(zop.jobs().installComponent(space.id(), "zop-demo",
+        Map.of("settings.colour", "green", "replicas", 3)).id(), WAIT);
+    assertThat(upgraded.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(upgraded.outputs()).containsEntry("revision", "2");
+    assertThat(settings("zop-demo", "zop-demo").getData()).containsEntry("colour", "green")
+        .containsEntry("replicas", "3").containsEntry("greeting", "hello");
+    assertThat(releases("zop-demo")).singleElement().satisfies(r -> assertThat(r.getRevision()).isEqualTo("2"));
+
+    Job removed = zop.jobs().await(zop.jobs().delete(upgraded.id()).id(), WAIT);
+    assertThat(removed.status()).isEqualTo(JobStatus.DELETED);
+    assertThat(releases("zop-demo")).isEmpty();
+    assertThat(settings("zop-demo", "zop-demo")).isNull();
+    // the first job's teardown finds the release gone already: still a clean teardown
+    assertThat(zop.jobs().await(zop.jobs().delete(installed.id()).id(), WAIT).status())
+        .isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void namespacesAreListedAndCreatedWithOurLabel() {
+    List<Namespace> before = zop.spaces().namespaces(space.id()).list();
+    assertThat(before).extracting(Namespace::name).contains("default", "kube-system");
+    assertThat(before).filteredOn(n -> n.name().equals("default")).singleElement()
+        .satisfies(n -> {
+          assertThat(n.managedByZopnight()).isFalse();
+          assertThat(n.createdAt()).isNull();
+        });
+
+    Namespace created = zop.spaces().namespaces(space.id()).create("checkout-prod");
+    assertThat(created.managedByZopnight()).isTrue();
+    assertThat(created.createdAt()).isNotNull();
+    assertThat(zop.spaces().namespaces(space.id()).list()).contains(created);
+    Map<String, String> labels = KubeNamespaces.withClient(kube.kubeconfig(),
+        c -> c.namespaces().withName("checkout-prod").get().getMetadata().getLabels());
+    assertThat(labels).containsEntry("zop.dev/managed-by", "zopnight");
+
+    assertThatThrownBy(() -> zop.spaces().namespaces(space.id()).create("checkout-prod"))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("namespace_exists"));
+    assertThatThrownBy(() -> zop.spaces().namespaces(space.id()).create("Not_A_Name"))
+        .isInstanceOf(ValidationException.class);
+  }
+
+  @Test
+  void aChartTheRepositoryDoesNotHaveIsAUserActionFailure() {
+    Job failed = zop.jobs().await(zop.jobs().installComponent(space.id(), "missing-version", Map.of()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(failed.lastFailure().code()).isEqualTo("chart_not_found");
+    assertThat(failed.lastFailure().fixHint()).isNotBlank();
+    assertThat(failed.lastFailure().retryable()).isFalse();
+  }
+
+  @Test
+  void valuesTheChartRefusesAreAUserActionFailure() {
+    Job failed = zop.jobs().await(zop.jobs().submit(space.id(),
+        ComponentSpec.of("zop-demo", Map.of("replicas", "many")).inNamespace("bad-values")).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).as(failed.lastFailure().toString())
+        .isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(failed.lastFailure().code()).isEqualTo("invalid_values");
+    assertThatThrownBy(() -> zop.jobs().installComponent(space.id(), "no-such-component", Map.of()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field()).containsExactly("config.componentID"));
+  }
+
+  @Test
+  void anApiServerThatDoesNotAnswerIsTransient() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm-down"));
+    Space down = zop.spaces().create(SpaceRequest.of("sim", "helm-down", account.id()).region("sim-east-1")
+        .kubeconfig(kube.kubeconfig("https://127.0.0.1:" + closed)));
+    Job failed = zop.jobs().await(zop.jobs().installComponent(down.id(), "zop-demo", Map.of()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().category()).as(failed.lastFailure().toString())
+        .isEqualTo(FailureCategory.TRANSIENT);
+    assertThat(failed.lastFailure().retryable()).isTrue();
+  }
+}
