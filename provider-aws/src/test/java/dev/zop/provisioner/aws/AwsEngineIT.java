@@ -40,10 +40,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.eks.EksClient;
-import software.amazon.awssdk.services.rds.RdsClient;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.iam.model.AccessKey;
+import software.amazon.awssdk.services.rds.RdsClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /** Whole jobs on the embedded engine with the real AWS SDK against moto. */
 class AwsEngineIT {

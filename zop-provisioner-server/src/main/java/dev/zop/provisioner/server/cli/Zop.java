@@ -1,7 +1,7 @@
 package dev.zop.provisioner.server.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code zop} command: run the service, make tokens, and drive a running service from a shell. */
 @Command(name = "zop", mixinStandardHelpOptions = true, version = "zop 0.1.0",

@@ -1,23 +1,22 @@
 package dev.zop.provisioner.testkit.sim;
 
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredDnsZone;
 import dev.zop.provisioner.discovery.DiscoveredNetwork;
 import dev.zop.provisioner.discovery.DiscoveredSubnet;
-import dev.zop.provisioner.spi.Discovery;
-import java.util.List;
-
-import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** A session on the simulated cloud; maps its errors to failure classes the way real providers do. */
 final class SimSession implements ProviderSession {

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
@@ -32,10 +31,11 @@ import dev.zop.provisioner.core.internal.spaces.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
-import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
@@ -21,6 +20,7 @@ import dev.zop.provisioner.core.internal.spaces.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;

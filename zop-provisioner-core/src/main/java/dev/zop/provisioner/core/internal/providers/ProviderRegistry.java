@@ -1,15 +1,15 @@
 package dev.zop.provisioner.core.internal.providers;
 
-import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.spec.ResourceSpec;
-import dev.zop.provisioner.spi.ClusterComponents;
-import dev.zop.provisioner.spi.ClusterTarget;
-import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ClusterComponents;
+import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceDriver;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

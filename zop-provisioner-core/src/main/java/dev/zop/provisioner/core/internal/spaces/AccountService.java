@@ -1,21 +1,20 @@
 package dev.zop.provisioner.core.internal.spaces;
 
-import dev.zop.provisioner.ClusterAccessGrant;
-import dev.zop.provisioner.ConflictException;
-import dev.zop.provisioner.discovery.DiscoveredCluster;
-import dev.zop.provisioner.spi.Discovery;
-import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ClusterAccessGrant;
+import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
-import java.time.Instant;
+import dev.zop.provisioner.core.internal.store.Timestamps;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.spi.Discovery;
+import dev.zop.provisioner.spi.ProviderSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
