@@ -55,6 +55,23 @@ public final class HttpTransport {
         "catalog", "components");
   }
 
+  /** Every item of a paged list, following {@code nextCursor} from page to page. */
+  <T> List<T> all(Class<T> item, String... segments) {
+    JavaType pageType = json.getTypeFactory().constructParametricType(Page.class, item);
+    List<T> items = new java.util.ArrayList<>();
+    String cursor = null;
+    do {
+      HttpUrl.Builder url = url(segments).addQueryParameter("limit", "500");
+      if (cursor != null) {
+        url.addQueryParameter("cursor", cursor);
+      }
+      Page<T> page = get(url.build(), pageType);
+      items.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return items;
+  }
+
   HttpUrl.Builder url(String... segments) {
     HttpUrl.Builder url = base.newBuilder();
     for (String segment : segments) {

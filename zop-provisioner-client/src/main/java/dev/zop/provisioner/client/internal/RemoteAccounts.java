@@ -1,6 +1,5 @@
 package dev.zop.provisioner.client.internal;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -12,7 +11,6 @@ import okhttp3.HttpUrl;
 
 /** {@link CloudAccounts} over {@code /cloud-accounts}. */
 public final class RemoteAccounts implements CloudAccounts {
-  private static final TypeReference<List<CloudAccount>> LIST = new TypeReference<>() {};
 
   private final HttpTransport http;
 
@@ -32,7 +30,7 @@ public final class RemoteAccounts implements CloudAccounts {
 
   @Override
   public List<CloudAccount> list() {
-    return http.get(LIST.getType(), "cloud-accounts");
+    return http.all(CloudAccount.class, "cloud-accounts");
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.client.internal;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.zop.provisioner.Connection;
 import dev.zop.provisioner.ConnectionId;
 import dev.zop.provisioner.Connections;
@@ -9,7 +8,6 @@ import java.util.stream.Stream;
 
 /** {@link Connections} at a job's or a database's {@code .../connections}. */
 final class RemoteConnections implements Connections {
-  private static final TypeReference<List<Connection>> LIST = new TypeReference<>() {};
 
   private final HttpTransport http;
   private final String[] scope;
@@ -26,7 +24,7 @@ final class RemoteConnections implements Connections {
 
   @Override
   public List<Connection> list() {
-    return http.get(LIST.getType(), scope);
+    return http.all(Connection.class, scope);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.client.internal;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.zop.provisioner.Connections;
 import dev.zop.provisioner.Database;
 import dev.zop.provisioner.DatabaseId;
@@ -11,7 +10,6 @@ import java.util.List;
 
 /** {@link Databases} over {@code /provisioning-jobs/{jobID}/databases}. */
 final class RemoteDatabases implements Databases {
-  private static final TypeReference<List<Database>> LIST = new TypeReference<>() {};
 
   private final HttpTransport http;
   private final String job;
@@ -28,7 +26,7 @@ final class RemoteDatabases implements Databases {
 
   @Override
   public List<Database> list() {
-    return http.get(LIST.getType(), RemoteJobs.JOBS, job, "databases");
+    return http.all(Database.class, RemoteJobs.JOBS, job, "databases");
   }
 
   @Override

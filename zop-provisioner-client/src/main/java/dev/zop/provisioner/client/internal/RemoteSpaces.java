@@ -21,7 +21,6 @@ import okhttp3.HttpUrl;
 
 /** {@link Spaces} over {@code /spaces}. */
 public final class RemoteSpaces implements Spaces {
-  private static final TypeReference<List<Space>> LIST = new TypeReference<>() {};
   private static final TypeReference<List<Namespace>> NAMESPACES = new TypeReference<>() {};
   private static final TypeReference<List<DiscoveredNetwork>> NETWORKS = new TypeReference<>() {};
   private static final TypeReference<List<DiscoveredSubnet>> SUBNETS = new TypeReference<>() {};
@@ -46,7 +45,7 @@ public final class RemoteSpaces implements Spaces {
 
   @Override
   public List<Space> list() {
-    return http.get(LIST.getType(), "spaces");
+    return http.all(Space.class, "spaces");
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Page;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.SpaceStatus;
@@ -39,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Every route of the service, as one table. Paths and bodies follow the product documents. */
 public final class Routes {
@@ -81,11 +83,12 @@ public final class Routes {
     });
     route("GET", "/me", null, "The principal the bearer token names", 200, call -> call.caller().principal());
     route("GET", "/audit-log", "provisioning:view", "The organisation's audit log, newest first", 200,
-        call -> access.auditLog(call.caller().principal().orgId(), limit(call, 100)));
+        call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
   }
 
   private void accounts() {
-    route("GET", "/cloud-accounts", "space:view", "List cloud accounts", 200, call -> call.zop().accounts().list());
+    route("GET", "/cloud-accounts", "space:view", "List cloud accounts", 200,
+        call -> page(call, call.zop().accounts().list(), a -> a.id().value()));
     route("POST", "/cloud-accounts", "space:create", "Connect a cloud account (credentials by reference)", 201,
         call -> touched(call, call.zop().accounts().create(call.body(CloudAccountRequest.class))));
     route("GET", "/cloud-accounts/{accountID}", "space:view", "Get a cloud account", 200,
@@ -109,7 +112,8 @@ public final class Routes {
   }
 
   private void spaces() {
-    route("GET", "/spaces", "space:view", "List deployment spaces", 200, call -> call.zop().spaces().list());
+    route("GET", "/spaces", "space:view", "List deployment spaces", 200,
+        call -> page(call, call.zop().spaces().list(), sp -> sp.id().value()));
     route("POST", "/spaces", "space:create", "Register a cluster as a deployment space", 201,
         call -> touched(call, call.zop().spaces().create(call.body(SpaceRequest.class))));
     route("GET", "/spaces/{spaceID}", "space:view", "Get a space (credentials stripped)", 200,
@@ -197,7 +201,7 @@ public final class Routes {
       return touched(call, call.zop().jobs().databases(parent(call)).create(body.name(), body.owner()));
     });
     route("GET", base, "provisioning:view", "List databases under a job", 200,
-        call -> call.zop().jobs().databases(parent(call)).list());
+        call -> page(call, call.zop().jobs().databases(parent(call)).list(), d -> d.id().value()));
     route("GET", base + "/{dbID}", "provisioning:view", "Get a database with its connection metadata", 200,
         call -> call.zop().jobs().databases(parent(call)).get(database(call)));
     route("DELETE", base + "/{dbID}", "provisioning:delete", "Drop the database and its user", 204, call -> {
@@ -208,7 +212,7 @@ public final class Routes {
     route("POST", jobScoped, "provisioning:create", "Create a job-scoped connection", 201,
         call -> touched(call, call.zop().jobs().connections(parent(call)).create()));
     route("GET", jobScoped, "provisioning:view", "List job-scoped connections", 200,
-        call -> call.zop().jobs().connections(parent(call)).list());
+        call -> page(call, call.zop().jobs().connections(parent(call)).list(), cn -> cn.id().value()));
     route("GET", jobScoped + "/{connID}", "provisioning:view", "Get a job-scoped connection", 200,
         call -> call.zop().jobs().connections(parent(call)).get(connection(call)));
     route("DELETE", jobScoped + "/{connID}", "provisioning:delete", "Delete a job-scoped connection", 204, call -> {
@@ -219,7 +223,8 @@ public final class Routes {
     route("POST", dbScoped, "provisioning:create", "Create a database-scoped connection", 201,
         call -> touched(call, call.zop().jobs().databases(parent(call)).connections(database(call)).create()));
     route("GET", dbScoped, "provisioning:view", "List a database's connections", 200,
-        call -> call.zop().jobs().databases(parent(call)).connections(database(call)).list());
+        call -> page(call, call.zop().jobs().databases(parent(call)).connections(database(call)).list(),
+            cn -> cn.id().value()));
     route("GET", dbScoped + "/{connID}", "provisioning:view", "Get a database-scoped connection", 200,
         call -> call.zop().jobs().databases(parent(call)).connections(database(call)).get(connection(call)));
     route("DELETE", dbScoped + "/{connID}", "provisioning:delete", "Delete a database-scoped connection", 204,
@@ -374,6 +379,28 @@ public final class Routes {
     }
     String cursor = call.query("cursor");
     return cursor == null ? query : query.after(cursor);
+  }
+
+  /** A page of a list the engine returns whole: {@code limit} items after the one the cursor names. */
+  static <T> Page<T> page(Call call, List<T> all, Function<T, String> key) {
+    int limit = limit(call, JobQuery.DEFAULT_LIMIT * 2);
+    String cursor = call.query("cursor");
+    int from = 0;
+    if (cursor != null) {
+      from = -1;
+      for (int i = 0; i < all.size(); i++) {
+        if (("k" + key.apply(all.get(i))).equals(cursor)) {
+          from = i + 1;
+          break;
+        }
+      }
+      if (from < 0) {
+        throw ApiError.badRequest("cursor", "invalid_value", "the cursor does not name an item of this list");
+      }
+    }
+    int to = Math.min(all.size(), from + limit);
+    String next = to < all.size() ? "k" + key.apply(all.get(to - 1)) : null;
+    return new Page<>(all.subList(from, to), next);
   }
 
   private static int limit(Call call, int fallback) {

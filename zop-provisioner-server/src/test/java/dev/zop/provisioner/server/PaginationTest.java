@@ -1,0 +1,62 @@
+package dev.zop.provisioner.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Provisioner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every list route pages with a cursor; the client follows the cursors so its lists are whole. */
+class PaginationTest {
+  static ServerFixture fixture;
+  static List<String> ids = new ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    fixture = new ServerFixture();
+    Provisioner acme = fixture.engine.as(new Principal("acme", "alice@acme.com", Set.of(Principal.ADMIN)));
+    for (int i = 0; i < 507; i++) { // more than the client's page of 500
+      ids.add(acme.accounts().create(CloudAccountRequest.of("sim", "account-" + i)).id().value());
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    fixture.close();
+  }
+
+  @Test
+  void pagesFollowTheirCursorsToTheEndWithoutRepeats() {
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonNode page = RawHttp.json(fixture.baseUrl(), "GET", "/cloud-accounts?limit=100"
+          + (cursor == null ? "" : "&cursor=" + cursor), fixture.adminToken, null).json();
+      page.get("data").forEach(a -> seen.add(a.get("id").asText()));
+      cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(6);
+    assertThat(seen).containsExactlyElementsOf(ids);
+
+    assertThat(RawHttp.json(fixture.baseUrl(), "GET", "/cloud-accounts?cursor=knope", fixture.adminToken, null)
+        .status()).isEqualTo(400);
+  }
+
+  @Test
+  void theClientReturnsWholeLists() {
+    try (Provisioner client = fixture.client(fixture.adminToken)) {
+      assertThat(client.accounts().list()).extracting(a -> a.id().value()).containsExactlyElementsOf(ids);
+      assertThat(client.accounts().list()).extracting(CloudAccount::name).doesNotHaveDuplicates();
+    }
+  }
+}
