@@ -51,6 +51,10 @@ public final class ServiceBenchmark {
               .region("sim-east-1"));
           Job job = zop.jobs().submit(space.id(), RegistrySpec.named("warm-" + mode));
           zop.jobs().await(job.id(), java.time.Duration.ofSeconds(60));
+          if (zop == client) {
+            // a token check and a tiny answer: the HTTP, auth and JSON cost without engine work
+            measure(mode, "whoami", ops, i -> ((ProvisionerClient) zop).refreshPrincipal());
+          }
           measure(mode, "get_job", ops, i -> zop.jobs().get(job.id()));
           measure(mode, "list_jobs", ops, i -> zop.jobs().list(JobQuery.inSpace(space.id()).limit(50)));
           measure(mode, "submit_job", ops / 4,

@@ -118,6 +118,13 @@ public final class ProvisionerClient implements Provisioner {
     return known;
   }
 
+  /** Asks the server again who the token names (after roles changed, say). */
+  public Principal refreshPrincipal() {
+    Principal fresh = http.whoAmI();
+    principal = fresh;
+    return fresh;
+  }
+
   @Override
   public void close() {
     ownHttp.dispatcher().executorService().shutdown();

@@ -92,9 +92,10 @@ public final class ProvisionerServer implements AutoCloseable {
     return app.port();
   }
 
-  /** The routes this server serves, as the table it was built from. */
-  public List<Endpoint> endpoints() {
-    return List.copyOf(endpoints);
+  /** The routes this server serves, from the table it registered (the OpenAPI document is built from it too). */
+  public List<ApiRoute> routes() {
+    return endpoints.stream().map(e -> new ApiRoute(e.method(), e.path(), e.policy(), e.summary(),
+        e.successStatus(), e.isPublic())).toList();
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.zop.provisioner.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.zop.provisioner.server.internal.Endpoint;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,32 +36,32 @@ class AuthorizationMatrixTest {
     fixture.close();
   }
 
-  static String concrete(Endpoint endpoint) {
+  static String concrete(ApiRoute endpoint) {
     return endpoint.path().replaceAll("\\{stepID}", "00000000-0000-0000-0000-000000000000")
         .replaceAll("\\{[^}]+}", "x_missing");
   }
 
-  static RawHttp.Reply call(Endpoint endpoint, String token) {
+  static RawHttp.Reply call(ApiRoute endpoint, String token) {
     String path = concrete(endpoint) + (endpoint.path().endsWith("/await") ? "?timeoutMs=0" : "");
     String body = endpoint.method().equals("GET") || endpoint.method().equals("DELETE") ? null : "{}";
     return RawHttp.json(fixture.baseUrl(), endpoint.method(), path, token, body);
   }
 
-  static List<Endpoint> guarded() {
-    return fixture.server.endpoints().stream().filter(e -> e.policy() != null).toList();
+  static List<ApiRoute> guarded() {
+    return fixture.server.routes().stream().filter(e -> e.policy() != null).toList();
   }
 
   @Test
   void everyEndpointIsAllowedExactlyForItsPolicy() {
     List<String> wrong = new ArrayList<>();
     Set<String> policiesUsed = new HashSet<>();
-    for (Endpoint endpoint : guarded()) {
+    for (ApiRoute endpoint : guarded()) {
       policiesUsed.add(endpoint.policy());
       for (String policy : Policies.ALL) {
         int status = call(endpoint, TOKENS.get(policy)).status();
         boolean granted = policy.equals(endpoint.policy());
         if (granted ? status == 403 || status == 401 : status != 403) {
-          wrong.add(endpoint.auditAction() + " with " + policy + " -> " + status);
+          wrong.add(endpoint.describe() + " with " + policy + " -> " + status);
         }
       }
     }
@@ -77,21 +76,21 @@ class AuthorizationMatrixTest {
     String viewer = fixture.token("acme", "vera@acme.com", Policies.VIEWER);
     String operator = fixture.token("acme", "otto@acme.com", Policies.OPERATOR);
     List<String> wrong = new ArrayList<>();
-    for (Endpoint endpoint : guarded()) {
+    for (ApiRoute endpoint : guarded()) {
       int asViewer = call(endpoint, viewer).status();
       if (endpoint.policy().endsWith(":view") == (asViewer == 403)) {
-        wrong.add("viewer " + endpoint.auditAction() + " -> " + asViewer);
+        wrong.add("viewer " + endpoint.describe() + " -> " + asViewer);
       }
       int asOperator = call(endpoint, operator).status();
       // deciding a workflow's approval (and cancelling it) is for admins or holders of remediation:approve
       boolean approverOnly = endpoint.path().startsWith("/remediation-jobs/")
           && (endpoint.path().contains("/steps") || endpoint.path().endsWith("/cancel"));
       if ((endpoint.policy().equals("space:delete") || approverOnly) != (asOperator == 403)) {
-        wrong.add("operator " + endpoint.auditAction() + " -> " + asOperator);
+        wrong.add("operator " + endpoint.describe() + " -> " + asOperator);
       }
       int asAdmin = call(endpoint, fixture.adminToken).status();
       if (asAdmin == 403 || asAdmin == 401) {
-        wrong.add("admin " + endpoint.auditAction() + " -> " + asAdmin);
+        wrong.add("admin " + endpoint.describe() + " -> " + asAdmin);
       }
     }
     assertThat(wrong).isEmpty();
@@ -99,14 +98,14 @@ class AuthorizationMatrixTest {
 
   @Test
   void everyNonPublicEndpointNeedsAValidToken() {
-    for (Endpoint endpoint : fixture.server.endpoints()) {
+    for (ApiRoute endpoint : fixture.server.routes()) {
       RawHttp.Reply none = call(endpoint, null);
       RawHttp.Reply forged = call(endpoint, "zop_forged-token-that-was-never-issued");
       if (endpoint.isPublic()) {
-        assertThat(none.status()).as(endpoint.auditAction()).isEqualTo(200);
+        assertThat(none.status()).as(endpoint.describe()).isEqualTo(200);
       } else {
-        assertThat(none.status()).as(endpoint.auditAction()).isEqualTo(401);
-        assertThat(forged.status()).as(endpoint.auditAction()).isEqualTo(401);
+        assertThat(none.status()).as(endpoint.describe()).isEqualTo(401);
+        assertThat(forged.status()).as(endpoint.describe()).isEqualTo(401);
         assertThat(none.json().at("/error/code").asText()).isEqualTo("unauthenticated");
       }
     }

@@ -132,11 +132,11 @@ class BadInputTest {
   void theOpenApiDocumentDescribesEveryRouteWithItsPolicy() {
     JsonNode openApi = RawHttp.json(fixture.baseUrl(), "GET", "/openapi.json", null, null).json();
     assertThat(openApi.get("openapi").asText()).startsWith("3.");
-    for (dev.zop.provisioner.server.internal.Endpoint endpoint : fixture.server.endpoints()) {
+    for (ApiRoute endpoint : fixture.server.routes()) {
       JsonNode operation = openApi.path("paths").path(endpoint.path())
           .path(endpoint.method().toLowerCase(java.util.Locale.ROOT));
-      assertThat(operation.isObject()).as(endpoint.auditAction()).isTrue();
-      assertThat(operation.path("x-policy").asText(null)).as(endpoint.auditAction()).isEqualTo(endpoint.policy());
+      assertThat(operation.isObject()).as(endpoint.describe()).isTrue();
+      assertThat(operation.path("x-policy").asText(null)).as(endpoint.describe()).isEqualTo(endpoint.policy());
       assertThat(operation.path("responses").has(Integer.toString(endpoint.successStatus()))).isTrue();
     }
     assertThat(openApi.at("/paths/~1provisioning-jobs/post/x-policy").asText()).isEqualTo("provisioning:create");

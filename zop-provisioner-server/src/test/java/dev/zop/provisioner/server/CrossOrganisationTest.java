@@ -12,7 +12,6 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.SubjectType;
-import dev.zop.provisioner.server.internal.Endpoint;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ class CrossOrganisationTest {
     fixture.close();
   }
 
-  static String aimedAtAcme(Endpoint endpoint) {
+  static String aimedAtAcme(ApiRoute endpoint) {
     String jobId = endpoint.path().startsWith("/remediation-jobs") ? remediation.id().value() : job.id().value();
     Map<String, String> values = Map.of("accountID", account.id().value(), "spaceID", space.id().value(),
         "id", jobId, "jobID", jobId, "dbID", "db_acme", "connID", "conn_acme",
@@ -74,7 +73,7 @@ class CrossOrganisationTest {
     String acmeIds = String.join("|", account.id().value(), space.id().value(), job.id().value(),
         remediation.id().value());
     List<String> leaks = new ArrayList<>();
-    for (Endpoint endpoint : fixture.server.endpoints()) {
+    for (ApiRoute endpoint : fixture.server.routes()) {
       if (endpoint.isPublic()) {
         continue;
       }
@@ -88,10 +87,10 @@ class CrossOrganisationTest {
       RawHttp.Reply reply = RawHttp.json(fixture.baseUrl(), endpoint.method(), path, globex, body);
       boolean hasPathIds = endpoint.path().contains("{");
       if (hasPathIds && (reply.status() < 400 || reply.status() >= 500)) {
-        leaks.add(endpoint.auditAction() + " -> " + reply.status() + " " + reply.body());
+        leaks.add(endpoint.describe() + " -> " + reply.status() + " " + reply.body());
       }
       if (reply.body().matches("(?s).*(" + acmeIds + ").*") && reply.status() < 400) {
-        leaks.add(endpoint.auditAction() + " showed acme's ids: " + reply.body());
+        leaks.add(endpoint.describe() + " showed acme's ids: " + reply.body());
       }
     }
     assertThat(leaks).isEmpty();
