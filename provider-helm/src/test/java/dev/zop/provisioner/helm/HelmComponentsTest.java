@@ -86,6 +86,8 @@ class HelmComponentsTest {
   @Test
   void installUpgradeAndUninstallAreOrdinaryHelmReleases() {
     assertThat(space.config()).containsKey("kubeconfigRef").doesNotContainValue(kube.kubeconfig());
+    assertThatThrownBy(() -> zop.spaces().kubeconfig(space.id())) // the stored credentials are not handed out
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("kubeconfig_supplied"));
     assertThat(zop.catalog().components()).extracting(CatalogComponent::id)
         .containsExactly("zop-demo", "missing-version");
 

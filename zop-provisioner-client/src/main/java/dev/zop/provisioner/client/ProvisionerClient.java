@@ -54,6 +54,7 @@ public final class ProvisionerClient implements Provisioner {
         .addInterceptor(Interceptors.bearer(Objects.requireNonNull(builder.bearerToken, "bearerToken")))
         .addInterceptor(Interceptors.idempotencyKeys())
         .addInterceptor(Interceptors.retries(builder.maxRetries, builder.retryBaseDelay))
+        .addInterceptor(Interceptors.logging()) // inside the retries: one line per attempt
         .build();
     this.ownHttp = http;
     this.http = new HttpTransport(http, base);

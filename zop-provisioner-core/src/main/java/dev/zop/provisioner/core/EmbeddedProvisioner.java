@@ -203,8 +203,7 @@ public final class EmbeddedProvisioner implements Provisioner {
       this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
       ClusterTargets targets = new ClusterTargets(db, spaceRepository, accountRepository, providers, clusterAccess,
           secrets);
-      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, clusterAccess, secrets,
-          targets);
+      this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, secrets, targets);
       this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
       this.databases = new DatabaseService(db, secrets);
       RecommendationStore recommendationStore = new RecommendationStore(db);

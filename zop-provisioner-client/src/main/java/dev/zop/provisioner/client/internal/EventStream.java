@@ -33,6 +33,8 @@ final class EventStream implements Subscription {
   private final AtomicReference<Call> current = new AtomicReference<>();
   private volatile boolean closed;
   private long lastSeq;
+  /** The open stream's body; read by the reader thread only. */
+  private ResponseBody body;
 
   private EventStream(HttpTransport http, JobId job, JobEventListener listener) {
     this.http = http;
@@ -51,8 +53,6 @@ final class EventStream implements Subscription {
     reader.start();
     return stream;
   }
-
-  private ResponseBody body;
 
   private void connect() {
     Request request = new Request.Builder()

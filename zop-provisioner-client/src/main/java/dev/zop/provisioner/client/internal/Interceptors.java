@@ -13,6 +13,25 @@ import okhttp3.Response;
 public final class Interceptors {
   private Interceptors() {}
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger("dev.zop.provisioner.client.http");
+
+  /**
+   * Logs each exchange at debug: method, path, status, time and the server's request id. Never headers or bodies,
+   * which hold the token and may hold values.
+   */
+  public static Interceptor logging() {
+    return chain -> {
+      Request request = chain.request();
+      long start = System.nanoTime();
+      Response response = chain.proceed(request);
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("{} {} -> {} in {} ms (request {})", request.method(), request.url().encodedPath(),
+            response.code(), (System.nanoTime() - start) / 1_000_000, response.header("X-Request-Id"));
+      }
+      return response;
+    };
+  }
+
   /** Sends the bearer token on every request. */
   public static Interceptor bearer(String token) {
     String header = "Bearer " + token;

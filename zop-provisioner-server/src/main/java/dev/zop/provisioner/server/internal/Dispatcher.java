@@ -36,6 +36,7 @@ public final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
   static final String REQUEST_ID = "X-Request-Id";
   private static final String ANSWERED = "zop.answered";
+  private static final long DISCARD_LIMIT_FACTOR = 16;
 
   private final Provisioner engine;
   private final AccessStore access;
@@ -127,6 +128,7 @@ public final class Dispatcher {
     }
     long declared = ctx.req().getContentLengthLong();
     if (declared > maxBodyBytes) {
+      discard(ctx, declared);
       throw new ApiError(413, "body_too_large", "the body is " + declared + " bytes; the limit is " + maxBodyBytes);
     }
     if (declared != 0) {
@@ -137,6 +139,22 @@ public final class Dispatcher {
       if (declared < 0 && ctx.bodyAsBytes().length > maxBodyBytes) { // chunked: only reading tells the size
         throw new ApiError(413, "body_too_large", "the body is larger than " + maxBodyBytes + " bytes");
       }
+    }
+  }
+
+  /**
+   * Reads and drops a refused body that is not far over the limit, so the client, still sending, reads our 413
+   * rather than a reset connection; a body far larger is not read, and the connection is closed after the answer.
+   */
+  private void discard(Context ctx, long declared) {
+    ctx.header("Connection", "close");
+    if (declared > DISCARD_LIMIT_FACTOR * maxBodyBytes) {
+      return;
+    }
+    try (java.io.InputStream body = ctx.req().getInputStream()) {
+      body.transferTo(java.io.OutputStream.nullOutputStream());
+    } catch (IOException e) {
+      LOG.debug("could not drain a refused body", e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.zop.provisioner.core.internal.spaces;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.Space;
@@ -36,6 +37,29 @@ public final class ClusterTargets {
     this.secrets = secrets;
   }
 
+  /**
+   * A kubeconfig for the space's {@code config.clusterName}, minted through its provider while the cluster's
+   * access is registered on the space's account.
+   */
+  public Kubeconfig mint(String orgId, Space space) {
+    String cluster = space.config().get("clusterName");
+    if (cluster == null || cluster.isBlank()) {
+      throw new ConflictException("no_cluster", "space " + space.id() + " names no cluster (config.clusterName)");
+    }
+    String region = space.region() == null ? "" : space.region();
+    CloudAccount account = db.read(c -> accounts.find(c, orgId, space.cloudAccountId()));
+    if (db.read(c -> clusterAccess.find(c, orgId, account.id(), region, cluster)) == null) {
+      throw new ConflictException("cluster_access_revoked", "cluster " + cluster + " in " + space.region()
+          + " is not registered on account " + account.id() + "; register its access first");
+    }
+    ProviderSession session = providers.session(account, space.region());
+    ClusterAccess access = session.clusterAccess();
+    if (access == null) {
+      throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");
+    }
+    return ProviderCalls.classified(session, () -> access.mint(cluster));
+  }
+
   public ClusterTarget of(String orgId, SpaceId id) {
     return new ClusterTarget() {
       @Override
@@ -48,23 +72,7 @@ public final class ClusterTargets {
         if (ref != null) {
           return secrets.resolveForEngine(SecretRef.of(ref));
         }
-        String cluster = space.config().get("clusterName");
-        if (cluster == null || cluster.isBlank()) {
-          throw new ConflictException("no_cluster", "space " + id + " names no cluster (config.clusterName) and "
-              + "carries no kubeconfig");
-        }
-        String region = space.region() == null ? "" : space.region();
-        CloudAccount account = db.read(c -> accounts.find(c, orgId, space.cloudAccountId()));
-        if (db.read(c -> clusterAccess.find(c, orgId, account.id(), region, cluster)) == null) {
-          throw new ConflictException("cluster_access_revoked", "cluster " + cluster + " is not registered on "
-              + "account " + account.id() + "; register its access first");
-        }
-        ProviderSession session = providers.session(account, space.region());
-        ClusterAccess access = session.clusterAccess();
-        if (access == null) {
-          throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");
-        }
-        return ProviderCalls.classified(session, () -> access.mint(cluster)).yaml();
+        return mint(orgId, space).yaml();
       }
 
       @Override

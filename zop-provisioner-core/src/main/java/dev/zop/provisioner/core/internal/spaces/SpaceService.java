@@ -26,7 +26,6 @@ import dev.zop.provisioner.discovery.DiscoveredNetwork;
 import dev.zop.provisioner.discovery.DiscoveredSubnet;
 import dev.zop.provisioner.discovery.SpaceDiscovery;
 import dev.zop.provisioner.spi.CloudProvider;
-import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.ClusterComponents;
 import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.spi.Discovery;
@@ -57,17 +56,15 @@ public final class SpaceService {
   private final SpaceRepository spaces;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
-  private final ClusterAccessRepository clusterAccess;
   private final SecretService secrets;
   private final ClusterTargets targets;
 
   public SpaceService(Database db, SpaceRepository spaces, AccountRepository accounts, ProviderRegistry providers,
-      ClusterAccessRepository clusterAccess, SecretService secrets, ClusterTargets targets) {
+      SecretService secrets, ClusterTargets targets) {
     this.db = db;
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
-    this.clusterAccess = clusterAccess;
     this.secrets = secrets;
     this.targets = targets;
   }
@@ -189,22 +186,11 @@ public final class SpaceService {
   /** A short-lived kubeconfig for the space's cluster, minted by its provider; never stored. */
   public Kubeconfig kubeconfig(Principal principal, SpaceId id) {
     Space space = get(principal, id);
-    String cluster = space.config().get("clusterName");
-    if (cluster == null || cluster.isBlank()) {
-      throw new ConflictException("no_cluster", "space " + id + " names no cluster (config.clusterName)");
+    if (space.config().containsKey(KUBECONFIG_REF)) {
+      throw new ConflictException("kubeconfig_supplied", "space " + id + " was registered with its own kubeconfig,"
+          + " which is kept in the secret store and not handed out");
     }
-    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    String region = space.region() == null ? "" : space.region();
-    if (db.read(c -> clusterAccess.find(c, principal.orgId(), account.id(), region, cluster)) == null) {
-      throw new ConflictException("cluster_access_revoked", "cluster " + cluster + " in " + space.region()
-          + " is not registered on account " + account.id() + "; register its access first");
-    }
-    ProviderSession session = providers.session(account, space.region());
-    ClusterAccess access = session.clusterAccess();
-    if (access == null) {
-      throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");
-    }
-    return ProviderCalls.classified(session, () -> access.mint(cluster));
+    return targets.mint(principal.orgId(), space);
   }
 
   /** What the provider finds in the space's account and region; each call asks the cloud. */

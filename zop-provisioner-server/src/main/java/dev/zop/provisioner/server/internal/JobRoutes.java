@@ -1,0 +1,195 @@
+package dev.zop.provisioner.server.internal;
+
+import static dev.zop.provisioner.server.internal.Routes.connection;
+import static dev.zop.provisioner.server.internal.Routes.database;
+import static dev.zop.provisioner.server.internal.Routes.job;
+import static dev.zop.provisioner.server.internal.Routes.limit;
+import static dev.zop.provisioner.server.internal.Routes.longPoll;
+import static dev.zop.provisioner.server.internal.Routes.page;
+import static dev.zop.provisioner.server.internal.Routes.parent;
+import static dev.zop.provisioner.server.internal.Routes.touched;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zop.provisioner.AwaitTimeoutException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPatch;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.client.wire.Requests.CreateDatabase;
+import dev.zop.provisioner.client.wire.Requests.InstallComponent;
+import dev.zop.provisioner.client.wire.Requests.SubmitJob;
+import dev.zop.provisioner.spec.ComponentSpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/** Provisioning jobs, their databases and connections, and catalog components. */
+final class JobRoutes {
+  private JobRoutes() {}
+
+  static void register(Routes r, JobEventStreams streams) {
+    jobs(r, streams);
+    databases(r);
+    catalog(r);
+  }
+
+  private static void jobs(Routes r, JobEventStreams streams) {
+    r.route("POST", "/provisioning-jobs", "provisioning:create", "Submit a provisioning job into a space", 201,
+        call -> {
+          SubmitJob body = call.body(SubmitJob.class);
+          ResourceSpec spec = spec(call, body);
+          String key = call.header("Idempotency-Key");
+          SubmitOptions options = new SubmitOptions(key, body.name(), body.tags());
+          return touched(call, call.zop().jobs().submit(SpaceId.of(body.spaceId()), spec, options));
+        });
+    r.route("POST", "/provisioning-jobs/plan", "provisioning:view",
+        "Review a spec: its steps, IAM operations and monthly cost; nothing changes", 200, call -> {
+          SubmitJob body = call.body(SubmitJob.class);
+          return call.zop().jobs().plan(SpaceId.of(body.spaceId()), spec(call, body));
+        });
+    r.route("GET", "/provisioning-jobs", "provisioning:view", "List provisioning jobs, by space and status", 200,
+        call -> call.zop().jobs().list(query(call)));
+    r.route("GET", "/provisioning-jobs/{id}", "provisioning:view", "Get a job", 200,
+        call -> call.zop().jobs().get(job(call)));
+    r.route("GET", "/provisioning-jobs/{id}/await", "provisioning:view",
+        "Hold the request until the job is terminal or timeoutMs passes; answers the job as it stands", 200,
+        call -> {
+          try {
+            return call.zop().jobs().await(job(call), longPoll(call));
+          } catch (AwaitTimeoutException e) {
+            return e.lastSeen();
+          }
+        });
+    r.route("PATCH", "/provisioning-jobs/{id}", "provisioning:update", "Change a job's name or tags", 200,
+        call -> call.zop().jobs().update(job(call), call.body(JobPatch.class)));
+    r.route("DELETE", "/provisioning-jobs/{id}", "provisioning:delete", "Tear down the job's resources", 200,
+        call -> call.zop().jobs().delete(job(call)));
+    r.route("POST", "/provisioning-jobs/{id}/retry", "provisioning:update", "Retry a failed job from the failed step",
+        200, call -> call.zop().jobs().retry(job(call)));
+    r.route("GET", "/provisioning-jobs/{id}/events", "provisioning:view", "The job's progress events after `after`",
+        200, call -> call.zop().jobs().events(job(call), after(call)));
+    r.route("GET", "/provisioning-jobs/{id}/events/stream", "provisioning:view",
+        "The job's progress events as Server-Sent Events, live", 200, streams::serve);
+  }
+  private static void databases(Routes r) {
+    String base = "/provisioning-jobs/{jobID}/databases";
+    r.route("POST", base, "provisioning:create", "Create a database on the parent datastore", 201, call -> {
+      CreateDatabase body = call.body(CreateDatabase.class);
+      return touched(call, call.zop().jobs().databases(parent(call)).create(body.name(), body.owner()));
+    });
+    r.route("GET", base, "provisioning:view", "List databases under a job", 200,
+        call -> page(call, call.zop().jobs().databases(parent(call)).list(), d -> d.id().value()));
+    r.route("GET", base + "/{dbID}", "provisioning:view", "Get a database with its connection metadata", 200,
+        call -> call.zop().jobs().databases(parent(call)).get(database(call)));
+    r.route("DELETE", base + "/{dbID}", "provisioning:delete", "Drop the database and its user", 204, call -> {
+      call.zop().jobs().databases(parent(call)).delete(database(call));
+      return null;
+    });
+    String jobScoped = "/provisioning-jobs/{jobID}/connections";
+    r.route("POST", jobScoped, "provisioning:create", "Create a job-scoped connection", 201,
+        call -> touched(call, call.zop().jobs().connections(parent(call)).create()));
+    r.route("GET", jobScoped, "provisioning:view", "List job-scoped connections", 200,
+        call -> page(call, call.zop().jobs().connections(parent(call)).list(), cn -> cn.id().value()));
+    r.route("GET", jobScoped + "/{connID}", "provisioning:view", "Get a job-scoped connection", 200,
+        call -> call.zop().jobs().connections(parent(call)).get(connection(call)));
+    r.route("DELETE", jobScoped + "/{connID}", "provisioning:delete", "Delete a job-scoped connection", 204, call -> {
+      call.zop().jobs().connections(parent(call)).delete(connection(call));
+      return null;
+    });
+    String dbScoped = base + "/{dbID}/connections";
+    r.route("POST", dbScoped, "provisioning:create", "Create a database-scoped connection", 201,
+        call -> touched(call, call.zop().jobs().databases(parent(call)).connections(database(call)).create()));
+    r.route("GET", dbScoped, "provisioning:view", "List a database's connections", 200,
+        call -> page(call, call.zop().jobs().databases(parent(call)).connections(database(call)).list(),
+            cn -> cn.id().value()));
+    r.route("GET", dbScoped + "/{connID}", "provisioning:view", "Get a database-scoped connection", 200,
+        call -> call.zop().jobs().databases(parent(call)).connections(database(call)).get(connection(call)));
+    r.route("DELETE", dbScoped + "/{connID}", "provisioning:delete", "Delete a database-scoped connection", 204,
+        call -> {
+          call.zop().jobs().databases(parent(call)).connections(database(call)).delete(connection(call));
+          return null;
+        });
+  }
+  private static void catalog(Routes r) {
+    r.route("GET", "/catalog/components", "service:view", "List catalog components and their default values", 200,
+        call -> call.zop().catalog().components());
+    r.route("POST", "/provisioning-jobs/install-component", "service:create",
+        "Install a catalog component into a space", 201, call -> {
+          InstallComponent body = call.body(InstallComponent.class);
+          List<FieldError> missing = new ArrayList<>();
+          if (body.spaceId() == null) {
+            missing.add(FieldError.required("spaceID"));
+          }
+          if (body.componentId() == null) {
+            missing.add(FieldError.required("componentID"));
+          }
+          ValidationException.throwIfAny(missing);
+          ComponentSpec spec = new ComponentSpec(body.componentId(), body.namespace(), body.values());
+          ValidationException.throwIfAny(spec.validate());
+          SubmitOptions options = new SubmitOptions(call.header("Idempotency-Key"), null, null);
+          return touched(call, call.zop().jobs().submit(SpaceId.of(body.spaceId()), spec, options));
+        });
+  }
+  private static ResourceSpec spec(Call call, SubmitJob body) {
+    List<FieldError> missing = new ArrayList<>();
+    if (body.spaceId() == null) {
+      missing.add(FieldError.required("spaceID"));
+    }
+    if (body.kind() == null) {
+      missing.add(FieldError.required("kind"));
+    }
+    if (body.config() == null || !body.config().isObject()) {
+      missing.add(FieldError.of("config", "required", "config must be a JSON object"));
+    }
+    ValidationException.throwIfAny(missing);
+    JobKind kind;
+    try {
+      kind = JobKind.fromWire(body.kind());
+    } catch (IllegalArgumentException e) {
+      kind = null;
+    }
+    if (kind == null || kind == JobKind.REMEDIATION) {
+      throw ApiError.badRequest("kind", "unknown_kind", "kind must be one of kubernetes, vm_pool, datastore, "
+          + "network, registry, load_balancer, component");
+    }
+    JsonNode config = body.config();
+    ResourceSpec spec = call.convert(config, ResourceSpec.typeFor(kind), "config");
+    ValidationException.throwIfAny(spec.validate().stream().map(e -> e.under("config")).toList());
+    return spec;
+  }
+  private static JobQuery query(Call call) {
+    JobQuery query = JobQuery.all().limit(limit(call, JobQuery.DEFAULT_LIMIT));
+    String space = call.query("spaceID") != null ? call.query("spaceID") : call.query("spaceId");
+    if (space != null) {
+      query = query.withSpace(SpaceId.of(space));
+    }
+    String status = call.query("status");
+    if (status != null && !status.isBlank()) {
+      Set<JobStatus> statuses = EnumSet.noneOf(JobStatus.class);
+      for (String one : status.split(",")) {
+        try {
+          statuses.add(JobStatus.fromWire(one));
+        } catch (IllegalArgumentException e) {
+          throw ApiError.badRequest("status", "invalid_value", "unknown status " + one);
+        }
+      }
+      query = new JobQuery(query.spaceId(), statuses, query.limit(), null);
+    }
+    String cursor = call.query("cursor");
+    return cursor == null ? query : query.after(cursor);
+  }
+  private static long after(Call call) {
+    String value = call.query("after");
+    try {
+      return value == null ? 0 : Math.max(0, Long.parseLong(value));
+    } catch (NumberFormatException e) {
+      throw ApiError.badRequest("after", "invalid_value", "after must be an event sequence number");
+    }
+  }
+}

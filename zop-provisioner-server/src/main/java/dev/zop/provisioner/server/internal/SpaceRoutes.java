@@ -1,0 +1,93 @@
+package dev.zop.provisioner.server.internal;
+
+import static dev.zop.provisioner.server.internal.Routes.account;
+import static dev.zop.provisioner.server.internal.Routes.page;
+import static dev.zop.provisioner.server.internal.Routes.space;
+import static dev.zop.provisioner.server.internal.Routes.touched;
+
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.client.wire.Requests.CreateNamespace;
+import dev.zop.provisioner.client.wire.Requests.SpaceStatusChange;
+import java.util.List;
+
+/** Cloud accounts, cluster access, spaces, discovery and namespaces. */
+final class SpaceRoutes {
+  private SpaceRoutes() {}
+
+  static void register(Routes r) {
+    accounts(r);
+    spaces(r);
+  }
+
+  private static void accounts(Routes r) {
+    r.route("GET", "/cloud-accounts", "space:view", "List cloud accounts", 200,
+        call -> page(call, call.zop().accounts().list(), a -> a.id().value()));
+    r.route("POST", "/cloud-accounts", "space:create", "Connect a cloud account (credentials by reference)", 201,
+        call -> touched(call, call.zop().accounts().create(call.body(CloudAccountRequest.class))));
+    r.route("GET", "/cloud-accounts/{accountID}", "space:view", "Get a cloud account", 200,
+        call -> call.zop().accounts().get(account(call)));
+    r.route("GET", "/cloud-accounts/{accountID}/clusters", "space:view",
+        "List clusters discovered on the cloud account in ?region=", 200, call -> {
+          String region = call.query("region");
+          if (region == null) {
+            throw ApiError.badRequest("region", "required", "region is required, e.g. ?region=us-east-1");
+          }
+          return call.zop().accounts().clusters(account(call), region);
+        });
+    String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
+    r.route("PUT", access, "space:update", "Register a cluster on a cloud account for kubeconfig minting", 200,
+        call -> call.zop().accounts().registerClusterAccess(account(call), call.path("region"),
+            call.path("clusterName")));
+    r.route("DELETE", access, "space:update", "Revoke cluster access", 204, call -> {
+      call.zop().accounts().revokeClusterAccess(account(call), call.path("region"), call.path("clusterName"));
+      return null;
+    });
+  }
+  private static void spaces(Routes r) {
+    r.route("GET", "/spaces", "space:view", "List deployment spaces", 200,
+        call -> page(call, call.zop().spaces().list(), sp -> sp.id().value()));
+    r.route("POST", "/spaces", "space:create", "Register a cluster as a deployment space", 201,
+        call -> touched(call, call.zop().spaces().create(call.body(SpaceRequest.class))));
+    r.route("GET", "/spaces/{spaceID}", "space:view", "Get a space (credentials stripped)", 200,
+        call -> call.zop().spaces().get(space(call)));
+    r.route("PATCH", "/spaces/{spaceID}/status", "space:update", "Make a space active or inactive", 200, call -> {
+      SpaceStatusChange change = call.body(SpaceStatusChange.class);
+      if (change.status() == null) {
+        throw new ValidationException(List.of(FieldError.required("status")));
+      }
+      return call.zop().spaces().setStatus(space(call), SpaceStatus.fromWire(change.status()));
+    });
+    r.route("DELETE", "/spaces/{spaceID}", "space:delete", "Delete a space that holds no jobs", 204, call -> {
+      call.zop().spaces().delete(space(call));
+      return null;
+    });
+    r.route("POST", "/spaces/{spaceID}/kubeconfig", "space:update",
+        "Mint a short-lived kubeconfig for the space's cluster", 200,
+        call -> call.zop().spaces().kubeconfig(space(call)));
+    r.route("GET", "/space-discovery/{spaceID}/namespaces", "deployment:view", "List namespaces on the space", 200,
+        call -> call.zop().spaces().namespaces(space(call)).list());
+    r.route("POST", "/space-discovery/{spaceID}/namespaces", "deployment:create", "Create a namespace on the space",
+        201, call -> {
+          CreateNamespace body = call.body(CreateNamespace.class);
+          if (body.name() == null) {
+            throw new ValidationException(List.of(FieldError.required("name")));
+          }
+          return call.zop().spaces().namespaces(space(call)).create(body.name());
+        });
+    r.route("GET", "/space-discovery/{spaceID}/networks", "space:view",
+        "VPCs/VNets in the space's account and region", 200,
+        call -> call.zop().spaces().discovery(space(call)).networks());
+    r.route("GET", "/space-discovery/{spaceID}/subnets", "space:view",
+        "Subnets in the space's account and region (?networkID= for one network)", 200,
+        call -> call.zop().spaces().discovery(space(call)).subnets(call.query("networkID")));
+    r.route("GET", "/space-discovery/{spaceID}/dns-zones", "space:view", "DNS zones of the space's account", 200,
+        call -> call.zop().spaces().discovery(space(call)).dnsZones());
+    r.route("GET", "/space-discovery/{spaceID}/clusters", "space:view",
+        "Kubernetes clusters in the space's account and region", 200,
+        call -> call.zop().spaces().discovery(space(call)).clusters());
+  }
+}
