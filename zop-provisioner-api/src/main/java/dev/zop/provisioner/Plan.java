@@ -10,10 +10,11 @@ import java.util.Set;
  * estimated monthly cost.
  *
  * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
+ * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
  */
 public record Plan(
     JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
-    BigDecimal monthlyTotal, boolean complete) {
+    BigDecimal monthlyTotal, boolean complete, String pricesAsOf) {
 
   public Plan {
     steps = List.copyOf(steps);
@@ -21,13 +22,13 @@ public record Plan(
   }
 
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
-      List<CostComponent> costs) {
+      List<CostComponent> costs, String pricesAsOf) {
     BigDecimal total = costs.stream()
         .filter(CostComponent::priceKnown)
         .map(CostComponent::monthly)
         .reduce(BigDecimal.ZERO, BigDecimal::add);
     boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
-    return new Plan(kind, provider, region, steps, costs, total, complete);
+    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf);
   }
 
   /** Every IAM operation of every step, each once, in the order the steps perform them. */

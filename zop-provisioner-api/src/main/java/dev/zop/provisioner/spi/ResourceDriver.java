@@ -27,4 +27,9 @@ public interface ResourceDriver<S extends ResourceSpec> {
 
   /** The monthly cost of the spec as priced components; an unknown price is a line saying so, never a guess. */
   List<CostComponent> price(S spec, String region);
+
+  /** The date of the price table {@link #price} reads (ISO date), shown in the plan; null when there is none. */
+  default String pricesAsOf() {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@ import dev.zop.provisioner.JobId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +16,12 @@ public interface StepContext {
   JobId jobId();
 
   UUID stepId();
+
+  /**
+   * When the current attempt of this step started. A resumed wait keeps it, so a step can tell how long it has
+   * been waiting for the cloud.
+   */
+  Instant startedAt();
 
   /** 1 on the first run; higher after a transient failure, a crash or a retry. A resumed wait keeps it. */
   int attempt();

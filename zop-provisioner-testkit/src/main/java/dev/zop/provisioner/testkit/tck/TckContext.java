@@ -5,6 +5,7 @@ import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.SecretStore;
 import dev.zop.provisioner.spi.StepContext;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -18,6 +19,7 @@ final class TckContext implements StepContext {
   private final Map<String, String> secrets = new ConcurrentHashMap<>();
   private Map<String, String> previous = Map.of();
   private final Map<String, String> own = new LinkedHashMap<>();
+  private Instant startedAt = Instant.now();
 
   TckContext(JobId jobId) {
     this.jobId = jobId;
@@ -26,6 +28,7 @@ final class TckContext implements StepContext {
   void beginStep(Map<String, String> before) {
     previous = Map.copyOf(before);
     own.clear();
+    startedAt = Instant.now();
   }
 
   Map<String, String> ownOutputs() {
@@ -40,6 +43,11 @@ final class TckContext implements StepContext {
   @Override
   public UUID stepId() {
     return stepId;
+  }
+
+  @Override
+  public Instant startedAt() {
+    return startedAt;
   }
 
   @Override

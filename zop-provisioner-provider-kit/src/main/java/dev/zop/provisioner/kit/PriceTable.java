@@ -1,0 +1,75 @@
+package dev.zop.provisioner.kit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.CostComponent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * A dated table of list prices shipped with a provider. A price the table does not hold becomes a "price unknown"
+ * line naming what is missing and the table's date; nothing is guessed.
+ *
+ * <p>The JSON: {@code {"asOf": "2026-11-01", "currency": "USD", "sameAs": {"us-east-2": "us-east-1"},
+ * "regions": {"us-east-1": {"hourly": {"ec2:m5.large": 0.096}, "monthly": {"rds:gp3-gb": 0.115}}}}}.
+ * {@code sameAs} lets regions with identical prices share one list.
+ */
+public final class PriceTable {
+  private final JsonNode table;
+
+  private PriceTable(JsonNode table) {
+    this.table = table;
+    if (asOf().isEmpty()) {
+      throw new IllegalStateException("a price table needs an asOf date");
+    }
+  }
+
+  /** Loads the table from a classpath resource beside {@code owner}. */
+  public static PriceTable load(Class<?> owner, String resource) {
+    try (InputStream in = owner.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(resource + " is missing beside " + owner.getName());
+      }
+      return new PriceTable(new ObjectMapper().readTree(in));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the price table " + resource, e);
+    }
+  }
+
+  /** The date the prices were taken, shown in every plan. */
+  public String asOf() {
+    return table.path("asOf").asText();
+  }
+
+  /** {@code count} resources billed by the hour all month; {@code key} like {@code ec2:m5.large}. */
+  public CostComponent hourly(String region, String name, String key, long count) {
+    JsonNode price = prices(region).path("hourly").path(key);
+    if (price.isMissingNode()) {
+      return CostComponent.unknown(name, "hour", CostComponent.HOURS_PER_MONTH.multiply(BigDecimal.valueOf(count)),
+          missing(region, key));
+    }
+    return CostComponent.hourly(name, count, price.decimalValue());
+  }
+
+  /** {@code quantity} units billed per month, e.g. GB-months of storage. */
+  public CostComponent monthly(String region, String name, String unit, String key, BigDecimal quantity) {
+    Objects.requireNonNull(quantity, "quantity");
+    JsonNode price = prices(region).path("monthly").path(key);
+    if (price.isMissingNode()) {
+      return CostComponent.unknown(name, unit, quantity, missing(region, key));
+    }
+    return CostComponent.monthly(name, unit, quantity, price.decimalValue());
+  }
+
+  private JsonNode prices(String region) {
+    String listed = table.path("sameAs").path(region).asText(region);
+    return table.path("regions").path(listed);
+  }
+
+  private String missing(String region, String key) {
+    return "no list price for " + key + " in " + region + " in the table of " + asOf();
+  }
+}
