@@ -1,5 +1,8 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.spi.ResourceController;
 import java.util.Locale;
 import software.amazon.awssdk.services.ec2.Ec2Client;
@@ -24,7 +27,7 @@ final class AwsController implements ResourceController {
   @Override
   public String observe(String resourceType, String resourceId) {
     if (isInstance(resourceType)) {
-      Instance instance = AwsErrors.call(permission("observe", resourceType),
+      Instance instance = CALLS.call(permission("observe", resourceType),
           () -> ec2.describeInstances(r -> r.instanceIds(resourceId))).reservations().get(0).instances().get(0);
       return switch (instance.state().nameAsString()) {
         case "pending" -> "starting";
@@ -35,7 +38,7 @@ final class AwsController implements ResourceController {
         default -> instance.state().nameAsString();
       };
     }
-    DBInstance db = AwsErrors.call(permission("observe", resourceType),
+    DBInstance db = CALLS.call(permission("observe", resourceType),
         () -> rds.describeDBInstances(r -> r.dbInstanceIdentifier(resourceId))).dbInstances().get(0);
     return switch (db.dbInstanceStatus().toLowerCase(Locale.ROOT)) {
       case "available" -> "running";
@@ -50,18 +53,18 @@ final class AwsController implements ResourceController {
   @Override
   public void start(String resourceType, String resourceId) {
     if (isInstance(resourceType)) {
-      AwsErrors.call(permission("start", resourceType), () -> ec2.startInstances(r -> r.instanceIds(resourceId)));
+      CALLS.call(permission("start", resourceType), () -> ec2.startInstances(r -> r.instanceIds(resourceId)));
     } else {
-      AwsErrors.call(permission("start", resourceType), () -> rds.startDBInstance(r -> r.dbInstanceIdentifier(resourceId)));
+      CALLS.call(permission("start", resourceType), () -> rds.startDBInstance(r -> r.dbInstanceIdentifier(resourceId)));
     }
   }
 
   @Override
   public void stop(String resourceType, String resourceId) {
     if (isInstance(resourceType)) {
-      AwsErrors.call(permission("stop", resourceType), () -> ec2.stopInstances(r -> r.instanceIds(resourceId)));
+      CALLS.call(permission("stop", resourceType), () -> ec2.stopInstances(r -> r.instanceIds(resourceId)));
     } else {
-      AwsErrors.call(permission("stop", resourceType), () -> rds.stopDBInstance(r -> r.dbInstanceIdentifier(resourceId)));
+      CALLS.call(permission("stop", resourceType), () -> rds.stopDBInstance(r -> r.dbInstanceIdentifier(resourceId)));
     }
   }
 
@@ -74,9 +77,9 @@ final class AwsController implements ResourceController {
   public String permission(String verb, String resourceType) {
     boolean instance = isInstance(resourceType);
     return switch (verb) {
-      case "observe" -> instance ? "ec2:DescribeInstances" : "rds:DescribeDBInstances";
-      case "start" -> instance ? "ec2:StartInstances" : "rds:StartDBInstance";
-      case "stop" -> instance ? "ec2:StopInstances" : "rds:StopDBInstance";
+      case "observe" -> instance ? EC2_DESCRIBE_INSTANCES : RDS_DESCRIBE_DB_INSTANCES;
+      case "start" -> instance ? EC2_START_INSTANCES : RDS_START_DB_INSTANCE;
+      case "stop" -> instance ? EC2_STOP_INSTANCES : RDS_STOP_DB_INSTANCE;
       default -> throw new IllegalArgumentException("no AWS action for " + verb + " on " + resourceType);
     };
   }

@@ -1,5 +1,8 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredDnsZone;
 import dev.zop.provisioner.discovery.DiscoveredNetwork;
@@ -28,7 +31,7 @@ final class AwsDiscovery implements Discovery {
   @Override
   public List<DiscoveredNetwork> networks() {
     List<DiscoveredNetwork> out = new ArrayList<>();
-    AwsErrors.call("ec2:DescribeVpcs", () -> {
+    CALLS.call(EC2_DESCRIBE_VPCS, () -> {
       ec2.describeVpcsPaginator().vpcs().forEach(v -> out.add(new DiscoveredNetwork(v.vpcId(), name(v.tags()),
           v.cidrBlock(), Boolean.TRUE.equals(v.isDefault()))));
       return null;
@@ -39,7 +42,7 @@ final class AwsDiscovery implements Discovery {
   @Override
   public List<DiscoveredSubnet> subnets(String networkId) {
     List<DiscoveredSubnet> out = new ArrayList<>();
-    AwsErrors.call("ec2:DescribeSubnets", () -> {
+    CALLS.call(EC2_DESCRIBE_SUBNETS, () -> {
       ec2.describeSubnetsPaginator(r -> {
         if (networkId != null) {
           r.filters(f -> f.name("vpc-id").values(networkId));
@@ -55,12 +58,12 @@ final class AwsDiscovery implements Discovery {
   public List<DiscoveredCluster> clusters() {
     List<DiscoveredCluster> out = new ArrayList<>();
     List<String> names = new ArrayList<>();
-    AwsErrors.call("eks:ListClusters", () -> {
+    CALLS.call(EKS_LIST_CLUSTERS, () -> {
       eks.listClustersPaginator().clusters().forEach(names::add);
       return null;
     });
     for (String name : names) {
-      Cluster c = AwsErrors.call("eks:DescribeCluster", () -> eks.describeCluster(r -> r.name(name))).cluster();
+      Cluster c = CALLS.call(EKS_DESCRIBE_CLUSTER, () -> eks.describeCluster(r -> r.name(name))).cluster();
       out.add(new DiscoveredCluster(c.name(), c.version(), c.statusAsString(), c.endpoint()));
     }
     return out;
@@ -69,7 +72,7 @@ final class AwsDiscovery implements Discovery {
   @Override
   public List<DiscoveredDnsZone> dnsZones() {
     List<DiscoveredDnsZone> out = new ArrayList<>();
-    AwsErrors.call("route53:ListHostedZones", () -> {
+    CALLS.call(ROUTE53_LIST_HOSTED_ZONES, () -> {
       route53.listHostedZonesPaginator().hostedZones().forEach(z -> out.add(new DiscoveredDnsZone(
           z.id().replace("/hostedzone/", ""), z.name().endsWith(".") ? z.name().substring(0, z.name().length() - 1)
               : z.name(), z.config() != null && Boolean.TRUE.equals(z.config().privateZone()))));

@@ -1,12 +1,19 @@
 package dev.zop.provisioner.aws;
 
 import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.HttpStatusClassifier;
+import dev.zop.provisioner.kit.UndeclaredPermissionException;
 import java.util.Set;
-import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
-/** The one place AWS errors become failure classes. Decisions read error codes and statuses, never messages. */
+/**
+ * The one place AWS errors become failure classes: the error codes only AWS knows, then the kit's HTTP-status
+ * rules. Decisions read error codes and statuses, never messages.
+ */
 final class AwsErrors {
   private static final Set<String> DENIED = Set.of("AccessDenied", "AccessDeniedException", "UnauthorizedOperation",
       "UnauthorizedException", "NotAuthorized");
@@ -18,23 +25,21 @@ final class AwsErrors {
   private static final Set<String> EVENTUALLY_CONSISTENT = Set.of("InvalidVpcID.NotFound",
       "InvalidSubnetID.NotFound", "InvalidVpcPeeringConnectionID.NotFound", "InvalidGroup.NotFound",
       "InvalidRouteTableID.NotFound");
-  private static final String IAM_CONSOLE = "https://console.aws.amazon.com/iam/home#/policies";
-  private static final String QUOTAS_CONSOLE = "https://console.aws.amazon.com/servicequotas/home";
+  private static final HttpStatusClassifier HTTP = new HttpStatusClassifier(AwsProvider.ID,
+      new HttpStatusClassifier.Hints("AWS did not accept this cloud account's credentials: check its credentialsRef"
+          + " (default chain or role) and that the keys are current.",
+          "the IAM role or user this cloud account uses", "https://console.aws.amazon.com/iam/home#/policies",
+          "https://console.aws.amazon.com/servicequotas/home"));
+
+  /** Every AWS call of the provider goes through this wrapper, tagged with the IAM action it needs. */
+  static final CloudCalls CALLS = new CloudCalls(
+      e -> e instanceof AwsServiceException || e instanceof SdkClientException, AwsErrors::isNotFound);
 
   private AwsErrors() {}
 
-  /** Runs one AWS call; a failure carries the IAM action it needed. */
-  static <T> T call(String action, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (AwsServiceException | SdkClientException e) {
-      throw new AwsActionException(action, e);
-    }
-  }
-
   /** The error code of an AWS service error, or "" for anything else. */
   static String code(Throwable error) {
-    Throwable cause = error instanceof AwsActionException a ? a.getCause() : error;
+    Throwable cause = CloudCallException.unwrap(error);
     if (cause instanceof AwsServiceException e && e.awsErrorDetails() != null
         && e.awsErrorDetails().errorCode() != null) {
       return e.awsErrorDetails().errorCode();
@@ -42,45 +47,58 @@ final class AwsErrors {
     return "";
   }
 
+  /**
+   * AWS says "not found" in three dialects: modelled exceptions ({@code DbInstanceNotFoundException},
+   * {@code NoSuchEntityException}), EC2 codes ({@code InvalidVpcID.NotFound}) and REST 404s (EKS).
+   */
+  static boolean isNotFound(Throwable error) {
+    if (!(error instanceof AwsServiceException e)) {
+      return false;
+    }
+    String type = e.getClass().getSimpleName();
+    String code = code(e);
+    return e.statusCode() == 404 || type.endsWith("NotFoundException") || type.startsWith("NoSuch")
+        || code.contains(".NotFound") || code.endsWith("NotFound") || code.endsWith("NotFoundFault")
+        || code.startsWith("NoSuch");
+  }
+
   static Failure classify(Throwable error) {
-    String action = error instanceof AwsActionException a ? a.action() : null;
-    Throwable cause = error instanceof AwsActionException ? error.getCause() : error;
+    String action = CloudCallException.permissionOf(error);
+    Throwable cause = CloudCallException.unwrap(error);
     if (cause instanceof AwsServiceException e) {
       String code = code(e);
       int status = e.statusCode();
-      String message = (action == null ? "" : action + ": ") + (e.awsErrorDetails() == null
-          ? e.getMessage() : e.awsErrorDetails().errorMessage());
+      String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+      String text = (action == null ? "" : action + ": ") + message;
       Failure failure;
       if (status == 401 || BAD_CREDENTIALS.contains(code)) {
-        failure = Failure.userAction("invalid_credentials", message, "AWS did not accept this cloud account's"
-            + " credentials: check its credentialsRef (default chain or role) and that the keys are current.",
-            IAM_CONSOLE);
+        failure = HTTP.invalidCredentials(text);
       } else if (status == 403 || DENIED.contains(code)) {
-        failure = Failure.userAction("access_denied", message, "Grant " + (action == null ? "the missing permission"
-            : action) + " to the IAM role or user this cloud account uses, then retry the job.", IAM_CONSOLE);
-      } else if (status == 429 || e.isThrottlingException() || THROTTLED.contains(code)) {
-        failure = Failure.transientFailure("throttled", message);
-      } else if (status >= 500) {
-        failure = Failure.transientFailure("aws_unavailable", message);
+        failure = HTTP.accessDenied(text, action);
+      } else if (e.isThrottlingException() || THROTTLED.contains(code)) {
+        failure = Failure.transientFailure(FailureCodes.THROTTLED, text);
       } else if (EVENTUALLY_CONSISTENT.contains(code)) {
-        failure = Failure.transientFailure("eventual_consistency", message);
+        failure = Failure.transientFailure(FailureCodes.EVENTUAL_CONSISTENCY, text);
       } else if (code.equals("DependencyViolation")) {
-        failure = Failure.transientFailure("dependency_violation", message);
+        failure = Failure.transientFailure(FailureCodes.DEPENDENCY_VIOLATION, text);
       } else if (code.contains("LimitExceeded") || code.contains("QuotaExceeded")) {
-        failure = Failure.userAction("quota_exceeded", message,
-            "Request a higher quota in Service Quotas, or remove unused resources, then retry the job.",
-            QUOTAS_CONSOLE);
+        failure = HTTP.quotaExceeded(text);
       } else if (code.startsWith("InvalidParameter") || code.equals("ValidationException")
-          || code.equals("InvalidRequest") || code.endsWith(".Malformed") || code.equals("InvalidParameterException")) {
-        failure = Failure.userAction("invalid_parameter", message, "Correct the spec: " + message, null);
+          || code.equals("InvalidRequest") || code.endsWith(".Malformed")) {
+        failure = HTTP.invalidParameter(text);
+      } else if (status == 429 || status >= 500) {
+        failure = HTTP.classify(status, message, action);
       } else {
-        failure = Failure.system("aws_error", (code.isEmpty() ? "" : code + ": ") + message);
+        failure = HTTP.unrecognised(code, text);
       }
       return failure.withProviderRequestId(e.requestId());
     }
     if (cause instanceof SdkClientException e) {
-      return Failure.transientFailure("aws_unreachable", (action == null ? "" : action + ": ") + e.getMessage());
+      return HTTP.unreachable((action == null ? "" : action + ": ") + e.getMessage());
     }
-    return Failure.system("unexpected_error", String.valueOf(cause));
+    if (cause instanceof UndeclaredPermissionException e) {
+      return Failure.system(FailureCodes.UNDECLARED_PERMISSION, e.getMessage());
+    }
+    return Failure.system(FailureCodes.UNEXPECTED_ERROR, String.valueOf(cause));
   }
 }

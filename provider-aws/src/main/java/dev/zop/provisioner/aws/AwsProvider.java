@@ -28,7 +28,9 @@ public final class AwsProvider implements CloudProvider {
       "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-north-1", "ap-south-1", "ap-southeast-1",
       "ap-southeast-2", "ap-northeast-1", "ap-northeast-2", "sa-east-1");
 
-  private static final ProviderMetadata METADATA = new ProviderMetadata("aws", "Amazon Web Services",
+  static final String ID = "aws";
+
+  private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Amazon Web Services",
       Set.of(JobKind.KUBERNETES, JobKind.VM_POOL, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS,
       Set.of("region"),
       Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.VM_POOL, Duration.ofMinutes(20),

@@ -1,12 +1,19 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -18,13 +25,11 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.SecurityGroup;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
-import software.amazon.awssdk.services.elasticache.model.ReplicationGroupNotFoundException;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.rds.model.DBInstance;
-import software.amazon.awssdk.services.rds.model.DbInstanceNotFoundException;
-import software.amazon.awssdk.services.rds.model.DbSubnetGroupNotFoundException;
 import software.amazon.awssdk.services.rds.model.Tag;
 
 /**
@@ -44,13 +49,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final SecureRandom random = new SecureRandom();
 
   /** How long to wait before looking again at a resource still being created or deleted. */
-  private final Duration poll;
+  private final StatusPoll poll;
 
   DatastoreDriver(RdsClient rds, ElastiCacheClient cache, Ec2Client ec2, Duration poll) {
     this.rds = rds;
     this.cache = cache;
     this.ec2 = ec2;
-    this.poll = poll;
+    this.poll = StatusPoll.every(poll);
   }
 
   @Override
@@ -72,25 +77,25 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   public List<Step> create(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return List.of(
-          new AwsStep("create-replication-group", List.of("elasticache:DescribeReplicationGroups",
-              "elasticache:CreateReplicationGroup", "elasticache:AddTagsToResource"), ctx -> createRedis(ctx, spec)),
-          new AwsStep("await-replication-group", List.of("elasticache:DescribeReplicationGroups"), this::awaitRedis));
+          ProviderStep.of("create-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
+              ELASTICACHE_CREATE_REPLICATION_GROUP, ELASTICACHE_ADD_TAGS_TO_RESOURCE), ctx -> createRedis(ctx, spec)),
+          ProviderStep.of("await-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS), this::awaitRedis));
     }
     List<Step> steps = new ArrayList<>();
     if (!spec.subnetIds().isEmpty()) {
-      steps.add(new AwsStep("create-subnet-group", List.of("rds:DescribeDBSubnetGroups", "rds:CreateDBSubnetGroup",
-          "rds:AddTagsToResource"), ctx -> createSubnetGroup(ctx, spec)));
+      steps.add(ProviderStep.of("create-subnet-group", List.of(RDS_DESCRIBE_DB_SUBNET_GROUPS, RDS_CREATE_DB_SUBNET_GROUP,
+          RDS_ADD_TAGS_TO_RESOURCE), ctx -> createSubnetGroup(ctx, spec)));
     }
     if (spec.vpcId() != null) {
-      steps.add(new AwsStep("create-security-group", List.of("ec2:DescribeSecurityGroups", "ec2:DescribeVpcs",
-          "ec2:CreateSecurityGroup", "ec2:CreateTags", "ec2:AuthorizeSecurityGroupIngress"),
+      steps.add(ProviderStep.of("create-security-group", List.of(EC2_DESCRIBE_SECURITY_GROUPS, EC2_DESCRIBE_VPCS,
+          EC2_CREATE_SECURITY_GROUP, EC2_CREATE_TAGS, EC2_AUTHORIZE_SECURITY_GROUP_INGRESS),
           ctx -> createSecurityGroup(ctx, spec)));
     }
-    steps.add(new AwsStep("create-master-secret", List.of("secretsmanager:CreateSecret",
-        "secretsmanager:PutSecretValue", "secretsmanager:TagResource"), this::createMasterSecret));
-    steps.add(new AwsStep("create-db-instance", List.of("rds:DescribeDBInstances", "rds:CreateDBInstance",
-        "rds:AddTagsToResource", "secretsmanager:GetSecretValue"), ctx -> createDatabase(ctx, spec)));
-    steps.add(new AwsStep("await-db-instance", List.of("rds:DescribeDBInstances"), ctx -> awaitDatabase(ctx, spec)));
+    steps.add(ProviderStep.of("create-master-secret", List.of(SECRETS_CREATE_SECRET,
+        SECRETS_PUT_SECRET_VALUE, SECRETS_TAG_RESOURCE), this::createMasterSecret));
+    steps.add(ProviderStep.of("create-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES, RDS_CREATE_DB_INSTANCE,
+        RDS_ADD_TAGS_TO_RESOURCE, SECRETS_GET_SECRET_VALUE), ctx -> createDatabase(ctx, spec)));
+    steps.add(ProviderStep.of("await-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES), ctx -> awaitDatabase(ctx, spec)));
     return steps;
   }
 
@@ -98,26 +103,26 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   public List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
     if (recorded.has("replicationGroupId")) {
-      steps.add(new AwsStep("delete-replication-group", List.of("elasticache:DescribeReplicationGroups",
-          "elasticache:DeleteReplicationGroup"), ctx -> deleteRedis(recorded.get("replicationGroupId"))));
+      steps.add(ProviderStep.of("delete-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
+          ELASTICACHE_DELETE_REPLICATION_GROUP), ctx -> deleteRedis(recorded.get("replicationGroupId"))));
     }
     if (recorded.has("dbInstanceIdentifier")) {
       String id = recorded.get("dbInstanceIdentifier");
-      steps.add(new AwsStep("delete-db-instance", List.of("rds:DescribeDBInstances", "rds:DeleteDBInstance",
-          "rds:CreateDBSnapshot"), ctx -> deleteDatabase(ctx, id)));
+      steps.add(ProviderStep.of("delete-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES, RDS_DELETE_DB_INSTANCE,
+          RDS_CREATE_DB_SNAPSHOT), ctx -> deleteDatabase(ctx, id)));
     }
     if (recorded.has("dbSecurityGroupName")) {
       String name = recorded.get("dbSecurityGroupName");
-      steps.add(new AwsStep("delete-security-group", List.of("ec2:DescribeSecurityGroups",
-          "ec2:DeleteSecurityGroup"), ctx -> deleteSecurityGroup(name, spec.vpcId())));
+      steps.add(ProviderStep.of("delete-security-group", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_DELETE_SECURITY_GROUP), ctx -> deleteSecurityGroup(name, spec.vpcId())));
     }
     if (recorded.has("dbSubnetGroupName")) {
       String name = recorded.get("dbSubnetGroupName");
-      steps.add(new AwsStep("delete-subnet-group", List.of("rds:DeleteDBSubnetGroup"), ctx -> deleteSubnetGroup(name)));
+      steps.add(ProviderStep.of("delete-subnet-group", List.of(RDS_DELETE_DB_SUBNET_GROUP), ctx -> deleteSubnetGroup(name)));
     }
     if (recorded.has("adminSecretRef")) {
       SecretRef ref = SecretRef.of(recorded.get("adminSecretRef"));
-      steps.add(new AwsStep("delete-master-secret", List.of("secretsmanager:DeleteSecret"), ctx -> {
+      steps.add(ProviderStep.of("delete-master-secret", List.of(SECRETS_DELETE_SECRET), ctx -> {
         ctx.secrets().delete(ref);
         return StepResult.done();
       }));
@@ -126,17 +131,22 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
+  public String pricesAsOf() {
+    return AwsPrices.TABLE.asOf();
+  }
+
+  @Override
   public List<CostComponent> price(DatastoreSpec spec, String region) {
     int copies = spec.multiAz() ? 2 : 1;
     if (spec.engine() == DatastoreEngine.REDIS) {
-      return List.of(AwsPrices.hourly(region, "ElastiCache " + spec.instanceClass() + " x" + copies,
+      return List.of(AwsPrices.TABLE.hourly(region, "ElastiCache " + spec.instanceClass() + " x" + copies,
           "elasticache:" + spec.instanceClass(), copies));
     }
     return List.of(
-        AwsPrices.hourly(region, "RDS " + spec.engine().wireName() + " " + spec.instanceClass()
+        AwsPrices.TABLE.hourly(region, "RDS " + spec.engine().wireName() + " " + spec.instanceClass()
             + (spec.multiAz() ? " (multi-AZ)" : ""), "rds-" + spec.engine().wireName() + ":" + spec.instanceClass(),
             copies),
-        AwsPrices.monthly(region, "gp2 storage", "GB-month", "rds:gp2-storage-gb",
+        AwsPrices.TABLE.monthly(region, "gp2 storage", "GB-month", "rds:gp2-storage-gb",
             BigDecimal.valueOf((long) spec.allocatedStorageGb() * copies)));
   }
 
@@ -148,52 +158,65 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   private StepResult createSubnetGroup(StepContext ctx, DatastoreSpec spec) {
     String name = ctx.resourceName("db-subnets");
-    try {
-      AwsErrors.call("rds:DescribeDBSubnetGroups", () -> rds.describeDBSubnetGroups(r -> r.dbSubnetGroupName(name)));
-    } catch (AwsActionException e) {
-      if (!(e.getCause() instanceof DbSubnetGroupNotFoundException)) {
-        throw e;
-      }
+    if (CALLS.findOrNull(RDS_DESCRIBE_DB_SUBNET_GROUPS,
+        () -> rds.describeDBSubnetGroups(r -> r.dbSubnetGroupName(name))) == null) {
       ctx.recordIntent(Map.of("dbSubnetGroupName", name));
-      AwsErrors.call("rds:CreateDBSubnetGroup", () -> rds.createDBSubnetGroup(r -> r.dbSubnetGroupName(name)
+      CALLS.call(RDS_CREATE_DB_SUBNET_GROUP, () -> rds.createDBSubnetGroup(r -> r.dbSubnetGroupName(name)
           .dbSubnetGroupDescription("zop job " + ctx.jobId()).subnetIds(spec.subnetIds()).tags(jobTag(ctx))));
     }
     return StepResult.done(Map.of("dbSubnetGroupName", name));
   }
 
-  /** A security group that lets the VPC, and only the VPC, reach the database port. */
+  /**
+   * A security group that lets the VPC, and only the VPC, reach the database port. Creating the group and opening
+   * the port are two calls, so a resumed step that finds the group still checks the rule and adds it if missing.
+   */
   private StepResult createSecurityGroup(StepContext ctx, DatastoreSpec spec) {
     String name = ctx.resourceName("db-sg");
-    String id = findSecurityGroup(name, spec.vpcId());
-    if (id == null) {
+    SecurityGroup group = findSecurityGroup(name, spec.vpcId());
+    String id;
+    if (group == null) {
       ctx.recordIntent(Map.of("dbSecurityGroupName", name));
-      String cidr = AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
-          .get(0).cidrBlock();
-      String created = AwsErrors.call("ec2:CreateSecurityGroup", () -> ec2.createSecurityGroup(r -> r.groupName(name)
+      id = CALLS.call(EC2_CREATE_SECURITY_GROUP, () -> ec2.createSecurityGroup(r -> r.groupName(name)
           .description("zop datastore " + ctx.jobId()).vpcId(spec.vpcId())
           .tagSpecifications(t -> t.resourceType(ResourceType.SECURITY_GROUP)
               .tags(tag -> tag.key(AwsTags.JOB).value(ctx.jobId().value()))))).groupId();
-      int port = spec.engine().defaultPort();
-      AwsErrors.call("ec2:AuthorizeSecurityGroupIngress", () -> ec2.authorizeSecurityGroupIngress(r -> r
-          .groupId(created).ipPermissions(p -> p.ipProtocol("tcp").fromPort(port).toPort(port)
-              .ipRanges(range -> range.cidrIp(cidr).description("the datastore's VPC")))));
-      id = created;
+    } else {
+      id = group.groupId();
+    }
+    String cidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
+        .get(0).cidrBlock();
+    int port = spec.engine().defaultPort();
+    boolean open = group != null && group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol())
+        && p.fromPort() != null && p.fromPort() == port && p.toPort() != null && p.toPort() == port
+        && p.ipRanges().stream().anyMatch(range -> cidr.equals(range.cidrIp())));
+    if (!open) {
+      try {
+        CALLS.call(EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, () -> ec2.authorizeSecurityGroupIngress(r -> r
+            .groupId(id).ipPermissions(p -> p.ipProtocol("tcp").fromPort(port).toPort(port)
+                .ipRanges(range -> range.cidrIp(cidr).description("the datastore's VPC")))));
+      } catch (CloudCallException e) {
+        // a rule added by a call whose answer was lost
+        if (!AwsErrors.code(e).equals("InvalidPermission.Duplicate")) {
+          throw e;
+        }
+      }
     }
     return StepResult.done(Map.of("dbSecurityGroupName", name, "dbSecurityGroupId", id));
   }
 
   private StepResult deleteSecurityGroup(String name, String vpcId) {
-    String id = findSecurityGroup(name, vpcId);
-    if (id != null) {
-      AwsErrors.call("ec2:DeleteSecurityGroup", () -> ec2.deleteSecurityGroup(r -> r.groupId(id)));
+    SecurityGroup group = findSecurityGroup(name, vpcId);
+    if (group != null) {
+      CALLS.deleteIfExists(EC2_DELETE_SECURITY_GROUP, () -> ec2.deleteSecurityGroup(r -> r.groupId(group.groupId())));
     }
     return StepResult.done();
   }
 
-  private String findSecurityGroup(String name, String vpcId) {
-    var groups = AwsErrors.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroups(r -> r.filters(
+  private SecurityGroup findSecurityGroup(String name, String vpcId) {
+    var groups = CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r.filters(
         f -> f.name("group-name").values(name), f -> f.name("vpc-id").values(vpcId)))).securityGroups();
-    return groups.isEmpty() ? null : groups.get(0).groupId();
+    return groups.isEmpty() ? null : groups.get(0);
   }
 
   private StepResult createMasterSecret(StepContext ctx) {
@@ -206,17 +229,17 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult createDatabase(StepContext ctx, DatastoreSpec spec) {
     String id = identifier(ctx, spec);
     DBInstance existing = findDatabase(id);
-    if (existing != null && !existing.tagList().contains(jobTag(ctx))) {
-      return StepResult.fail(dev.zop.provisioner.Failure.userAction("name_in_use", "RDS instance " + id
-          + " exists and was not created by this job", "Choose another name for the datastore.",
-          "https://console.aws.amazon.com/rds/home#databases:"));
+    Failure foreign = existing == null ? null
+        : AwsTags.OWNER.refuseForeign(AwsTags.asMap(existing.tagList(), Tag::key, Tag::value), ctx, "RDS instance", id);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
     }
     if (existing == null) {
       ctx.recordIntent(Map.of("dbInstanceIdentifier", id));
       String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
       String subnetGroup = ctx.outputs().get("dbSubnetGroupName");
       String securityGroup = ctx.outputs().get("dbSecurityGroupId");
-      AwsErrors.call("rds:CreateDBInstance", () -> rds.createDBInstance(r -> {
+      CALLS.call(RDS_CREATE_DB_INSTANCE, () -> rds.createDBInstance(r -> {
         r.dbInstanceIdentifier(id).engine(spec.engine().wireName()).engineVersion(spec.version())
             .dbInstanceClass(spec.instanceClass()).allocatedStorage(spec.allocatedStorageGb())
             .multiAZ(spec.multiAz()).backupRetentionPeriod(spec.backupRetentionDays() == null ? 7
@@ -236,11 +259,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) {
     DBInstance db = findDatabase(ctx.outputs().require("dbInstanceIdentifier"));
     if (db == null) {
-      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing",
+      return StepResult.fail(Failure.system("resource_missing",
           "RDS instance " + ctx.outputs().get("dbInstanceIdentifier") + " disappeared while it was being created"));
     }
     if (!"available".equals(db.dbInstanceStatus()) || db.endpoint() == null) {
-      return StepResult.waitFor(poll, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
+      return poll.waitFor(ctx, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
     }
     return StepResult.done(Map.of("host", db.endpoint().address(), "port", String.valueOf(db.endpoint().port()),
         "dbInstanceArn", db.dbInstanceArn()));
@@ -251,41 +274,29 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (db == null) {
       return StepResult.done();
     }
-    if (!db.tagList().contains(jobTag(ctx))) {
+    if (!AwsTags.ownedBy(db.tagList(), Tag::key, Tag::value, ctx)) {
       ctx.log("RDS instance " + id + " is not this job's; left in place");
       return StepResult.done();
     }
     if (!"deleting".equals(db.dbInstanceStatus())) {
       String snapshot = (id + "-final-" + ctx.clientToken("final-snapshot").substring(0, 8)).toLowerCase();
-      AwsErrors.call("rds:DeleteDBInstance", () -> rds.deleteDBInstance(r -> r.dbInstanceIdentifier(id)
+      CALLS.call(RDS_DELETE_DB_INSTANCE, () -> rds.deleteDBInstance(r -> r.dbInstanceIdentifier(id)
           .skipFinalSnapshot(false).finalDBSnapshotIdentifier(snapshot)));
       ctx.log("deleting RDS instance " + id + "; final snapshot " + snapshot);
     }
     return findDatabase(id) == null ? StepResult.done()
-        : StepResult.waitFor(poll, "RDS instance " + id + " is being deleted");
+        : poll.waitFor(ctx, "RDS instance " + id + " is being deleted");
   }
 
   private StepResult deleteSubnetGroup(String name) {
-    try {
-      AwsErrors.call("rds:DeleteDBSubnetGroup", () -> rds.deleteDBSubnetGroup(r -> r.dbSubnetGroupName(name)));
-    } catch (AwsActionException e) {
-      if (!(e.getCause() instanceof DbSubnetGroupNotFoundException)) {
-        throw e;
-      }
-    }
+    CALLS.deleteIfExists(RDS_DELETE_DB_SUBNET_GROUP, () -> rds.deleteDBSubnetGroup(r -> r.dbSubnetGroupName(name)));
     return StepResult.done();
   }
 
   private DBInstance findDatabase(String id) {
-    try {
-      return AwsErrors.call("rds:DescribeDBInstances", () -> rds.describeDBInstances(r -> r.dbInstanceIdentifier(id)))
-          .dbInstances().get(0);
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof DbInstanceNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(RDS_DESCRIBE_DB_INSTANCES,
+        () -> rds.describeDBInstances(r -> r.dbInstanceIdentifier(id)));
+    return found == null || found.dbInstances().isEmpty() ? null : found.dbInstances().get(0);
   }
 
   // ---- ElastiCache ---------------------------------------------------------------------------------------
@@ -294,7 +305,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String id = spec.name() != null ? spec.name() : ctx.resourceName("cache");
     if (findRedis(id) == null) {
       ctx.recordIntent(Map.of("replicationGroupId", id));
-      AwsErrors.call("elasticache:CreateReplicationGroup", () -> cache.createReplicationGroup(r -> r
+      CALLS.call(ELASTICACHE_CREATE_REPLICATION_GROUP, () -> cache.createReplicationGroup(r -> r
           .replicationGroupId(id).replicationGroupDescription("zop job " + ctx.jobId()).engine("redis")
           .engineVersion(spec.version()).cacheNodeType(spec.instanceClass())
           .numCacheClusters(spec.multiAz() ? 2 : 1).automaticFailoverEnabled(spec.multiAz())
@@ -308,7 +319,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     ReplicationGroup group = findRedis(ctx.outputs().require("replicationGroupId"));
     if (group == null || !"available".equals(group.status()) || group.nodeGroups().isEmpty()
         || group.nodeGroups().get(0).primaryEndpoint() == null) {
-      return StepResult.waitFor(poll, "replication group " + ctx.outputs().get("replicationGroupId") + " is "
+      return poll.waitFor(ctx, "replication group " + ctx.outputs().get("replicationGroupId") + " is "
           + (group == null ? "not visible yet" : group.status()));
     }
     var endpoint = group.nodeGroups().get(0).primaryEndpoint();
@@ -322,22 +333,16 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult deleteRedis(String id) {
     ReplicationGroup group = findRedis(id);
     if (group != null && !"deleting".equals(group.status())) {
-      AwsErrors.call("elasticache:DeleteReplicationGroup",
+      CALLS.call(ELASTICACHE_DELETE_REPLICATION_GROUP,
           () -> cache.deleteReplicationGroup(r -> r.replicationGroupId(id)));
     }
     return StepResult.done();
   }
 
   private ReplicationGroup findRedis(String id) {
-    try {
-      return AwsErrors.call("elasticache:DescribeReplicationGroups",
-          () -> cache.describeReplicationGroups(r -> r.replicationGroupId(id))).replicationGroups().get(0);
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof ReplicationGroupNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
+        () -> cache.describeReplicationGroups(r -> r.replicationGroupId(id)));
+    return found == null || found.replicationGroups().isEmpty() ? null : found.replicationGroups().get(0);
   }
 
   private static Tag jobTag(StepContext ctx) {

@@ -1,5 +1,8 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.spi.ClusterAccess;
 import java.net.URI;
@@ -40,7 +43,7 @@ final class EksAccess implements ClusterAccess {
 
   @Override
   public Kubeconfig mint(String clusterName) {
-    Cluster cluster = AwsErrors.call("eks:DescribeCluster", () -> eks.describeCluster(r -> r.name(clusterName)))
+    Cluster cluster = CALLS.call(EKS_DESCRIBE_CLUSTER, () -> eks.describeCluster(r -> r.name(clusterName)))
         .cluster();
     return new Kubeconfig(clusterName, cluster.endpoint(),
         cluster.certificateAuthority() == null ? null : cluster.certificateAuthority().data(), token(clusterName),

@@ -1,12 +1,17 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -18,7 +23,6 @@ import java.util.Set;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.eks.model.Cluster;
 import software.amazon.awssdk.services.eks.model.Nodegroup;
-import software.amazon.awssdk.services.eks.model.ResourceNotFoundException;
 
 /**
  * An EKS cluster with managed node groups, and the two service roles it needs (created by the job). Creation
@@ -34,12 +38,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private final IamRoles roles;
 
   /** How long to wait before looking again at a resource still being created or deleted. */
-  private final Duration poll;
+  private final StatusPoll poll;
 
   KubernetesDriver(EksClient eks, IamRoles roles, Duration poll) {
     this.eks = eks;
     this.roles = roles;
-    this.poll = poll;
+    this.poll = StatusPoll.every(poll);
   }
 
   @Override
@@ -67,19 +71,19 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   public List<Step> create(KubernetesSpec spec) {
     List<Step> steps = new ArrayList<>();
     if (spec.clusterRole() == null) {
-      steps.add(new AwsStep("create-cluster-role", IamRoles.CREATE,
+      steps.add(ProviderStep.of("create-cluster-role", IamRoles.CREATE,
           ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES)));
     }
-    steps.add(new AwsStep("create-node-role", IamRoles.CREATE,
+    steps.add(ProviderStep.of("create-node-role", IamRoles.CREATE,
         ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES)));
-    steps.add(new AwsStep("create-cluster", List.of("eks:DescribeCluster", "eks:CreateCluster", "eks:TagResource",
-        "iam:PassRole"), ctx -> createCluster(ctx, spec)));
-    steps.add(new AwsStep("await-cluster", List.of("eks:DescribeCluster"), ctx -> awaitCluster(spec)));
+    steps.add(ProviderStep.of("create-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_CREATE_CLUSTER, EKS_TAG_RESOURCE,
+        IAM_PASS_ROLE), ctx -> createCluster(ctx, spec)));
+    steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
-      steps.add(new AwsStep("create-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup",
-          "eks:CreateNodegroup", "eks:TagResource", "iam:PassRole"), ctx -> createNodegroup(ctx, spec, group)));
-      steps.add(new AwsStep("await-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup"),
-          ctx -> awaitNodegroup(spec, group)));
+      steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+          EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, spec, group)));
+      steps.add(ProviderStep.of("await-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+          ctx -> awaitNodegroup(ctx, spec, group)));
     }
     return steps;
   }
@@ -90,22 +94,22 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     for (int i = spec.nodeGroups().size() - 1; i >= 0; i--) {
       NodeGroup group = spec.nodeGroups().get(i);
       if (recorded.has("nodegroup." + group.name() + ".name")) {
-        steps.add(new AwsStep("delete-nodegroup-" + group.name(), List.of("eks:DescribeNodegroup",
-            "eks:DeleteNodegroup"), ctx -> deleteNodegroup(ctx, spec, group)));
+        steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, group)));
       }
     }
     if (recorded.has("clusterName")) {
-      steps.add(new AwsStep("delete-cluster", List.of("eks:DescribeCluster", "eks:DeleteCluster"),
+      steps.add(ProviderStep.of("delete-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_DELETE_CLUSTER),
           ctx -> deleteCluster(ctx, spec)));
     }
     if (recorded.has("nodeRole.name")) {
-      steps.add(new AwsStep("delete-node-role", IamRoles.DELETE, ctx -> {
+      steps.add(ProviderStep.of("delete-node-role", IamRoles.DELETE, ctx -> {
         roles.delete(ctx, recorded.get("nodeRole.name"));
         return StepResult.done();
       }));
     }
     if (recorded.has("clusterRole.name")) {
-      steps.add(new AwsStep("delete-cluster-role", IamRoles.DELETE, ctx -> {
+      steps.add(ProviderStep.of("delete-cluster-role", IamRoles.DELETE, ctx -> {
         roles.delete(ctx, recorded.get("clusterRole.name"));
         return StepResult.done();
       }));
@@ -114,11 +118,16 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
+  public String pricesAsOf() {
+    return AwsPrices.TABLE.asOf();
+  }
+
+  @Override
   public List<CostComponent> price(KubernetesSpec spec, String region) {
     List<CostComponent> costs = new ArrayList<>();
-    costs.add(AwsPrices.hourly(region, "EKS control plane", "eks:control-plane", 1));
+    costs.add(AwsPrices.TABLE.hourly(region, "EKS control plane", "eks:control-plane", 1));
     for (NodeGroup group : spec.nodeGroups()) {
-      costs.add(AwsPrices.hourly(region, "node group " + group.name() + " (" + group.instanceType() + " x"
+      costs.add(AwsPrices.TABLE.hourly(region, "node group " + group.name() + " (" + group.instanceType() + " x"
           + group.desiredSize() + ")", "ec2:" + group.instanceType(), group.desiredSize()));
     }
     return costs;
@@ -133,22 +142,22 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
 
   private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
     Cluster existing = findCluster(spec.name());
-    if (existing != null && !ctx.jobId().value().equals(existing.tags().get(AwsTags.JOB))) {
-      return StepResult.fail(Failure.userAction("name_in_use", "EKS cluster " + spec.name()
-          + " exists and was not created by this job", "Choose another cluster name.",
-          "https://console.aws.amazon.com/eks/home#/clusters"));
+    Failure foreign = existing == null ? null
+        : AwsTags.OWNER.refuseForeign(existing.tags(), ctx, "EKS cluster", spec.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
     }
     if (existing == null) {
       ctx.recordIntent(Map.of("clusterName", spec.name()));
       String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require("clusterRoleArn");
-      AwsErrors.call("eks:CreateCluster", () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
+      CALLS.call(EKS_CREATE_CLUSTER, () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
           .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
     }
     return StepResult.done(Map.of("clusterName", spec.name()));
   }
 
-  private StepResult awaitCluster(KubernetesSpec spec) {
+  private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {
     Cluster cluster = findCluster(spec.name());
     if (cluster == null) {
       return StepResult.fail(Failure.system("resource_missing", "EKS cluster " + spec.name()
@@ -159,7 +168,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       case "FAILED" -> StepResult.fail(Failure.userAction("cluster_failed", "EKS could not create cluster "
           + spec.name(), "Open the cluster in the console to see why, delete the job, fix the cause and submit again.",
           "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
-      default -> StepResult.waitFor(poll, "EKS cluster " + spec.name() + " is " + cluster.statusAsString());
+      default -> poll.waitFor(ctx, "EKS cluster " + spec.name() + " is " + cluster.statusAsString());
     };
   }
 
@@ -168,7 +177,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     if (existing == null) {
       ctx.recordIntent(Map.of("nodegroup." + group.name() + ".name", group.name()));
       String nodeRole = ctx.outputs().require("nodeRoleArn");
-      AwsErrors.call("eks:CreateNodegroup", () -> eks.createNodegroup(r -> r.clusterName(spec.name())
+      CALLS.call(EKS_CREATE_NODEGROUP, () -> eks.createNodegroup(r -> r.clusterName(spec.name())
           .nodegroupName(group.name()).nodeRole(nodeRole).subnets(spec.subnetIds()).instanceTypes(group.instanceType())
           .scalingConfig(s -> s.minSize(group.min()).maxSize(group.max()).desiredSize(group.desiredSize()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value()))
@@ -177,7 +186,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return StepResult.done(Map.of("nodegroup." + group.name() + ".name", group.name()));
   }
 
-  private StepResult awaitNodegroup(KubernetesSpec spec, NodeGroup group) {
+  private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
     Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
     if (nodegroup == null) {
       return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " disappeared"));
@@ -188,7 +197,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
           "node group " + group.name() + " is " + nodegroup.statusAsString() + ": " + nodegroup.health(),
           "Check the node role, subnets and instance type quota, then retry.",
           "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
-      default -> StepResult.waitFor(poll, "node group " + group.name() + " is " + nodegroup.statusAsString());
+      default -> poll.waitFor(ctx, "node group " + group.name() + " is " + nodegroup.statusAsString());
     };
   }
 
@@ -198,45 +207,33 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       return StepResult.done();
     }
     if (!"DELETING".equals(nodegroup.statusAsString())) {
-      AwsErrors.call("eks:DeleteNodegroup",
+      CALLS.call(EKS_DELETE_NODEGROUP,
           () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(group.name())));
     }
     return findNodegroup(spec.name(), group.name()) == null ? StepResult.done()
-        : StepResult.waitFor(poll, "node group " + group.name() + " is being deleted");
+        : poll.waitFor(ctx, "node group " + group.name() + " is being deleted");
   }
 
   private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
     Cluster cluster = findCluster(spec.name());
-    if (cluster == null || !ctx.jobId().value().equals(cluster.tags().get(AwsTags.JOB))) {
+    if (cluster == null || !AwsTags.OWNER.owns(cluster.tags(), ctx)) {
       return StepResult.done();
     }
     if (!"DELETING".equals(cluster.statusAsString())) {
-      AwsErrors.call("eks:DeleteCluster", () -> eks.deleteCluster(r -> r.name(spec.name())));
+      CALLS.call(EKS_DELETE_CLUSTER, () -> eks.deleteCluster(r -> r.name(spec.name())));
     }
     return findCluster(spec.name()) == null ? StepResult.done()
-        : StepResult.waitFor(poll, "EKS cluster " + spec.name() + " is being deleted");
+        : poll.waitFor(ctx, "EKS cluster " + spec.name() + " is being deleted");
   }
 
   private Cluster findCluster(String name) {
-    try {
-      return AwsErrors.call("eks:DescribeCluster", () -> eks.describeCluster(r -> r.name(name))).cluster();
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof ResourceNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(EKS_DESCRIBE_CLUSTER, () -> eks.describeCluster(r -> r.name(name)));
+    return found == null ? null : found.cluster();
   }
 
   private Nodegroup findNodegroup(String cluster, String name) {
-    try {
-      return AwsErrors.call("eks:DescribeNodegroup",
-          () -> eks.describeNodegroup(r -> r.clusterName(cluster).nodegroupName(name))).nodegroup();
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof ResourceNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(EKS_DESCRIBE_NODEGROUP,
+        () -> eks.describeNodegroup(r -> r.clusterName(cluster).nodegroupName(name)));
+    return found == null ? null : found.nodegroup();
   }
 }

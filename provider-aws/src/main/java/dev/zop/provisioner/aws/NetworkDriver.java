@@ -1,11 +1,19 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -22,7 +30,6 @@ import software.amazon.awssdk.services.ec2.model.VpcPeeringConnection;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
 import software.amazon.awssdk.services.route53.Route53Client;
 import software.amazon.awssdk.services.route53.model.HostedZone;
-import software.amazon.awssdk.services.route53.model.NoSuchHostedZoneException;
 import software.amazon.awssdk.services.route53.model.TagResourceType;
 
 /**
@@ -37,13 +44,13 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final String region;
 
   /** How long to wait before looking again at a resource still being created or deleted. */
-  private final Duration poll;
+  private final StatusPoll poll;
 
   NetworkDriver(Ec2Client ec2, Route53Client route53, String region, Duration poll) {
     this.ec2 = ec2;
     this.route53 = route53;
     this.region = region;
-    this.poll = poll;
+    this.poll = StatusPoll.every(poll);
   }
 
   @Override
@@ -59,24 +66,24 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
-    steps.add(new AwsStep("create-vpc", List.of("ec2:DescribeVpcs", "ec2:CreateVpc", "ec2:CreateTags"),
+    steps.add(ProviderStep.of("create-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_CREATE_VPC, EC2_CREATE_TAGS),
         ctx -> createVpc(ctx, spec)));
-    steps.add(new AwsStep("await-vpc", List.of("ec2:DescribeVpcs"), this::awaitVpc));
+    steps.add(ProviderStep.of("await-vpc", List.of(EC2_DESCRIBE_VPCS), this::awaitVpc));
     for (Subnet subnet : spec.subnets()) {
-      steps.add(new AwsStep("create-subnet-" + subnet.name(),
-          List.of("ec2:DescribeSubnets", "ec2:CreateSubnet", "ec2:CreateTags"), ctx -> createSubnet(ctx, spec, subnet)));
+      steps.add(ProviderStep.of("create-subnet-" + subnet.name(),
+          List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet)));
     }
     if (spec.dnsZone() != null) {
-      steps.add(new AwsStep("create-dns-zone", List.of("route53:ListHostedZonesByName",
-          "route53:ListTagsForResource", "route53:CreateHostedZone", "route53:ChangeTagsForResource",
-          "ec2:DescribeVpcs", "ec2:AssociateVpcWithHostedZone"), ctx -> createZone(ctx, spec)));
+      steps.add(ProviderStep.of("create-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
+          ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_CREATE_HOSTED_ZONE, ROUTE53_CHANGE_TAGS_FOR_RESOURCE,
+          EC2_DESCRIBE_VPCS, EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE), ctx -> createZone(ctx, spec)));
     }
     if (spec.peerVpcId() != null) {
-      steps.add(new AwsStep("request-peering",
-          List.of("ec2:DescribeVpcPeeringConnections", "ec2:CreateVpcPeeringConnection", "ec2:CreateTags"),
+      steps.add(ProviderStep.of("request-peering",
+          List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_CREATE_VPC_PEERING_CONNECTION, EC2_CREATE_TAGS),
           ctx -> requestPeering(ctx, spec)));
-      steps.add(new AwsStep("accept-peering",
-          List.of("ec2:DescribeVpcPeeringConnections", "ec2:AcceptVpcPeeringConnection"), this::acceptPeering));
+      steps.add(ProviderStep.of("accept-peering",
+          List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_ACCEPT_VPC_PEERING_CONNECTION), this::acceptPeering));
     }
     return steps;
   }
@@ -85,26 +92,31 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
     if (recorded.has("peering.part")) {
-      steps.add(new AwsStep("delete-peering",
-          List.of("ec2:DescribeVpcPeeringConnections", "ec2:DeleteVpcPeeringConnection"), this::deletePeering));
+      steps.add(ProviderStep.of("delete-peering",
+          List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_DELETE_VPC_PEERING_CONNECTION), this::deletePeering));
     }
     if (recorded.has("dnsZone.name")) {
-      steps.add(new AwsStep("delete-dns-zone", List.of("route53:ListHostedZonesByName",
-          "route53:ListTagsForResource", "route53:DeleteHostedZone"), ctx -> deleteZone(ctx, spec.dnsZone())));
+      steps.add(ProviderStep.of("delete-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
+          ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_DELETE_HOSTED_ZONE), ctx -> deleteZone(ctx, spec.dnsZone())));
     }
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
       if (recorded.has(subnetPart(subnet) + ".part")) {
-        steps.add(new AwsStep("delete-subnet-" + subnet.name(), List.of("ec2:DescribeSubnets", "ec2:DeleteSubnet"),
+        steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_DELETE_SUBNET),
             ctx -> deleteSubnet(ctx, subnet)));
       }
     }
     if (recorded.has("vpc.part")) {
-      steps.add(new AwsStep("delete-vpc", List.of("ec2:DescribeVpcs", "ec2:DeleteVpc", "ec2:DescribeSubnets",
-          "ec2:DescribeNetworkInterfaces", "ec2:DescribeInternetGateways", "ec2:DescribeSecurityGroups"),
+      steps.add(ProviderStep.of("delete-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_DELETE_VPC, EC2_DESCRIBE_SUBNETS,
+          EC2_DESCRIBE_NETWORK_INTERFACES, EC2_DESCRIBE_INTERNET_GATEWAYS, EC2_DESCRIBE_SECURITY_GROUPS),
           this::deleteVpc));
     }
     return steps;
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return AwsPrices.TABLE.asOf();
   }
 
   @Override
@@ -112,7 +124,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     // VPCs, subnets and peering connections cost nothing by themselves; traffic is billed by use.
     List<CostComponent> costs = new ArrayList<>();
     if (spec.dnsZone() != null) {
-      costs.add(AwsPrices.monthly(priceRegion, "Route 53 hosted zone " + spec.dnsZone(), "zone-month",
+      costs.add(AwsPrices.TABLE.monthly(priceRegion, "Route 53 hosted zone " + spec.dnsZone(), "zone-month",
           "route53:hosted-zone", java.math.BigDecimal.ONE));
     }
     costs.add(CostComponent.unknown("data transfer", "GB", java.math.BigDecimal.ZERO,
@@ -122,50 +134,59 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   // ---- Route 53 ------------------------------------------------------------------------------------------
 
-  /** A private hosted zone for the VPC; the caller reference makes a repeated create harmless. */
+  /**
+   * A private hosted zone for the VPC. Route 53 cannot tag at creation, so the zone is found again by the caller
+   * reference its create carried as well as by its tag: a crash between the create and the tagging leaves a zone
+   * this step adopts and then tags, never a second zone.
+   */
   private StepResult createZone(StepContext ctx, NetworkSpec spec) {
     String zoneId = findZone(ctx, spec.dnsZone());
     if (zoneId == null) {
       ctx.recordIntent(Map.of("dnsZone.name", spec.dnsZone()));
       String vpcId = ctx.outputs().require("vpcId");
-      zoneId = AwsErrors.call("route53:CreateHostedZone", () -> route53.createHostedZone(r -> r
-          .name(spec.dnsZone()).callerReference(ctx.clientToken("dns-zone"))
+      zoneId = CALLS.call(ROUTE53_CREATE_HOSTED_ZONE, () -> route53.createHostedZone(r -> r
+          .name(spec.dnsZone()).callerReference(zoneCallerReference(ctx))
           .hostedZoneConfig(c -> c.privateZone(true).comment("zop job " + ctx.jobId()))
           .vpc(v -> v.vpcId(vpcId).vpcRegion(region)))).hostedZone().id().replace("/hostedzone/", "");
-      String id = zoneId;
-      AwsErrors.call("route53:ChangeTagsForResource", () -> route53.changeTagsForResource(r -> r
-          .resourceType(TagResourceType.HOSTEDZONE).resourceId(id)
-          .addTags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
     }
+    String id = zoneId;
+    // tagging is idempotent: a resumed step makes sure an adopted zone carries its owner tag
+    CALLS.call(ROUTE53_CHANGE_TAGS_FOR_RESOURCE, () -> route53.changeTagsForResource(r -> r
+        .resourceType(TagResourceType.HOSTEDZONE).resourceId(id)
+        .addTags(AwsTags.OWNER.of(ctx).entrySet().stream()
+            .map(t -> software.amazon.awssdk.services.route53.model.Tag.builder().key(t.getKey()).value(t.getValue())
+                .build()).toList())));
     return StepResult.done(Map.of("dnsZone.name", spec.dnsZone(), "dnsZoneId", zoneId));
   }
 
   private StepResult deleteZone(StepContext ctx, String name) {
     String zoneId = findZone(ctx, name);
     if (zoneId != null) {
-      try {
-        AwsErrors.call("route53:DeleteHostedZone", () -> route53.deleteHostedZone(r -> r.id(zoneId)));
-      } catch (AwsActionException e) {
-        if (!(e.getCause() instanceof NoSuchHostedZoneException)) {
-          throw e;
-        }
-      }
+      CALLS.deleteIfExists(ROUTE53_DELETE_HOSTED_ZONE, () -> route53.deleteHostedZone(r -> r.id(zoneId)));
     }
     return StepResult.done();
   }
 
-  /** The id of the zone with this name that the job tagged, or null. */
+  private static String zoneCallerReference(StepContext ctx) {
+    return ctx.clientToken("dns-zone");
+  }
+
+  /** The id of the zone with this name that the job created (by caller reference) or tagged, or null. */
   private String findZone(StepContext ctx, String name) {
     String fqdn = name.endsWith(".") ? name : name + ".";
-    for (HostedZone zone : AwsErrors.call("route53:ListHostedZonesByName",
+    for (HostedZone zone : CALLS.call(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
         () -> route53.listHostedZonesByName(r -> r.dnsName(fqdn))).hostedZones()) {
       if (!zone.name().equals(fqdn)) {
         continue;
       }
       String id = zone.id().replace("/hostedzone/", "");
-      boolean ours = AwsErrors.call("route53:ListTagsForResource", () -> route53.listTagsForResource(r -> r
-          .resourceType(TagResourceType.HOSTEDZONE).resourceId(id))).resourceTagSet().tags().stream()
-          .anyMatch(t -> t.key().equals(AwsTags.JOB) && t.value().equals(ctx.jobId().value()));
+      if (zoneCallerReference(ctx).equals(zone.callerReference())) {
+        return id;
+      }
+      boolean ours = AwsTags.ownedBy(CALLS.call(ROUTE53_LIST_TAGS_FOR_RESOURCE, () -> route53.listTagsForResource(r -> r
+          .resourceType(TagResourceType.HOSTEDZONE).resourceId(id))).resourceTagSet().tags(),
+          software.amazon.awssdk.services.route53.model.Tag::key,
+          software.amazon.awssdk.services.route53.model.Tag::value, ctx);
       if (ours) {
         return id;
       }
@@ -179,7 +200,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     String existing = findVpc(ctx);
     if (existing == null) {
       ctx.recordIntent(Map.of("vpc.part", "vpc"));
-      existing = AwsErrors.call("ec2:CreateVpc", () -> ec2.createVpc(r -> r.cidrBlock(spec.cidr())
+      existing = CALLS.call(EC2_CREATE_VPC, () -> ec2.createVpc(r -> r.cidrBlock(spec.cidr())
           .tagSpecifications(tags(ResourceType.VPC, ctx, "vpc", spec.name())))).vpc().vpcId();
     } else {
       ctx.log("adopted VPC " + existing);
@@ -189,9 +210,9 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private StepResult awaitVpc(StepContext ctx) {
     String vpcId = ctx.outputs().require("vpcId");
-    String state = AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.vpcIds(vpcId))).vpcs().get(0)
+    String state = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(vpcId))).vpcs().get(0)
         .stateAsString();
-    return "available".equals(state) ? StepResult.done() : StepResult.waitFor(poll, "VPC " + vpcId + " is " + state);
+    return "available".equals(state) ? StepResult.done() : poll.waitFor(ctx, "VPC " + vpcId + " is " + state);
   }
 
   private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
@@ -200,7 +221,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (existing == null) {
       ctx.recordIntent(Map.of(part + ".part", part));
       String vpcId = ctx.outputs().require("vpcId");
-      existing = AwsErrors.call("ec2:CreateSubnet", () -> ec2.createSubnet(r -> {
+      existing = CALLS.call(EC2_CREATE_SUBNET, () -> ec2.createSubnet(r -> {
         r.vpcId(vpcId).cidrBlock(subnet.cidr())
             .tagSpecifications(tags(ResourceType.SUBNET, ctx, part, spec.name() + "-" + subnet.name()));
         if (subnet.zone() != null) {
@@ -217,7 +238,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (existing == null) {
       ctx.recordIntent(Map.of("peering.part", "peering"));
       String vpcId = ctx.outputs().require("vpcId");
-      id = AwsErrors.call("ec2:CreateVpcPeeringConnection", () -> ec2.createVpcPeeringConnection(r -> r
+      id = CALLS.call(EC2_CREATE_VPC_PEERING_CONNECTION, () -> ec2.createVpcPeeringConnection(r -> r
           .vpcId(vpcId).peerVpcId(spec.peerVpcId())
           .tagSpecifications(tags(ResourceType.VPC_PEERING_CONNECTION, ctx, "peering", spec.name() + "-peering"))))
           .vpcPeeringConnection().vpcPeeringConnectionId();
@@ -230,11 +251,11 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult acceptPeering(StepContext ctx) {
     VpcPeeringConnection peering = findPeering(ctx);
     if (peering == null) {
-      return StepResult.waitFor(poll, "the peering request is not visible yet");
+      return poll.waitFor(ctx, "the peering request is not visible yet");
     }
     VpcPeeringConnectionStateReasonCode state = peering.status().code();
     if (state == VpcPeeringConnectionStateReasonCode.PENDING_ACCEPTANCE) {
-      AwsErrors.call("ec2:AcceptVpcPeeringConnection",
+      CALLS.call(EC2_ACCEPT_VPC_PEERING_CONNECTION,
           () -> ec2.acceptVpcPeeringConnection(r -> r.vpcPeeringConnectionId(peering.vpcPeeringConnectionId())));
       return StepResult.done();
     }
@@ -243,9 +264,9 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     }
     if (state == VpcPeeringConnectionStateReasonCode.INITIATING_REQUEST
         || state == VpcPeeringConnectionStateReasonCode.PROVISIONING) {
-      return StepResult.waitFor(poll, "peering " + peering.vpcPeeringConnectionId() + " is " + state);
+      return poll.waitFor(ctx, "peering " + peering.vpcPeeringConnectionId() + " is " + state);
     }
-    return StepResult.fail(dev.zop.provisioner.Failure.userAction("peering_" + state, "peering "
+    return StepResult.fail(Failure.userAction("peering_" + state, "peering "
         + peering.vpcPeeringConnectionId() + " is " + state + ": " + peering.status().message(),
         "Check that the peer VPC exists in this account and region and its CIDR does not overlap, then retry.",
         "https://console.aws.amazon.com/vpc/home#PeeringConnections:"));
@@ -257,7 +278,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private StepResult deletePeering(StepContext ctx) {
     for (VpcPeeringConnection peering : livePeerings(ctx)) {
-      deleteTolerating("ec2:DeleteVpcPeeringConnection", "InvalidVpcPeeringConnectionID.NotFound",
+      CALLS.deleteIfExists(EC2_DELETE_VPC_PEERING_CONNECTION,
           () -> ec2.deleteVpcPeeringConnection(r -> r.vpcPeeringConnectionId(peering.vpcPeeringConnectionId())));
     }
     return StepResult.done();
@@ -265,7 +286,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private StepResult deleteSubnet(StepContext ctx, Subnet subnet) {
     for (String id : subnetsOf(ctx, subnetPart(subnet))) {
-      deleteTolerating("ec2:DeleteSubnet", "InvalidSubnetID.NotFound", () -> ec2.deleteSubnet(r -> r.subnetId(id)));
+      CALLS.deleteIfExists(EC2_DELETE_SUBNET, () -> ec2.deleteSubnet(r -> r.subnetId(id)));
     }
     return StepResult.done();
   }
@@ -277,12 +298,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult deleteVpc(StepContext ctx) {
     for (String id : vpcsOf(ctx)) {
       try {
-        deleteTolerating("ec2:DeleteVpc", "InvalidVpcID.NotFound", () -> ec2.deleteVpc(r -> r.vpcId(id)));
-      } catch (AwsActionException e) {
+        CALLS.deleteIfExists(EC2_DELETE_VPC, () -> ec2.deleteVpc(r -> r.vpcId(id)));
+      } catch (CloudCallException e) {
         if (!AwsErrors.code(e).equals("DependencyViolation")) {
           throw e;
         }
-        return StepResult.fail(dev.zop.provisioner.Failure.transientFailure("dependency_violation",
+        return StepResult.fail(Failure.transientFailure(FailureCodes.DEPENDENCY_VIOLATION,
             "VPC " + id + " is still used by " + String.join(", ", blockersOf(id))));
       }
     }
@@ -293,15 +314,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private List<String> blockersOf(String vpcId) {
     List<Filter> inVpc = List.of(Filter.builder().name("vpc-id").values(vpcId).build());
     List<String> blockers = new ArrayList<>();
-    AwsErrors.call("ec2:DescribeSubnets", () -> ec2.describeSubnets(r -> r.filters(inVpc))).subnets()
+    CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(inVpc))).subnets()
         .forEach(s -> blockers.add("subnet " + s.subnetId()));
-    AwsErrors.call("ec2:DescribeNetworkInterfaces", () -> ec2.describeNetworkInterfaces(r -> r.filters(inVpc)))
+    CALLS.call(EC2_DESCRIBE_NETWORK_INTERFACES, () -> ec2.describeNetworkInterfaces(r -> r.filters(inVpc)))
         .networkInterfaces().forEach(n -> blockers.add("network interface " + n.networkInterfaceId()
             + (n.description() == null || n.description().isBlank() ? "" : " (" + n.description() + ")")));
-    AwsErrors.call("ec2:DescribeInternetGateways", () -> ec2.describeInternetGateways(r -> r.filters(
+    CALLS.call(EC2_DESCRIBE_INTERNET_GATEWAYS, () -> ec2.describeInternetGateways(r -> r.filters(
         Filter.builder().name("attachment.vpc-id").values(vpcId).build()))).internetGateways()
         .forEach(g -> blockers.add("internet gateway " + g.internetGatewayId()));
-    AwsErrors.call("ec2:DescribeSecurityGroups", () -> ec2.describeSecurityGroups(r -> r.filters(inVpc)))
+    CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r.filters(inVpc)))
         .securityGroups().stream().filter(g -> !"default".equals(g.groupName()))
         .forEach(g -> blockers.add("security group " + g.groupId()));
     return blockers.isEmpty() ? List.of("resources AWS did not name") : blockers;
@@ -314,12 +335,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private List<String> vpcsOf(StepContext ctx) {
-    return AwsErrors.call("ec2:DescribeVpcs", () -> ec2.describeVpcs(r -> r.filters(ours(ctx, "vpc"))).vpcs()
+    return CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.filters(ours(ctx, "vpc"))).vpcs()
         .stream().map(v -> v.vpcId()).toList());
   }
 
   private List<String> subnetsOf(StepContext ctx, String part) {
-    return AwsErrors.call("ec2:DescribeSubnets", () -> ec2.describeSubnets(r -> r.filters(ours(ctx, part)))
+    return CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(ours(ctx, part)))
         .subnets().stream().map(s -> s.subnetId()).toList());
   }
 
@@ -329,7 +350,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private List<VpcPeeringConnection> livePeerings(StepContext ctx) {
-    return AwsErrors.call("ec2:DescribeVpcPeeringConnections",
+    return CALLS.call(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS,
         () -> ec2.describeVpcPeeringConnections(r -> r.filters(ours(ctx, "peering")))).vpcPeeringConnections()
         .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
             && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
@@ -339,33 +360,20 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     return ids.isEmpty() ? null : ids.get(0);
   }
 
+  /** EC2 filters that find what this job made as {@code part}, however many times an earlier attempt made it. */
   private static List<Filter> ours(StepContext ctx, String part) {
-    return List.of(Filter.builder().name("tag:" + AwsTags.JOB).values(ctx.jobId().value()).build(),
-        Filter.builder().name("tag:" + AwsTags.PART).values(part).build());
+    return AwsTags.OWNER.of(ctx, part).entrySet().stream()
+        .map(t -> Filter.builder().name("tag:" + t.getKey()).values(t.getValue()).build()).toList();
   }
 
   private static TagSpecification tags(ResourceType type, StepContext ctx, String part, String name) {
-    return TagSpecification.builder().resourceType(type).tags(
-        Tag.builder().key(AwsTags.JOB).value(ctx.jobId().value()).build(),
-        Tag.builder().key(AwsTags.PART).value(part).build(),
-        Tag.builder().key(AwsTags.NAME).value(name).build()).build();
+    List<Tag> tags = new ArrayList<>();
+    AwsTags.OWNER.of(ctx, part).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
+    tags.add(Tag.builder().key(AwsTags.NAME).value(name).build());
+    return TagSpecification.builder().resourceType(type).tags(tags).build();
   }
 
   private static String subnetPart(Subnet subnet) {
     return "subnet." + subnet.name();
-  }
-
-  /** Deleting something already gone is success. */
-  private static void deleteTolerating(String action, String notFoundCode, Runnable delete) {
-    try {
-      AwsErrors.call(action, () -> {
-        delete.run();
-        return null;
-      });
-    } catch (AwsActionException e) {
-      if (!AwsErrors.code(e).equals(notFoundCode)) {
-        throw e;
-      }
-    }
   }
 }

@@ -1,11 +1,17 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -18,7 +24,6 @@ import software.amazon.awssdk.services.ecr.model.ImageTagMutability;
 import software.amazon.awssdk.services.ecr.model.Repository;
 import software.amazon.awssdk.services.ecr.model.RepositoryAlreadyExistsException;
 import software.amazon.awssdk.services.ecr.model.RepositoryNotEmptyException;
-import software.amazon.awssdk.services.ecr.model.RepositoryNotFoundException;
 import software.amazon.awssdk.services.ecr.model.Tag;
 
 /**
@@ -29,11 +34,11 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private final EcrClient ecr;
 
   /** How long to wait before looking again when a repository appeared under our feet. */
-  private final Duration poll;
+  private final StatusPoll poll;
 
   RegistryDriver(EcrClient ecr, Duration poll) {
     this.ecr = ecr;
-    this.poll = poll;
+    this.poll = StatusPoll.every(poll);
   }
 
   @Override
@@ -48,8 +53,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
 
   @Override
   public List<Step> create(RegistrySpec spec) {
-    return List.of(new AwsStep("create-repository", List.of("ecr:DescribeRepositories", "ecr:ListTagsForResource",
-        "ecr:CreateRepository", "ecr:TagResource"), ctx -> createRepository(ctx, spec)));
+    return List.of(ProviderStep.of("create-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
+        ECR_CREATE_REPOSITORY, ECR_TAG_RESOURCE), ctx -> createRepository(ctx, spec)));
   }
 
   @Override
@@ -57,35 +62,40 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     if (!recorded.has("repository.name")) {
       return List.of();
     }
-    return List.of(new AwsStep("delete-repository", List.of("ecr:DescribeRepositories", "ecr:ListTagsForResource",
-        "ecr:DeleteRepository"), ctx -> deleteRepository(ctx, spec)));
+    return List.of(ProviderStep.of("delete-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
+        ECR_DELETE_REPOSITORY), ctx -> deleteRepository(ctx, spec)));
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return AwsPrices.TABLE.asOf();
   }
 
   @Override
   public List<CostComponent> price(RegistrySpec spec, String region) {
-    CostComponent perGb = AwsPrices.monthly(region, "image storage", "GB-month", "ecr:storage-gb", BigDecimal.ONE);
+    CostComponent perGb = AwsPrices.TABLE.monthly(region, "image storage", "GB-month", "ecr:storage-gb", BigDecimal.ONE);
     return List.of(CostComponent.unknown("image storage" + (perGb.priceKnown() ? " (USD " + perGb.unitPrice()
         + " per GB-month)" : ""), "GB-month", BigDecimal.ZERO, "depends on the images pushed"));
   }
 
   private StepResult createRepository(StepContext ctx, RegistrySpec spec) {
     Repository existing = find(spec.name());
-    if (existing != null && !ours(ctx, existing)) {
-      return StepResult.fail(Failure.userAction("name_in_use", "ECR repository " + spec.name()
-          + " exists and was not created by this job", "Choose another name, or delete the existing repository.",
-          "https://console.aws.amazon.com/ecr/repositories"));
+    Failure foreign = existing == null ? null
+        : AwsTags.OWNER.refuseForeign(tagsOf(existing), ctx, "ECR repository", spec.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
     }
     if (existing == null) {
       ctx.recordIntent(Map.of("repository.name", spec.name()));
       try {
-        existing = AwsErrors.call("ecr:CreateRepository", () -> ecr.createRepository(r -> r
+        existing = CALLS.call(ECR_CREATE_REPOSITORY, () -> ecr.createRepository(r -> r
             .repositoryName(spec.name())
             .imageTagMutability(spec.immutableTags() ? ImageTagMutability.IMMUTABLE : ImageTagMutability.MUTABLE)
             .imageScanningConfiguration(s -> s.scanOnPush(spec.scanOnPush()))
             .tags(Tag.builder().key(AwsTags.JOB).value(ctx.jobId().value()).build()))).repository();
-      } catch (AwsActionException e) {
+      } catch (CloudCallException e) {
         if (e.getCause() instanceof RepositoryAlreadyExistsException) {
-          return StepResult.waitFor(poll, "repository " + spec.name() + " appeared meanwhile");
+          return poll.waitFor(ctx, "repository " + spec.name() + " appeared meanwhile");
         }
         throw e;
       }
@@ -96,18 +106,18 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
 
   private StepResult deleteRepository(StepContext ctx, RegistrySpec spec) {
     Repository existing = find(spec.name());
-    if (existing == null || !ours(ctx, existing)) {
+    if (existing == null || !AwsTags.OWNER.owns(tagsOf(existing), ctx)) {
       return StepResult.done();
     }
     try {
-      AwsErrors.call("ecr:DeleteRepository", () -> ecr.deleteRepository(r -> r.repositoryName(spec.name())));
-    } catch (AwsActionException e) {
+      CALLS.call(ECR_DELETE_REPOSITORY, () -> ecr.deleteRepository(r -> r.repositoryName(spec.name())));
+    } catch (CloudCallException e) {
       if (e.getCause() instanceof RepositoryNotEmptyException) {
         return StepResult.fail(Failure.userAction("repository_not_empty", "ECR repository " + spec.name()
             + " still holds images", "Delete the images you no longer need (or copy them elsewhere), then retry.",
             "https://console.aws.amazon.com/ecr/repositories"));
       }
-      if (!(e.getCause() instanceof RepositoryNotFoundException)) {
+      if (!CALLS.isNotFound(e)) {
         throw e;
       }
     }
@@ -115,21 +125,13 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   private Repository find(String name) {
-    try {
-      List<Repository> found = AwsErrors.call("ecr:DescribeRepositories",
-          () -> ecr.describeRepositories(r -> r.repositoryNames(name))).repositories();
-      return found.isEmpty() ? null : found.get(0);
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof RepositoryNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(ECR_DESCRIBE_REPOSITORIES,
+        () -> ecr.describeRepositories(r -> r.repositoryNames(name)));
+    return found == null || found.repositories().isEmpty() ? null : found.repositories().get(0);
   }
 
-  private boolean ours(StepContext ctx, Repository repository) {
-    return AwsErrors.call("ecr:ListTagsForResource",
-        () -> ecr.listTagsForResource(r -> r.resourceArn(repository.repositoryArn()))).tags().stream()
-        .anyMatch(t -> t.key().equals(AwsTags.JOB) && t.value().equals(ctx.jobId().value()));
+  private Map<String, String> tagsOf(Repository repository) {
+    return AwsTags.asMap(CALLS.call(ECR_LIST_TAGS_FOR_RESOURCE,
+        () -> ecr.listTagsForResource(r -> r.resourceArn(repository.repositoryArn()))).tags(), Tag::key, Tag::value);
   }
 }

@@ -1,11 +1,14 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.spi.SecretStore;
 import java.util.NoSuchElementException;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.ResourceExistsException;
-import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
 
 /** Secrets in AWS Secrets Manager; a reference is the secret's ARN. */
 final class SecretsManagerStore implements SecretStore {
@@ -23,48 +26,38 @@ final class SecretsManagerStore implements SecretStore {
   @Override
   public SecretRef put(String name, String value) {
     try {
-      return SecretRef.of(AwsErrors.call("secretsmanager:CreateSecret",
+      return SecretRef.of(CALLS.call(SECRETS_CREATE_SECRET,
           () -> client.createSecret(r -> r.name(name).secretString(value)
               .tags(t -> t.key("managed-by").value("zop-provisioner")))).arn());
-    } catch (AwsActionException e) {
+    } catch (CloudCallException e) {
       if (!(e.getCause() instanceof ResourceExistsException)) {
         throw e;
       }
-      return SecretRef.of(AwsErrors.call("secretsmanager:PutSecretValue",
+      return SecretRef.of(CALLS.call(SECRETS_PUT_SECRET_VALUE,
           () -> client.putSecretValue(r -> r.secretId(name).secretString(value))).arn());
     }
   }
 
   @Override
   public String get(SecretRef ref) {
-    try {
-      return AwsErrors.call("secretsmanager:GetSecretValue",
-          () -> client.getSecretValue(r -> r.secretId(ref.value()))).secretString();
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof ResourceNotFoundException) {
-        throw new NoSuchElementException("no secret " + ref);
-      }
-      throw e;
+    var found = CALLS.findOrNull(SECRETS_GET_SECRET_VALUE, () -> client.getSecretValue(r -> r.secretId(ref.value())));
+    if (found == null) {
+      throw new NoSuchElementException("no secret " + ref);
     }
+    return found.secretString();
   }
 
   @Override
   public SecretRef rotate(SecretRef ref, String newValue) {
     get(ref);
-    AwsErrors.call("secretsmanager:PutSecretValue",
+    CALLS.call(SECRETS_PUT_SECRET_VALUE,
         () -> client.putSecretValue(r -> r.secretId(ref.value()).secretString(newValue)));
     return ref;
   }
 
   @Override
   public void delete(SecretRef ref) {
-    try {
-      AwsErrors.call("secretsmanager:DeleteSecret",
-          () -> client.deleteSecret(r -> r.secretId(ref.value()).forceDeleteWithoutRecovery(true)));
-    } catch (AwsActionException e) {
-      if (!(e.getCause() instanceof ResourceNotFoundException)) {
-        throw e;
-      }
-    }
+    CALLS.deleteIfExists(SECRETS_DELETE_SECRET,
+        () -> client.deleteSecret(r -> r.secretId(ref.value()).forceDeleteWithoutRecovery(true)));
   }
 }

@@ -1,10 +1,15 @@
 package dev.zop.provisioner.aws;
 
+import static dev.zop.provisioner.aws.AwsActions.*;
+import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -21,12 +26,10 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalanci
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.ActionTypeEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.Listener;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancer;
-import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancerNotFoundException;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancerSchemeEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancerTypeEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.ProtocolEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup;
-import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroupNotFoundException;
 
 /**
  * A pool of EC2 instances: a launch template and an Auto Scaling group across the given subnets, and when
@@ -38,13 +41,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final AutoScalingClient autoscaling;
   private final ElasticLoadBalancingV2Client elb;
   /** How long to wait before looking again at a balancer or group still changing. */
-  private final Duration poll;
+  private final StatusPoll poll;
 
   VmPoolDriver(Ec2Client ec2, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Duration poll) {
     this.ec2 = ec2;
     this.autoscaling = autoscaling;
     this.elb = elb;
-    this.poll = poll;
+    this.poll = StatusPoll.every(poll);
   }
 
   @Override
@@ -75,24 +78,24 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<Step> create(VmPoolSpec spec) {
     List<Step> steps = new ArrayList<>();
-    steps.add(new AwsStep("create-launch-template", List.of("ec2:DescribeLaunchTemplates",
-        "ec2:CreateLaunchTemplate", "ec2:CreateTags"), ctx -> createLaunchTemplate(ctx, spec)));
+    steps.add(ProviderStep.of("create-launch-template", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATES,
+        EC2_CREATE_LAUNCH_TEMPLATE, EC2_CREATE_TAGS), ctx -> createLaunchTemplate(ctx, spec)));
     if (spec.createLoadBalancer()) {
-      steps.add(new AwsStep("create-target-group", List.of("elasticloadbalancing:DescribeTargetGroups",
-          "elasticloadbalancing:CreateTargetGroup", "elasticloadbalancing:AddTags"), ctx -> createTargetGroup(ctx, spec)));
-      steps.add(new AwsStep("create-load-balancer", List.of("elasticloadbalancing:DescribeLoadBalancers",
-          "elasticloadbalancing:CreateLoadBalancer", "elasticloadbalancing:AddTags"),
+      steps.add(ProviderStep.of("create-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
+          ELB_CREATE_TARGET_GROUP, ELB_ADD_TAGS), ctx -> createTargetGroup(ctx, spec)));
+      steps.add(ProviderStep.of("create-load-balancer", List.of(ELB_DESCRIBE_LOAD_BALANCERS,
+          ELB_CREATE_LOAD_BALANCER, ELB_ADD_TAGS),
           ctx -> createLoadBalancer(ctx, spec)));
-      steps.add(new AwsStep("await-load-balancer", List.of("elasticloadbalancing:DescribeLoadBalancers"),
+      steps.add(ProviderStep.of("await-load-balancer", List.of(ELB_DESCRIBE_LOAD_BALANCERS),
           this::awaitLoadBalancer));
       for (Integer port : spec.listenerPorts()) {
-        steps.add(new AwsStep("create-listener-" + port, List.of("elasticloadbalancing:DescribeListeners",
-            "elasticloadbalancing:CreateListener"), ctx -> createListener(ctx, spec, port)));
+        steps.add(ProviderStep.of("create-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS,
+            ELB_CREATE_LISTENER), ctx -> createListener(ctx, spec, port)));
       }
     }
-    steps.add(new AwsStep("create-group", List.of("autoscaling:DescribeAutoScalingGroups",
-        "autoscaling:CreateAutoScalingGroup", "autoscaling:CreateOrUpdateTags", "ec2:RunInstances",
-        "iam:PassRole"), ctx -> createGroup(ctx, spec)));
+    steps.add(ProviderStep.of("create-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+        AUTOSCALING_CREATE_AUTO_SCALING_GROUP, AUTOSCALING_CREATE_OR_UPDATE_TAGS, EC2_RUN_INSTANCES,
+        IAM_PASS_ROLE), ctx -> createGroup(ctx, spec)));
     return steps;
   }
 
@@ -100,32 +103,37 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public List<Step> teardown(VmPoolSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
     if (recorded.has("autoScalingGroupName")) {
-      steps.add(new AwsStep("delete-group", List.of("autoscaling:DescribeAutoScalingGroups",
-          "autoscaling:DeleteAutoScalingGroup"), ctx -> deleteGroup(recorded.get("autoScalingGroupName"))));
+      steps.add(ProviderStep.of("delete-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+          AUTOSCALING_DELETE_AUTO_SCALING_GROUP), ctx -> deleteGroup(ctx, recorded.get("autoScalingGroupName"))));
     }
     if (recorded.has("loadBalancerName")) {
-      steps.add(new AwsStep("delete-load-balancer", List.of("elasticloadbalancing:DescribeLoadBalancers",
-          "elasticloadbalancing:DescribeListeners", "elasticloadbalancing:DeleteListener",
-          "elasticloadbalancing:DeleteLoadBalancer"), ctx -> deleteLoadBalancer(recorded.get("loadBalancerName"))));
+      steps.add(ProviderStep.of("delete-load-balancer", List.of(ELB_DESCRIBE_LOAD_BALANCERS,
+          ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
+          ELB_DELETE_LOAD_BALANCER), ctx -> deleteLoadBalancer(ctx, recorded.get("loadBalancerName"))));
     }
     if (recorded.has("targetGroupName")) {
-      steps.add(new AwsStep("delete-target-group", List.of("elasticloadbalancing:DescribeTargetGroups",
-          "elasticloadbalancing:DeleteTargetGroup"), ctx -> deleteTargetGroup(recorded.get("targetGroupName"))));
+      steps.add(ProviderStep.of("delete-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
+          ELB_DELETE_TARGET_GROUP), ctx -> deleteTargetGroup(recorded.get("targetGroupName"))));
     }
     if (recorded.has("launchTemplateName")) {
-      steps.add(new AwsStep("delete-launch-template", List.of("ec2:DescribeLaunchTemplates",
-          "ec2:DeleteLaunchTemplate"), ctx -> deleteLaunchTemplate(recorded.get("launchTemplateName"))));
+      steps.add(ProviderStep.of("delete-launch-template", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATES,
+          EC2_DELETE_LAUNCH_TEMPLATE), ctx -> deleteLaunchTemplate(recorded.get("launchTemplateName"))));
     }
     return steps;
   }
 
   @Override
+  public String pricesAsOf() {
+    return AwsPrices.TABLE.asOf();
+  }
+
+  @Override
   public List<CostComponent> price(VmPoolSpec spec, String region) {
     List<CostComponent> costs = new ArrayList<>();
-    costs.add(AwsPrices.hourly(region, spec.instanceType() + " x" + spec.min() + " (the pool's minimum)",
+    costs.add(AwsPrices.TABLE.hourly(region, spec.instanceType() + " x" + spec.min() + " (the pool's minimum)",
         "ec2:" + spec.instanceType(), spec.min()));
     if (spec.createLoadBalancer()) {
-      costs.add(AwsPrices.hourly(region, spec.loadBalancerType() + " load balancer", "elb:"
+      costs.add(AwsPrices.TABLE.hourly(region, spec.loadBalancerType() + " load balancer", "elb:"
           + spec.loadBalancerType(), 1));
     }
     return costs;
@@ -143,7 +151,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String id = findLaunchTemplate(name);
     if (id == null) {
       ctx.recordIntent(Map.of("launchTemplateName", name));
-      id = AwsErrors.call("ec2:CreateLaunchTemplate", () -> ec2.createLaunchTemplate(r -> r.launchTemplateName(name)
+      id = CALLS.call(EC2_CREATE_LAUNCH_TEMPLATE, () -> ec2.createLaunchTemplate(r -> r.launchTemplateName(name)
           .clientToken(ctx.clientToken("launch-template"))
           .launchTemplateData(d -> d.imageId(spec.imageId()).instanceType(spec.instanceType()))
           .tagSpecifications(t -> t.resourceType(ResourceType.LAUNCH_TEMPLATE)
@@ -159,7 +167,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     if (group == null) {
       ctx.recordIntent(Map.of("targetGroupName", name));
       boolean http = spec.loadBalancerType().equals("application");
-      group = AwsErrors.call("elasticloadbalancing:CreateTargetGroup", () -> elb.createTargetGroup(r -> r.name(name)
+      group = CALLS.call(ELB_CREATE_TARGET_GROUP, () -> elb.createTargetGroup(r -> r.name(name)
           .protocol(http ? ProtocolEnum.HTTP : ProtocolEnum.TCP).port(spec.listenerPorts().get(0))
           .vpcId(spec.vpcId()).tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).targetGroups().get(0);
     }
@@ -171,7 +179,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     LoadBalancer balancer = findLoadBalancer(name);
     if (balancer == null) {
       ctx.recordIntent(Map.of("loadBalancerName", name));
-      balancer = AwsErrors.call("elasticloadbalancing:CreateLoadBalancer", () -> elb.createLoadBalancer(r -> r
+      balancer = CALLS.call(ELB_CREATE_LOAD_BALANCER, () -> elb.createLoadBalancer(r -> r
           .name(name).subnets(spec.subnetIds()).scheme(LoadBalancerSchemeEnum.INTERNET_FACING)
           .type(spec.loadBalancerType().equals("application") ? LoadBalancerTypeEnum.APPLICATION
               : LoadBalancerTypeEnum.NETWORK)
@@ -185,18 +193,18 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     LoadBalancer balancer = findLoadBalancer(ctx.outputs().require("loadBalancerName"));
     String state = balancer == null ? "missing" : balancer.state().codeAsString();
     return "active".equals(state) ? StepResult.done()
-        : StepResult.waitFor(poll, "load balancer " + ctx.outputs().get("loadBalancerName") + " is " + state);
+        : poll.waitFor(ctx, "load balancer " + ctx.outputs().get("loadBalancerName") + " is " + state);
   }
 
   private StepResult createListener(StepContext ctx, VmPoolSpec spec, int port) {
     String balancer = ctx.outputs().require("loadBalancerArn");
-    boolean exists = AwsErrors.call("elasticloadbalancing:DescribeListeners",
+    boolean exists = CALLS.call(ELB_DESCRIBE_LISTENERS,
         () -> elb.describeListeners(r -> r.loadBalancerArn(balancer))).listeners().stream()
         .anyMatch(l -> l.port() == port);
     if (!exists) {
       String group = ctx.outputs().require("targetGroupArn");
       boolean http = spec.loadBalancerType().equals("application");
-      AwsErrors.call("elasticloadbalancing:CreateListener", () -> elb.createListener(r -> r.loadBalancerArn(balancer)
+      CALLS.call(ELB_CREATE_LISTENER, () -> elb.createListener(r -> r.loadBalancerArn(balancer)
           .port(port).protocol(http ? ProtocolEnum.HTTP : ProtocolEnum.TCP)
           .defaultActions(a -> a.type(ActionTypeEnum.FORWARD).targetGroupArn(group))));
     }
@@ -209,7 +217,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       ctx.recordIntent(Map.of("autoScalingGroupName", name));
       String template = ctx.outputs().require("launchTemplateId");
       String targetGroup = ctx.outputs().get("targetGroupArn");
-      AwsErrors.call("autoscaling:CreateAutoScalingGroup", () -> autoscaling.createAutoScalingGroup(r -> {
+      CALLS.call(AUTOSCALING_CREATE_AUTO_SCALING_GROUP, () -> autoscaling.createAutoScalingGroup(r -> {
         r.autoScalingGroupName(name).launchTemplate(t -> t.launchTemplateId(template).version("$Latest"))
             .minSize(spec.min()).maxSize(spec.max()).desiredCapacity(spec.min())
             .vpcZoneIdentifier(String.join(",", spec.subnetIds()))
@@ -222,39 +230,39 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     return StepResult.done(Map.of("autoScalingGroupName", name));
   }
 
-  private StepResult deleteGroup(String name) {
+  private StepResult deleteGroup(StepContext ctx, String name) {
     AutoScalingGroup group = findGroup(name);
     if (group == null) {
       return StepResult.done();
     }
     if (group.status() == null || !group.status().startsWith("Delete")) {
-      AwsErrors.call("autoscaling:DeleteAutoScalingGroup",
+      CALLS.call(AUTOSCALING_DELETE_AUTO_SCALING_GROUP,
           () -> autoscaling.deleteAutoScalingGroup(r -> r.autoScalingGroupName(name).forceDelete(true)));
     }
     return findGroup(name) == null ? StepResult.done()
-        : StepResult.waitFor(poll, "Auto Scaling group " + name + " is terminating its instances");
+        : poll.waitFor(ctx, "Auto Scaling group " + name + " is terminating its instances");
   }
 
-  private StepResult deleteLoadBalancer(String name) {
+  private StepResult deleteLoadBalancer(StepContext ctx, String name) {
     LoadBalancer balancer = findLoadBalancer(name);
     if (balancer == null) {
       return StepResult.done();
     }
-    for (Listener listener : AwsErrors.call("elasticloadbalancing:DescribeListeners",
+    for (Listener listener : CALLS.call(ELB_DESCRIBE_LISTENERS,
         () -> elb.describeListeners(r -> r.loadBalancerArn(balancer.loadBalancerArn()))).listeners()) {
-      AwsErrors.call("elasticloadbalancing:DeleteListener",
+      CALLS.call(ELB_DELETE_LISTENER,
           () -> elb.deleteListener(r -> r.listenerArn(listener.listenerArn())));
     }
-    AwsErrors.call("elasticloadbalancing:DeleteLoadBalancer",
+    CALLS.call(ELB_DELETE_LOAD_BALANCER,
         () -> elb.deleteLoadBalancer(r -> r.loadBalancerArn(balancer.loadBalancerArn())));
     return findLoadBalancer(name) == null ? StepResult.done()
-        : StepResult.waitFor(poll, "load balancer " + name + " is being deleted");
+        : poll.waitFor(ctx, "load balancer " + name + " is being deleted");
   }
 
   private StepResult deleteTargetGroup(String name) {
     TargetGroup group = findTargetGroup(name);
     if (group != null) {
-      AwsErrors.call("elasticloadbalancing:DeleteTargetGroup",
+      CALLS.call(ELB_DELETE_TARGET_GROUP,
           () -> elb.deleteTargetGroup(r -> r.targetGroupArn(group.targetGroupArn())));
     }
     return StepResult.done();
@@ -262,50 +270,29 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
 
   private StepResult deleteLaunchTemplate(String name) {
     if (findLaunchTemplate(name) != null) {
-      AwsErrors.call("ec2:DeleteLaunchTemplate", () -> ec2.deleteLaunchTemplate(r -> r.launchTemplateName(name)));
+      CALLS.call(EC2_DELETE_LAUNCH_TEMPLATE, () -> ec2.deleteLaunchTemplate(r -> r.launchTemplateName(name)));
     }
     return StepResult.done();
   }
 
   private String findLaunchTemplate(String name) {
-    try {
-      var found = AwsErrors.call("ec2:DescribeLaunchTemplates",
-          () -> ec2.describeLaunchTemplates(r -> r.launchTemplateNames(name))).launchTemplates();
-      return found.isEmpty() ? null : found.get(0).launchTemplateId();
-    } catch (AwsActionException e) {
-      if (AwsErrors.code(e).startsWith("InvalidLaunchTemplateName.NotFound")) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(EC2_DESCRIBE_LAUNCH_TEMPLATES,
+        () -> ec2.describeLaunchTemplates(r -> r.launchTemplateNames(name)));
+    return found == null || found.launchTemplates().isEmpty() ? null : found.launchTemplates().get(0).launchTemplateId();
   }
 
   private TargetGroup findTargetGroup(String name) {
-    try {
-      return AwsErrors.call("elasticloadbalancing:DescribeTargetGroups",
-          () -> elb.describeTargetGroups(r -> r.names(name))).targetGroups().get(0);
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof TargetGroupNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(ELB_DESCRIBE_TARGET_GROUPS, () -> elb.describeTargetGroups(r -> r.names(name)));
+    return found == null || found.targetGroups().isEmpty() ? null : found.targetGroups().get(0);
   }
 
   private LoadBalancer findLoadBalancer(String name) {
-    try {
-      return AwsErrors.call("elasticloadbalancing:DescribeLoadBalancers",
-          () -> elb.describeLoadBalancers(r -> r.names(name))).loadBalancers().get(0);
-    } catch (AwsActionException e) {
-      if (e.getCause() instanceof LoadBalancerNotFoundException) {
-        return null;
-      }
-      throw e;
-    }
+    var found = CALLS.findOrNull(ELB_DESCRIBE_LOAD_BALANCERS, () -> elb.describeLoadBalancers(r -> r.names(name)));
+    return found == null || found.loadBalancers().isEmpty() ? null : found.loadBalancers().get(0);
   }
 
   private AutoScalingGroup findGroup(String name) {
-    List<AutoScalingGroup> groups = AwsErrors.call("autoscaling:DescribeAutoScalingGroups",
+    List<AutoScalingGroup> groups = CALLS.call(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
         () -> autoscaling.describeAutoScalingGroups(r -> r.autoScalingGroupNames(name))).autoScalingGroups();
     return groups.isEmpty() ? null : groups.get(0);
   }

@@ -434,6 +434,11 @@ class AwsEngineIT {
     }
 
     @Override
+    public java.time.Instant startedAt() {
+      return java.time.Instant.now();
+    }
+
+    @Override
     public dev.zop.provisioner.spi.Outputs outputs() {
       return dev.zop.provisioner.spi.Outputs.of(job.outputs());
     }

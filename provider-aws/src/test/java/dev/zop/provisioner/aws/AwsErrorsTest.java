@@ -40,7 +40,7 @@ class AwsErrorsTest {
       "400, ValidationException, USER_ACTION, invalid_parameter",
       "400, SomethingElse, SYSTEM, aws_error"})
   void mapsCodesAndStatuses(int status, String code, FailureCategory category, String ourCode) {
-    Failure failure = AwsErrors.classify(new AwsActionException("ec2:CreateVpc", error(status, code)));
+    Failure failure = AwsErrors.classify(new dev.zop.provisioner.kit.CloudCallException("ec2:CreateVpc", error(status, code)));
     assertThat(failure.category()).isEqualTo(category);
     assertThat(failure.code()).isEqualTo(ourCode);
     assertThat(failure.providerRequestId()).isEqualTo("req-1");
@@ -48,7 +48,7 @@ class AwsErrorsTest {
 
   @Test
   void accessDeniedNamesTheMissingActionAndTheConsole() {
-    Failure failure = AwsErrors.classify(new AwsActionException("ec2:CreateVpc", error(403, "AccessDenied")));
+    Failure failure = AwsErrors.classify(new dev.zop.provisioner.kit.CloudCallException("ec2:CreateVpc", error(403, "AccessDenied")));
     assertThat(failure.fixHint()).contains("ec2:CreateVpc");
     assertThat(failure.consoleUrl()).startsWith("https://console.aws.amazon.com/iam/");
     assertThat(failure.retryable()).isFalse();

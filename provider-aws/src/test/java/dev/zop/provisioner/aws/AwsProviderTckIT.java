@@ -131,14 +131,14 @@ class AwsProviderTckIT extends ProviderTck {
 
   @Override
   protected Throwable permissionDenied() {
-    return new AwsActionException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
+    return new dev.zop.provisioner.kit.CloudCallException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
         .builder().statusCode(403).awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
             .errorCode("UnauthorizedOperation").errorMessage("You are not authorized").build()).build());
   }
 
   @Override
   protected Throwable throttled() {
-    return new AwsActionException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
+    return new dev.zop.provisioner.kit.CloudCallException("ec2:CreateVpc", software.amazon.awssdk.awscore.exception.AwsServiceException
         .builder().statusCode(503).awsErrorDetails(software.amazon.awssdk.awscore.exception.AwsErrorDetails.builder()
             .errorCode("RequestLimitExceeded").errorMessage("Request limit exceeded").build()).build());
   }

@@ -11,6 +11,8 @@ import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -182,34 +184,16 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   }
 
   /** A step whose errors come back as classified failures, as the engine's contract for plug-ins asks. */
-  private static Step step(String name, List<String> permissions, Action action) {
-    return new Step() {
-      @Override
-      public String name() {
-        return name;
+  private static Step step(String name, List<String> permissions, ProviderStep.Body action) {
+    return ProviderStep.of(name, permissions, context -> {
+      try {
+        return action.run(context);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return StepResult.fail(Failure.transientFailure(FailureCodes.INTERRUPTED, "the step was interrupted"));
+      } catch (Exception e) {
+        return StepResult.fail(HelmErrors.classify(e));
       }
-
-      @Override
-      public List<String> permissions() {
-        return permissions;
-      }
-
-      @Override
-      public StepResult run(StepContext context) {
-        try {
-          return action.run(context);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return StepResult.fail(Failure.transientFailure("interrupted", "the step was interrupted"));
-        } catch (Exception e) {
-          return StepResult.fail(HelmErrors.classify(e));
-        }
-      }
-    };
-  }
-
-  @FunctionalInterface
-  private interface Action {
-    StepResult run(StepContext context) throws Exception;
+    });
   }
 }

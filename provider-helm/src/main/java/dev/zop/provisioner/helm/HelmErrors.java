@@ -5,6 +5,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.kit.FailureCodes;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -15,6 +16,7 @@ import java.util.Locale;
  * reports through its Go SDK as text, so for Helm alone this reads the message; everything else by type or code.
  */
 final class HelmErrors {
+  private static final String INVALID_VALUES = "invalid_values";
   private HelmErrors() {}
 
   static Failure classify(Throwable error) {
@@ -33,13 +35,13 @@ final class HelmErrors {
           + "serves this chart version (a mirror: HelmComponents.withRepository), or pin a version it has.", null);
     }
     if (error instanceof ChartValues.InvalidValuesException) {
-      return Failure.userAction("invalid_values", error.getMessage(), "Fix the values and retry the job.", null);
+      return Failure.userAction(INVALID_VALUES, error.getMessage(), "Fix the values and retry the job.", null);
     }
     if (error instanceof KubernetesClientException kube) {
       return kubernetes(kube);
     }
     if (error instanceof ConnectException || error instanceof java.net.http.HttpTimeoutException) {
-      return Failure.transientFailure("unreachable", error.getMessage());
+      return Failure.transientFailure("unreachable", String.valueOf(error.getMessage()));
     }
     if (error instanceof IOException) {
       return Failure.transientFailure("io_error", String.valueOf(error.getMessage()));
@@ -47,13 +49,13 @@ final class HelmErrors {
     if (error instanceof IllegalStateException && error.getMessage() != null) {
       return helm(error.getMessage());
     }
-    return Failure.system("unexpected_error", String.valueOf(error));
+    return Failure.system(FailureCodes.UNEXPECTED_ERROR, String.valueOf(error));
   }
 
   private static Failure kubernetes(KubernetesClientException e) {
     int code = e.getCode();
     if (code == 401 || code == 403) {
-      return Failure.userAction("access_denied", "the Kubernetes API refused the call: " + e.getStatus(),
+      return Failure.userAction(FailureCodes.ACCESS_DENIED, "the Kubernetes API refused the call: " + e.getStatus(),
           "Give the space's credentials RBAC rights to manage namespaces, secrets and the chart's resources.",
           null);
     }
@@ -78,7 +80,7 @@ final class HelmErrors {
       return Failure.transientFailure("release_busy", firstLine(message));
     }
     if (text.contains("forbidden") || text.contains("unauthorized")) {
-      return Failure.userAction("access_denied", firstLine(message),
+      return Failure.userAction(FailureCodes.ACCESS_DENIED, firstLine(message),
           "Give the space's credentials RBAC rights to install the chart's resources.", null);
     }
     if (text.contains("kubeversion") || text.contains("incompatible with kubernetes")) {
@@ -88,7 +90,7 @@ final class HelmErrors {
     if (text.contains("template:") || text.contains("parse error") || text.contains("values don't meet")
         || text.contains("yaml:") || text.contains("unable to build kubernetes objects")
         || text.contains("error validating")) {
-      return Failure.userAction("invalid_values", firstLine(message),
+      return Failure.userAction(INVALID_VALUES, firstLine(message),
           "The chart did not render with these values; fix them and retry the job.", null);
     }
     if (text.contains("has no deployed releases") || text.contains("failed")) {

@@ -3,6 +3,7 @@ package dev.zop.provisioner.testkit.sim;
 import com.google.auto.service.AutoService;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.kit.OwnerTags;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -21,6 +22,9 @@ import java.util.Set;
 public final class SimProvider implements CloudProvider {
   /** The tag every simulated resource carries: the id of the job that created it. */
   public static final String JOB_TAG = "zop:job";
+  /** The default provider id. */
+  public static final String ID = "sim";
+  static final OwnerTags OWNER = new OwnerTags(JOB_TAG, "zop:part");
 
   private final SimCloud cloud;
   private final ProviderMetadata metadata;
@@ -31,7 +35,7 @@ public final class SimProvider implements CloudProvider {
   }
 
   public SimProvider(SimCloud cloud) {
-    this(cloud, "sim");
+    this(cloud, ID);
   }
 
   /**

@@ -7,6 +7,9 @@ import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredDnsZone;
 import dev.zop.provisioner.discovery.DiscoveredNetwork;
 import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.HttpStatusClassifier;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
@@ -35,22 +38,24 @@ final class SimSession implements ProviderSession {
 
   @Override
   public Failure classify(Throwable error) {
-    if (!(error instanceof SimException e)) {
-      return Failure.system("unexpected_error", String.valueOf(error));
+    Throwable cause = CloudCallException.unwrap(error);
+    if (!(cause instanceof SimException e)) {
+      return Failure.system(FailureCodes.UNEXPECTED_ERROR, String.valueOf(cause));
     }
+    HttpStatusClassifier http = new HttpStatusClassifier(SimProvider.ID, new HttpStatusClassifier.Hints(
+        "Check the simulated account's credentials.", "the role this cloud account uses",
+        "https://console.sim.invalid/" + region + "/iam", "https://console.sim.invalid/" + region + "/quotas"));
     String op = e.operation();
-    String console = "https://console.sim.invalid/" + region + "/iam?action="
-        + URLEncoder.encode(op, StandardCharsets.UTF_8);
     return switch (e.code()) {
-      case ACCESS_DENIED -> Failure.userAction("access_denied", e.getMessage(),
-          "Grant " + op + " to the role this cloud account uses, then retry the job.", console);
-      case QUOTA_EXCEEDED -> Failure.userAction("quota_exceeded", e.getMessage(),
-          "Request a higher quota for this resource type in " + region + ", then retry the job.",
-          "https://console.sim.invalid/" + region + "/quotas");
-      case ALREADY_EXISTS -> Failure.userAction("name_in_use", e.getMessage(),
+      // the simulated console deep-links the action to grant, as AWS's policy editor does
+      case ACCESS_DENIED -> Failure.userAction(FailureCodes.ACCESS_DENIED, e.getMessage(),
+          "Grant " + op + " to the role this cloud account uses, then retry the job.",
+          "https://console.sim.invalid/" + region + "/iam?action=" + URLEncoder.encode(op, StandardCharsets.UTF_8));
+      case QUOTA_EXCEEDED -> http.quotaExceeded(e.getMessage());
+      case ALREADY_EXISTS -> Failure.userAction(FailureCodes.NAME_IN_USE, e.getMessage(),
           "Choose another name: a resource not created by this job already uses it.", null);
-      case THROTTLED -> Failure.transientFailure("throttled", op + ": " + e.getMessage());
-      case INTERNAL_ERROR -> Failure.transientFailure("cloud_internal_error", op + ": " + e.getMessage());
+      case THROTTLED -> http.classify(429, e.getMessage(), op);
+      case INTERNAL_ERROR -> http.classify(500, e.getMessage(), op);
       case NOT_FOUND -> Failure.system("not_found", e.getMessage());
     };
   }

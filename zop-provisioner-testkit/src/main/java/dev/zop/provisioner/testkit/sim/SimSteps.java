@@ -2,6 +2,7 @@ package dev.zop.provisioner.testkit.sim;
 
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -13,39 +14,33 @@ import java.util.Map;
 final class SimSteps {
   private SimSteps() {}
 
-  /** A step that counts its runs and tells the cloud which step is calling, then does {@code body}. */
-  private record Tracked(String name, List<String> permissions, SimCloud cloud, Body body) implements Step {
-    @Override
-    public StepResult run(StepContext context) throws Exception {
+  /** A step that tells the cloud which step is calling (the cloud counts calls per step), then does {@code body}. */
+  private static Step tracked(String name, List<String> permissions, SimCloud cloud, ProviderStep.Body body) {
+    return ProviderStep.of(name, permissions, context -> {
       cloud.enterStep(context.jobId().value(), name);
       try {
         return body.run(context);
       } finally {
         cloud.leaveStep();
       }
-    }
-  }
-
-  @FunctionalInterface
-  private interface Body {
-    StepResult run(StepContext context) throws Exception;
+    });
   }
 
   /** Observes, records intent, creates; adopts a resource this job already created. */
   static Step create(SimCloud cloud, Part part, String region) {
-    return new Tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
+    return tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
       String name = part.name() != null ? part.name() : ctx.resourceName(part.suffix());
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
-      if (existing != null && !ctx.jobId().value().equals(existing.tags().get(SimProvider.JOB_TAG))) {
-        return StepResult.fail(Failure.userAction("name_in_use",
-            part.type() + " '" + name + "' already exists and was not created by this job",
-            "Choose another name or delete the existing " + part.type() + ".", null));
+      Failure foreign = existing == null ? null
+          : SimProvider.OWNER.refuseForeign(existing.tags(), ctx, part.type(), name);
+      if (foreign != null) {
+        return StepResult.fail(foreign);
       }
       if (existing == null) {
         ctx.recordIntent(Map.of(part.nameKey(), name));
         try {
           cloud.create(part.create(), part.type(), name, part.attributes(),
-              Map.of(SimProvider.JOB_TAG, ctx.jobId().value()));
+              SimProvider.OWNER.of(ctx));
         } catch (SimException e) {
           if (e.code() != SimException.Code.ALREADY_EXISTS) {
             throw e;
@@ -76,7 +71,7 @@ final class SimSteps {
 
   /** Waits, without holding a thread, until the resource leaves CREATING. */
   static Step await(SimCloud cloud, Part part) {
-    return new Tracked("await-" + part.stepSuffix(), List.of(part.describe()), cloud, ctx -> {
+    return tracked("await-" + part.stepSuffix(), List.of(part.describe()), cloud, ctx -> {
       String name = ctx.outputs().require(part.nameKey());
       SimCloud.Resource resource = cloud.describe(part.describe(), part.type(), name);
       if (resource == null) {
@@ -92,12 +87,12 @@ final class SimSteps {
 
   /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
   static Step delete(SimCloud cloud, Part part, String name) {
-    return new Tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {
+    return tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
       if (existing == null) {
         return StepResult.done();
       }
-      if (!ctx.jobId().value().equals(existing.tags().get(SimProvider.JOB_TAG))) {
+      if (!SimProvider.OWNER.owns(existing.tags(), ctx)) {
         ctx.log(part.type() + " " + name + " belongs to another job; left in place");
         return StepResult.done();
       }
