@@ -7,7 +7,7 @@ import dev.zop.provisioner.core.internal.remediation.NotificationRules;
 import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;

@@ -135,25 +135,25 @@ final class JobRepository {
         + " WHERE id = ? AND version = ?", id.value(), version) == 1;
   }
 
-  void setStatus(Connection c, JobId id, JobStatus status) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET status = ? WHERE id = ?", status, id.value());
-  }
-
   void setOutputs(Connection c, JobId id, Map<String, String> outputs) throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET outputs = ? WHERE id = ?", Json.write(outputs), id.value());
+  }
+
+  /**
+   * Parks a job that already waits for a person: unleased, due again after {@code dueInMillis} (null: not until a
+   * command nudges it). Its status does not change.
+   */
+  void park(Connection c, JobId id, Long dueInMillis, dev.zop.provisioner.core.internal.store.Dialect dialect)
+      throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET lease_owner = NULL, lease_until = NULL, next_run_at = "
+            + (dueInMillis == null ? "NULL" : dialect.nowPlusMillis()) + " WHERE id = ?",
+        dueInMillis == null ? new Object[] {id.value()} : new Object[] {dueInMillis, id.value()});
   }
 
   /** Puts the job back in the queue: due after {@code delayMillis} by the database clock, unleased. */
   void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
         + ", lease_owner = NULL, lease_until = NULL WHERE id = ?", delayMillis, id.value());
-  }
-
-  /** Ends a run: the job is no longer due and no longer leased. */
-  void finish(Connection c, JobId id, JobStatus status, Failure failure) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET status = ?, failure = ?, finished_at = CURRENT_TIMESTAMP,"
-        + " next_run_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = ?",
-        status, Json.failureJson(failure), id.value());
   }
 
   boolean extendLease(Connection c, Lease lease, long leaseMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
@@ -171,24 +171,6 @@ final class JobRepository {
       Database.update(c, "UPDATE provisioning_jobs SET tags = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?",
           Json.write(tags), id.value());
     }
-  }
-
-  void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
-        + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
-        newAttempt ? 1 : 0, stepId.toString());
-  }
-
-  void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
-      boolean finished) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
-            + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",
-        status, Json.write(outputs), Json.failureJson(failure), stepId.toString());
-  }
-
-  void resetStep(Connection c, UUID stepId) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = 'pending', attempts = 0, failure = NULL, started_at = NULL,"
-        + " finished_at = NULL WHERE id = ?", stepId.toString());
   }
 
   void recordRetry(Connection c, JobId id, String actor, JobPhase phase, String stepName, Failure previous)

@@ -27,9 +27,9 @@ import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
-import dev.zop.provisioner.core.internal.spaces.ProviderCalls;
+import dev.zop.provisioner.core.internal.providers.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
@@ -60,6 +60,7 @@ public final class JobService {
 
   private final Database db;
   private final JobRepository jobs;
+  private final StatusTransitions transitions;
   private final SpaceRepository spaces;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
@@ -75,6 +76,7 @@ public final class JobService {
       Function<JobId, String> teardownBlocker) {
     this.db = db;
     this.jobs = jobs;
+    this.transitions = new StatusTransitions(jobs, db.dialect());
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
@@ -96,7 +98,7 @@ public final class JobService {
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
     return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
-        target.driver.price(spec, target.space.region()));
+        target.driver.price(spec, target.space.region()), target.driver.pricesAsOf());
   }
 
   public Job submit(Principal principal, SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
@@ -203,7 +205,7 @@ public final class JobService {
     if (current.status() == JobStatus.FAILED && current.phase() == JobPhase.TEARDOWN) {
       return retry(principal, id);
     }
-    if (!current.status().canTransitionTo(JobStatus.DELETING) || current.status() == JobStatus.PENDING) {
+    if (!current.status().isTerminal()) {
       throw new ConflictException("job_in_progress",
           "job " + id + " is " + current.status().wireName() + "; wait for it to finish before deleting it");
     }
@@ -227,10 +229,8 @@ public final class JobService {
             steps.get(i).permissions()));
       }
       jobs.insertSteps(c, rows);
-      Database.update(c, "UPDATE provisioning_jobs SET phase = 'teardown', status = 'deleting', failure = NULL,"
-          + " finished_at = NULL, next_run_at = CURRENT_TIMESTAMP WHERE id = ?", id.value());
-      jobs.appendEvent(c, id, JobEventType.STATUS, null, JobStatus.DELETING, "teardown requested by "
-          + principal.actor());
+      transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.DELETING, JobPhase.TEARDOWN,
+          JobEventType.STATUS, null, "teardown requested by " + principal.actor()));
       return null;
     });
     signals.changed(id);
@@ -247,7 +247,7 @@ public final class JobService {
     JobStatus next = current.phase() == JobPhase.CREATE ? JobStatus.PENDING : JobStatus.DELETING;
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
-      if (!jobs.bumpIfUnchanged(c, id, job.version()) || job.status() != JobStatus.FAILED) {
+      if (!jobs.bumpIfUnchanged(c, id, job.version())) {
         throw new ConflictException("concurrent_change", "job " + id + " changed while retrying; try again");
       }
       StepRecord failed = null;
@@ -258,15 +258,13 @@ public final class JobService {
         if (failed == null && step.status() == StepStatus.FAILED) {
           failed = step;
         }
-        jobs.resetStep(c, step.id());
+        transitions.resetStep(c, step.id());
       }
       jobs.recordRetry(c, id, principal.actor(), job.phase(), failed == null ? null : failed.name(),
           job.failure());
-      Database.update(c, "UPDATE provisioning_jobs SET status = ?, failure = NULL, finished_at = NULL,"
-          + " next_run_at = CURRENT_TIMESTAMP WHERE id = ?", next, id.value());
-      jobs.appendEvent(c, id, JobEventType.RETRIED, failed == null ? null : failed.name(), next,
-          "retried by " + principal.actor()
-              + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message()));
+      transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
+          failed == null ? null : failed.name(), "retried by " + principal.actor()
+              + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message())));
       return null;
     });
     signals.changed(id);

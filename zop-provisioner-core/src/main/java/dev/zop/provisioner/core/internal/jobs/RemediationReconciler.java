@@ -9,7 +9,7 @@ import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.remediation.NotificationRules;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.remediation.StepKind;
 import dev.zop.provisioner.remediation.TemplateStep;
@@ -40,6 +40,7 @@ final class RemediationReconciler {
 
   private final Database db;
   private final JobRepository jobs;
+  private final StatusTransitions transitions;
   private final RemediationRepository remediations;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
@@ -53,6 +54,7 @@ final class RemediationReconciler {
       AccountRepository accounts, ProviderRegistry providers, TemplateRegistry templates, RetryPolicy retryPolicy,
       Notifier notifier, NotificationRules rules, FencedWriter writer) {
     this.db = db;
+    this.transitions = new StatusTransitions(jobs, db.dialect());
     this.jobs = jobs;
     this.remediations = remediations;
     this.accounts = accounts;
@@ -70,10 +72,9 @@ final class RemediationReconciler {
     JobStatus status = job.status();
     if (status == JobStatus.PENDING) {
       writer.write(lease, c -> {
-        jobs.setStatus(c, job.id(), JobStatus.RUNNING);
+        transitions.move(c, job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
         remediations.audit(c, job.id(), null, null, "created", job.createdBy(),
             "template " + details.templateId() + " v" + details.templateVersion());
-        jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
       });
       status = JobStatus.RUNNING;
     }
@@ -108,20 +109,20 @@ final class RemediationReconciler {
       }
       int attempt = row.attempts() + 1;
       writer.write(lease, c -> {
-        jobs.startStep(c, row.id(), true);
+        transitions.startStep(c, row.id(), true);
         jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), JobStatus.RUNNING, "attempt " + attempt);
       });
       Failure failure = perform(step, details, controller, session);
       if (failure == null) {
         writer.write(lease, c -> {
-          jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
+          transitions.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
           remediations.audit(c, job.id(), row.templateStepId(), row.name(), "completed", SYSTEM, null);
           jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), JobStatus.RUNNING, null);
         });
       } else if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
         long delay = retryPolicy.delayAfter(attempt).toMillis();
         writer.write(lease, c -> {
-          jobs.updateStep(c, row.id(), StepStatus.PENDING, Map.of(), failure, false);
+          transitions.updateStep(c, row.id(), StepStatus.PENDING, Map.of(), failure, false);
           jobs.schedule(c, job.id(), delay, db.dialect());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), JobStatus.RUNNING,
               failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
@@ -130,7 +131,7 @@ final class RemediationReconciler {
         return;
       } else {
         writer.write(lease, c -> {
-          jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), failure, true);
+          transitions.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), failure, true);
           remediations.audit(c, job.id(), row.templateStepId(), row.name(), "failed", SYSTEM,
               failure.category().wireName() + " " + failure.code() + ": " + failure.message());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED, failure.message());
@@ -158,10 +159,10 @@ final class RemediationReconciler {
       writer.write(lease, c -> {
         remediations.applied(c, decision.seq());
         if (status == JobStatus.AWAITING_USER) {
-          check(status, JobStatus.RUNNING);
-          jobs.setStatus(c, job.id(), JobStatus.RUNNING);
+          transitions.move(c, job.id(), StatusTransitions.Move.start(status, JobStatus.RUNNING,
+              "resumed: " + row.name() + " approved"));
         }
-        jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
+        transitions.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
         remediations.audit(c, job.id(), row.templateStepId(), row.name(), "approved", decision.actor(),
             decision.reason());
         jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), JobStatus.RUNNING,
@@ -172,7 +173,7 @@ final class RemediationReconciler {
     if (decision != null) {
       writer.write(lease, c -> {
         remediations.applied(c, decision.seq());
-        jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
+        transitions.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
         remediations.audit(c, job.id(), row.templateStepId(), row.name(), "rejected", decision.actor(),
             decision.reason());
         finish(c, job, status, JobStatus.CANCELLED, null);
@@ -183,7 +184,7 @@ final class RemediationReconciler {
     Instant deadline = step.timeout() == null || row.startedAt() == null ? null : row.startedAt().plus(step.timeout());
     if (deadline != null && !Instant.now().isBefore(deadline)) {
       writer.write(lease, c -> {
-        jobs.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
+        transitions.updateStep(c, row.id(), StepStatus.FAILED, Map.of(), null, true);
         remediations.audit(c, job.id(), row.templateStepId(), row.name(), "rejected", SYSTEM,
             "no decision within " + step.timeout());
         finish(c, job, status, JobStatus.CANCELLED, null);
@@ -196,15 +197,14 @@ final class RemediationReconciler {
         : deadline == null ? step.timeout().toMillis() : Math.max(0, Duration.between(Instant.now(), deadline).toMillis());
     writer.write(lease, c -> {
       if (row.status() != StepStatus.WAITING) {
-        jobs.startStep(c, row.id(), true);
-        jobs.updateStep(c, row.id(), StepStatus.WAITING, Map.of(), null, false);
+        transitions.startStep(c, row.id(), true);
+        transitions.updateStep(c, row.id(), StepStatus.WAITING, Map.of(), null, false);
       }
       if (firstTime) {
-        check(status, JobStatus.AWAITING_USER);
-        jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), JobStatus.AWAITING_USER,
-            step.message());
+        transitions.move(c, job.id(), StatusTransitions.Move.awaitUser(status, dueIn, row.name(), step.message()));
+      } else {
+        jobs.park(c, job.id(), dueIn, db.dialect());
       }
-      remediations.awaitUser(c, job.id(), dueIn, db.dialect());
     });
     lease.markReleased();
     if (firstTime) {
@@ -267,9 +267,8 @@ final class RemediationReconciler {
 
   private void finish(Connection c, JobRecord job, JobStatus from, JobStatus to, Failure failure)
       throws SQLException {
-    check(from, to);
-    jobs.finish(c, job.id(), to, failure);
-    jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, to, failure == null ? null : failure.message());
+    transitions.move(c, job.id(), StatusTransitions.Move.finish(from, to, failure,
+        failure == null ? null : failure.message()));
   }
 
   private void terminal(JobRecord job, RemediationRepository.Details details, String template, Failure failure) {
@@ -293,11 +292,5 @@ final class RemediationReconciler {
     LOG.error("template step {} of {} is gone", row.templateStepId(), row.name());
     throw new IllegalStateException("the template no longer has step " + row.name() + " (" + row.templateStepId()
         + "); register a template revision that keeps its step ids");
-  }
-
-  private static void check(JobStatus from, JobStatus to) {
-    if (!from.canTransitionTo(to)) {
-      throw new IllegalStateException("illegal job transition " + from.wireName() + " -> " + to.wireName());
-    }
   }
 }

@@ -2,7 +2,6 @@ package dev.zop.provisioner.core.internal.jobs;
 
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.core.internal.store.Database;
-import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.remediation.AuditEntry;
 import dev.zop.provisioner.remediation.SubjectType;
 import java.sql.Connection;
@@ -61,14 +60,6 @@ final class RemediationRepository {
   void nudge(Connection c, JobId jobId) throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET next_run_at = CURRENT_TIMESTAMP WHERE id = ?"
         + " AND status IN ('pending', 'running', 'awaiting_user')", jobId.value());
-  }
-
-  /** Parks a job for a person: not due again until {@code dueInMillis} (null: until a command nudges it). */
-  void awaitUser(Connection c, JobId jobId, Long dueInMillis, Dialect dialect) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET status = 'awaiting_user', lease_owner = NULL,"
-            + " lease_until = NULL, next_run_at = " + (dueInMillis == null ? "NULL" : dialect.nowPlusMillis())
-            + " WHERE id = ?",
-        dueInMillis == null ? new Object[] {jobId.value()} : new Object[] {dueInMillis, jobId.value()});
   }
 
   /** The reconciler is the only caller: the audit trail has one writer. */

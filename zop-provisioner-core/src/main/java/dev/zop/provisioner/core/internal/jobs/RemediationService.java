@@ -16,7 +16,7 @@ import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.StoreException;
 import dev.zop.provisioner.core.internal.store.Timestamps;

@@ -15,8 +15,8 @@ import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
-import dev.zop.provisioner.core.internal.spaces.ClusterAccessRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
@@ -50,6 +50,7 @@ final class StepRunner {
 
   private final Database db;
   private final JobRepository jobs;
+  private final StatusTransitions transitions;
   private final AccountRepository accounts;
   private final SpaceRepository spaces;
   private final ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
@@ -69,6 +70,7 @@ final class StepRunner {
       BooleanSupplier stopping) {
     this.targets = targets;
     this.db = db;
+    this.transitions = new StatusTransitions(jobs, db.dialect());
     this.jobs = jobs;
     this.accounts = accounts;
     this.spaces = spaces;
@@ -120,8 +122,7 @@ final class StepRunner {
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
     FencedWriter.Writes start = job.status() != JobStatus.PENDING ? c -> { } : c -> {
-      transition(c, job, JobStatus.RUNNING);
-      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.RUNNING, "started");
+      transitions.move(c, job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
     };
     Run run = new Run(lease, start);
     List<StepRecord> all = loaded.steps();
@@ -166,13 +167,13 @@ final class StepRunner {
         // The step's success, and the next step's start or the job's completion, commit together.
         boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
         run.write(c -> {
-          jobs.updateStep(c, row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true);
+          transitions.updateStep(c, row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true);
           jobs.setOutputs(c, job.id(), snapshot);
           jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null);
           if (chain) {
             startStep(c, job, next, attemptOf(next), running);
           } else if (next == null) {
-            completeIn(c, job, snapshot);
+            completeIn(c, job, running, snapshot);
           }
         });
         if (next == null) {
@@ -187,7 +188,7 @@ final class StepRunner {
         return;
       } else if (result instanceof StepResult.Wait wait) {
         run.write(c -> {
-          jobs.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
+          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
           jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
         });
@@ -198,7 +199,7 @@ final class StepRunner {
         if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
           long delay = retryPolicy.delayAfter(attempt).toMillis();
           run.write(c -> {
-            jobs.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
+            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
             jobs.schedule(c, job.id(), delay, db.dialect());
             jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
                 failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
@@ -211,7 +212,7 @@ final class StepRunner {
       }
     }
     // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
-    run.write(c -> completeIn(c, job, jobOutputs));
+    run.write(c -> completeIn(c, job, running, jobOutputs));
     lease.markReleased();
   }
 
@@ -234,7 +235,7 @@ final class StepRunner {
 
   private void startStep(Connection c, JobRecord job, StepRecord row, int attempt, JobStatus running)
       throws SQLException {
-    jobs.startStep(c, row.id(), true);
+    transitions.startStep(c, row.id(), true);
     jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
   }
 
@@ -279,7 +280,8 @@ final class StepRunner {
     }
   }
 
-  private void completeIn(Connection c, JobRecord job, Map<String, String> outputs) throws SQLException {
+  private void completeIn(Connection c, JobRecord job, JobStatus running, Map<String, String> outputs)
+      throws SQLException {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
     if (done == JobStatus.SUCCEEDED && job.kind() == JobKind.KUBERNETES) {
       SpaceId space = registerClusterSpace(c, job, outputs);
@@ -291,9 +293,7 @@ final class StepRunner {
       spaces.deleteCreatedBy(c, job.id().value());
       clusterAccess.deleteRegisteredBy(c, job.id().value());
     }
-    checkTransition(jobs.findAnyOrg(c, job.id()).status(), done);
-    jobs.finish(c, job.id(), done, null);
-    jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, done, null);
+    transitions.move(c, job.id(), StatusTransitions.Move.finish(running, done, null, null));
   }
 
   /** A cluster that came up becomes a space of its own, in the same account and region. */
@@ -326,13 +326,12 @@ final class StepRunner {
   private void failJob(Run run, JobRecord job, StepRecord row, JobStatus running, Failure failure) {
     run.write(c -> {
       if (row != null) {
-        jobs.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
+        transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
         jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
             failure.category().wireName() + " " + failure.code() + ": " + failure.message());
       }
-      checkTransition(running, JobStatus.FAILED);
-      jobs.finish(c, job.id(), JobStatus.FAILED, failure);
-      jobs.appendEvent(c, job.id(), JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
+      transitions.move(c, job.id(), StatusTransitions.Move.finish(running, JobStatus.FAILED, failure,
+          failure.message()));
     });
     run.lease.markReleased();
   }
@@ -341,13 +340,14 @@ final class StepRunner {
     try {
       writer.write(lease, c -> {
         JobRecord current = jobs.findAnyOrg(c, lease.jobId);
-        if (current.status() == JobStatus.PENDING) {
-          transition(c, current, JobStatus.RUNNING);
-          current = jobs.findAnyOrg(c, lease.jobId);
+        JobStatus status = current.status();
+        if (status == JobStatus.PENDING) {
+          transitions.move(c, lease.jobId, StatusTransitions.Move.start(status, JobStatus.RUNNING, "started"));
+          status = JobStatus.RUNNING;
         }
-        if (current.status().canTransitionTo(JobStatus.FAILED)) {
-          jobs.finish(c, lease.jobId, JobStatus.FAILED, failure);
-          jobs.appendEvent(c, lease.jobId, JobEventType.STATUS, null, JobStatus.FAILED, failure.message());
+        if (status.canTransitionTo(JobStatus.FAILED)) {
+          transitions.move(c, lease.jobId, StatusTransitions.Move.finish(status, JobStatus.FAILED, failure,
+              failure.message()));
         }
       });
     } catch (RuntimeException e) {
@@ -371,17 +371,6 @@ final class StepRunner {
         lease.markLost();
       }
       return extended;
-    }
-  }
-
-  private void transition(Connection c, JobRecord job, JobStatus next) throws SQLException {
-    checkTransition(job.status(), next);
-    jobs.setStatus(c, job.id(), next);
-  }
-
-  private static void checkTransition(JobStatus from, JobStatus to) {
-    if (!from.canTransitionTo(to)) {
-      throw new IllegalStateException("illegal job transition " + from.wireName() + " -> " + to.wireName());
     }
   }
 
@@ -416,8 +405,11 @@ final class StepRunner {
     private final int attempt;
     private final Map<String, String> previous;
     private final Map<String, String> ownOutputs;
+    private final Instant startedAt;
 
     LeasedContext(Run run, JobRecord job, StepRecord row, int attempt, Map<String, String> previous) {
+      // a waiting step keeps the start of its attempt; one starting now has no recorded start in this read
+      this.startedAt = row.status() == StepStatus.WAITING && row.startedAt() != null ? row.startedAt() : Instant.now();
       this.run = run;
       this.job = job;
       this.row = row;
@@ -442,6 +434,11 @@ final class StepRunner {
     }
 
     @Override
+    public Instant startedAt() {
+      return startedAt;
+    }
+
+    @Override
     public Outputs outputs() {
       Map<String, String> all = new LinkedHashMap<>(previous);
       all.putAll(ownOutputs);
@@ -452,7 +449,7 @@ final class StepRunner {
     public void recordIntent(Map<String, String> intent) {
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
-      run.write(c -> jobs.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false));
+      run.write(c -> transitions.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false));
     }
 
     @Override

@@ -5,7 +5,7 @@ import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
-import dev.zop.provisioner.core.internal.spaces.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;

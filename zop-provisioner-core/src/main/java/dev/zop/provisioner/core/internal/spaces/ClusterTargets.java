@@ -1,5 +1,8 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
+import dev.zop.provisioner.core.internal.providers.ProviderCalls;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Kubeconfig;

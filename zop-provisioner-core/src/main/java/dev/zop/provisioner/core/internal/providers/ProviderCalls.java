@@ -1,4 +1,4 @@
-package dev.zop.provisioner.core.internal.spaces;
+package dev.zop.provisioner.core.internal.providers;
 
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.ProvisionerException;

@@ -1,4 +1,4 @@
-package dev.zop.provisioner.core.internal.spaces;
+package dev.zop.provisioner.core.internal.accounts;
 
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.ClusterAccessGrant;

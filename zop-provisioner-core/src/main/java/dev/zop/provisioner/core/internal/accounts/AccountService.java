@@ -1,4 +1,4 @@
-package dev.zop.provisioner.core.internal.spaces;
+package dev.zop.provisioner.core.internal.accounts;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
@@ -9,6 +9,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.providers.ProviderCalls;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Timestamps;

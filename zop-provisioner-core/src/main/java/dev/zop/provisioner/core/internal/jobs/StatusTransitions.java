@@ -1,0 +1,167 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Dialect;
+import dev.zop.provisioner.core.internal.store.Json;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The one door every status change passes through; nothing else in the engine writes a {@code status} column of
+ * {@code provisioning_jobs} or {@code job_steps}.
+ *
+ * <p>A job moves by {@link #move}: the transition table ({@link JobStatus#canTransitionTo}) is checked, the row
+ * is updated only if it still has the status the caller saw ({@code WHERE id = ? AND status = ?}), the row count
+ * is checked, and the move's event is appended to the job's history in the same transaction. Callers that hold
+ * a claim run inside a fenced transaction (the version guard); callers that do not (retry, delete) bump the
+ * version first. A move the table forbids, or one whose job changed underneath, is a {@link ConflictException}
+ * and writes nothing.
+ *
+ * <p>Step rows are written only under their job's fence, which serialises them; their writes live here too so
+ * that one file holds every status write.
+ */
+final class StatusTransitions {
+
+  /** When the job is due to run again after the move. */
+  enum Due {
+    /** {@code next_run_at} unchanged. */
+    KEEP,
+    /** Due now: a worker picks it up. */
+    NOW,
+    /** Not due: finished, or waiting for a person with no deadline. */
+    NEVER
+  }
+
+  /**
+   * One job status change and everything that changes with it.
+   *
+   * @param failure the failure to record, or null to clear it
+   * @param finished whether {@code finished_at} is set (true) or cleared (false)
+   * @param due when the job runs next; with {@code dueInMillis} set, that many milliseconds from now
+   * @param releaseLease whether the lease ends with the move
+   * @param phase the job's new phase, or null to keep it
+   * @param event the history entry the move appends; its status is the new one
+   */
+  record Move(JobStatus from, JobStatus to, Failure failure, boolean finished, Due due, Long dueInMillis,
+      boolean releaseLease, JobPhase phase, JobEventType event, String stepName, String message) {
+    Move {
+      Objects.requireNonNull(from, "from");
+      Objects.requireNonNull(to, "to");
+      Objects.requireNonNull(due, "due");
+      Objects.requireNonNull(event, "event");
+    }
+
+    /** {@code from → running} (or {@code deleting}): a worker starts or resumes the job. */
+    static Move start(JobStatus from, JobStatus to, String message) {
+      return new Move(from, to, null, false, Due.KEEP, null, false, null, JobEventType.STATUS, null, message);
+    }
+
+    /** To a status where no work is scheduled: succeeded, failed, cancelled, deleted. */
+    static Move finish(JobStatus from, JobStatus to, Failure failure, String message) {
+      return new Move(from, to, failure, true, Due.NEVER, null, true, null, JobEventType.STATUS, null, message);
+    }
+
+    /** Parks a job for a person's decision, due again at its deadline (or never, until a command nudges it). */
+    static Move awaitUser(JobStatus from, Long dueInMillis, String stepName, String message) {
+      return new Move(from, JobStatus.AWAITING_USER, null, false, dueInMillis == null ? Due.NEVER : Due.NOW,
+          dueInMillis, true, null, JobEventType.STEP_WAITING, stepName, message);
+    }
+
+    /** Puts a finished job back in the queue (retry, teardown): failure cleared, due now. */
+    static Move requeue(JobStatus from, JobStatus to, JobPhase phase, JobEventType event, String stepName,
+        String message) {
+      return new Move(from, to, null, false, Due.NOW, null, false, phase, event, stepName, message);
+    }
+  }
+
+  private final JobRepository jobs;
+  private final Dialect dialect;
+
+  StatusTransitions(JobRepository jobs, Dialect dialect) {
+    this.jobs = jobs;
+    this.dialect = dialect;
+  }
+
+  /** Moves a job from one status to another, or refuses and writes nothing. */
+  void move(Connection c, JobId id, Move move) throws SQLException {
+    if (!move.from().canTransitionTo(move.to())) {
+      throw illegal(id, move.from(), move.to());
+    }
+    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET status = ?, failure = ?");
+    List<Object> args = new ArrayList<>();
+    args.add(move.to());
+    args.add(Json.failureJson(move.failure()));
+    sql.append(move.finished() ? ", finished_at = CURRENT_TIMESTAMP" : ", finished_at = NULL");
+    switch (move.due()) {
+      case NEVER -> sql.append(", next_run_at = NULL");
+      case NOW -> {
+        if (move.dueInMillis() == null) {
+          sql.append(", next_run_at = CURRENT_TIMESTAMP");
+        } else {
+          sql.append(", next_run_at = ").append(dialect.nowPlusMillis());
+          args.add(move.dueInMillis());
+        }
+      }
+      case KEEP -> { }
+    }
+    if (move.releaseLease()) {
+      sql.append(", lease_owner = NULL, lease_until = NULL");
+    }
+    if (move.phase() != null) {
+      sql.append(", phase = ?");
+      args.add(move.phase());
+    }
+    sql.append(" WHERE id = ? AND status = ?");
+    args.add(id.value());
+    args.add(move.from());
+    if (Database.update(c, sql.toString(), args.toArray()) != 1) {
+      JobStatus now = currentStatus(c, id);
+      throw new ConflictException("concurrent_change", "job " + id + " is "
+          + (now == null ? "gone" : now.wireName()) + ", not " + move.from().wireName() + "; it changed meanwhile,"
+          + " try again");
+    }
+    jobs.appendEvent(c, id, move.event(), move.stepName(), move.to(), move.message());
+  }
+
+  /** A step begins an attempt (or continues one when {@code newAttempt} is false). */
+  void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
+        + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
+        newAttempt ? 1 : 0, stepId.toString());
+  }
+
+  void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
+      boolean finished) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
+            + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",
+        status, Json.write(outputs), Json.failureJson(failure), stepId.toString());
+  }
+
+  /** A retried step starts over: its attempts, failure and times are cleared, its outputs kept. */
+  void resetStep(Connection c, UUID stepId) throws SQLException {
+    Database.update(c, "UPDATE job_steps SET status = 'pending', attempts = 0, failure = NULL, started_at = NULL,"
+        + " finished_at = NULL WHERE id = ?", stepId.toString());
+  }
+
+  static ConflictException illegal(JobId id, JobStatus from, JobStatus to) {
+    return new ConflictException("illegal_transition", "job " + id + " cannot go from " + from.wireName() + " to "
+        + to.wireName());
+  }
+
+  private static JobStatus currentStatus(Connection c, JobId id) throws SQLException {
+    return Database.queryOne(c, "SELECT status FROM provisioning_jobs WHERE id = ?",
+        rs -> JobStatus.fromWire(rs.getString(1)), id.value());
+  }
+}
