@@ -2,7 +2,7 @@ package dev.zop.provisioner.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.Provisioner;
-import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.wire.WireJson;
 import dev.zop.provisioner.server.internal.Dispatcher;
 import dev.zop.provisioner.server.internal.Endpoint;
 import dev.zop.provisioner.server.internal.JobEventStreams;

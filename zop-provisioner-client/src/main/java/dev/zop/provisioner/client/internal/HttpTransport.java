@@ -8,7 +8,7 @@ import dev.zop.provisioner.CatalogComponent;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.ProviderException;
-import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.wire.WireJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Type;

@@ -5,7 +5,7 @@ import dev.zop.provisioner.Database;
 import dev.zop.provisioner.DatabaseId;
 import dev.zop.provisioner.Databases;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.client.wire.Requests.CreateDatabase;
+import dev.zop.provisioner.wire.Requests.CreateDatabase;
 import java.util.List;
 
 /** {@link Databases} over {@code /provisioning-jobs/{jobID}/databases}. */

@@ -11,7 +11,7 @@ import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.ProvisionerException;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.client.wire.Requests.ErrorBody;
+import dev.zop.provisioner.wire.Requests.ErrorBody;
 import java.io.IOException;
 import java.util.List;
 import okhttp3.HttpUrl;

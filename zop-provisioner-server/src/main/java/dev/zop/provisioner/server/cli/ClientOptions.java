@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.client.ProvisionerClient;
-import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.wire.WireJson;
 import picocli.CommandLine.Option;
 
 /** Where the service is and who is calling it. */

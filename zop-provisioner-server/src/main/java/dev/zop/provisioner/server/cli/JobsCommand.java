@@ -16,7 +16,7 @@ import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.client.wire.WireJson;
+import dev.zop.provisioner.wire.WireJson;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.client.wire.Requests.ErrorBody;
+import dev.zop.provisioner.wire.Requests.ErrorBody;
 import dev.zop.provisioner.server.AccessStore.Caller;
 import dev.zop.provisioner.server.AccessStore;
 import io.github.resilience4j.ratelimiter.RateLimiter;

@@ -10,8 +10,8 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.client.wire.Requests.CreateNamespace;
-import dev.zop.provisioner.client.wire.Requests.SpaceStatusChange;
+import dev.zop.provisioner.wire.Requests.CreateNamespace;
+import dev.zop.provisioner.wire.Requests.SpaceStatusChange;
 import java.util.List;
 
 /** Cloud accounts, cluster access, spaces, discovery and namespaces. */

@@ -1,4 +1,4 @@
-package dev.zop.provisioner.client.wire;
+package dev.zop.provisioner.wire;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonInclude;

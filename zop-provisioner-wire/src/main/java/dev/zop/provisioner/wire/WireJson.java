@@ -1,4 +1,4 @@
-package dev.zop.provisioner.client.wire;
+package dev.zop.provisioner.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
