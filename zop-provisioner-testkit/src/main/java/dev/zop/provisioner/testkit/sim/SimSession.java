@@ -25,10 +25,14 @@ import java.util.List;
 final class SimSession implements ProviderSession {
   private final SimCloud cloud;
   private final String region;
+  private final HttpStatusClassifier http;
 
   SimSession(SimCloud cloud, String region) {
     this.cloud = cloud;
     this.region = region;
+    this.http = new HttpStatusClassifier(SimProvider.ID, new HttpStatusClassifier.Hints(
+        "Check the simulated account's credentials.", "the role this cloud account uses",
+        "https://console.sim.invalid/" + region + "/iam", "https://console.sim.invalid/" + region + "/quotas"));
   }
 
   @Override
@@ -42,9 +46,6 @@ final class SimSession implements ProviderSession {
     if (!(cause instanceof SimException e)) {
       return Failure.system(FailureCodes.UNEXPECTED_ERROR, String.valueOf(cause));
     }
-    HttpStatusClassifier http = new HttpStatusClassifier(SimProvider.ID, new HttpStatusClassifier.Hints(
-        "Check the simulated account's credentials.", "the role this cloud account uses",
-        "https://console.sim.invalid/" + region + "/iam", "https://console.sim.invalid/" + region + "/quotas"));
     String op = e.operation();
     return switch (e.code()) {
       // the simulated console deep-links the action to grant, as AWS's policy editor does
