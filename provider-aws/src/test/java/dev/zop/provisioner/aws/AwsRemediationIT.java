@@ -1,6 +1,7 @@
 package dev.zop.provisioner.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -52,10 +53,7 @@ class AwsRemediationIT {
     zop.remediations().putRecommendation(new Recommendation("rec-" + id, "aws", account.id(), "us-east-1", type, id,
         "stop"));
     RemediationJob job = zop.remediations().start("rec-" + id, SubjectType.RESOURCE, id);
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (zop.remediations().get(job.id()).status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+    await().atMost(WAIT).until(() -> zop.remediations().get(job.id()).status() == JobStatus.AWAITING_USER);
     zop.remediations().approve(job.id(), StepRef.name("approval"), "idle for 14 days");
     return zop.remediations().await(job.id(), WAIT);
   }

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.aws;
 
+import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.awaitility.core.ConditionTimeoutException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -100,31 +102,19 @@ final class MotoServer {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
     MotoServer server = new MotoServer("http://127.0.0.1:" + port);
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("moto_server exited with " + process.exitValue());
-      }
-      try {
-        HttpResponse<Void> health = server.http.send(HttpRequest.newBuilder(
-            URI.create(server.endpoint + "/moto-api/data.json")).GET().build(), HttpResponse.BodyHandlers.discarding());
-        if (health.statusCode() == 200) {
-          return server;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
+    try {
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptionsInstanceOf(IOException.class).until(() -> {
+            if (!process.isAlive()) {
+              throw new IllegalStateException("moto_server exited with " + process.exitValue());
+            }
+            return server.http.send(HttpRequest.newBuilder(URI.create(server.endpoint + "/moto-api/data.json"))
+                .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+          });
+      return server;
+    } catch (ConditionTimeoutException e) {
+      process.destroy();
+      throw new IllegalStateException("moto_server did not answer on port " + port + " within 30 s", e);
     }
-    process.destroy();
-    throw new IllegalStateException("moto_server did not answer on port " + port + " within 30 s");
   }
 }

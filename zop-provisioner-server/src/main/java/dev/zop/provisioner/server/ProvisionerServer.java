@@ -35,6 +35,7 @@ public final class ProvisionerServer implements AutoCloseable {
   private final JobEventStreams streams;
   private final List<Endpoint> endpoints;
   private final Duration shutdownGrace;
+  private final GracefulHandler graceful = new GracefulHandler();
 
   private ProvisionerServer(Builder builder) {
     ObjectMapper strict = WireJson.strict();
@@ -58,7 +59,8 @@ public final class ProvisionerServer implements AutoCloseable {
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(builder.shutdownGrace.toMillis());
         // requests in flight when stop() is called finish; new ones are refused
-        server.setHandler(new GracefulHandler(server.getHandler()));
+        graceful.setHandler(server.getHandler());
+        server.setHandler(graceful);
         server.setErrorHandler(new JsonErrorHandler());
       });
       for (Endpoint endpoint : endpoints) {
@@ -90,6 +92,11 @@ public final class ProvisionerServer implements AutoCloseable {
   /** The port the service listens on (useful with port 0). */
   public int port() {
     return app.port();
+  }
+
+  /** Requests being handled right now, long polls included; what {@link #close()} waits for. */
+  public long requestsInFlight() {
+    return graceful.getCurrentRequestCount();
   }
 
   /** The routes this server serves, from the table it registered (the OpenAPI document is built from it too). */

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.CloudAccount;
@@ -69,18 +70,19 @@ class CurlExamplesTest {
     builder.environment().put("ZOP_HOME", dir.toString());
     serve = builder.start();
     base = "http://127.0.0.1:" + port;
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      try {
-        if (RawHttp.json(base, "GET", "/healthz", null, null).status() == 200) {
-          break;
+    try {
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        if (!serve.isAlive()) {
+          throw new IllegalStateException("zop serve exited");
         }
-      } catch (AssertionError notYet) {
-        if (!serve.isAlive() || System.nanoTime() > deadline) {
-          throw new AssertionError("zop serve did not start: " + Files.readString(dir.resolve("serve.log")));
+        try {
+          return RawHttp.json(base, "GET", "/healthz", null, null).status() == 200;
+        } catch (AssertionError notListeningYet) {
+          return false;
         }
-        Thread.sleep(200);
-      }
+      });
+    } catch (RuntimeException notStarted) {
+      throw new AssertionError("zop serve did not start: " + Files.readString(dir.resolve("serve.log")), notStarted);
     }
     client = dev.zop.provisioner.client.ProvisionerClient.builder().baseUrl(base).bearerToken(token).build();
     CloudAccount sim = client.accounts().create(CloudAccountRequest.of("sim", "curl-examples"));

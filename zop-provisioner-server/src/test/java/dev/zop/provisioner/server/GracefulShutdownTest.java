@@ -2,6 +2,7 @@ package dev.zop.provisioner.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -10,6 +11,7 @@ import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,13 +33,13 @@ class GracefulShutdownTest {
       long started = System.nanoTime();
       CompletableFuture<RawHttp.Reply> inFlight = CompletableFuture.supplyAsync(() -> RawHttp.json(base, "GET",
           "/provisioning-jobs/" + job.id() + "/await?timeoutMs=1500", fixture.adminToken, null));
-      Thread.sleep(300); // the long poll is now held by the server
+      await().atMost(Duration.ofSeconds(10)).until(() -> fixture.server.requestsInFlight() == 1);
       fixture.server.close();
 
       RawHttp.Reply reply = inFlight.get(10, TimeUnit.SECONDS);
       assertThat(reply.status()).isEqualTo(200);
       assertThat(reply.json().at("/data/id").asText()).isEqualTo(job.id().value());
-      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(1400);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(1500);
       assertThatThrownBy(() -> RawHttp.json(base, "GET", "/healthz", null, null)).isInstanceOf(AssertionError.class);
       client.close();
     } finally {

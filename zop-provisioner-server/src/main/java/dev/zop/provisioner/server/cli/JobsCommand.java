@@ -24,7 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -175,18 +177,17 @@ final class JobsCommand {
     }
 
     static int follow(Provisioner zop, JobId id) throws InterruptedException {
-      CountDownLatch ended = new CountDownLatch(1);
-      try (Subscription ignored = zop.jobs().watch(id, event -> {
+      // Events only wake this thread; all printing happens here, so nothing reaches stdout after the
+      // command returns. The bounded wait re-reads the job if the event stream drops silently.
+      BlockingQueue<Object> wake = new LinkedBlockingQueue<>();
+      try (Subscription ignored = zop.jobs().watch(id, wake::add)) {
         Job job = zop.jobs().get(id);
-        System.out.print("\r" + bar(job) + " ".repeat(8));
-        System.out.flush();
-        if (event.status() != null && event.status().isTerminal()) {
-          ended.countDown();
-        }
-      })) {
-        Job now = zop.jobs().get(id);
-        if (!now.status().isTerminal()) {
-          ended.await();
+        while (!job.status().isTerminal()) {
+          System.out.print("\r" + bar(job) + " ".repeat(8));
+          System.out.flush();
+          wake.poll(2, TimeUnit.SECONDS);
+          wake.clear();
+          job = zop.jobs().get(id);
         }
       }
       Job last = zop.jobs().get(id);

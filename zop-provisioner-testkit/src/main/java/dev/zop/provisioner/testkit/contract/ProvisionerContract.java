@@ -3,6 +3,7 @@ package dev.zop.provisioner.testkit.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
@@ -260,10 +261,7 @@ public abstract class ProvisionerContract {
         cloud().unstick("kubernetes-cluster");
         assertThat(provisioner().jobs().await(job.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
         List<JobEvent> recorded = provisioner().jobs().events(job.id(), 0);
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (received.size() < recorded.size() && System.nanoTime() < deadline) {
-          Thread.sleep(10);
-        }
+        await().atMost(WAIT).until(() -> received.size() >= recorded.size());
         assertThat(received).isEqualTo(recorded);
         assertThat(received).extracting(JobEvent::seq).isSorted().doesNotHaveDuplicates();
         assertThat(received.get(received.size() - 1).status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -287,19 +285,8 @@ public abstract class ProvisionerContract {
 
   /** Polls (gently: a remote provisioner counts requests) until the workflow waits for a decision. */
   private RemediationJob awaitParked(JobId id) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    RemediationJob job = provisioner().remediations().get(id);
-    while (job.status() != JobStatus.AWAITING_USER && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-      job = provisioner().remediations().get(id);
-    }
-    assertThat(job.status()).isEqualTo(JobStatus.AWAITING_USER);
-    return job;
+    return await().atMost(WAIT).pollInterval(Duration.ofMillis(10))
+        .until(() -> provisioner().remediations().get(id), job -> job.status() == JobStatus.AWAITING_USER);
   }
 
   @Test

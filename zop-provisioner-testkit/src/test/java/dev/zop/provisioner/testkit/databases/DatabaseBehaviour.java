@@ -2,6 +2,7 @@ package dev.zop.provisioner.testkit.databases;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -267,11 +268,7 @@ abstract class DatabaseBehaviour {
     }
 
     zop = TestEngines.h2(dir, cloud).build();
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!zop.jobs().databases(job.id()).list().isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    assertThat(zop.jobs().databases(job.id()).list()).isEmpty();
+    await().atMost(WAIT).until(() -> zop.jobs().databases(job.id()).list().isEmpty());
     assertThat(databaseExists(prefix + "halfmade")).isFalse();
     assertThat(userExists(prefix + "halfmade_owner")).isFalse();
     assertThat(databaseExists(prefix + "deleting")).isFalse();

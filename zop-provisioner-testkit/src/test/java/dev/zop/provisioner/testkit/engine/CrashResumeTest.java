@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
@@ -18,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,13 +110,7 @@ class CrashResumeTest {
     }
   }
 
-  static void waitFor(Supplier<Boolean> condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.get()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not reached in 30 s");
-      }
-      Thread.sleep(2);
-    }
+  static void waitFor(Callable<Boolean> condition) {
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(2)).until(condition);
   }
 }

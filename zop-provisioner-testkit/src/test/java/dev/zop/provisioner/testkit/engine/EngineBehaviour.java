@@ -3,6 +3,7 @@ package dev.zop.provisioner.testkit.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
@@ -375,10 +376,7 @@ abstract class EngineBehaviour {
     Job job = zop.jobs().submit(space.id(), RegistrySpec.named("team/watched"));
     try (Subscription ignored = zop.jobs().watch(job.id(), events::add)) {
       run(job);
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      while (events.stream().noneMatch(e -> e.status() == JobStatus.SUCCEEDED) && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      await().atMost(WAIT).until(() -> events.stream().anyMatch(e -> e.status() == JobStatus.SUCCEEDED));
     }
     assertThat(events).extracting(JobEvent::type).containsExactly(JobEventType.SUBMITTED, JobEventType.STATUS,
         JobEventType.STEP_STARTED, JobEventType.STEP_SUCCEEDED, JobEventType.STATUS);

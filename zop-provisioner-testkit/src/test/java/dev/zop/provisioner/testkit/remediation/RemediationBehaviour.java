@@ -3,6 +3,7 @@ package dev.zop.provisioner.testkit.remediation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -83,22 +84,12 @@ abstract class RemediationBehaviour {
   }
 
   RemediationJob awaitStatus(JobId id, JobStatus status) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    RemediationJob job = zop.remediations().get(id);
-    while (job.status() != status && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-      job = zop.remediations().get(id);
-    }
-    assertThat(job.status()).isEqualTo(status);
-    return job;
+    return await().atMost(WAIT).until(() -> zop.remediations().get(id), job -> job.status() == status);
   }
 
   /** Notifications go out after the status they announce commits, so they may trail it by a moment. */
   List<Notification> awaitNotifications(long count) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (notifications.size() < count && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+    await().atMost(WAIT).until(() -> notifications.size() >= count);
     return notifications;
   }
 
