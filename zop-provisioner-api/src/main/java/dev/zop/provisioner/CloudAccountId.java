@@ -2,13 +2,11 @@ package dev.zop.provisioner;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Objects;
 
 /** Identifier of a cloud account; the string form is what the REST API shows. */
 public record CloudAccountId(String value) {
   public CloudAccountId {
-    Objects.requireNonNull(value, "value");
-    if (value.isBlank() || value.length() > 64) {
+    if (value == null || value.isBlank() || value.length() > 64) {
       throw new IllegalArgumentException("CloudAccountId must be 1..64 characters");
     }
   }

@@ -2,13 +2,11 @@ package dev.zop.provisioner;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Objects;
 
 /** Identifier of a database; the string form is what the REST API shows. */
 public record DatabaseId(String value) {
   public DatabaseId {
-    Objects.requireNonNull(value, "value");
-    if (value.isBlank() || value.length() > 64) {
+    if (value == null || value.isBlank() || value.length() > 64) {
       throw new IllegalArgumentException("DatabaseId must be 1..64 characters");
     }
   }

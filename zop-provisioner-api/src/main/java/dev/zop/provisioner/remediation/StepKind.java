@@ -27,7 +27,8 @@ public enum StepKind {
     try {
       return valueOf(value.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("unknown step kind '" + value + "'", e);
+      // not chained: JSON binding reports the root cause, and the answer must be in the API's words
+      throw new IllegalArgumentException("unknown step kind '" + value + "'");
     }
   }
 }

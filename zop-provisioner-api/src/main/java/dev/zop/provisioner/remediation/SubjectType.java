@@ -18,7 +18,8 @@ public enum SubjectType {
     try {
       return valueOf(value.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("unknown subject type '" + value + "'", e);
+      // not chained: JSON binding reports the root cause, and the answer must be in the API's words
+      throw new IllegalArgumentException("unknown subject type '" + value + "': expected resource");
     }
   }
 }

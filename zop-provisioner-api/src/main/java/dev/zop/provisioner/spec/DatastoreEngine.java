@@ -37,7 +37,8 @@ public enum DatastoreEngine {
     try {
       return valueOf(value.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("unknown engine '" + value + "': expected postgres, mysql or redis", e);
+      // not chained: JSON binding reports the root cause, and the answer must be in the API's words
+      throw new IllegalArgumentException("'" + value + "' is not one of postgres, mysql, redis");
     }
   }
 }

@@ -7,10 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.server.AccessStore.Caller;
 import io.javalin.http.Context;
-import java.io.IOException;
+import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** One request as a route sees it: the caller, the engine acting as the caller, path, query and body. */
@@ -19,13 +20,16 @@ public final class Call {
   private final Caller caller;
   private final Provisioner zop;
   private final ObjectMapper json;
+  private final JsonNode body;
   private String resourceId;
 
-  Call(Context ctx, Caller caller, Provisioner zop, ObjectMapper json) {
+  /** {@code body} is the request's JSON, already read and checked by the dispatcher; null when none was sent. */
+  Call(Context ctx, Caller caller, Provisioner zop, ObjectMapper json, JsonNode body) {
     this.ctx = ctx;
     this.caller = caller;
     this.zop = zop;
     this.json = json;
+    this.body = body;
   }
 
   public Context ctx() {
@@ -66,23 +70,20 @@ public final class Call {
     return resourceId;
   }
 
+  /** Whether the request carried a JSON body. */
+  public boolean hasBody() {
+    return body != null;
+  }
+
   /** The JSON body as {@code type}; malformed JSON, wrong types and unknown fields are 400s naming the field. */
   public <T> T body(Class<T> type) {
-    byte[] bytes = ctx.bodyAsBytes();
-    if (bytes.length == 0) {
+    if (body == null) {
       throw ApiError.badRequest("body", "required", "a JSON body is required");
     }
-    try {
-      T value = json.readValue(bytes, type);
-      if (value == null) {
-        throw ApiError.badRequest("body", "required", "a JSON object is required, not null");
-      }
-      return value;
-    } catch (JsonProcessingException e) {
-      throw bad(e, "");
-    } catch (IOException e) {
-      throw ApiError.badRequest("body", "unreadable", "the body could not be read");
+    if (body.isNull()) {
+      throw ApiError.badRequest("body", "required", "a JSON object is required, not null");
     }
+    return convert(body, type, "");
   }
 
   /** {@code node} (a part of the body under {@code prefix}) as {@code type}, with the same 400s as {@link #body}. */
@@ -94,10 +95,17 @@ public final class Call {
     }
   }
 
-  static ApiError bad(Exception e, String prefix) {
+  ApiError bad(Exception e, String prefix) {
     if (e instanceof UnrecognizedPropertyException unknown) {
       String field = field(unknown, prefix);
       return ApiError.badRequest(field, "unknown_field", "unknown field " + field);
+    }
+    Class<?> target = e instanceof InvalidFormatException format ? format.getTargetType()
+        : e instanceof ValueInstantiationException creator ? creator.getType().getRawClass() : null;
+    if (target != null && target.isEnum() && e instanceof JsonMappingException mapping) {
+      // answered in the API's words: the values a client may send, never the Java type that refused it
+      String field = field(mapping, prefix);
+      return ApiError.badRequest(field, "invalid_value", field + " must be one of " + wireNames(target));
     }
     if (e instanceof InvalidFormatException format) {
       String field = field(format, prefix);
@@ -118,6 +126,13 @@ public final class Call {
     }
     String where = prefix.isEmpty() ? "body" : prefix;
     return ApiError.badRequest(where, "invalid_value", firstLine(e.getMessage()));
+  }
+
+  private String wireNames(Class<?> enumType) {
+    return Arrays.stream(enumType.getEnumConstants()).map(constant -> {
+      JsonNode wire = json.valueToTree(constant);
+      return wire.isTextual() ? wire.asText() : constant.toString();
+    }).collect(Collectors.joining(", "));
   }
 
   private static String field(JsonMappingException e, String prefix) {

@@ -1,9 +1,11 @@
 package dev.zop.provisioner.server.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.NotFoundException;
@@ -20,6 +22,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +40,8 @@ public final class Dispatcher {
   static final String REQUEST_ID = "X-Request-Id";
   private static final String ANSWERED = "zop.answered";
   private static final long DISCARD_LIMIT_FACTOR = 16;
+  /** Jackson's default nesting limit, which the strict mapper keeps. */
+  private static final int MAX_NESTING = 1000;
 
   private final Provisioner engine;
   private final AccessStore access;
@@ -75,8 +80,10 @@ public final class Dispatcher {
         authorise(endpoint, caller);
         limit(caller);
       }
-      checkBody(ctx);
-      call = new Call(ctx, caller, caller == null ? engine : engine.as(caller.principal()), json);
+      checkBody(ctx, requestId);
+      checkParameters(ctx);
+      JsonNode body = readBody(endpoint, ctx, requestId);
+      call = new Call(ctx, caller, caller == null ? engine : engine.as(caller.principal()), json, body);
       Object data = endpoint.action().run(call);
       if (ctx.res().isCommitted()) {
         status = ctx.statusCode(); // a stream wrote its own response
@@ -121,7 +128,7 @@ public final class Dispatcher {
     }
   }
 
-  private void checkBody(Context ctx) {
+  private void checkBody(Context ctx, String requestId) {
     String method = ctx.method().name();
     if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH"))) {
       return;
@@ -136,10 +143,109 @@ public final class Dispatcher {
       if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
         throw new ApiError(415, "unsupported_media_type", "send the body as application/json");
       }
-      if (declared < 0 && ctx.bodyAsBytes().length > maxBodyBytes) { // chunked: only reading tells the size
+      if (declared < 0 && bodyBytes(ctx, requestId).length > maxBodyBytes) { // chunked: only reading tells the size
         throw new ApiError(413, "body_too_large", "the body is larger than " + maxBodyBytes + " bytes");
       }
     }
+  }
+
+  /** Path and query values reach the store too: one it cannot hold (a NUL) is refused naming the parameter. */
+  private static void checkParameters(Context ctx) {
+    List<FieldError> errors = new ArrayList<>();
+    ctx.pathParamMap().forEach((name, value) -> nul(name, value, errors));
+    ctx.queryParamMap().forEach((name, values) -> values.forEach(value -> nul(name, value, errors)));
+    ValidationException.throwIfAny(errors);
+  }
+
+  /**
+   * Reads the JSON body once, before any route code runs: a body that ended early is a client error; malformed
+   * or too deeply nested JSON, a NUL anywhere in it, or any body but {@code {}} on a route that takes none is a
+   * 400 naming the field. Returns null when no body was sent.
+   */
+  private JsonNode readBody(Endpoint endpoint, Context ctx, String requestId) {
+    String method = ctx.method().name();
+    if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH"))) {
+      return null;
+    }
+    byte[] bytes = bodyBytes(ctx, requestId);
+    if (bytes.length == 0) {
+      return null;
+    }
+    JsonNode body;
+    try {
+      body = json.readTree(bytes);
+    } catch (IOException e) {
+      throw ApiError.badRequest("body", "malformed_json", "the body is not valid JSON (UTF-8, at most "
+          + "nested " + MAX_NESTING + " deep)");
+    }
+    if (body == null || body.isMissingNode()) {
+      return null;
+    }
+    List<FieldError> errors = new ArrayList<>();
+    findNul(body, "", errors);
+    ValidationException.throwIfAny(errors);
+    if (!endpoint.takesBody() && !(body.isObject() && body.isEmpty())) {
+      throw ApiError.badRequest("body", "unexpected_body", endpoint.method() + " " + endpoint.path()
+          + " takes no body; send none or {}");
+    }
+    return body;
+  }
+
+  private static byte[] bodyBytes(Context ctx, String requestId) {
+    try {
+      return ctx.bodyAsBytes();
+    } catch (Exception e) { // Jetty's EofException arrives unchecked through Javalin's Kotlin
+      if (!causedByIo(e)) {
+        throw e instanceof RuntimeException unchecked ? unchecked : new IllegalStateException(e);
+      }
+      // the client stopped sending before its Content-Length: its fault, and nothing to trace
+      LOG.warn("request {} {} {}: the body could not be read in full ({})", requestId, ctx.method(), ctx.path(),
+          rootMessage(e));
+      throw new ApiError(400, "incomplete_body", "the body ended before the length the request declared");
+    }
+  }
+
+  private static void findNul(JsonNode node, String path, List<FieldError> errors) {
+    if (node.isTextual()) {
+      nul(path.isEmpty() ? "body" : path, node.textValue(), errors);
+    } else if (node.isObject()) {
+      node.fields().forEachRemaining(field -> {
+        String child = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+        if (field.getKey().indexOf('\0') >= 0) {
+          errors.add(FieldError.of(path.isEmpty() ? "body" : path, "invalid_character",
+              "field names must not contain the NUL character (U+0000)"));
+        } else {
+          findNul(field.getValue(), child, errors);
+        }
+      });
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        findNul(node.get(i), path + "[" + i + "]", errors);
+      }
+    }
+  }
+
+  private static void nul(String field, String value, List<FieldError> errors) {
+    if (value != null && value.indexOf('\0') >= 0) {
+      errors.add(FieldError.of(field, "invalid_character", "must not contain the NUL character (U+0000)"));
+    }
+  }
+
+  private static boolean causedByIo(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
   }
 
   /**

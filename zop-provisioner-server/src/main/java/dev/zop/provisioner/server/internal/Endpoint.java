@@ -5,9 +5,10 @@ package dev.zop.provisioner.server.internal;
  *
  * @param policy      the policy the caller needs, or null for a route that only needs a valid token
  * @param isPublic    served without a token (health, readiness)
+ * @param takesBody   reads a JSON body; a route that does not refuses any body other than {@code {}}
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, Action action) {
+    boolean isPublic, boolean takesBody, Action action) {
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */
   @FunctionalInterface

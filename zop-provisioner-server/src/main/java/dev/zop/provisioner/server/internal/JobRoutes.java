@@ -51,7 +51,8 @@ final class JobRoutes {
     r.route("POST", "/provisioning-jobs/plan", "provisioning:view",
         "Review a spec: its steps, IAM operations and monthly cost; nothing changes", 200, call -> {
           SubmitJob body = call.body(SubmitJob.class);
-          return call.zop().jobs().plan(SpaceId.of(body.spaceId()), spec(call, body));
+          ResourceSpec spec = spec(call, body); // checks spaceID is present before an id is made of it
+          return call.zop().jobs().plan(SpaceId.of(body.spaceId()), spec);
         });
     r.route("GET", "/provisioning-jobs", "provisioning:view", "List provisioning jobs, by space and status", 200,
         call -> call.zop().jobs().list(query(call)));
@@ -70,7 +71,7 @@ final class JobRoutes {
         call -> call.zop().jobs().update(job(call), call.body(JobPatch.class)));
     r.route("DELETE", "/provisioning-jobs/{id}", "provisioning:delete", "Tear down the job's resources", 200,
         call -> call.zop().jobs().delete(job(call)));
-    r.route("POST", "/provisioning-jobs/{id}/retry", "provisioning:update", "Retry a failed job from the failed step",
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", "provisioning:update", "Retry a failed job from the failed step",
         200, call -> call.zop().jobs().retry(job(call)));
     r.route("GET", "/provisioning-jobs/{id}/events", "provisioning:view", "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
@@ -92,7 +93,7 @@ final class JobRoutes {
       return null;
     });
     String jobScoped = "/provisioning-jobs/{jobID}/connections";
-    r.route("POST", jobScoped, "provisioning:create", "Create a job-scoped connection", 201,
+    r.routeWithoutBody("POST", jobScoped, "provisioning:create", "Create a job-scoped connection", 201,
         call -> touched(call, call.zop().jobs().connections(parent(call)).create()));
     r.route("GET", jobScoped, "provisioning:view", "List job-scoped connections", 200,
         call -> page(call, call.zop().jobs().connections(parent(call)).list(), cn -> cn.id().value()));
@@ -103,7 +104,7 @@ final class JobRoutes {
       return null;
     });
     String dbScoped = base + "/{dbID}/connections";
-    r.route("POST", dbScoped, "provisioning:create", "Create a database-scoped connection", 201,
+    r.routeWithoutBody("POST", dbScoped, "provisioning:create", "Create a database-scoped connection", 201,
         call -> touched(call, call.zop().jobs().databases(parent(call)).connections(database(call)).create()));
     r.route("GET", dbScoped, "provisioning:view", "List a database's connections", 200,
         call -> page(call, call.zop().jobs().databases(parent(call)).connections(database(call)).list(),

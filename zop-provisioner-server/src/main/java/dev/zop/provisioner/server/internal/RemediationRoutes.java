@@ -88,10 +88,7 @@ final class RemediationRoutes {
         : call.zop().remediations().reject(id, step, reason);
   }
   private static String reason(Call call) {
-    if (call.ctx().bodyAsBytes().length == 0) {
-      return null;
-    }
-    return call.body(Decision.class).reason();
+    return call.hasBody() ? call.body(Decision.class).reason() : null;
   }
   private static UUID stepId(Call call) {
     try {

@@ -41,11 +41,18 @@ public final class Routes {
   }
 
   void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, action));
+    boolean takesBody = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, action));
+  }
+
+  /** A route that acts on its path alone; a body, if one is sent, must be empty or {@code {}}. */
+  void routeWithoutBody(String method, String path, String policy, String summary, int status,
+      Endpoint.Action action) {
+    table.add(new Endpoint(method, path, policy, summary, status, false, false, action));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, action));
+    table.add(new Endpoint(method, path, null, summary, 200, true, false, action));
   }
 
   private void service() {

@@ -39,7 +39,7 @@ final class SpaceRoutes {
           return call.zop().accounts().clusters(account(call), region);
         });
     String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
-    r.route("PUT", access, "space:update", "Register a cluster on a cloud account for kubeconfig minting", 200,
+    r.routeWithoutBody("PUT", access, "space:update", "Register a cluster on a cloud account for kubeconfig minting", 200,
         call -> call.zop().accounts().registerClusterAccess(account(call), call.path("region"),
             call.path("clusterName")));
     r.route("DELETE", access, "space:update", "Revoke cluster access", 204, call -> {
@@ -65,7 +65,7 @@ final class SpaceRoutes {
       call.zop().spaces().delete(space(call));
       return null;
     });
-    r.route("POST", "/spaces/{spaceID}/kubeconfig", "space:update",
+    r.routeWithoutBody("POST", "/spaces/{spaceID}/kubeconfig", "space:update",
         "Mint a short-lived kubeconfig for the space's cluster", 200,
         call -> call.zop().spaces().kubeconfig(space(call)));
     r.route("GET", "/space-discovery/{spaceID}/namespaces", "deployment:view", "List namespaces on the space", 200,

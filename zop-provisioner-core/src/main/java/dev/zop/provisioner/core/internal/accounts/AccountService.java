@@ -12,6 +12,7 @@ import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderCalls;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.spi.Discovery;
@@ -46,6 +47,9 @@ public final class AccountService {
     if (request.name() == null || request.name().isBlank() || request.name().length() > 200) {
       errors.add(FieldError.of("name", "invalid_name", "must be 1-200 characters"));
     }
+    StorableText.check("name", request.name(), errors);
+    StorableText.check("credentialsRef", request.credentialsRef(), errors);
+    StorableText.check("properties", request.properties(), errors);
     request.properties().keySet().forEach(key -> {
       String lower = key.toLowerCase(Locale.ROOT);
       if (lower.contains("secret") || lower.contains("password") || lower.contains("token")) {

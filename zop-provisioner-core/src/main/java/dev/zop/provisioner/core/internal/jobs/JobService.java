@@ -33,6 +33,7 @@ import dev.zop.provisioner.core.internal.providers.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Discovery;
@@ -382,6 +383,8 @@ public final class JobService {
     if (name != null && (name.isBlank() || name.length() > 200)) {
       errors.add(FieldError.of(prefix + "name", "invalid_name", "must be 1-200 characters"));
     }
+    StorableText.check(prefix + "name", name, errors);
+    StorableText.check(prefix + "tags", tags, errors);
     if (tags != null) {
       if (tags.size() > MAX_TAGS) {
         errors.add(FieldError.of(prefix + "tags", "too_many", "at most " + MAX_TAGS + " tags"));

@@ -2,6 +2,7 @@ package dev.zop.provisioner.core.internal.jobs;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
@@ -18,6 +19,7 @@ import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.StoreException;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.remediation.AuditEntry;
@@ -230,6 +232,14 @@ public final class RemediationService {
   }
 
   public void putRecommendation(Principal principal, Recommendation recommendation) {
+    List<FieldError> errors = new ArrayList<>();
+    StorableText.check("id", recommendation.id(), errors);
+    StorableText.check("provider", recommendation.provider(), errors);
+    StorableText.check("region", recommendation.region(), errors);
+    StorableText.check("resourceType", recommendation.resourceType(), errors);
+    StorableText.check("resourceID", recommendation.resourceId(), errors);
+    StorableText.check("action", recommendation.action(), errors);
+    ValidationException.throwIfAny(errors);
     store.put(principal.orgId(), recommendation);
   }
 
@@ -257,6 +267,9 @@ public final class RemediationService {
     if (reason != null && reason.length() > 2000) {
       throw ValidationException.of("reason", "too_long", "reason must be at most 2000 characters");
     }
+    List<FieldError> errors = new ArrayList<>();
+    StorableText.check("reason", reason, errors);
+    ValidationException.throwIfAny(errors);
   }
 
   private static boolean matches(RemediationStep step, StepRef ref) {
