@@ -9,11 +9,14 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ecr.EcrClient;
@@ -25,7 +28,8 @@ import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReason
 class AwsProviderTckIT extends ProviderTck {
   private static final MotoServer MOTO = MotoServer.get();
   private final CallRecorder recorder = new CallRecorder();
-  private final AwsProvider provider = AwsProvider.withInterceptors(recorder)
+  private final HaltSwitch halts = new HaltSwitch();
+  private final AwsProvider provider = AwsProvider.withInterceptors(recorder, new HaltingInterceptor(halts))
       .pollingEvery(java.time.Duration.ofMillis(50));
   private Ec2Client ec2;
   private EcrClient ecr;
@@ -103,19 +107,30 @@ class AwsProviderTckIT extends ProviderTck {
   @Override
   protected List<String> inventory() {
     List<String> all = new ArrayList<>();
-    ec2.describeVpcs().vpcs().stream().filter(v -> !v.isDefault()).forEach(v -> all.add("vpc " + v.cidrBlock()));
+    // stable descriptions with the attributes a resumed step must get right (tags, rules), never cloud ids
+    ec2.describeVpcs().vpcs().stream().filter(v -> !v.isDefault())
+        .forEach(v -> all.add("vpc " + v.cidrBlock() + " " + ec2Tags(v.tags())));
     ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())
-        .forEach(s -> all.add("subnet " + s.cidrBlock()));
+        .forEach(s -> all.add("subnet " + s.cidrBlock() + " " + ec2Tags(s.tags())));
     ec2.describeVpcPeeringConnections().vpcPeeringConnections().stream()
         .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED)
-        .forEach(p -> all.add("peering " + p.vpcPeeringConnectionId()));
+        .forEach(p -> all.add("peering " + p.requesterVpcInfo().cidrBlock() + " to " + p.accepterVpcInfo().cidrBlock()
+            + " " + p.status().codeAsString() + " " + ec2Tags(p.tags())));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
     eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
-    route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name()));
+    route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name() + " private="
+        + z.config().privateZone() + " " + new TreeMap<>(route53.listTagsForResource(r -> r
+            .resourceType(software.amazon.awssdk.services.route53.model.TagResourceType.HOSTEDZONE)
+            .resourceId(z.id().substring(z.id().lastIndexOf('/') + 1))).resourceTagSet().tags().stream()
+        .collect(Collectors.toMap(t -> t.key(), t -> t.value())))));
     ec2.describeInstances().reservations().forEach(r -> r.instances().stream()
-        .filter(i -> !i.state().nameAsString().equals("terminated")).forEach(i -> all.add("instance " + i.instanceId())));
+        .filter(i -> !i.state().nameAsString().equals("terminated"))
+        .forEach(i -> all.add("instance " + i.instanceTypeAsString() + " " + i.imageId() + " " + ec2Tags(i.tags()))));
     ec2.describeSecurityGroups().securityGroups().stream().filter(g -> !g.groupName().equals("default"))
-        .forEach(g -> all.add("sg " + g.groupName()));
+        .forEach(g -> all.add("sg " + g.groupName() + " ingress " + g.ipPermissions().stream()
+            .map(p -> p.ipProtocol() + ":" + p.fromPort() + "-" + p.toPort() + " from " + p.ipRanges().stream()
+                .map(r -> r.cidrIp()).sorted().toList())
+            .sorted().toList() + " " + ec2Tags(g.tags())));
     rds.describeDBSubnetGroups().dbSubnetGroups().forEach(g -> all.add("dbsubnets " + g.dbSubnetGroupName()));
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
     autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()));
@@ -127,6 +142,17 @@ class AwsProviderTckIT extends ProviderTck {
         .filter(g -> !"deleting".equals(g.status())) // accepted for deletion; moto never removes them
         .forEach(g -> all.add("redis " + g.replicationGroupId()));
     return all.stream().sorted().toList();
+  }
+
+  private static Map<String, String> ec2Tags(List<software.amazon.awssdk.services.ec2.model.Tag> tags) {
+    // tags AWS adds itself (aws:...) carry cloud ids, not what the provider set
+    return new TreeMap<>(tags.stream().filter(t -> !t.key().startsWith("aws:"))
+        .collect(Collectors.toMap(t -> t.key(), t -> t.value())));
+  }
+
+  @Override
+  protected HaltSwitch halts() {
+    return halts;
   }
 
   @Override

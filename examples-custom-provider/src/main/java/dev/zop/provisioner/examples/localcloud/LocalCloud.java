@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -23,9 +24,15 @@ public final class LocalCloud {
 
   private final Path root;
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+  private volatile Consumer<String> onChange = operation -> { };
 
   public LocalCloud(Path root) {
     this.root = root;
+  }
+
+  /** Called with the operation's name after each change the cloud made (a create or a delete). */
+  public void onChange(Consumer<String> listener) {
+    this.onChange = listener;
   }
 
   /** Every operation called so far, oldest first. */
@@ -77,6 +84,7 @@ public final class LocalCloud {
     } catch (IOException e) {
       throw LocalCloudException.of(e);
     }
+    onChange.accept("local:CreateRegistry");
   }
 
   public void delete(String name) {
@@ -92,6 +100,7 @@ public final class LocalCloud {
     } catch (IOException e) {
       throw LocalCloudException.of(e);
     }
+    onChange.accept("local:DeleteRegistry");
   }
 
   /** An error answer of the local cloud, with the HTTP status a cloud API would give it. */

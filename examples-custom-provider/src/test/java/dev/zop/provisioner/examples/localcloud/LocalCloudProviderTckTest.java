@@ -10,6 +10,7 @@ import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,6 +25,7 @@ class LocalCloudProviderTckTest extends ProviderTck {
   Path root;
 
   private final LocalCloudProvider provider = new LocalCloudProvider();
+  private final HaltSwitch halts = new HaltSwitch();
 
   private LocalCloud cloud() {
     return ((LocalCloudProvider.Session) session).cloud();
@@ -64,6 +66,12 @@ class LocalCloudProviderTckTest extends ProviderTck {
   @Override
   protected List<String> inventory() {
     return cloud().list();
+  }
+
+  @Override
+  protected HaltSwitch halts() {
+    cloud().onChange(halts::accepted);
+    return halts;
   }
 
   @Override

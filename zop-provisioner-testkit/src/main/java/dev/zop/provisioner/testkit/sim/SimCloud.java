@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.sim;
 
 import dev.zop.provisioner.spec.DatastoreEngine;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +52,7 @@ public final class SimCloud {
   public record Call(String operation, String caller) {}
 
   private final Map<String, Resource> resources = new ConcurrentHashMap<>();
+  private final HaltSwitch halts = new HaltSwitch();
   private final Map<String, AtomicInteger> creates = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> stepRuns = new ConcurrentHashMap<>();
   private final Queue<Call> calls = new ConcurrentLinkedQueue<>();
@@ -249,7 +251,13 @@ public final class SimCloud {
     if (!frozen.contains(id)) {
       workloads.put(id, state);
     }
+    halts.accepted(operation);
     respond();
+  }
+
+  /** Counts the changes this cloud accepted; the provider TCK's crash matrix arms it to halt a caller. */
+  public HaltSwitch halts() {
+    return halts;
   }
 
   /** Turns the call log off, for load runs where it would only grow. */
@@ -374,6 +382,7 @@ public final class SimCloud {
       throw new SimException(SimException.Code.ALREADY_EXISTS, operation, type + " " + name + " already exists");
     }
     creates.computeIfAbsent(key(type, name), k -> new AtomicInteger()).incrementAndGet();
+    halts.accepted(operation);
     respond();
     return resource;
   }
@@ -383,6 +392,7 @@ public final class SimCloud {
     if (resources.remove(key(type, name)) == null) {
       throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
     }
+    halts.accepted(operation);
     respond();
   }
 

@@ -16,6 +16,7 @@ import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepResult;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,11 @@ import org.junit.jupiter.api.Test;
  *   <li>create is idempotent: running every step again after success (a resumed job) adopts, not duplicates;</li>
  *   <li>teardown removes what create made, and running it again (nothing left) still succeeds;</li>
  *   <li>errors are classified: permission denied is {@code user_action}, throttling {@code transient}, an
- *       unknown error {@code system}.</li>
+ *       unknown error {@code system};</li>
+ *   <li>crash-safe at every cloud call: for each kind, and each mutating call N of its create and of its
+ *       teardown, the engine halts right after the cloud accepted call N ({@link HaltSwitch}); the step is run
+ *       again as a resumed engine would, and the cloud's own inventory must end as a run without a crash leaves
+ *       it (each resource once, the same attributes), and teardown must leave nothing.</li>
  * </ul>
  */
 public abstract class ProviderTck {
@@ -59,6 +64,12 @@ public abstract class ProviderTck {
 
   /** What the provider's cloud holds now, to compare before and after (names or ids, any stable form). */
   protected abstract List<String> inventory();
+
+  /**
+   * The switch the provider's client reports accepted mutating calls to (an SDK interceptor, a fake's write
+   * path); the crash matrix arms it. A provider that does not wire it fails the matrix.
+   */
+  protected abstract HaltSwitch halts();
 
   /** An error the provider's SDK raises when the account lacks a permission. */
   protected abstract Throwable permissionDenied();
@@ -121,6 +132,63 @@ public abstract class ProviderTck {
   }
 
   @Test
+  void aHaltAfterAnyMutatingCallResumesToTheSameCloud() throws Exception {
+    List<String> report = new ArrayList<>();
+    int run = 0;
+    int kinds = specs("crash").size();
+    for (int index = 0; index < kinds; index++) {
+      String kind = specs("crash").get(index).kind().wireName();
+      List<String> before = inventory();
+
+      // a run without a halt: how many mutating calls each step makes, and the cloud it leaves
+      String suffix = "crash" + run++;
+      ResourceSpec spec = specs(suffix).get(index);
+      ResourceDriver<ResourceSpec> driver = driver(spec);
+      TckContext ctx = new TckContext(JobId.random());
+      List<Long> createCalls = new ArrayList<>();
+      Map<String, String> outputs = run(driver.create(spec), ctx, -1, 0, createCalls);
+      List<String> expected = normalised(difference(inventory(), before), ctx.jobId(), suffix);
+      List<Long> teardownCalls = new ArrayList<>();
+      run(driver.teardown(spec, Outputs.of(outputs)), new TckContext(ctx.jobId()), -1, 0, teardownCalls);
+      assertThat(inventory()).as("after teardown of " + kind).isEqualTo(before);
+      assertThat(createCalls.stream().mapToLong(Long::longValue).sum())
+          .as(kind + ": no mutating call reached the halt switch; wire halts() into the provider's client")
+          .isPositive();
+
+      int cases = 0;
+      for (int step = 0; step < createCalls.size(); step++) {
+        for (int n = 1; n <= createCalls.get(step); n++, cases++) {
+          suffix = "crash" + run++;
+          spec = specs(suffix).get(index);
+          driver = driver(spec);
+          ctx = new TckContext(JobId.random());
+          String where = kind + " create step " + (step + 1) + ", halted after mutating call " + n;
+          outputs = run(driver.create(spec), ctx, step, n, new ArrayList<>());
+          assertThat(normalised(difference(inventory(), before), ctx.jobId(), suffix)).as(where)
+              .isEqualTo(expected);
+          run(driver.teardown(spec, Outputs.of(outputs)), new TckContext(ctx.jobId()), -1, 0, new ArrayList<>());
+          assertThat(inventory()).as("teardown after " + where).isEqualTo(before);
+        }
+      }
+      for (int step = 0; step < teardownCalls.size(); step++) {
+        for (int n = 1; n <= teardownCalls.get(step); n++, cases++) {
+          suffix = "crash" + run++;
+          spec = specs(suffix).get(index);
+          driver = driver(spec);
+          ctx = new TckContext(JobId.random());
+          outputs = run(driver.create(spec), ctx, -1, 0, new ArrayList<>());
+          run(driver.teardown(spec, Outputs.of(outputs)), new TckContext(ctx.jobId()), step, n, new ArrayList<>());
+          assertThat(inventory()).as(kind + " teardown step " + (step + 1) + ", halted after mutating call " + n)
+              .isEqualTo(before);
+        }
+      }
+      report.add(kind + ": " + cases + " halts (create " + createCalls + ", teardown " + teardownCalls + ")");
+    }
+    // the matrix's size, for the build log
+    System.out.println("crash matrix for " + provider().metadata().id() + ": " + report);
+  }
+
+  @Test
   void errorsAreClassified() {
     Failure denied = session.classify(permissionDenied());
     assertThat(denied.category()).isEqualTo(FailureCategory.USER_ACTION);
@@ -146,24 +214,84 @@ public abstract class ProviderTck {
           .allSatisfy(p -> assertThat(p).matches(PERMISSION));
       ctx.beginStep(outputs);
       int mark = callMark();
-      StepResult first = step.run(ctx);
-      // a waiting step is re-run on a short interval, as the engine would after its wait
-      StepResult result = first instanceof StepResult.Wait
-          ? await().atMost(MAX_STEP_WAIT).pollInSameThread().pollDelay(Duration.ofMillis(5))
-              .pollInterval(Duration.ofMillis(20)).alias(step.name() + " keeps waiting")
-              .until(() -> step.run(ctx), r -> !(r instanceof StepResult.Wait))
-          : first;
-      if (result instanceof StepResult.Failed failed) {
-        throw new AssertionError("step " + step.name() + " failed: " + failed.failure());
-      }
+      StepResult.Done result = runToEnd(step, ctx);
       if (checkCalls) {
         assertThat(operationsSince(mark)).as("operations called by " + step.name())
             .isSubsetOf(step.permissions());
       }
       outputs.putAll(ctx.ownOutputs());
-      outputs.putAll(((StepResult.Done) result).outputs());
+      outputs.putAll(result.outputs());
     }
     return outputs;
+  }
+
+  /**
+   * Runs steps as {@link #runAll} does, recording each step's accepted mutating calls in {@code calls}. When
+   * {@code haltStep} is a step's index, the engine halts right after the cloud accepts that step's
+   * {@code haltAfter}-th mutating call; the step then runs again as a resumed engine runs it: with the outputs
+   * recorded before it and the intent it recorded (which the engine writes before it calls the cloud).
+   */
+  private Map<String, String> run(List<Step> steps, TckContext ctx, int haltStep, int haltAfter, List<Long> calls)
+      throws Exception {
+    Map<String, String> outputs = new LinkedHashMap<>();
+    for (int i = 0; i < steps.size(); i++) {
+      Step step = steps.get(i);
+      ctx.beginStep(outputs);
+      long mark = halts().count();
+      if (i == haltStep) {
+        halts().arm(haltAfter);
+        try {
+          runToEnd(step, ctx);
+          throw new AssertionError(step.name() + " finished without reaching mutating call " + haltAfter
+              + ": its calls differ from run to run");
+        } catch (EngineHalted expected) {
+          // the engine is gone; the cloud kept what it accepted
+        } finally {
+          halts().disarm();
+        }
+        ctx.resumeStep();
+      }
+      StepResult.Done done = runToEnd(step, ctx);
+      calls.add(halts().count() - mark);
+      outputs.putAll(ctx.ownOutputs());
+      outputs.putAll(done.outputs());
+    }
+    return outputs;
+  }
+
+  private StepResult.Done runToEnd(Step step, TckContext ctx) throws Exception {
+    StepResult first = step.run(ctx);
+    StepResult result = first instanceof StepResult.Wait
+        ? await().atMost(MAX_STEP_WAIT).pollInSameThread().pollDelay(Duration.ofMillis(5))
+            .pollInterval(Duration.ofMillis(20)).alias(step.name() + " keeps waiting")
+            .until(() -> step.run(ctx), r -> !(r instanceof StepResult.Wait))
+        : first;
+    if (result instanceof StepResult.Failed failed) {
+      throw new AssertionError("step " + step.name() + " failed: " + failed.failure());
+    }
+    return (StepResult.Done) result;
+  }
+
+  /** What {@code after} holds that {@code before} does not, counting duplicates. */
+  private static List<String> difference(List<String> after, List<String> before) {
+    List<String> added = new ArrayList<>(after);
+    before.forEach(added::remove);
+    return added.stream().sorted().toList();
+  }
+
+  /**
+   * Inventory lines with this run's job id and name suffix replaced, so two runs compare equal. Resource names
+   * often carry the id's random part, or a prefix of it where the cloud limits a name's length.
+   */
+  private static List<String> normalised(List<String> lines, JobId job, String suffix) {
+    String random = job.value().substring(job.value().indexOf('_') + 1);
+    return lines.stream().map(line -> {
+      String l = line.replace(job.value(), "<job>");
+      for (int length = random.length(); length >= 8; length--) {
+        l = l.replace(random.substring(0, length), "<job>");
+      }
+      return l.replace(suffix, "<name>");
+    }).sorted().toList();
   }
 
   /** Field errors as "field code" lines, for readable assertion messages. */

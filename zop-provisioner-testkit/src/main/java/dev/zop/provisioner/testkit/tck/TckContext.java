@@ -31,6 +31,11 @@ final class TckContext implements StepContext {
     startedAt = Instant.now();
   }
 
+  /** The step starts again after a halt: what it recorded as intent survives, as the engine's store keeps it. */
+  void resumeStep() {
+    startedAt = Instant.now();
+  }
+
   Map<String, String> ownOutputs() {
     return Map.copyOf(own);
   }

@@ -11,11 +11,13 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The sim provider against the provider TCK, with slow creates so waits are exercised too. */
 class SimProviderTckTest extends ProviderTck {
@@ -69,7 +71,14 @@ class SimProviderTckTest extends ProviderTck {
 
   @Override
   protected List<String> inventory() {
-    return cloud.resources().stream().map(r -> r.type() + "/" + r.name()).sorted().toList();
+    // tags too: a resumed step must leave them as a run without a crash does
+    return cloud.resources().stream().map(r -> r.type() + "/" + r.name() + " " + new TreeMap<>(r.tags()))
+        .sorted().toList();
+  }
+
+  @Override
+  protected HaltSwitch halts() {
+    return cloud.halts();
   }
 
   @Override
