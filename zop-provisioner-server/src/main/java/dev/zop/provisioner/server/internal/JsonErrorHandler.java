@@ -25,6 +25,9 @@ public final class JsonErrorHandler extends ErrorHandler {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(Dispatcher.REQUEST_ID, requestId);
+    // Jetty drops the connection after refusing a malformed request; saying so keeps a client that pools
+    // connections from sending its next request down a closed one
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
     response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
     return true;
   }

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.testkit.kube;
 
+import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,6 +23,7 @@ import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real Kubernetes control plane on loopback: etcd, kube-apiserver and kube-controller-manager (1.20.2), started
@@ -162,37 +164,44 @@ public final class KubeTestCluster {
     processes.add(process);
   }
 
-  private void awaitReady(Path certificate) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    HttpClient http = null;
-    String lastProblem = "not started";
-    while (System.nanoTime() < deadline) {
-      for (Process p : processes) {
-        if (!p.isAlive()) {
-          throw new IOException("a control-plane process exited: " + p.info().command().orElse("?") + "\n" + logs());
+  private void awaitReady(Path certificate) throws IOException {
+    String[] lastProblem = {"not started"};
+    HttpClient[] http = {null};
+    try {
+      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
+        for (Process p : processes) {
+          if (!p.isAlive()) {
+            throw new IOException("a control-plane process exited: " + p.info().command().orElse("?") + "\n"
+                + logs());
+          }
         }
-      }
-      if (http == null && Files.isRegularFile(certificate)) {
-        byte[] pem = Files.readAllBytes(certificate);
-        caData = Base64.getEncoder().encodeToString(pem);
-        http = HttpClient.newBuilder().sslContext(trusting(pem)).connectTimeout(Duration.ofSeconds(2)).build();
-      }
-      if (http != null) {
+        if (http[0] == null && Files.isRegularFile(certificate)) {
+          byte[] pem = Files.readAllBytes(certificate);
+          caData = Base64.getEncoder().encodeToString(pem);
+          http[0] = HttpClient.newBuilder().sslContext(trusting(pem)).connectTimeout(Duration.ofSeconds(2)).build();
+        }
+        if (http[0] == null) {
+          return false;
+        }
         try {
-          HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(server() + "/readyz"))
+          HttpResponse<String> ready = http[0].send(HttpRequest.newBuilder(URI.create(server() + "/readyz"))
               .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(5)).build(),
               HttpResponse.BodyHandlers.ofString());
-          if (ready.statusCode() == 200) {
-            return;
-          }
-          lastProblem = "readyz " + ready.statusCode();
+          lastProblem[0] = "readyz " + ready.statusCode();
+          return ready.statusCode() == 200;
         } catch (IOException e) {
-          lastProblem = e.toString();
+          lastProblem[0] = e.toString();
+          return false;
         }
+      });
+    } catch (ConditionTimeoutException e) {
+      throw new IOException("kube-apiserver was not ready in 90 s (" + lastProblem[0] + ")\n" + logs(), e);
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof IOException exited) {
+        throw exited;
       }
-      Thread.sleep(250);
+      throw e;
     }
-    throw new IOException("kube-apiserver was not ready in 90 s (" + lastProblem + ")\n" + logs());
   }
 
   private String logs() {
