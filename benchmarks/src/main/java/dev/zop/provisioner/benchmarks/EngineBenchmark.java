@@ -8,6 +8,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
@@ -74,7 +75,7 @@ public final class EngineBenchmark {
    * two transitions (pending to running, running to succeeded); the figure counts both.
    */
   private static void transitions(String store, int jobCount,
-      Function<SimCloud, EmbeddedProvisioner.Builder> engine) throws Exception {
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
     try (EmbeddedProvisioner submitter = engine.apply(cloud).runWorkers(false).build()) {

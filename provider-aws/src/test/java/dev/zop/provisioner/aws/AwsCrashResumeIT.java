@@ -9,6 +9,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EngineCrashes;
 import dev.zop.provisioner.spec.NetworkSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +35,7 @@ class AwsCrashResumeIT {
         .subnet("a", "10.7.1.0/24").subnet("b", "10.7.2.0/24").build());
 
     slow.awaitReached(); // subnet a exists in moto; engine A is waiting for the answer
-    first.simulateCrash();
+    EngineCrashes.simulateCrash(first);
 
     try (EmbeddedProvisioner second = engine(new AwsProvider(), "engine-b")) {
       Job done = second.jobs().await(job.id(), Duration.ofSeconds(60));

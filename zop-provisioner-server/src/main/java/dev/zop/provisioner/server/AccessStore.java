@@ -1,6 +1,7 @@
 package dev.zop.provisioner.server;
 
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.ValidationException;
 import java.nio.charset.StandardCharsets;
@@ -191,10 +192,10 @@ public final class AccessStore {
             policies.addAll(granted);
           }
         }
+        // the engine checks policies itself (Policies.allows): a custom role reaches it as the grants it holds
         Set<String> engineRoles = new LinkedHashSet<>(roles);
-        if (policies.contains(Policies.REMEDIATION_APPROVE)) {
-          engineRoles.add(Policies.REMEDIATION_APPROVE); // the engine checks this grant on approvals itself
-        }
+        engineRoles.removeIf(role -> !Policies.isSystemRole(role) && !Policies.isGrantable(role));
+        engineRoles.addAll(policies);
         return new Caller(new Principal(orgId, rs.getString(2), engineRoles), Set.copyOf(policies));
       }
     } catch (SQLException e) {

@@ -2,6 +2,7 @@ package dev.zop.provisioner.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zop.provisioner.Policies;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -27,6 +27,11 @@ class EmbeddedContractTest extends ProvisionerContract {
   }
 
   @Override
+  protected Provisioner provisionerHolding(String... grants) {
+    return fixture.engine.as(new Principal("acme", "rbac@acme.com", java.util.Set.of(grants)));
+  }
+
+  @Override
   protected SimCloud cloud() {
     return fixture.cloud;
   }

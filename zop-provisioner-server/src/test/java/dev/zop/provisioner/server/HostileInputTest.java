@@ -10,6 +10,7 @@ import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;

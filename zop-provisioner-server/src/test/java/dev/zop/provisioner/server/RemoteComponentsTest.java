@@ -10,6 +10,7 @@ import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;

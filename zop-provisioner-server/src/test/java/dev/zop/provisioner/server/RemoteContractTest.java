@@ -1,8 +1,13 @@
 package dev.zop.provisioner.server;
 
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.testkit.contract.ProvisionerContract;
 import dev.zop.provisioner.testkit.sim.SimCloud;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -19,6 +24,7 @@ class RemoteContractTest extends ProvisionerContract {
 
   @AfterAll
   static void stop() {
+    opened.forEach(Provisioner::close);
     client.close();
     fixture.close();
   }
@@ -32,4 +38,24 @@ class RemoteContractTest extends ProvisionerContract {
   protected SimCloud cloud() {
     return fixture.cloud;
   }
+
+  /** A token holding the system roles among {@code grants}, and a custom role granting the policies. */
+  @Override
+  protected Provisioner provisionerHolding(String... grants) {
+    Set<String> roles = new LinkedHashSet<>();
+    Set<String> policies = new LinkedHashSet<>();
+    for (String grant : grants) {
+      (Policies.isSystemRole(grant) ? roles : policies).add(grant);
+    }
+    if (!policies.isEmpty() || roles.isEmpty()) {
+      String custom = "contract-" + Integer.toHexString(policies.hashCode());
+      fixture.access.defineRole("acme", custom, policies);
+      roles.add(custom);
+    }
+    Provisioner held = fixture.client(fixture.token("acme", "rbac@acme.com", roles.toArray(String[]::new)));
+    opened.add(held);
+    return held;
+  }
+
+  private static final List<Provisioner> opened = new ArrayList<>();
 }

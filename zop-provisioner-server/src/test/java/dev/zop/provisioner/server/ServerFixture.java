@@ -1,5 +1,6 @@
 package dev.zop.provisioner.server;
 
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.client.ProvisionerClient;
 import dev.zop.provisioner.core.EmbeddedProvisioner;

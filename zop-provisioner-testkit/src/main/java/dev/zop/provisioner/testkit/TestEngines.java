@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import dev.zop.provisioner.testkit.sim.SimProvider;
@@ -15,16 +16,16 @@ public final class TestEngines {
   private TestEngines() {}
 
   /** An engine on an H2 file store inside {@code directory}. */
-  public static EmbeddedProvisioner.Builder h2(Path directory, SimCloud cloud) {
+  public static EmbeddedProvisionerBuilder h2(Path directory, SimCloud cloud) {
     return base(cloud).dataDirectory(directory);
   }
 
   /** An engine on the given database (a PostgreSQL schema from {@link PostgresTestDatabase}, say). */
-  public static EmbeddedProvisioner.Builder jdbc(String url, String user, String password, SimCloud cloud) {
+  public static EmbeddedProvisionerBuilder jdbc(String url, String user, String password, SimCloud cloud) {
     return base(cloud).jdbc(url, user, password);
   }
 
-  private static EmbeddedProvisioner.Builder base(SimCloud cloud) {
+  private static EmbeddedProvisionerBuilder base(SimCloud cloud) {
     cloud.pollInterval(Duration.ofMillis(20));
     return EmbeddedProvisioner.builder()
         .discoverProviders(false)

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.server.cli;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -20,8 +21,8 @@ final class StoreOptions {
       description = "(env ZOP_JDBC_PASSWORD)")
   String jdbcPassword;
 
-  EmbeddedProvisioner.Builder engine() {
-    EmbeddedProvisioner.Builder builder = EmbeddedProvisioner.builder();
+  EmbeddedProvisionerBuilder engine() {
+    EmbeddedProvisionerBuilder builder = EmbeddedProvisioner.builder();
     if (dataDir != null) {
       builder.dataDirectory(dataDir);
     }

@@ -9,6 +9,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.ValidationException;
@@ -114,10 +115,10 @@ public final class Dispatcher {
     return caller;
   }
 
+  /** The engine makes the same check again in its views; here it refuses before a body is even read. */
   private static void authorise(Endpoint endpoint, Caller caller) {
-    if (endpoint.policy() != null && !caller.may(endpoint.policy())) {
-      throw new ApiError(403, "forbidden", "this call needs the " + endpoint.policy() + " policy, which "
-          + caller.principal().actor() + "'s roles " + caller.principal().roles() + " do not grant");
+    if (endpoint.policy() != null) {
+      Policies.require(caller.principal(), endpoint.policy());
     }
   }
 

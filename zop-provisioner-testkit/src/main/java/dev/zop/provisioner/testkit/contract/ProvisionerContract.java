@@ -11,6 +11,7 @@ import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.ClusterAccessGrant;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
@@ -24,6 +25,7 @@ import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
@@ -44,6 +46,7 @@ import dev.zop.provisioner.remediation.StepRef;
 import dev.zop.provisioner.remediation.SubjectType;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.time.Duration;
@@ -54,6 +57,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,6 +74,13 @@ public abstract class ProvisionerContract {
   /** The simulated cloud behind it, for arranging faults. */
   protected abstract SimCloud cloud();
 
+  /**
+   * The provisioner under test acting, in the same organisation, as a principal that holds only {@code grants}:
+   * system roles ({@code viewer}, {@code operator}) or policies ({@code provisioning:view}); none at all when
+   * empty. The embedded engine takes them as the principal's roles; a service issues a token holding them.
+   */
+  protected abstract Provisioner provisionerHolding(String... grants);
+
   private Space newSpace(String name) {
     String unique = name + "-" + UUID.randomUUID().toString().substring(0, 6);
     CloudAccount account = provisioner().accounts().create(CloudAccountRequest.of("sim", "acct-" + unique));
@@ -82,6 +93,63 @@ public abstract class ProvisionerContract {
 
   private static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 6);
+  }
+
+  @Test
+  void aViewerReadsEverythingAndChangesNothing() {
+    Space space = newSpace("rbac-viewer");
+    Job job = provisioner().jobs().await(provisioner().jobs().submit(space.id(),
+        RegistrySpec.named(unique("rbac/viewer"))).id(), WAIT);
+    Provisioner viewer = provisionerHolding(Policies.VIEWER);
+    assertThat(viewer.jobs().get(job.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(viewer.jobs().list(JobQuery.inSpace(space.id())).items()).extracting(Job::id).contains(job.id());
+    assertThat(viewer.spaces().get(space.id())).isEqualTo(space);
+    assertThat(viewer.jobs().plan(space.id(), RegistrySpec.named(unique("rbac/plan"))).steps()).isNotEmpty();
+
+    List<ThrowingCallable> changes = List.of(
+        () -> viewer.jobs().submit(space.id(), RegistrySpec.named(unique("rbac/refused"))),
+        () -> viewer.jobs().update(job.id(), JobPatch.name("renamed")),
+        () -> viewer.jobs().delete(job.id()),
+        () -> viewer.jobs().retry(job.id()),
+        () -> viewer.spaces().create(SpaceRequest.of("sim", unique("rbac"), space.cloudAccountId())
+            .region("sim-east-1")),
+        () -> viewer.spaces().setStatus(space.id(), SpaceStatus.INACTIVE),
+        () -> viewer.spaces().delete(space.id()),
+        () -> viewer.accounts().create(CloudAccountRequest.of("sim", unique("rbac"))));
+    for (ThrowingCallable change : changes) {
+      assertThatThrownBy(change).isInstanceOfSatisfying(ForbiddenException.class,
+          e -> assertThat(e.getMessage()).contains("policy"));
+    }
+    Job after = provisioner().jobs().get(job.id());
+    assertThat(after.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(after.name()).isEqualTo(job.name());
+    assertThat(provisioner().spaces().get(space.id()).status()).isEqualTo(SpaceStatus.ACTIVE);
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id())).items()).hasSize(1);
+  }
+
+  @Test
+  void grantsDecideEachCallAndNoGrantsRefuseAll() {
+    Space space = newSpace("rbac-grants");
+    Provisioner operator = provisionerHolding(Policies.OPERATOR);
+    Job job = operator.jobs().await(operator.jobs().submit(space.id(), RegistrySpec.named(unique("rbac/op"))).id(),
+        WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    // operators run and tear down what they provision, but do not delete spaces
+    assertThatThrownBy(() -> operator.spaces().delete(space.id())).isInstanceOf(ForbiddenException.class);
+
+    Provisioner reader = provisionerHolding("provisioning:view");
+    assertThat(reader.jobs().get(job.id()).id()).isEqualTo(job.id());
+    assertThatThrownBy(() -> reader.spaces().list()).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> reader.jobs().delete(job.id())).isInstanceOf(ForbiddenException.class);
+
+    Provisioner nobody = provisionerHolding();
+    assertThatThrownBy(() -> nobody.jobs().get(job.id())).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> nobody.spaces().list()).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> nobody.accounts().list()).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> nobody.remediations().templates()).isInstanceOf(ForbiddenException.class);
+
+    assertThat(operator.jobs().await(operator.jobs().delete(job.id()).id(), WAIT).status())
+        .isEqualTo(JobStatus.DELETED);
   }
 
   @Test

@@ -11,6 +11,8 @@ import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
+import dev.zop.provisioner.core.EngineCrashes;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
@@ -73,14 +75,14 @@ class CrashResumeTest {
     }
   }
 
-  private void crashAndResume(SimCloud cloud, Supplier<EmbeddedProvisioner.Builder> engine) throws Exception {
+  private void crashAndResume(SimCloud cloud, Supplier<EmbeddedProvisionerBuilder> engine) throws Exception {
     EmbeddedProvisioner first = engine.get().instanceId("engine-a").build();
     Space space = EngineBehaviour.newSpace(first, "crashy-space");
     cloud.latency(Duration.ofMillis(400));
     Job job = first.jobs().submit(space.id(), EngineBehaviour.cluster("crashy"));
     // the node group exists in the cloud; engine A is still waiting for the answer of its create call
     waitFor(() -> cloud.find("node-group", "crashy-default") != null);
-    first.simulateCrash();
+    EngineCrashes.simulateCrash(first);
     cloud.latency(Duration.ZERO);
 
     try (EmbeddedProvisioner second = engine.get().instanceId("engine-b").build()) {

@@ -34,6 +34,7 @@ import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
@@ -64,7 +65,7 @@ abstract class EngineBehaviour {
   Space space;
 
   /** An engine builder on this test's store, with the sim provider on {@code simCloud}. */
-  abstract EmbeddedProvisioner.Builder engine(SimCloud simCloud);
+  abstract EmbeddedProvisionerBuilder engine(SimCloud simCloud);
 
   @BeforeEach
   void start() {
@@ -387,7 +388,7 @@ abstract class EngineBehaviour {
   @Test
   void anotherOrganisationSeesNothing() {
     Job job = run(zop.jobs().submit(space.id(), RegistrySpec.named("team/private")));
-    Provisioner stranger = zop.as(Principal.of("other-org", "mallory"));
+    Provisioner stranger = zop.as(Principal.of("other-org", "mallory").withRoles(Principal.ADMIN));
     assertThatThrownBy(() -> stranger.jobs().get(job.id())).isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> stranger.jobs().delete(job.id())).isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> stranger.spaces().get(space.id())).isInstanceOf(NotFoundException.class);

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.engine;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.nio.file.Path;
@@ -11,7 +12,7 @@ class H2EngineTest extends EngineBehaviour {
   @TempDir Path dir;
 
   @Override
-  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+  EmbeddedProvisionerBuilder engine(SimCloud simCloud) {
     return TestEngines.h2(dir, simCloud);
   }
 }

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.engine;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
@@ -11,7 +12,7 @@ class PostgresEngineTest extends EngineBehaviour {
   private PostgresTestDatabase database;
 
   @Override
-  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+  EmbeddedProvisionerBuilder engine(SimCloud simCloud) {
     if (database == null) {
       database = PostgresTestDatabase.create();
     }

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.remediation;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
 import java.nio.file.Path;
@@ -10,7 +11,7 @@ class H2RemediationTest extends RemediationBehaviour {
   @TempDir Path dir;
 
   @Override
-  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+  EmbeddedProvisionerBuilder engine(SimCloud simCloud) {
     return TestEngines.h2(dir, simCloud);
   }
 }

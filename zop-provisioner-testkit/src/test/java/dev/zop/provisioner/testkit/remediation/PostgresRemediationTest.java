@@ -1,6 +1,7 @@
 package dev.zop.provisioner.testkit.remediation;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
@@ -10,7 +11,7 @@ class PostgresRemediationTest extends RemediationBehaviour {
   private PostgresTestDatabase database;
 
   @Override
-  EmbeddedProvisioner.Builder engine(SimCloud simCloud) {
+  EmbeddedProvisionerBuilder engine(SimCloud simCloud) {
     if (database == null) {
       database = PostgresTestDatabase.create();
     }

@@ -19,6 +19,7 @@ import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.remediation.AuditEntry;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
@@ -55,10 +56,10 @@ abstract class RemediationBehaviour {
   final List<Notification> notifications = new CopyOnWriteArrayList<>();
 
   /** An engine on this test's store with the sim provider on {@code simCloud}. */
-  abstract EmbeddedProvisioner.Builder engine(SimCloud simCloud);
+  abstract EmbeddedProvisionerBuilder engine(SimCloud simCloud);
 
   /** Called once per engine the test builds, so a subclass can reuse its store across a restart. */
-  EmbeddedProvisioner build(UnaryOperator<EmbeddedProvisioner.Builder> customise) {
+  EmbeddedProvisioner build(UnaryOperator<EmbeddedProvisionerBuilder> customise) {
     return customise.apply(engine(cloud).notifier(notifications::add)).build();
   }
 
@@ -331,7 +332,9 @@ abstract class RemediationBehaviour {
     assertThatThrownBy(() -> zop.remediations().approve(started.id(), StepRef.id(UUID.randomUUID()), null))
         .isInstanceOf(NotFoundException.class);
 
-    Provisioner approver = zop.as(Principal.of("default", "sre@acme.com").withRoles("remediation:approve"));
+    // deciding is an update of the workflow, and needs the approval grant besides, as over REST
+    Provisioner approver = zop.as(Principal.of("default", "sre@acme.com")
+        .withRoles("provisioning:update", "remediation:approve"));
     approver.remediations().approve(started.id(), StepRef.name("approval"), "on call");
     assertThat(zop.remediations().await(started.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(timeline(zop.remediations().audit(started.id()))).contains("approval:approved:sre@acme.com:on call");

@@ -9,10 +9,10 @@ import java.util.function.BooleanSupplier;
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  */
-final class FencedWriter {
+public final class FencedWriter {
   /** Statements of one fenced transaction. */
   @FunctionalInterface
-  interface Writes {
+  public interface Writes {
     void run(Connection c) throws SQLException;
   }
 
@@ -28,7 +28,7 @@ final class FencedWriter {
     this.halted = halted;
   }
 
-  void write(Lease lease, Writes work) {
+  public void write(Lease lease, Writes work) {
     synchronized (lease) {
       if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
@@ -43,7 +43,7 @@ final class FencedWriter {
     signals.changed(lease.jobId);
   }
 
-  boolean halted() {
+  public boolean halted() {
     return halted.getAsBoolean();
   }
 }

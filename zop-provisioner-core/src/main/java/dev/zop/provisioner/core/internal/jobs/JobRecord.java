@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /** A {@code provisioning_jobs} row. */
-record JobRecord(
+public record JobRecord(
     JobId id,
     String orgId,
     SpaceId spaceId,

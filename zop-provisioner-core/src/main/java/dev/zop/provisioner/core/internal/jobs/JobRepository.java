@@ -29,14 +29,14 @@ import java.util.UUID;
  * SQL for jobs, their steps, events and retries. Reads that serve a caller are scoped to an organisation;
  * writes that follow a claim go through {@link #fence}.
  */
-final class JobRepository {
+public final class JobRepository {
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version";
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
       + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
-  void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
+  public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
     Database.update(c, "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
             + " cloud_account_id, region, spec, status, phase, outputs, failure, idempotency_key, request_hash,"
@@ -60,7 +60,7 @@ final class JobRepository {
     }
   }
 
-  JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
+  public JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
     return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE org_id = ? AND id = ?",
         JobRepository::mapJob, orgId, id.value());
   }
@@ -78,13 +78,13 @@ final class JobRepository {
         rs -> Map.entry(JobId.of(rs.getString(1)), rs.getString(2)), orgId, key);
   }
 
-  List<StepRecord> steps(Connection c, JobId id) throws SQLException {
+  public List<StepRecord> steps(Connection c, JobId id) throws SQLException {
     return Database.query(c, "SELECT " + STEP_COLUMNS + " FROM job_steps WHERE job_id = ?"
         + " ORDER BY phase, step_index", JobRepository::mapStep, id.value());
   }
 
   /** Steps of several jobs in one query, keyed by job id. */
-  Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds) throws SQLException {
+  public Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds) throws SQLException {
     Map<String, List<StepRecord>> byJob = new LinkedHashMap<>();
     if (jobIds.isEmpty()) {
       return byJob;
@@ -98,7 +98,7 @@ final class JobRepository {
   }
 
   /** One page of jobs after {@code afterSeq}, oldest first; returns limit+1 rows to tell if more follow. */
-  List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
+  public List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
       Set<JobStatus> statuses, long afterSeq, int limit) throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT seq, " + JOB_COLUMNS
         + " FROM provisioning_jobs WHERE org_id = ? AND job_type = ? AND seq > ?");
@@ -143,7 +143,7 @@ final class JobRepository {
    * Parks a job that already waits for a person: unleased, due again after {@code dueInMillis} (null: not until a
    * command nudges it). Its status does not change.
    */
-  void park(Connection c, JobId id, Long dueInMillis, dev.zop.provisioner.core.internal.store.Dialect dialect)
+  public void park(Connection c, JobId id, Long dueInMillis, dev.zop.provisioner.core.internal.store.Dialect dialect)
       throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET lease_owner = NULL, lease_until = NULL, next_run_at = "
             + (dueInMillis == null ? "NULL" : dialect.nowPlusMillis()) + " WHERE id = ?",
@@ -151,7 +151,7 @@ final class JobRepository {
   }
 
   /** Puts the job back in the queue: due after {@code delayMillis} by the database clock, unleased. */
-  void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
+  public void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
         + ", lease_owner = NULL, lease_until = NULL WHERE id = ?", delayMillis, id.value());
   }
@@ -180,7 +180,7 @@ final class JobRepository {
         id.value(), actor, phase, stepName, Json.failureJson(previous));
   }
 
-  void appendEvent(Connection c, JobId id, JobEventType type, String stepName, JobStatus status, String message)
+  public void appendEvent(Connection c, JobId id, JobEventType type, String stepName, JobStatus status, String message)
       throws SQLException {
     Database.update(c, "INSERT INTO job_events (job_id, event_type, step_name, status, message, created_at)"
         + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", id.value(), type, stepName, status, message);

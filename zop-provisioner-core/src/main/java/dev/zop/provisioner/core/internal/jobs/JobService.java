@@ -280,7 +280,7 @@ public final class JobService {
   }
 
   /** Waits until the job (of either type) is terminal; on timeout reports it as the provisioning view. */
-  void awaitTerminal(Principal principal, JobId id, Duration timeout) {
+  public void awaitTerminal(Principal principal, JobId id, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (JobSignals.JobWaiter waiter = signals.waiter(id)) {
       while (true) {
@@ -400,7 +400,7 @@ public final class JobService {
     ValidationException.throwIfAny(errors);
   }
 
-  static long parseCursor(String cursor) {
+  public static long parseCursor(String cursor) {
     if (cursor == null) {
       return 0;
     }

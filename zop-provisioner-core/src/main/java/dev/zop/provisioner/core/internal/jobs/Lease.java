@@ -6,7 +6,7 @@ import dev.zop.provisioner.JobId;
  * A claim on one job. {@code version} is the fencing token: every write checks the row still has it and bumps
  * it, so a worker whose lease was taken over can no longer change the job. Writes synchronise on the lease.
  */
-final class Lease {
+public final class Lease {
   final JobId jobId;
   final String owner;
   private long version;
@@ -40,7 +40,7 @@ final class Lease {
     return released;
   }
 
-  void markReleased() {
+  public void markReleased() {
     released = true;
   }
 

@@ -32,10 +32,10 @@ import java.util.UUID;
  * <p>Step rows are written only under their job's fence, which serialises them; their writes live here too so
  * that one file holds every status write.
  */
-final class StatusTransitions {
+public final class StatusTransitions {
 
   /** When the job is due to run again after the move. */
-  enum Due {
+  public enum Due {
     /** {@code next_run_at} unchanged. */
     KEEP,
     /** Due now: a worker picks it up. */
@@ -54,9 +54,9 @@ final class StatusTransitions {
    * @param phase the job's new phase, or null to keep it
    * @param event the history entry the move appends; its status is the new one
    */
-  record Move(JobStatus from, JobStatus to, Failure failure, boolean finished, Due due, Long dueInMillis,
+  public record Move(JobStatus from, JobStatus to, Failure failure, boolean finished, Due due, Long dueInMillis,
       boolean releaseLease, JobPhase phase, JobEventType event, String stepName, String message) {
-    Move {
+    public Move {
       Objects.requireNonNull(from, "from");
       Objects.requireNonNull(to, "to");
       Objects.requireNonNull(due, "due");
@@ -64,23 +64,23 @@ final class StatusTransitions {
     }
 
     /** {@code from → running} (or {@code deleting}): a worker starts or resumes the job. */
-    static Move start(JobStatus from, JobStatus to, String message) {
+    public static Move start(JobStatus from, JobStatus to, String message) {
       return new Move(from, to, null, false, Due.KEEP, null, false, null, JobEventType.STATUS, null, message);
     }
 
     /** To a status where no work is scheduled: succeeded, failed, cancelled, deleted. */
-    static Move finish(JobStatus from, JobStatus to, Failure failure, String message) {
+    public static Move finish(JobStatus from, JobStatus to, Failure failure, String message) {
       return new Move(from, to, failure, true, Due.NEVER, null, true, null, JobEventType.STATUS, null, message);
     }
 
     /** Parks a job for a person's decision, due again at its deadline (or never, until a command nudges it). */
-    static Move awaitUser(JobStatus from, Long dueInMillis, String stepName, String message) {
+    public static Move awaitUser(JobStatus from, Long dueInMillis, String stepName, String message) {
       return new Move(from, JobStatus.AWAITING_USER, null, false, dueInMillis == null ? Due.NEVER : Due.NOW,
           dueInMillis, true, null, JobEventType.STEP_WAITING, stepName, message);
     }
 
     /** Puts a finished job back in the queue (retry, teardown): failure cleared, due now. */
-    static Move requeue(JobStatus from, JobStatus to, JobPhase phase, JobEventType event, String stepName,
+    public static Move requeue(JobStatus from, JobStatus to, JobPhase phase, JobEventType event, String stepName,
         String message) {
       return new Move(from, to, null, false, Due.NOW, null, false, phase, event, stepName, message);
     }
@@ -89,13 +89,13 @@ final class StatusTransitions {
   private final JobRepository jobs;
   private final Dialect dialect;
 
-  StatusTransitions(JobRepository jobs, Dialect dialect) {
+  public StatusTransitions(JobRepository jobs, Dialect dialect) {
     this.jobs = jobs;
     this.dialect = dialect;
   }
 
   /** Moves a job from one status to another, or refuses and writes nothing. */
-  void move(Connection c, JobId id, Move move) throws SQLException {
+  public void move(Connection c, JobId id, Move move) throws SQLException {
     if (!move.from().canTransitionTo(move.to())) {
       throw illegal(id, move.from(), move.to());
     }
@@ -136,13 +136,13 @@ final class StatusTransitions {
   }
 
   /** A step begins an attempt (or continues one when {@code newAttempt} is false). */
-  void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
+  public void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
     Database.update(c, "UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
         + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
         newAttempt ? 1 : 0, stepId.toString());
   }
 
-  void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
+  public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished) throws SQLException {
     Database.update(c, "UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
             + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /** A {@code job_steps} row. */
-record StepRecord(
+public record StepRecord(
     UUID id,
     String jobId,
     JobPhase phase,
@@ -32,7 +32,7 @@ record StepRecord(
   }
 
   /** A remediation step, carrying its template step's stable id and its kind. */
-  static StepRecord remediation(String jobId, int index, UUID templateStepId, String name, String kind,
+  public static StepRecord remediation(String jobId, int index, UUID templateStepId, String name, String kind,
       List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, JobPhase.CREATE, index, name, StepStatus.PENDING, 0,
         List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind);

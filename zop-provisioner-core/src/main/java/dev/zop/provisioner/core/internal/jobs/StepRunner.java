@@ -4,23 +4,18 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
-import dev.zop.provisioner.Space;
-import dev.zop.provisioner.SpaceId;
-import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.lifecycle.CompletedJob;
+import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
-import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
-import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
-import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -52,34 +47,34 @@ final class StepRunner {
   private final JobRepository jobs;
   private final StatusTransitions transitions;
   private final AccountRepository accounts;
-  private final SpaceRepository spaces;
-  private final ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
+  private final List<JobCompletionListener> completionListeners;
   private final ClusterTargets targets;
   private final ProviderRegistry providers;
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
   private final SecretService secrets;
   private final FencedWriter writer;
-  private final RemediationReconciler reconciler;
+  private final WorkflowRunner workflows;
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
 
-  StepRunner(Database db, JobRepository jobs, AccountRepository accounts, SpaceRepository spaces,
+  StepRunner(Database db, JobRepository jobs, AccountRepository accounts,
+      List<JobCompletionListener> completionListeners,
       ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
-      ClusterTargets targets, FencedWriter writer, RemediationReconciler reconciler, BooleanSupplier halted,
+      ClusterTargets targets, FencedWriter writer, WorkflowRunner workflows, BooleanSupplier halted,
       BooleanSupplier stopping) {
     this.targets = targets;
     this.db = db;
     this.transitions = new StatusTransitions(jobs, db.dialect());
     this.jobs = jobs;
     this.accounts = accounts;
-    this.spaces = spaces;
+    this.completionListeners = List.copyOf(completionListeners);
     this.providers = providers;
     this.retryPolicy = retryPolicy;
     this.signals = signals;
     this.secrets = secrets;
     this.writer = writer;
-    this.reconciler = reconciler;
+    this.workflows = workflows;
     this.halted = halted;
     this.stopping = stopping;
   }
@@ -110,7 +105,7 @@ final class StepRunner {
       return;
     }
     if (loaded.job().jobType() == JobType.REMEDIATION) {
-      reconciler.run(lease, loaded.job(), loaded.steps());
+      workflows.run(lease, loaded.job(), loaded.steps());
       return;
     }
     JobRecord job = loaded.job();
@@ -283,44 +278,18 @@ final class StepRunner {
   private void completeIn(Connection c, JobRecord job, JobStatus running, Map<String, String> outputs)
       throws SQLException {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
-    if (done == JobStatus.SUCCEEDED && job.kind() == JobKind.KUBERNETES) {
-      SpaceId space = registerClusterSpace(c, job, outputs);
-      Map<String, String> withSpace = new LinkedHashMap<>(outputs);
-      withSpace.put("spaceId", space.value());
-      jobs.setOutputs(c, job.id(), withSpace);
+    CompletedJob completed = new CompletedJob(job.id(), job.orgId(), job.kind(), done, job.provider(),
+        job.accountId(), job.region(), job.spec().name(), job.createdBy(), Map.copyOf(outputs));
+    Map<String, String> added = new LinkedHashMap<>();
+    for (JobCompletionListener listener : completionListeners) {
+      added.putAll(listener.completed(c, completed));
     }
-    if (done == JobStatus.DELETED && job.kind() == JobKind.KUBERNETES) {
-      spaces.deleteCreatedBy(c, job.id().value());
-      clusterAccess.deleteRegisteredBy(c, job.id().value());
+    if (done == JobStatus.SUCCEEDED && !added.isEmpty()) {
+      Map<String, String> withAdded = new LinkedHashMap<>(outputs);
+      withAdded.putAll(added);
+      jobs.setOutputs(c, job.id(), withAdded);
     }
     transitions.move(c, job.id(), StatusTransitions.Move.finish(running, done, null, null));
-  }
-
-  /** A cluster that came up becomes a space of its own, in the same account and region. */
-  private SpaceId registerClusterSpace(Connection c, JobRecord job, Map<String, String> outputs)
-      throws SQLException {
-    SpaceId existing = spaces.findCreatedBy(c, job.id().value());
-    if (existing != null) {
-      return existing;
-    }
-    String cluster = outputs.getOrDefault("clusterName", job.spec().name());
-    String name = job.region() == null ? cluster : cluster + "-" + job.region();
-    if (spaces.findByName(c, job.orgId(), name) != null) {
-      name = name + "-" + job.id().value().substring(job.id().value().length() - 6);
-    }
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put("clusterName", cluster);
-    if (job.region() != null) {
-      config.put("region", job.region());
-    }
-    Instant now = Timestamps.now();
-    Space space = new Space(SpaceId.random(), name, job.provider(), "kubernetes", job.accountId(),
-        SpaceStatus.ACTIVE, config, now, now);
-    spaces.insert(c, job.orgId(), space, job.id().value());
-    // the account that made the cluster may mint kubeconfigs for it, as if registered by hand
-    clusterAccess.insertIfAbsent(c, job.orgId(), job.accountId(), job.region() == null ? "" : job.region(),
-        cluster, job.createdBy(), job.id().value(), now);
-    return space.id();
   }
 
   private void failJob(Run run, JobRecord job, StepRecord row, JobStatus running, Failure failure) {

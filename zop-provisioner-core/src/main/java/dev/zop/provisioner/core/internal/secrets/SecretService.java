@@ -6,10 +6,10 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
+import dev.zop.provisioner.core.internal.secrets.SecretRefRepository.Issued;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
-import java.sql.SQLException;
 import java.util.NoSuchElementException;
 
 /**
@@ -22,6 +22,7 @@ public final class SecretService {
   private final LocalSecretStore local;
   private final ProviderRegistry providers;
   private final AccountRepository accounts;
+  private final SecretRefRepository refs = new SecretRefRepository();
 
   public SecretService(Database db, LocalSecretStore local, ProviderRegistry providers, AccountRepository accounts) {
     this.db = db;
@@ -68,18 +69,15 @@ public final class SecretService {
       return;
     }
     store(issued).delete(ref);
-    db.tx(c -> Database.update(c, "DELETE FROM secret_refs WHERE org_id = ? AND ref = ?", orgId, ref.value()));
+    db.tx(c -> {
+      refs.delete(c, orgId, ref);
+      return null;
+    });
   }
-
-  private record Issued(String store, CloudAccountId accountId, String region) {}
 
   /** Where a reference's value lives; {@code orgId} null looks across organisations (engine use only). */
   private Issued lookup(String orgId, SecretRef ref) {
-    String sql = "SELECT store, cloud_account_id, region FROM secret_refs WHERE ref = ?"
-        + (orgId == null ? "" : " AND org_id = ?");
-    Object[] args = orgId == null ? new Object[] {ref.value()} : new Object[] {ref.value(), orgId};
-    return db.read(c -> Database.queryOne(c, sql, rs -> new Issued(rs.getString(1),
-        CloudAccountId.of(rs.getString(2)), rs.getString(3)), args));
+    return db.read(c -> refs.find(c, orgId, ref));
   }
 
   private SecretStore store(Issued issued) {
@@ -116,14 +114,7 @@ public final class SecretService {
     public SecretRef put(String name, String value) {
       SecretRef ref = target.put(name, value);
       db.tx(c -> {
-        try {
-          Database.update(c, "INSERT INTO secret_refs (ref, org_id, store, cloud_account_id, region, created_at)"
-              + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", ref.value(), orgId, target.id(), accountId.value(),
-              region);
-        } catch (SQLException e) {
-          if (!db.dialect().isUniqueViolation(e)) {
-            throw e;
-          }
+        if (!refs.insert(c, db, ref, orgId, target.id(), accountId, region)) {
           c.rollback(); // put again under the same name: the reference is already recorded
         }
         return null;

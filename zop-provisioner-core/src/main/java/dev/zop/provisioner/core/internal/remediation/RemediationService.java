@@ -1,5 +1,10 @@
-package dev.zop.provisioner.core.internal.jobs;
+package dev.zop.provisioner.core.internal.remediation;
 
+import dev.zop.provisioner.Policies;
+import dev.zop.provisioner.core.internal.jobs.JobRecord;
+import dev.zop.provisioner.core.internal.jobs.StepRecord;
+import dev.zop.provisioner.core.internal.jobs.JobRepository;
+import dev.zop.provisioner.core.internal.jobs.JobService;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FieldError;
@@ -15,8 +20,6 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
-import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
-import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.StorableText;
@@ -47,7 +50,7 @@ import java.util.Set;
  */
 public final class RemediationService {
   /** Besides admins, principals with this role may approve, reject and cancel. */
-  public static final String APPROVER_ROLE = "remediation:approve";
+  public static final String APPROVER_ROLE = Policies.REMEDIATION_APPROVE;
 
   private final Database db;
   private final JobRepository jobs;
@@ -60,7 +63,7 @@ public final class RemediationService {
   private final JobService jobService;
   private final Runnable wakeWorker;
 
-  RemediationService(Database db, JobRepository jobs, RemediationRepository remediations, AccountRepository accounts,
+  public RemediationService(Database db, JobRepository jobs, RemediationRepository remediations, AccountRepository accounts,
       ProviderRegistry providers, TemplateRegistry templates, RecommendationSource source, RecommendationStore store,
       JobService jobService, Runnable wakeWorker) {
     this.db = db;
@@ -257,7 +260,7 @@ public final class RemediationService {
   }
 
   private static void requireApprover(Principal principal) {
-    if (!principal.hasRole(Principal.ADMIN) && !principal.hasRole(APPROVER_ROLE)) {
+    if (!Policies.allows(principal, Policies.REMEDIATION_APPROVE)) {
       throw new ForbiddenException(principal.actor() + " may not decide remediation steps; that needs the "
           + Principal.ADMIN + " or " + APPROVER_ROLE + " role");
     }

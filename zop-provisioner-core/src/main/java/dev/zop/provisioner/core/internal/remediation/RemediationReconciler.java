@@ -1,14 +1,21 @@
-package dev.zop.provisioner.core.internal.jobs;
+package dev.zop.provisioner.core.internal.remediation;
 
+import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobRecord;
+import dev.zop.provisioner.core.internal.jobs.StepRecord;
+import dev.zop.provisioner.core.internal.jobs.StatusTransitions;
+import dev.zop.provisioner.core.internal.jobs.Lease;
+import dev.zop.provisioner.core.internal.jobs.LeaseLostException;
+import dev.zop.provisioner.core.internal.jobs.FencedWriter;
+import dev.zop.provisioner.core.internal.jobs.JobRepository;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.jobs.WorkflowRunner;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
-import dev.zop.provisioner.core.internal.remediation.NotificationRules;
-import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.remediation.StepKind;
@@ -33,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * by kind, and is the only writer of the audit trail. Like provisioning steps, every write is fenced by the
  * job's lease, and a job waiting for a person holds no thread.
  */
-final class RemediationReconciler {
+public final class RemediationReconciler implements WorkflowRunner {
   private static final Logger LOG = LoggerFactory.getLogger(RemediationReconciler.class);
   private static final String SYSTEM = "system";
   private static final Set<String> TRANSITIONAL = Set.of("starting", "stopping", "pausing");
@@ -50,23 +57,24 @@ final class RemediationReconciler {
   private final NotificationRules rules;
   private final FencedWriter writer;
 
-  RemediationReconciler(Database db, JobRepository jobs, RemediationRepository remediations,
-      AccountRepository accounts, ProviderRegistry providers, TemplateRegistry templates, RetryPolicy retryPolicy,
-      Notifier notifier, NotificationRules rules, FencedWriter writer) {
-    this.db = db;
-    this.transitions = new StatusTransitions(jobs, db.dialect());
-    this.jobs = jobs;
+  public RemediationReconciler(JobEngine.Parts parts, RemediationRepository remediations,
+      AccountRepository accounts, ProviderRegistry providers, TemplateRegistry templates, Notifier notifier,
+      NotificationRules rules) {
+    this.db = parts.db();
+    this.transitions = new StatusTransitions(parts.jobs(), db.dialect());
+    this.jobs = parts.jobs();
     this.remediations = remediations;
     this.accounts = accounts;
     this.providers = providers;
     this.templates = templates;
-    this.retryPolicy = retryPolicy;
+    this.retryPolicy = parts.retryPolicy();
     this.notifier = notifier;
     this.rules = rules;
-    this.writer = writer;
+    this.writer = parts.writer();
   }
 
-  void run(Lease lease, JobRecord job, List<StepRecord> steps) {
+  @Override
+  public void run(Lease lease, JobRecord job, List<StepRecord> steps) {
     RemediationRepository.Details details = db.read(c -> remediations.details(c, job.id()));
     WorkflowTemplate template = templates.find(details.templateId());
     JobStatus status = job.status();

@@ -1,4 +1,4 @@
-package dev.zop.provisioner.server;
+package dev.zop.provisioner;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +9,10 @@ import java.util.Set;
  * The product's policies — {@code space}, {@code provisioning}, {@code service}, {@code deployment} ×
  * {@code view|create|update|delete} — and the system roles that hold them. Custom roles hold only what they were
  * granted. {@code remediation:approve} is one more grant, for deciding approval steps without being an admin.
+ *
+ * <p>One check, {@link #allows}, guards both the embedded engine's views and the REST service: a principal holds
+ * the policies of its system roles, and any policy named among its roles as a grant (the service resolves a
+ * custom role to the grants it holds before the engine sees the caller).
  */
 public final class Policies {
   public static final List<String> CATEGORIES = List.of("space", "provisioning", "service", "deployment");
@@ -35,8 +39,38 @@ public final class Policies {
     return SYSTEM_ROLES.containsKey(role);
   }
 
-  static Set<String> ofSystemRole(String role) {
+  public static Set<String> ofSystemRole(String role) {
     return SYSTEM_ROLES.getOrDefault(role, Set.of());
+  }
+
+  /** Every policy {@code principal} holds: those of its system roles and those it was granted by name. */
+  public static Set<String> of(Principal principal) {
+    Set<String> held = new LinkedHashSet<>();
+    for (String role : principal.roles()) {
+      held.addAll(ofSystemRole(role));
+      if (isGrantable(role)) {
+        held.add(role);
+      }
+    }
+    return held;
+  }
+
+  /** Whether {@code principal} holds {@code policy}. */
+  public static boolean allows(Principal principal, String policy) {
+    for (String role : principal.roles()) {
+      if (role.equals(policy) || ofSystemRole(role).contains(policy)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Refuses, with a 403-shaped error naming the policy and the roles, unless {@code principal} holds it. */
+  public static void require(Principal principal, String policy) {
+    if (!allows(principal, policy)) {
+      throw new ForbiddenException("forbidden", "this call needs the " + policy + " policy, which "
+          + principal.actor() + "'s roles " + principal.roles() + " do not grant");
+    }
   }
 
   /** Whether {@code policy} is something a custom role may be granted. */

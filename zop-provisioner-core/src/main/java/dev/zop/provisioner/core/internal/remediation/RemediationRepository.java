@@ -1,4 +1,4 @@
-package dev.zop.provisioner.core.internal.jobs;
+package dev.zop.provisioner.core.internal.remediation;
 
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.core.internal.store.Database;
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.UUID;
 
 /** SQL for {@code remediation_jobs}, {@code remediation_commands} and {@code remediation_audit}. */
-final class RemediationRepository {
+public final class RemediationRepository {
 
   /** What a remediation job acts on and which template it follows. */
   record Details(JobId jobId, String recommendationId, SubjectType subjectType, String subjectId, String templateId,

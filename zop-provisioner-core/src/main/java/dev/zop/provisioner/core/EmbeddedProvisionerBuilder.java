@@ -1,0 +1,228 @@
+package dev.zop.provisioner.core;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.remediation.WorkflowTemplate;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ClusterComponents;
+import dev.zop.provisioner.spi.Notifier;
+import dev.zop.provisioner.spi.RecommendationSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** Configures an {@link EmbeddedProvisioner}; every setting has a default. */
+public final class EmbeddedProvisionerBuilder {
+  private DataSource dataSource;
+  private String jdbcUrl;
+  private String jdbcUser;
+  private String jdbcPassword;
+  private Path dataDirectory;
+  private final List<CloudProvider> providers = new ArrayList<>();
+  private boolean discoverProviders = true;
+  private ClusterComponents components;
+  private int workerThreads = Math.min(64, Math.max(4, 4 * java.lang.Runtime.getRuntime().availableProcessors()));
+  private Duration lease = Duration.ofSeconds(30);
+  private Duration poll = Duration.ofMillis(250);
+  private RetryPolicy retryPolicy = RetryPolicy.defaults();
+  private boolean runWorkers = true;
+  private String instanceId;
+  private Principal principal = Principal.local();
+  final List<WorkflowTemplate> templates = new ArrayList<>();
+  RecommendationSource recommendations;
+  Notifier notifier;
+  Boolean notifyTerminal;
+
+  EmbeddedProvisionerBuilder() {}
+
+  /**
+   * Adds a remediation workflow template. Host templates are tried before the built-in ones; register a new
+   * version with the same step ids to keep approvals addressed by id working.
+   */
+  public EmbeddedProvisionerBuilder template(WorkflowTemplate template) {
+    this.templates.add(Objects.requireNonNull(template));
+    return this;
+  }
+
+  /** Where recommendations come from (default: the engine's table, filled with putRecommendation). */
+  public EmbeddedProvisionerBuilder recommendations(RecommendationSource source) {
+    this.recommendations = Objects.requireNonNull(source);
+    return this;
+  }
+
+  /** Who delivers notifications (default: the log). */
+  public EmbeddedProvisionerBuilder notifier(Notifier value) {
+    this.notifier = Objects.requireNonNull(value);
+    return this;
+  }
+
+  /**
+   * Whether remediation success and failure are notified. Default: the {@code REMEDIATION_NOTIFY_TERMINAL}
+   * environment variable ({@code true} to notify); approval requests are always notified.
+   */
+  public EmbeddedProvisionerBuilder notifyTerminal(boolean value) {
+    this.notifyTerminal = value;
+    return this;
+  }
+
+  /** Use this data source (the host owns and closes it). Default: an H2 file in the data directory. */
+  public EmbeddedProvisionerBuilder dataSource(DataSource value) {
+    this.dataSource = value;
+    return this;
+  }
+
+  /** Connect to this database (H2 or PostgreSQL) through a pool the engine owns. */
+  public EmbeddedProvisionerBuilder jdbc(String url, String user, String password) {
+    this.jdbcUrl = url;
+    this.jdbcUser = user;
+    this.jdbcPassword = password;
+    return this;
+  }
+
+  /**
+   * Where the default H2 store and the local secret store live (secrets in {@code secrets/}, their key in
+   * {@code secret.key} unless {@code ZOP_SECRET_KEY} holds it). Default: {@code $ZOP_HOME}, else {@code $XDG_DATA_HOME/zop-provisioner},
+   * else {@code ~/.local/share/zop-provisioner}.
+   */
+  public EmbeddedProvisionerBuilder dataDirectory(Path value) {
+    this.dataDirectory = value;
+    return this;
+  }
+
+  /** Adds a provider; it replaces a discovered provider with the same id. */
+  public EmbeddedProvisionerBuilder provider(CloudProvider provider) {
+    this.providers.add(Objects.requireNonNull(provider));
+    return this;
+  }
+
+  /** What installs catalog components (default: the one {@link java.util.ServiceLoader} finds, if any). */
+  public EmbeddedProvisionerBuilder components(ClusterComponents value) {
+    this.components = Objects.requireNonNull(value);
+    return this;
+  }
+
+  /** Whether to load providers with {@link java.util.ServiceLoader} (default true). */
+  public EmbeddedProvisionerBuilder discoverProviders(boolean value) {
+    this.discoverProviders = value;
+    return this;
+  }
+
+  /** Threads that run steps; waiting jobs take none. Default: 4 per core, 4 to 64. */
+  public EmbeddedProvisionerBuilder workerThreads(int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("workerThreads must be at least 1");
+    }
+    this.workerThreads = value;
+    return this;
+  }
+
+  /** How long a claim lasts without a heartbeat before another engine may take the job (default 30 s). */
+  public EmbeddedProvisionerBuilder leaseDuration(Duration value) {
+    if (value.toMillis() < 100) {
+      throw new IllegalArgumentException("leaseDuration must be at least 100 ms");
+    }
+    this.lease = value;
+    return this;
+  }
+
+  /** How often idle workers and watchers look for work and events made elsewhere (default 250 ms). */
+  public EmbeddedProvisionerBuilder pollInterval(Duration value) {
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException("pollInterval must be positive");
+    }
+    this.poll = value;
+    return this;
+  }
+
+  public EmbeddedProvisionerBuilder retryPolicy(RetryPolicy value) {
+    this.retryPolicy = Objects.requireNonNull(value);
+    return this;
+  }
+
+  /** False for an instance that serves calls but runs no steps (default true). */
+  public EmbeddedProvisionerBuilder runWorkers(boolean value) {
+    this.runWorkers = value;
+    return this;
+  }
+
+  /** Names this instance in leases (default: host, pid and a random suffix). */
+  public EmbeddedProvisionerBuilder instanceId(String value) {
+    this.instanceId = value;
+    return this;
+  }
+
+  /** The principal of the returned instance (default: organisation {@code default}, actor {@code local}). */
+  public EmbeddedProvisionerBuilder principal(Principal value) {
+    this.principal = Objects.requireNonNull(value);
+    return this;
+  }
+
+  public EmbeddedProvisioner build() {
+    HikariDataSource owned = null;
+    DataSource ds = dataSource;
+    if (ds == null) {
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(jdbcUrl != null ? jdbcUrl : defaultH2Url());
+      config.setUsername(jdbcUrl != null ? jdbcUser : "sa");
+      config.setPassword(jdbcUrl != null ? jdbcPassword : "");
+      config.setMaximumPoolSize(Math.max(10, workerThreads / 2 + 4));
+      config.setPoolName("zop-provisioner");
+      owned = new HikariDataSource(config);
+      ds = owned;
+    }
+    try {
+      Database db = Database.open(ds);
+      ProviderRegistry registry = ProviderRegistry.of(discoverProviders, providers, components,
+          Thread.currentThread().getContextClassLoader());
+      String id = instanceId != null ? instanceId
+          : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+      JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers);
+      Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
+      LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),
+          System.getenv("ZOP_SECRET_KEY"));
+      return new EmbeddedProvisioner(new EngineAssembly(db, registry, localSecrets, settings, this, owned),
+          principal, true);
+    } catch (RuntimeException e) {
+      if (owned != null) {
+        owned.close();
+      }
+      throw e;
+    }
+  }
+
+  private String defaultH2Url() {
+    Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the data directory " + dir, e);
+    }
+    // the engine uses a few dozen distinct statements; H2's default parse cache holds 8
+    return "jdbc:h2:file:" + dir.resolve("zop").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;QUERY_CACHE_SIZE=64";
+  }
+
+  private static Path defaultDataDirectory() {
+    String home = System.getenv("ZOP_HOME");
+    if (home != null && !home.isBlank()) {
+      return Path.of(home);
+    }
+    String xdg = System.getenv("XDG_DATA_HOME");
+    if (xdg != null && !xdg.isBlank()) {
+      return Path.of(xdg, "zop-provisioner");
+    }
+    return Path.of(System.getProperty("user.home"), ".local", "share", "zop-provisioner");
+  }
+}

@@ -1,0 +1,122 @@
+package dev.zop.provisioner.core;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
+import dev.zop.provisioner.core.internal.accounts.AccountService;
+import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
+import dev.zop.provisioner.core.internal.databases.DatabaseService;
+import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobService;
+import dev.zop.provisioner.core.internal.remediation.RemediationService;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
+import dev.zop.provisioner.core.internal.remediation.LoggingNotifier;
+import dev.zop.provisioner.core.internal.remediation.NotificationRules;
+import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
+import dev.zop.provisioner.core.internal.remediation.RemediationReconciler;
+import dev.zop.provisioner.core.internal.remediation.RemediationRepository;
+import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
+import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
+import dev.zop.provisioner.core.internal.secrets.SecretService;
+import dev.zop.provisioner.core.internal.spaces.ClusterSpaces;
+import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
+import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.core.internal.spaces.SpaceService;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spi.Notifier;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/** Everything one engine owns, wired together; shared by the principal views of it. */
+final class EngineAssembly {
+  final SpaceService spaces;
+  final AccountService accounts;
+  final JobService jobs;
+  final RemediationService remediations;
+  final SecretService secrets;
+  final DatabaseService databases;
+  final JobEngine engine;
+  final ProviderRegistry providers;
+  final HikariDataSource ownedDataSource;
+  final DataSource store;
+  final ScheduledExecutorService recovery;
+  private boolean closed;
+
+  EngineAssembly(Database db, ProviderRegistry providers, LocalSecretStore localSecrets, JobEngine.Settings settings,
+      EmbeddedProvisionerBuilder builder, HikariDataSource owned) {
+    SpaceRepository spaceRepository = new SpaceRepository();
+    AccountRepository accountRepository = new AccountRepository();
+    this.providers = providers;
+    this.store = db.dataSource();
+    ClusterAccessRepository clusterAccess = new ClusterAccessRepository();
+    this.secrets = new SecretService(db, localSecrets, providers, accountRepository);
+    ClusterTargets targets = new ClusterTargets(db, spaceRepository, accountRepository, providers, clusterAccess,
+        secrets);
+    this.spaces = new SpaceService(db, spaceRepository, accountRepository, providers, secrets, targets);
+    this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
+    this.databases = new DatabaseService(db, secrets);
+    RecommendationStore recommendationStore = new RecommendationStore(db);
+    TemplateRegistry templates = new TemplateRegistry(builder.templates);
+    RemediationRepository remediationRows = new RemediationRepository();
+    Notifier notifier = builder.notifier != null ? builder.notifier : new LoggingNotifier();
+    NotificationRules rules = builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
+        : NotificationRules.fromEnvironment(System::getenv);
+    // the job engine runs remediation workflows through the WorkflowRunner seam; it knows nothing of them
+    this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets, targets,
+        job -> databases.hasDatabases(job)
+            ? "datastore job " + job + " still has databases; delete them first" : null,
+        List.of(new ClusterSpaces(spaceRepository, clusterAccess)),
+        parts -> new RemediationReconciler(parts, remediationRows, accountRepository, providers, templates,
+            notifier, rules),
+        settings);
+    this.jobs = engine.service();
+    this.remediations = new RemediationService(db, engine.parts().jobs(), remediationRows, accountRepository,
+        providers, templates, builder.recommendations != null ? builder.recommendations : recommendationStore,
+        recommendationStore, jobs, engine.wake());
+    this.ownedDataSource = owned;
+    if (settings.runWorkers()) {
+      // database operations an engine left part-way: now, then every minute
+      this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "zop-database-recovery");
+        t.setDaemon(true);
+        return t;
+      });
+      recovery.scheduleWithFixedDelay(databases::recover, 0, 60, TimeUnit.SECONDS);
+    } else {
+      this.recovery = null;
+    }
+  }
+
+  synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stopRecovery();
+    engine.close();
+    providers.close();
+    if (ownedDataSource != null) {
+      ownedDataSource.close();
+    }
+  }
+
+  synchronized void halt() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stopRecovery();
+    engine.halt();
+    if (ownedDataSource != null) {
+      ownedDataSource.close();
+    }
+  }
+
+  private void stopRecovery() {
+    if (recovery != null) {
+      recovery.shutdownNow();
+    }
+  }
+}
