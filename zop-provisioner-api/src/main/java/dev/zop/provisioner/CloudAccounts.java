@@ -11,7 +11,10 @@ public interface CloudAccounts {
 
   List<CloudAccount> list();
 
-  /** Kubernetes clusters the account holds in {@code region}, found through its provider. */
+  /**
+   * Kubernetes clusters the account holds in {@code region}, found through its provider; {@code region} null
+   * means the account's own region (its {@code region} property).
+   */
   List<DiscoveredCluster> clusters(CloudAccountId id, String region);
 
   /**

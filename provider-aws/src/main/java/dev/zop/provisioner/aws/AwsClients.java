@@ -1,6 +1,7 @@
 package dev.zop.provisioner.aws;
 
 import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import java.net.URI;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -87,7 +88,45 @@ final class AwsClients implements AutoCloseable {
         configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build());
   }
 
+  /**
+   * The account's credentials, failing with {@link CredentialsUnavailableException} (and a hint naming where this
+   * account's credentials come from) when they cannot be loaded, so the failure reads as the user's to fix.
+   */
   private static AwsCredentialsProvider credentials(CloudAccount account, StsClient sts) {
+    AwsCredentialsProvider source = source(account, sts);
+    String ref = account.credentialsRef() == null || account.credentialsRef().isBlank() ? "default-chain"
+        : account.credentialsRef();
+    return () -> {
+      try {
+        return source.resolveCredentials();
+      } catch (RuntimeException e) {
+        throw new CredentialsUnavailableException("the credentials of cloud account " + account.name() + " ("
+            + ref + ") could not be loaded", whereFrom(ref), e);
+      }
+    };
+  }
+
+  private static String whereFrom(String ref) {
+    if (ref.startsWith("env:")) {
+      String prefix = ref.substring("env:".length());
+      return "Set " + prefix + "_ACCESS_KEY_ID and " + prefix + "_SECRET_ACCESS_KEY in the environment of the"
+          + " process that runs the engine (zop serve or your service).";
+    }
+    if (ref.startsWith("profile:")) {
+      return "Add profile [" + ref.substring("profile:".length()) + "] to the shared credentials file"
+          + " (~/.aws/credentials, or the file AWS_SHARED_CREDENTIALS_FILE names) of the engine's host.";
+    }
+    if (ref.startsWith("role:")) {
+      return "The engine's host assumes " + ref.substring("role:".length()) + " with its default credentials:"
+          + " give the host credentials (environment, ~/.aws, or an instance or container role) and check the"
+          + " role's trust policy allows them.";
+    }
+    return "This account uses the engine host's default AWS credentials chain: set AWS_ACCESS_KEY_ID and"
+        + " AWS_SECRET_ACCESS_KEY, a profile in ~/.aws/credentials, or an instance or container role on the host;"
+        + " or give the account a credentialsRef (role:<ARN>, profile:<name>, env:<PREFIX>).";
+  }
+
+  private static AwsCredentialsProvider source(CloudAccount account, StsClient sts) {
     String ref = account.credentialsRef();
     if (ref == null || ref.isBlank() || ref.equals("default-chain")) {
       return DefaultCredentialsProvider.builder().build();

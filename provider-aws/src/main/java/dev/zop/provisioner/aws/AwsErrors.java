@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.HttpStatusClassifier;
 import dev.zop.provisioner.kit.UndeclaredPermissionException;
@@ -33,7 +34,8 @@ final class AwsErrors {
 
   /** Every AWS call of the provider goes through this wrapper, tagged with the IAM action it needs. */
   static final CloudCalls CALLS = new CloudCalls(
-      e -> e instanceof AwsServiceException || e instanceof SdkClientException, AwsErrors::isNotFound);
+      e -> e instanceof AwsServiceException || e instanceof SdkClientException
+          || e instanceof CredentialsUnavailableException, AwsErrors::isNotFound);
 
   private AwsErrors() {}
 
@@ -65,6 +67,10 @@ final class AwsErrors {
   static Failure classify(Throwable error) {
     String action = CloudCallException.permissionOf(error);
     Throwable cause = CloudCallException.unwrap(error);
+    CredentialsUnavailableException missing = CredentialsUnavailableException.in(cause);
+    if (missing != null) {
+      return HTTP.credentialsMissing(missing);
+    }
     if (cause instanceof AwsServiceException e) {
       String code = code(e);
       int status = e.statusCode();

@@ -1,6 +1,7 @@
 package dev.zop.provisioner.core;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.accounts.AccountService;
 import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
@@ -63,11 +64,12 @@ final class EngineAssembly {
     Notifier notifier = builder.notifier != null ? builder.notifier : new LoggingNotifier();
     NotificationRules rules = builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
         : NotificationRules.fromEnvironment(System::getenv);
+    ClusterSpaces clusterSpaces = new ClusterSpaces(db, spaceRepository, clusterAccess);
     // the job engine runs remediation workflows through the WorkflowRunner seam; it knows nothing of them
     this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets, targets,
-        job -> databases.hasDatabases(job)
-            ? "datastore job " + job + " still has databases; delete them first" : null,
-        List.of(new ClusterSpaces(spaceRepository, clusterAccess)),
+        List.of(job -> databases.hasDatabases(job) ? new ConflictException("job_has_dependents",
+            "datastore job " + job + " still has databases; delete them first") : null, clusterSpaces),
+        List.of(clusterSpaces),
         parts -> new RemediationReconciler(parts, remediationRows, accountRepository, providers, templates,
             notifier, rules),
         settings);

@@ -7,6 +7,8 @@ package dev.zop.provisioner.kit;
 public final class FailureCodes {
   /** The cloud refused the account's credentials. */
   public static final String INVALID_CREDENTIALS = "invalid_credentials";
+  /** The account's credentials could not be loaded at all (nothing set where its reference points). */
+  public static final String CREDENTIALS_MISSING = "credentials_missing";
   /** The account's identity lacks a permission; the fix hint names it. */
   public static final String ACCESS_DENIED = "access_denied";
   /** A quota or limit of the account was reached. */

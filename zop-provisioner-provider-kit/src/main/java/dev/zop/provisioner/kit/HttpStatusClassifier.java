@@ -57,6 +57,12 @@ public class HttpStatusClassifier {
     return Failure.system(FailureCodes.error(providerId), "HTTP " + status + ": " + text);
   }
 
+  /** Credentials that could not be loaded: for the user to set, with the hint the provider gave for the account. */
+  public Failure credentialsMissing(CredentialsUnavailableException e) {
+    return Failure.userAction(FailureCodes.CREDENTIALS_MISSING, e.getMessage(),
+        e.fixHint() != null ? e.fixHint() : hints.credentials(), null);
+  }
+
   public Failure invalidCredentials(String text) {
     return Failure.userAction(FailureCodes.INVALID_CREDENTIALS, text, hints.credentials(), hints.permissionsConsole());
   }

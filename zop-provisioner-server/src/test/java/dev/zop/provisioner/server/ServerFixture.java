@@ -25,9 +25,19 @@ final class ServerFixture implements AutoCloseable {
   }
 
   ServerFixture(java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
+    this(false, customise);
+  }
+
+  /** With the component installer the class path offers (provider-helm), for namespaces and catalog calls. */
+  static ServerFixture withComponents() {
+    return new ServerFixture(true, b -> b);
+  }
+
+  private ServerFixture(boolean components, java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
     try {
       Path dir = Files.createTempDirectory("zop-server-test");
-      engine = TestEngines.h2(dir, cloud).build();
+      // discovery finds provider-helm's installer; the explicit sim provider still wins for sim
+      engine = TestEngines.h2(dir, cloud).discoverProviders(components).build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

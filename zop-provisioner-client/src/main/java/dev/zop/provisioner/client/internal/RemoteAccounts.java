@@ -35,8 +35,11 @@ public final class RemoteAccounts implements CloudAccounts {
 
   @Override
   public List<DiscoveredCluster> clusters(CloudAccountId id, String region) {
-    HttpUrl url = http.url("cloud-accounts", id.value(), "clusters").addQueryParameter("region", region).build();
-    return http.get(url, RemoteSpaces.CLUSTERS.getType());
+    HttpUrl.Builder url = http.url("cloud-accounts", id.value(), "clusters");
+    if (region != null) { // none: the service uses the account's own region
+      url.addQueryParameter("region", region);
+    }
+    return http.get(url.build(), RemoteSpaces.CLUSTERS.getType());
   }
 
   @Override

@@ -31,13 +31,8 @@ final class SpaceRoutes {
     r.route("GET", "/cloud-accounts/{accountID}", "space:view", "Get a cloud account", 200,
         call -> call.zop().accounts().get(account(call)));
     r.route("GET", "/cloud-accounts/{accountID}/clusters", "space:view",
-        "List clusters discovered on the cloud account in ?region=", 200, call -> {
-          String region = call.query("region");
-          if (region == null) {
-            throw ApiError.badRequest("region", "required", "region is required, e.g. ?region=us-east-1");
-          }
-          return call.zop().accounts().clusters(account(call), region);
-        });
+        "List clusters discovered on the cloud account in ?region= (default: the account's region property)", 200,
+        call -> call.zop().accounts().clusters(account(call), call.query("region")));
     String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
     r.routeWithoutBody("PUT", access, "space:update", "Register a cluster on a cloud account for kubeconfig minting", 200,
         call -> call.zop().accounts().registerClusterAccess(account(call), call.path("region"),

@@ -437,6 +437,26 @@ public abstract class ProvisionerContract {
   }
 
   @Test
+  void aClusterIsNotTornDownFromUnderTheJobsInItsSpace() {
+    Space space = newSpace("cluster-space");
+    Job cluster = provisioner().jobs().await(provisioner().jobs().submit(space.id(), cluster(unique("host"))).id(),
+        WAIT);
+    SpaceId clusterSpace = SpaceId.of(cluster.outputs().get("spaceId"));
+    Job tenant = provisioner().jobs().await(provisioner().jobs().submit(clusterSpace,
+        RegistrySpec.named(unique("tenant/images"))).id(), WAIT);
+    assertThat(tenant.status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    assertThatThrownBy(() -> provisioner().jobs().delete(cluster.id()))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("space_has_jobs"));
+    assertThat(provisioner().jobs().get(cluster.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    provisioner().jobs().await(provisioner().jobs().delete(tenant.id()).id(), WAIT);
+    assertThat(provisioner().jobs().await(provisioner().jobs().delete(cluster.id()).id(), WAIT).status())
+        .isEqualTo(JobStatus.DELETED);
+    assertThatThrownBy(() -> provisioner().spaces().get(clusterSpace)).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
   void kubeconfigsNeedTheClusterRegisteredOnTheAccount() {
     Space space = newSpace("access");
     String name = unique("access");
@@ -445,6 +465,14 @@ public abstract class ProvisionerContract {
     assertThat(provisioner().spaces().kubeconfig(clusterSpace.id()).server()).contains(name);
     assertThat(provisioner().accounts().clusters(space.cloudAccountId(), "sim-east-1"))
         .extracting(DiscoveredCluster::name).contains(name);
+    // without a region, the account's own region; an account without one must be told which
+    CloudAccount regional = provisioner().accounts().create(CloudAccountRequest.of("sim", unique("regional"))
+        .property("region", "sim-east-1"));
+    assertThat(provisioner().accounts().clusters(regional.id(), null))
+        .isEqualTo(provisioner().accounts().clusters(regional.id(), "sim-east-1"));
+    assertThatThrownBy(() -> provisioner().accounts().clusters(space.cloudAccountId(), null))
+        .isInstanceOfSatisfying(ValidationException.class,
+            e -> assertThat(e.fieldErrors()).extracting(f -> f.field()).containsExactly("region"));
 
     provisioner().accounts().revokeClusterAccess(space.cloudAccountId(), "sim-east-1", name);
     assertThatThrownBy(() -> provisioner().spaces().kubeconfig(clusterSpace.id()))

@@ -71,6 +71,11 @@ public final class KubeTestCluster {
     return "https://127.0.0.1:" + apiPort;
   }
 
+  /** The cluster's CA certificate, PEM in base64, as a kubeconfig's {@code certificate-authority-data}. */
+  public String caData() {
+    return caData;
+  }
+
   /** A cluster-admin kubeconfig for it. */
   public String kubeconfig() {
     return kubeconfig(server());

@@ -81,6 +81,13 @@ public final class AccountService {
 
   public List<DiscoveredCluster> clusters(Principal principal, CloudAccountId id, String region) {
     CloudAccount account = get(principal, id);
+    if (region == null) {
+      region = account.properties().get(REGION);
+      if (region == null) {
+        throw ValidationException.of("region", "required", "name a region: cloud account " + account.name()
+            + " has no region property to default to");
+      }
+    }
     ProviderSession session = providers.session(account, checkRegion(region));
     Discovery discovery = session.discovery();
     if (discovery == null) {
@@ -111,6 +118,9 @@ public final class AccountService {
           + " not found");
     }
   }
+
+  /** The account property naming its home region, which region-scoped calls default to. */
+  static final String REGION = "region";
 
   private static String checkRegion(String region) {
     if (region == null || !region.matches("[a-z0-9][a-z0-9-]{0,63}")) {

@@ -1,8 +1,8 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
+import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
@@ -30,13 +30,12 @@ public final class JobEngine implements AutoCloseable {
   public record Parts(Database db, JobRepository jobs, FencedWriter writer, RetryPolicy retryPolicy) {}
 
   /**
-   * @param teardownBlocker names why a job may not be torn down yet (a datastore that still has databases), or
-   *                        returns null when it may
+   * @param teardownGuards  features that may hold up a teardown (a datastore that still has databases)
    * @param completionListeners features that act, in the same transaction, when a provisioning job ends
    * @param workflows       makes the runner of remediation workflows from the engine's parts
    */
   public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
-      SecretService secrets, ClusterTargets targets, Function<JobId, String> teardownBlocker,
+      SecretService secrets, ClusterTargets targets, List<TeardownGuard> teardownGuards,
       List<JobCompletionListener> completionListeners, Function<Parts, WorkflowRunner> workflows,
       Settings settings) {
     JobRepository jobs = new JobRepository();
@@ -54,7 +53,7 @@ public final class JobEngine implements AutoCloseable {
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
     this.service = new JobService(db, jobs, spaces, accounts, providers, targets, signals, watchHub, wake,
-        settings.poll(), teardownBlocker);
+        settings.poll(), teardownGuards);
     if (worker != null) {
       worker.start();
     }

@@ -26,6 +26,7 @@ import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
@@ -53,7 +54,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /** The {@code Jobs} operations of the embedded engine, for a given principal. */
 public final class JobService {
@@ -70,11 +70,11 @@ public final class JobService {
   private final WatchHub watchHub;
   private final Runnable wakeWorker;
   private final Duration awaitPoll;
-  private final Function<JobId, String> teardownBlocker;
+  private final List<TeardownGuard> teardownGuards;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, ClusterTargets targets, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll,
-      Function<JobId, String> teardownBlocker) {
+      List<TeardownGuard> teardownGuards) {
     this.db = db;
     this.jobs = jobs;
     this.transitions = new StatusTransitions(jobs, db.dialect());
@@ -86,7 +86,7 @@ public final class JobService {
     this.watchHub = watchHub;
     this.wakeWorker = wakeWorker;
     this.awaitPoll = awaitPoll;
-    this.teardownBlocker = teardownBlocker;
+    this.teardownGuards = List.copyOf(teardownGuards);
   }
 
   /** Where a job would run, and the driver that would run it. */
@@ -210,9 +210,11 @@ public final class JobService {
       throw new ConflictException("job_in_progress",
           "job " + id + " is " + current.status().wireName() + "; wait for it to finish before deleting it");
     }
-    String blocker = teardownBlocker.apply(id);
-    if (blocker != null) {
-      throw new ConflictException("job_has_dependents", blocker);
+    for (TeardownGuard guard : teardownGuards) {
+      ConflictException refusal = guard.check(id);
+      if (refusal != null) {
+        throw refusal;
+      }
     }
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);

@@ -1,5 +1,7 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
@@ -8,6 +10,8 @@ import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.lifecycle.CompletedJob;
 import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
+import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
+import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,13 +23,25 @@ import java.util.Map;
  * A Kubernetes cluster a job brought up becomes a space of its own, in the same account and region, and the
  * account may mint kubeconfigs for it; tearing the cluster down removes both.
  */
-public final class ClusterSpaces implements JobCompletionListener {
+public final class ClusterSpaces implements JobCompletionListener, TeardownGuard {
+  private final Database db;
   private final SpaceRepository spaces;
   private final ClusterAccessRepository clusterAccess;
 
-  public ClusterSpaces(SpaceRepository spaces, ClusterAccessRepository clusterAccess) {
+  public ClusterSpaces(Database db, SpaceRepository spaces, ClusterAccessRepository clusterAccess) {
+    this.db = db;
     this.spaces = spaces;
     this.clusterAccess = clusterAccess;
+  }
+
+  /** A cluster is not torn down from under the jobs in the space it became. */
+  @Override
+  public ConflictException check(JobId job) {
+    return db.read(c -> {
+      SpaceId space = spaces.findCreatedBy(c, job.value());
+      return space != null && spaces.holdsJobs(c, space) ? new ConflictException("space_has_jobs", "cluster job "
+          + job + " became space " + space + ", which still holds jobs; delete (tear down) them first") : null;
+    });
   }
 
   @Override

@@ -58,6 +58,12 @@ public final class SpaceRepository {
         orgId, id.value(), id.value()) == 1;
   }
 
+  /** Whether the space holds jobs that are not deleted. */
+  public boolean holdsJobs(Connection c, SpaceId id) throws SQLException {
+    return Database.queryOne(c, "SELECT 1 FROM provisioning_jobs WHERE space_id = ? AND status <> 'deleted'"
+        + " FETCH FIRST 1 ROWS ONLY", rs -> Boolean.TRUE, id.value()) != null;
+  }
+
   /** The space a cluster job registered, if the job created one. */
   public SpaceId findCreatedBy(Connection c, String jobId) throws SQLException {
     return Database.queryOne(c, "SELECT id FROM deployment_spaces WHERE created_by_job = ?",

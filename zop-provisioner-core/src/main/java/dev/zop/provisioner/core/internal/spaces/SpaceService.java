@@ -32,8 +32,10 @@ import dev.zop.provisioner.spi.ClusterComponents;
 import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,13 @@ public final class SpaceService {
   public static final String KUBECONFIG_REF = "kubeconfigRef";
   private static final Set<String> SENSITIVE = Set.of("caCert", "serviceAccountToken", "kubeconfig", "password");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+  private static final String CA_CERT = "caCert";
+  private static final String SA_TOKEN = "serviceAccountToken";
+  private static final String ENDPOINT = "endpoint";
+  /** A bearer token as Kubernetes issues them (a JWT, or a static token): no spaces, quotes or line breaks. */
+  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/=-]{8,8192}");
+  private static final Pattern ENDPOINT_URL = Pattern.compile("https://[A-Za-z0-9.\\-\\[\\]:]+(/[A-Za-z0-9._~/-]*)?");
+  private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/=\\s]+");
   private static final Pattern SPACE_TYPE = Pattern.compile("[a-z][a-z_]{0,31}");
 
   private final Database db;
@@ -111,8 +120,36 @@ public final class SpaceService {
         || !request.kubeconfig().contains("clusters"))) {
       errors.add(FieldError.of("kubeconfig", "invalid_value", "must be a kubeconfig document (YAML), up to 64 KiB"));
     }
+    // a cluster's CA and a service-account token, as the spaces document takes them, become a kubeconfig that
+    // goes to the secret store like one passed whole; neither stays in the space's config
+    String tokenKubeconfig = null;
+    String caCert = request.config().get(CA_CERT);
+    String saToken = request.config().get(SA_TOKEN);
+    if (caCert != null || saToken != null) {
+      String endpoint = request.config().get(ENDPOINT);
+      if (caCert == null || caCert.isBlank() || !isCertificate(caCert)) {
+        errors.add(FieldError.of("config." + CA_CERT, "invalid_value",
+            "with serviceAccountToken, the cluster's CA certificate (PEM, or PEM in base64) is required"));
+      }
+      if (saToken == null || !TOKEN.matcher(saToken).matches()) {
+        errors.add(FieldError.of("config." + SA_TOKEN, "invalid_value",
+            "with caCert, the service account's bearer token is required"));
+      }
+      if (endpoint == null || !ENDPOINT_URL.matcher(endpoint).matches()) {
+        errors.add(FieldError.of("config." + ENDPOINT, "required",
+            "with caCert and serviceAccountToken, the cluster's API server URL (https://…) is required"));
+      }
+      if (request.kubeconfig() != null) {
+        errors.add(FieldError.of("kubeconfig", "conflict", "pass a kubeconfig or caCert and serviceAccountToken,"
+            + " not both"));
+      }
+      if (errors.isEmpty()) {
+        tokenKubeconfig = tokenKubeconfig(request.name(), endpoint, caCert, saToken);
+      }
+    }
+    String built = tokenKubeconfig;
     for (String key : request.config().keySet()) {
-      if (SENSITIVE.contains(key)) {
+      if (SENSITIVE.contains(key) && !key.equals(CA_CERT) && !key.equals(SA_TOKEN)) {
         errors.add(FieldError.of("config." + key, "sensitive_field",
             "credentials are not stored on a space; keep them in a secret store and pass a reference"));
       }
@@ -138,11 +175,14 @@ public final class SpaceService {
       Instant now = Timestamps.now();
       SpaceId id = SpaceId.random();
       Map<String, String> config = new java.util.LinkedHashMap<>(request.config());
+      config.remove(CA_CERT);
+      config.remove(SA_TOKEN);
+      String document = request.kubeconfig() != null ? request.kubeconfig() : built;
       SecretRef kubeconfig = null;
-      if (request.kubeconfig() != null) {
+      if (document != null) {
         // the credentials go to the secret store; the space keeps the reference
         kubeconfig = secrets.storeFor(principal.orgId(), request.cloudAccountId(), request.config().get("region"))
-            .put("zop/spaces/" + id.value() + "/kubeconfig", request.kubeconfig());
+            .put("zop/spaces/" + id.value() + "/kubeconfig", document);
         config.put(KUBECONFIG_REF, kubeconfig.value());
       }
       Space space = new Space(id, request.name(), request.provider(), request.spaceType(),
@@ -160,6 +200,26 @@ public final class SpaceService {
       }
       return space;
     });
+  }
+
+  private static boolean isCertificate(String caCert) {
+    String trimmed = caCert.trim();
+    return trimmed.startsWith("-----BEGIN CERTIFICATE-----") || BASE64.matcher(trimmed).matches();
+  }
+
+  /**
+   * A kubeconfig for a cluster reached with a service-account token, as {@code kubectl config} writes one. Every
+   * value is checked above (URL, base64, token characters), so none can break out of its YAML scalar.
+   */
+  static String tokenKubeconfig(String name, String endpoint, String caCert, String token) {
+    String trimmed = caCert.trim();
+    String caData = trimmed.startsWith("-----BEGIN")
+        ? Base64.getEncoder().encodeToString(trimmed.concat("\n").getBytes(StandardCharsets.UTF_8))
+        : trimmed.replaceAll("\\s", "");
+    return "apiVersion: v1\nkind: Config\nclusters:\n- name: " + name + "\n  cluster:\n    server: " + endpoint
+        + "\n    certificate-authority-data: " + caData + "\nusers:\n- name: " + name + "\n  user:\n    token: "
+        + token + "\ncontexts:\n- name: " + name + "\n  context:\n    cluster: " + name + "\n    user: " + name
+        + "\ncurrent-context: " + name + "\n";
   }
 
   public Space get(Principal principal, SpaceId id) {
