@@ -14,7 +14,8 @@ final class BuiltInCatalog {
             "Production-ready ingress controller backed by NGINX.",
             "https://kubernetes.github.io/ingress-nginx", "ingress-nginx",
             Map.of("controller.service.type", "LoadBalancer", "controller.metrics.enabled", true)),
-        new CatalogComponent("cert-manager", "cert-manager", "tls", "1.15.0",
+        // Jetstack's chart versions carry the "v" of the release tag (helm install --version v1.15.0)
+        new CatalogComponent("cert-manager", "cert-manager", "tls", "v1.15.0",
             "Automated TLS certificate issuance via ACME.",
             "https://charts.jetstack.io", "cert-manager",
             Map.of("crds.enabled", true)),

@@ -92,10 +92,13 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
 
   @Override
   public List<Step> teardown(ComponentSpec spec, Outputs recorded) {
-    String release = recorded.has("release") ? recorded.get("release") : spec.componentId();
+    // the install step records the release before it calls Helm: without it, nothing reached the cluster, and
+    // there is nothing to uninstall (nor a reason to ask for the cluster's credentials)
+    boolean attempted = recorded.has("release");
+    String release = attempted ? recorded.get("release") : spec.componentId();
     String namespace = recorded.has("namespace") ? recorded.get("namespace") : namespace(spec);
     return List.of(step("uninstall-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
-        ctx -> uninstall(release, namespace)));
+        ctx -> attempted ? uninstall(release, namespace) : StepResult.done()));
   }
 
   /** Components run on the space's cluster; they add no cloud resources to price. */

@@ -15,9 +15,12 @@ class HelmComponentsCatalogTest {
     List<CatalogComponent> catalog = HelmComponents.create().catalog();
     assertThat(catalog).extracting(CatalogComponent::id).containsExactly("ingress-nginx", "cert-manager",
         "kube-prometheus-stack", "metrics-server", "external-dns");
+    assertThat(catalog).filteredOn(c -> c.id().equals("cert-manager")).extracting(CatalogComponent::version)
+        .containsExactly("v1.15.0");
     assertThat(catalog).allSatisfy(c -> {
       assertThat(c.repository()).startsWith("https://");
-      assertThat(c.version()).matches("\\d+\\.\\d+\\.\\d+");
+      // as the repository's index spells it: a semantic version, with a "v" where the chart's publisher uses one
+      assertThat(c.version()).matches("v?\\d+\\.\\d+\\.\\d+");
       assertThat(c.name()).isNotBlank();
       assertThat(c.category()).isNotBlank();
       assertThat(c.description()).isNotBlank();

@@ -156,6 +156,24 @@ class HelmComponentsTest {
   }
 
   @Test
+  void aComponentThatNeverInstalledIsTornDownWithoutTheCluster() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm-never"));
+    Space unreachable = zop.spaces().create(SpaceRequest.of("sim", "helm-never", account.id()).region("sim-east-1")
+        .kubeconfig(kube.kubeconfig("https://127.0.0.1:" + closed)));
+    Job failed = zop.jobs().await(zop.jobs().installComponent(unreachable.id(), "missing-version", Map.of()).id(),
+        WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.lastFailure().code()).isEqualTo("chart_not_found");
+    // nothing reached the cluster, so its teardown needs nothing of it (here it could not reach it at all)
+    Job deleted = zop.jobs().await(zop.jobs().delete(failed.id()).id(), WAIT);
+    assertThat(deleted.status()).as(String.valueOf(deleted.lastFailure())).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
   void valuesTheChartRefusesAreAUserActionFailure() {
     Job failed = zop.jobs().await(zop.jobs().submit(space.id(),
         ComponentSpec.of("zop-demo", Map.of("replicas", "many")).inNamespace("bad-values")).id(), WAIT);
