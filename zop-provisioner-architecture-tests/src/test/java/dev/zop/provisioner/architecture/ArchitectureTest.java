@@ -39,7 +39,7 @@ class ArchitectureTest {
         "dev.zop.provisioner.wire.WireJson", "dev.zop.provisioner.core.EmbeddedProvisioner",
         "dev.zop.provisioner.testkit.sim.SimProvider", "dev.zop.provisioner.aws.AwsProvider",
         "dev.zop.provisioner.helm.HelmComponents", "dev.zop.provisioner.client.ProvisionerClient",
-        "dev.zop.provisioner.server.ProvisionerServer",
+        "dev.zop.provisioner.server.ProvisionerServer", "dev.zop.provisioner.notify.WebhookNotifier",
         "dev.zop.provisioner.examples.localcloud.LocalCloudProvider"}) {
       if (!production.contain(type)) {
         throw new AssertionError(type + " was not imported: the rules below would not see its module");
@@ -74,6 +74,14 @@ class ArchitectureTest {
     classes().that().resideInAPackage("dev.zop.provisioner.testkit.sim..")
         .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, KIT, "dev.zop.provisioner.testkit.sim..",
             "dev.zop.provisioner.testkit.tck", "java..", "com.google.auto.service.."))
+        .check(production);
+  }
+
+  @Test
+  void notifiersSeeOnlyTheApiAndSpi() {
+    classes().that().resideInAPackage("dev.zop.provisioner.notify..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, "dev.zop.provisioner.notify..", "java..",
+            "javax.crypto..", "jakarta.mail..", "com.fasterxml.jackson..", "io.github.resilience4j..", "org.slf4j.."))
         .check(production);
   }
 

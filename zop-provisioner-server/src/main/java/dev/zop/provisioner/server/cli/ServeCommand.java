@@ -1,8 +1,10 @@
 package dev.zop.provisioner.server.cli;
 
 import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.server.AccessStore;
 import dev.zop.provisioner.server.ProvisionerServer;
+import dev.zop.provisioner.spi.Notifier;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -15,6 +17,9 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin
   StoreOptions store;
 
+  @Mixin
+  NotifyOptions notify;
+
   @Option(names = "--port", defaultValue = "${env:ZOP_PORT:-5087}", description = "default 5087 (env ZOP_PORT)")
   int port;
 
@@ -23,7 +28,12 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    EmbeddedProvisioner engine = store.engine().build();
+    EmbeddedProvisionerBuilder builder = store.engine();
+    Notifier notifier = notify.build(System.getenv());
+    if (notifier != null) {
+      builder.notifier(notifier);
+    }
+    EmbeddedProvisioner engine = builder.build();
     ProvisionerServer server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource()))
         .host(host).port(port).start();
     CountDownLatch stopped = new CountDownLatch(1);
