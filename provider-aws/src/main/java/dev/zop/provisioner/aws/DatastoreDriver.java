@@ -77,8 +77,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   public List<Step> create(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return List.of(
+          ProviderStep.of("create-auth-token", List.of(SECRETS_CREATE_SECRET, SECRETS_PUT_SECRET_VALUE,
+              SECRETS_TAG_RESOURCE), this::createAuthToken),
           ProviderStep.of("create-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
-              ELASTICACHE_CREATE_REPLICATION_GROUP, ELASTICACHE_ADD_TAGS_TO_RESOURCE), ctx -> createRedis(ctx, spec)),
+              ELASTICACHE_CREATE_REPLICATION_GROUP, ELASTICACHE_ADD_TAGS_TO_RESOURCE, SECRETS_GET_SECRET_VALUE),
+              ctx -> createRedis(ctx, spec)),
           ProviderStep.of("await-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS), this::awaitRedis));
     }
     List<Step> steps = new ArrayList<>();
@@ -119,6 +122,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (recorded.has("dbSubnetGroupName")) {
       String name = recorded.get("dbSubnetGroupName");
       steps.add(ProviderStep.of("delete-subnet-group", List.of(RDS_DELETE_DB_SUBNET_GROUP), ctx -> deleteSubnetGroup(name)));
+    }
+    if (recorded.has("authSecretRef")) {
+      SecretRef token = SecretRef.of(recorded.get("authSecretRef"));
+      steps.add(ProviderStep.of("delete-auth-token", List.of(SECRETS_DELETE_SECRET), ctx -> {
+        ctx.secrets().delete(token);
+        return StepResult.done();
+      }));
     }
     if (recorded.has("adminSecretRef")) {
       SecretRef ref = SecretRef.of(recorded.get("adminSecretRef"));
@@ -301,18 +311,37 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   // ---- ElastiCache ---------------------------------------------------------------------------------------
 
+  /** Redis AUTH: the token is generated into the secret store; the job keeps only its reference. */
+  private StepResult createAuthToken(StepContext ctx) {
+    String existing = ctx.outputs().get("authSecretRef");
+    SecretRef ref = existing != null ? SecretRef.of(existing)
+        : ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", generatePassword());
+    return StepResult.done(Map.of("authSecretRef", ref.value()));
+  }
+
+  /**
+   * AUTH on (the token from the secret store), TLS in transit and encryption at rest, snapshots kept as long as
+   * {@code backupRetentionDays} asks (default 7): all set in the create call itself, so a resumed step that finds
+   * the group has nothing left to make right.
+   */
   private StepResult createRedis(StepContext ctx, DatastoreSpec spec) {
     String id = spec.name() != null ? spec.name() : ctx.resourceName("cache");
-    if (findRedis(id) == null) {
+    ReplicationGroup existing = findRedis(id);
+    if (existing == null) {
       ctx.recordIntent(Map.of("replicationGroupId", id));
+      String token = ctx.secrets().get(SecretRef.of(ctx.outputs().require("authSecretRef")));
+      int retention = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
       CALLS.call(ELASTICACHE_CREATE_REPLICATION_GROUP, () -> cache.createReplicationGroup(r -> r
           .replicationGroupId(id).replicationGroupDescription("zop job " + ctx.jobId()).engine("redis")
           .engineVersion(spec.version()).cacheNodeType(spec.instanceClass())
           .numCacheClusters(spec.multiAz() ? 2 : 1).automaticFailoverEnabled(spec.multiAz())
           .multiAZEnabled(spec.multiAz())
+          .authToken(token).transitEncryptionEnabled(true).atRestEncryptionEnabled(true)
+          .snapshotRetentionLimit(retention)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
     }
-    return StepResult.done(Map.of("replicationGroupId", id, "engine", "redis"));
+    return StepResult.done(Map.of("replicationGroupId", id, "engine", "redis", "tls", "true",
+        "authSecretRef", ctx.outputs().require("authSecretRef")));
   }
 
   private StepResult awaitRedis(StepContext ctx) {

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.eks.EksClient;
+import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.iam.model.AccessKey;
 import software.amazon.awssdk.services.rds.RdsClient;
@@ -236,7 +237,7 @@ class AwsEngineIT {
     Job db = zop.jobs().await(zop.jobs().submit(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
         .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7)).id(), WAIT);
     Job redis = zop.jobs().await(zop.jobs().submit(space.id(), DatastoreSpec.redis().name("sessions").version("7.1")
-        .instanceClass("cache.t3.small").multiAz(true)).id(), WAIT);
+        .instanceClass("cache.t3.small").multiAz(true).backupRetentionDays(5)).id(), WAIT);
 
     assertThat(db.status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(db.outputs()).containsEntry("engine", "postgres").containsEntry("adminUser", "zopadmin")
@@ -246,7 +247,16 @@ class AwsEngineIT {
     assertThat(secrets.getSecretValue(r -> r.secretId(secretArn)).secretString()).hasSize(32);
     assertThat(rds.describeDBInstances(r -> r.dbInstanceIdentifier("orders")).dbInstances().get(0).multiAZ()).isTrue();
     assertThat(redis.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(redis.outputs()).containsEntry("engine", "redis").containsKey("host");
+    assertThat(redis.outputs()).containsEntry("engine", "redis").containsEntry("tls", "true").containsKey("host");
+    // AUTH on with a token generated into Secrets Manager, TLS in transit, snapshots kept as asked
+    String tokenArn = redis.outputs().get("authSecretRef");
+    assertThat(tokenArn).startsWith("arn:aws:secretsmanager:us-east-1:");
+    assertThat(secrets.getSecretValue(r -> r.secretId(tokenArn)).secretString()).hasSize(32);
+    var group = MOTO.client(ElastiCacheClient.builder())
+        .describeReplicationGroups(r -> r.replicationGroupId("sessions")).replicationGroups().get(0);
+    assertThat(group.authTokenEnabled()).isTrue();
+    assertThat(group.transitEncryptionEnabled()).isTrue();
+    assertThat(group.snapshotRetentionLimit()).isEqualTo(5);
 
     assertThat(zop.jobs().await(zop.jobs().delete(db.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(zop.jobs().await(zop.jobs().delete(redis.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);

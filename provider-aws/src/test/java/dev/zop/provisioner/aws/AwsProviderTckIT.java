@@ -140,7 +140,8 @@ class AwsProviderTckIT extends ProviderTck {
     rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
     elasticache.describeReplicationGroups().replicationGroups().stream()
         .filter(g -> !"deleting".equals(g.status())) // accepted for deletion; moto never removes them
-        .forEach(g -> all.add("redis " + g.replicationGroupId()));
+        .forEach(g -> all.add("redis " + g.replicationGroupId() + " auth=" + g.authTokenEnabled() + " tls="
+            + g.transitEncryptionEnabled() + " snapshots=" + g.snapshotRetentionLimit()));
     return all.stream().sorted().toList();
   }
 

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * Azure Cache). The name may be left out; the engine then derives one from the job.
  *
  * @param allocatedStorageGb storage for SQL engines, 20..65536 GB; ignored for Redis
- * @param backupRetentionDays 0..35 days of automated backups (SQL engines)
+ * @param backupRetentionDays 0..35 days of automated backups (SQL engines) or of daily snapshots (Redis)
  */
 public record DatastoreSpec(
     String name,
@@ -75,10 +75,10 @@ public record DatastoreSpec(
       if (c.required("allocatedStorageGB", allocatedStorageGb)) {
         c.range("allocatedStorageGB", allocatedStorageGb, 20, 65536);
       }
-      c.range("backupRetentionDays", backupRetentionDays, 0, 35);
     } else if (engine == DatastoreEngine.REDIS && allocatedStorageGb != null) {
       c.add("allocatedStorageGB", "not_applicable", "Redis sizes by instanceClass, not by storage");
     }
+    c.range("backupRetentionDays", backupRetentionDays, 0, 35);
     c.cloudId("vpcID", vpcId);
     c.cloudIds("subnetIDs", subnetIds);
     return c.errors();
