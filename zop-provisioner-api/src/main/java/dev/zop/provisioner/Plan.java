@@ -11,24 +11,26 @@ import java.util.Set;
  *
  * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
  * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
+ * @param defaults what the provider filled in that the spec left out, and why; the job runs with them
  */
 public record Plan(
     JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
-    BigDecimal monthlyTotal, boolean complete, String pricesAsOf) {
+    BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults) {
 
   public Plan {
     steps = List.copyOf(steps);
     costs = List.copyOf(costs);
+    defaults = defaults == null ? List.of() : List.copyOf(defaults);
   }
 
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
-      List<CostComponent> costs, String pricesAsOf) {
+      List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults) {
     BigDecimal total = costs.stream()
         .filter(CostComponent::priceKnown)
         .map(CostComponent::monthly)
         .reduce(BigDecimal.ZERO, BigDecimal::add);
     boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
-    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf);
+    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults);
   }
 
   /** Every IAM operation of every step, each once, in the order the steps perform them. */

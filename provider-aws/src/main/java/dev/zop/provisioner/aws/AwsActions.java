@@ -33,6 +33,7 @@ final class AwsActions {
   static final String EC2_DESCRIBE_SUBNETS = "ec2:DescribeSubnets";
   static final String EC2_DESCRIBE_VPC_PEERING_CONNECTIONS = "ec2:DescribeVpcPeeringConnections";
   static final String EC2_DESCRIBE_VPCS = "ec2:DescribeVpcs";
+  static final String SSM_GET_PARAMETER = "ssm:GetParameter";
   static final String EC2_RUN_INSTANCES = "ec2:RunInstances";
   static final String EC2_START_INSTANCES = "ec2:StartInstances";
   static final String EC2_STOP_INSTANCES = "ec2:StopInstances";

@@ -25,6 +25,7 @@ import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.route53.Route53Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
@@ -45,10 +46,12 @@ final class AwsClients implements AutoCloseable {
   final AutoScalingClient autoscaling;
   final ElasticLoadBalancingV2Client elb;
   final Route53Client route53;
+  final SsmClient ssm;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
       EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets, EksClient eks,
-      IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Route53Client route53) {
+      IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Route53Client route53,
+      SsmClient ssm) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
@@ -64,6 +67,7 @@ final class AwsClients implements AutoCloseable {
     this.autoscaling = autoscaling;
     this.elb = elb;
     this.route53 = route53;
+    this.ssm = ssm;
   }
 
   static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
@@ -85,7 +89,8 @@ final class AwsClients implements AutoCloseable {
         configure(AutoScalingClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
         configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, interceptors)
             .build(),
-        configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build());
+        configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
+        configure(SsmClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
   }
 
   /**
@@ -96,14 +101,28 @@ final class AwsClients implements AutoCloseable {
     AwsCredentialsProvider source = source(account, sts);
     String ref = account.credentialsRef() == null || account.credentialsRef().isBlank() ? "default-chain"
         : account.credentialsRef();
-    return () -> {
+    return new GuardedCredentials(source, account.name(), ref);
+  }
+
+  /** The account's credentials provider, its failures made {@link CredentialsUnavailableException}s. */
+  private record GuardedCredentials(AwsCredentialsProvider source, String account, String ref)
+      implements AwsCredentialsProvider, AutoCloseable {
+    @Override
+    public software.amazon.awssdk.auth.credentials.AwsCredentials resolveCredentials() {
       try {
         return source.resolveCredentials();
       } catch (RuntimeException e) {
-        throw new CredentialsUnavailableException("the credentials of cloud account " + account.name() + " ("
-            + ref + ") could not be loaded", whereFrom(ref), e);
+        throw new CredentialsUnavailableException("the credentials of cloud account " + account + " (" + ref
+            + ") could not be loaded", whereFrom(ref), e);
       }
-    };
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (source instanceof AutoCloseable closeable) {
+        closeable.close(); // an assumed role's refresh thread
+      }
+    }
   }
 
   private static String whereFrom(String ref) {
@@ -183,6 +202,7 @@ final class AwsClients implements AutoCloseable {
     autoscaling.close();
     elb.close();
     route53.close();
+    ssm.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {
         closeable.close();

@@ -35,7 +35,8 @@ final class AwsSession implements ProviderSession {
       case DATASTORE -> new DatastoreDriver(clients.rds, clients.elasticache, clients.ec2,
           poll(Duration.ofSeconds(15)));
       case KUBERNETES -> new KubernetesDriver(clients.eks, new IamRoles(clients.iam), poll(Duration.ofSeconds(30)));
-      case VM_POOL -> new VmPoolDriver(clients.ec2, clients.autoscaling, clients.elb, poll(Duration.ofSeconds(15)));
+      case VM_POOL -> new VmPoolDriver(clients.ec2, clients.autoscaling, clients.elb, clients.ssm, region,
+          poll(Duration.ofSeconds(15)));
       default -> throw new IllegalArgumentException("the AWS provider does not provision " + kind.wireName() + " yet");
     };
   }

@@ -5,8 +5,10 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.kit.ProviderStep;
@@ -15,13 +17,17 @@ import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.autoscaling.model.AutoScalingGroup;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Subnet;
+import software.amazon.awssdk.services.ec2.model.Vpc;
 import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.ActionTypeEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.Listener;
@@ -30,6 +36,7 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancer
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.LoadBalancerTypeEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.ProtocolEnum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * A pool of EC2 instances: a launch template and an Auto Scaling group across the given subnets, and when
@@ -40,14 +47,82 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final Ec2Client ec2;
   private final AutoScalingClient autoscaling;
   private final ElasticLoadBalancingV2Client elb;
+  private final SsmClient ssm;
+  private final String region;
+  private static final String AMAZON_LINUX = "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-";
   /** How long to wait before looking again at a balancer or group still changing. */
   private final StatusPoll poll;
 
-  VmPoolDriver(Ec2Client ec2, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Duration poll) {
+  VmPoolDriver(Ec2Client ec2, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, SsmClient ssm,
+      String region, Duration poll) {
     this.ec2 = ec2;
     this.autoscaling = autoscaling;
     this.elb = elb;
+    this.ssm = ssm;
+    this.region = region;
     this.poll = StatusPoll.every(poll);
+  }
+
+  /**
+   * What the product documents promise is pre-filled: the current Amazon Linux 2023 image for the instance's
+   * architecture (the public SSM parameter AWS keeps up to date), and, when no subnets are named, the account's
+   * default VPC with one default subnet in each of up to three zones; with subnets but no VPC, their VPC.
+   */
+  @Override
+  public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    String image = spec.imageId();
+    if (image == null) {
+      String parameter = AMAZON_LINUX + (isArm(spec.instanceType()) ? "arm64" : "x86_64");
+      image = CALLS.call(SSM_GET_PARAMETER, () -> ssm.getParameter(r -> r.name(parameter))).parameter().value();
+      filled.add(new PlanDefault("imageId", image, "the current Amazon Linux 2023 image (" + parameter + ")"));
+    }
+    String vpc = spec.vpcId();
+    List<String> subnets = spec.subnetIds();
+    if (subnets.isEmpty()) {
+      if (vpc == null) {
+        vpc = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.filters(f -> f.name("is-default")
+            .values("true")))).vpcs().stream().map(Vpc::vpcId).findFirst().orElse(null);
+        if (vpc != null) {
+          filled.add(new PlanDefault("vpcID", vpc, "the account's default VPC in " + region));
+        }
+      }
+      if (vpc != null) {
+        String inVpc = vpc;
+        List<Subnet> candidates = CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(
+            f -> f.name("vpc-id").values(inVpc)))).subnets();
+        // one per zone, the zone's default subnet first, zones in order: spread, and the same on every call
+        Map<String, Subnet> byZone = new TreeMap<>();
+        candidates.stream()
+            .sorted(Comparator.comparing((Subnet s) -> !Boolean.TRUE.equals(s.defaultForAz()))
+                .thenComparing(Subnet::subnetId))
+            .forEach(s -> byZone.putIfAbsent(s.availabilityZone(), s));
+        subnets = byZone.values().stream().limit(3).map(Subnet::subnetId).toList();
+        if (!subnets.isEmpty()) {
+          filled.add(new PlanDefault("subnetIDs", String.join(",", subnets), "one subnet in each of "
+              + subnets.size() + " zones of " + vpc + " (" + String.join(", ", byZone.keySet().stream().limit(3)
+              .toList()) + ")"));
+        }
+      }
+    } else if (vpc == null && spec.createLoadBalancer()) {
+      String first = subnets.get(0);
+      vpc = CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.subnetIds(first))).subnets().stream()
+          .map(Subnet::vpcId).findFirst().orElse(null);
+      if (vpc != null) {
+        filled.add(new PlanDefault("vpcID", vpc, "the VPC of the subnets named"));
+      }
+    }
+    if (filled.isEmpty()) {
+      return Defaulted.as(spec);
+    }
+    return new Defaulted<>(new VmPoolSpec(spec.name(), spec.instanceType(), spec.min(), spec.max(),
+        spec.createLoadBalancer(), spec.loadBalancerType(), spec.listenerPorts(), vpc, subnets, image), filled);
+  }
+
+  /** Graviton families carry a "g" after the generation: t4g, m7g, c6gn, r8gd. */
+  private static boolean isArm(String instanceType) {
+    String family = instanceType == null ? "" : instanceType.split("\\.")[0];
+    return family.matches("[a-z]+\\d+g[a-z]*");
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.zop.provisioner.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.FailureCategory;
@@ -13,6 +15,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
@@ -45,6 +48,7 @@ import software.amazon.awssdk.services.iam.IamClient;
 import software.amazon.awssdk.services.iam.model.AccessKey;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /** Whole jobs on the embedded engine with the real AWS SDK against moto. */
 class AwsEngineIT {
@@ -215,6 +219,35 @@ class AwsEngineIT {
     assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(running()).isZero();
     assertThat(ec2.describeLaunchTemplates().launchTemplates()).isEmpty();
+  }
+
+  @Test
+  void theDocumentsVmPoolBodyGetsItsImageAndNetworkFilledInAndShownInThePlan() throws Exception {
+    // the provisioning document's body, verbatim but for the space
+    JsonNode config = new ObjectMapper().readTree("{ \"name\": \"checkout-edge\", \"instanceType\": \"m5.large\","
+        + " \"min\": 2, \"max\": 6, \"createLoadBalancer\": true, \"listenerPorts\": [80, 443] }");
+    VmPoolSpec asked = new ObjectMapper().treeToValue(config, VmPoolSpec.class);
+    String image = MOTO.client(SsmClient.builder()).getParameter(r -> r.name(
+        "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64")).parameter().value();
+    String defaultVpc = ec2.describeVpcs(r -> r.filters(f -> f.name("is-default").values("true"))).vpcs().get(0)
+        .vpcId();
+
+    Plan plan = zop.jobs().plan(space.id(), asked);
+    assertThat(plan.defaults()).extracting(PlanDefault::field).containsExactly("imageId", "vpcID", "subnetIDs");
+    assertThat(plan.defaults().get(0).value()).isEqualTo(image);
+    assertThat(plan.defaults().get(0).reason()).contains("Amazon Linux 2023");
+    assertThat(plan.defaults().get(1).value()).isEqualTo(defaultVpc);
+    List<String> subnets = List.of(plan.defaults().get(2).value().split(","));
+    assertThat(subnets).hasSize(3);
+    assertThat(ec2.describeSubnets(r -> r.subnetIds(subnets)).subnets()).extracting(s -> s.availabilityZone())
+        .doesNotHaveDuplicates().allMatch(z -> z.startsWith("us-east-1"));
+
+    Job pool = zop.jobs().await(zop.jobs().submit(space.id(), asked).id(), WAIT);
+    assertThat(pool.status()).as("%s", pool.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(((VmPoolSpec) pool.spec()).imageId()).isEqualTo(image);
+    assertThat(ec2.describeLaunchTemplateVersions(r -> r.launchTemplateName(pool.outputs().get("launchTemplateName")))
+        .launchTemplateVersions().get(0).launchTemplateData().imageId()).isEqualTo(image);
+    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
   }
 
   private long running() {
@@ -398,8 +431,8 @@ class AwsEngineIT {
         .size(1, 1).subnetIds(List.of("subnet-1")).build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
             .extracting(FieldError::field)
-            // every bad field at once: the AMI the driver requires, and a subnet the account does not hold
-            .containsExactly("config.imageId", "config.subnetIDs[0]"));
+            // the image is filled in (the current Amazon Linux); a subnet the account does not hold is named
+            .containsExactly("config.subnetIDs[0]"));
 
     try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
       SecretStore store = session.secrets();

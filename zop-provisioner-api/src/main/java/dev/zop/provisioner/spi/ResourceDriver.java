@@ -13,6 +13,15 @@ public interface ResourceDriver<S extends ResourceSpec> {
 
   Class<S> specType();
 
+  /**
+   * The spec with what the user left out filled in (an image, a network), asking the cloud if need be. The engine
+   * calls it for {@code plan} and {@code submit} before {@link #validate}; the job keeps the filled spec and the
+   * plan lists each value filled and why. The default fills nothing.
+   */
+  default Defaulted<S> withDefaults(S spec) {
+    return Defaulted.as(spec);
+  }
+
   /** Provider-specific problems with a spec the spec's own validation accepts (instance types, versions). */
   List<FieldError> validate(S spec);
 

@@ -37,6 +37,7 @@ import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -92,19 +93,21 @@ public final class JobService {
   /** Where a job would run, and the driver that would run it. */
   private record Target(Space space, CloudAccount account, ResourceDriver<ResourceSpec> driver) {}
 
-  public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec spec) {
+  public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {
+    Defaulted<ResourceSpec> defaulted = withDefaults(principal, spaceId, asked); // asks the cloud: outside the tx
+    ResourceSpec spec = defaulted.spec();
     List<FieldError> networkErrors = networkErrors(principal, spaceId, spec);
     Target target = db.read(c -> target(c, principal, spaceId, spec, false, networkErrors));
     List<PlanStep> steps = target.driver.create(spec).stream()
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
     return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
-        target.driver.price(spec, target.space.region()), target.driver.pricesAsOf());
+        target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled());
   }
 
-  public Job submit(Principal principal, SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
+  public Job submit(Principal principal, SpaceId spaceId, ResourceSpec asked, SubmitOptions options) {
     String key = options.idempotencyKey();
-    String hash = requestHash(spaceId, spec, options);
+    String hash = requestHash(spaceId, asked, options);
     if (key != null) {
       JobId existing = existingForKey(principal, key, hash);
       if (existing != null) {
@@ -112,6 +115,8 @@ public final class JobService {
       }
     }
     validateNameAndTags(options.name(), options.tags(), "");
+    // the job keeps the spec with the provider's defaults filled in, as its plan showed them
+    ResourceSpec spec = withDefaults(principal, spaceId, asked).spec(); // asks the cloud: outside the tx
     List<FieldError> networkErrors = networkErrors(principal, spaceId, spec); // asks the cloud: outside the tx
     JobId id = JobId.random();
     try {
@@ -350,6 +355,26 @@ public final class JobService {
     errors.addAll(networkErrors);
     ValidationException.throwIfAny(errors);
     return new Target(space, account, driver);
+  }
+
+  /**
+   * The spec with the provider's defaults filled in, or the spec as it is when it is invalid or its space is not
+   * usable ({@link #target} reports both).
+   */
+  private Defaulted<ResourceSpec> withDefaults(Principal principal, SpaceId spaceId, ResourceSpec spec) {
+    if (spec == null || spaceId == null || !spec.validate().isEmpty()) {
+      return Defaulted.as(spec);
+    }
+    Space space = db.read(c -> spaces.find(c, principal.orgId(), spaceId));
+    if (space == null || providers.find(space.provider()) == null
+        || !providers.supports(space.provider(), spec.kind())) {
+      return Defaulted.as(spec);
+    }
+    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    ProviderSession session = providers.session(account, space.region());
+    ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
+        () -> targets.of(principal.orgId(), spaceId));
+    return ProviderCalls.classified(session, () -> driver.withDefaults(spec));
   }
 
   /**
