@@ -108,6 +108,9 @@ class AuthorizationMatrixTest {
         assertThat(none.status()).as(endpoint.describe()).isEqualTo(401);
         assertThat(forged.status()).as(endpoint.describe()).isEqualTo(401);
         assertThat(none.json().at("/error/code").asText()).isEqualTo("unauthenticated");
+        // RFC 6750: a 401 names the scheme the client should use
+        assertThat(none.header("WWW-Authenticate")).as(endpoint.describe()).startsWith("Bearer");
+        assertThat(forged.header("WWW-Authenticate")).as(endpoint.describe()).contains("invalid_token");
       }
     }
   }

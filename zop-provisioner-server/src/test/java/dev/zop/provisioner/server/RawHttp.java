@@ -14,7 +14,15 @@ final class RawHttp {
   static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  record Reply(int status, String body) {
+  record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+    Reply(int status, String body) {
+      this(status, body, java.net.http.HttpHeaders.of(java.util.Map.of(), (k, v) -> true));
+    }
+
+    String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
+
     JsonNode json() {
       try {
         return JSON.readTree(body);
@@ -38,7 +46,7 @@ final class RawHttp {
         : HttpRequest.BodyPublishers.ofByteArray(body));
     try {
       HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.body());
+      return new Reply(response.statusCode(), response.body(), response.headers());
     } catch (IOException e) {
       throw new AssertionError(method + " " + path + " failed", e);
     } catch (InterruptedException e) {

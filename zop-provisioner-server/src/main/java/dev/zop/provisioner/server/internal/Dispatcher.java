@@ -286,6 +286,11 @@ public final class Dispatcher {
       if (status == 429) {
         ctx.header("Retry-After", "1");
       }
+      if (status == 401) {
+        // RFC 6750 section 3: the scheme, and whether the token sent was the trouble
+        ctx.header("WWW-Authenticate", ctx.header("Authorization") == null ? "Bearer realm=\"zop\""
+            : "Bearer realm=\"zop\", error=\"invalid_token\"");
+      }
     } else if (e instanceof ValidationException v) {
       status = 400;
       body = new ErrorBody(v.code(), v.getMessage(), "user_action", null, null, v.fieldErrors(), requestId);
