@@ -44,6 +44,10 @@ final class AwsActions {
   static final String ECR_LIST_TAGS_FOR_RESOURCE = "ecr:ListTagsForResource";
   static final String ECR_TAG_RESOURCE = "ecr:TagResource";
   // eks
+  static final String EKS_ASSOCIATE_ACCESS_POLICY = "eks:AssociateAccessPolicy";
+  static final String EKS_CREATE_ACCESS_ENTRY = "eks:CreateAccessEntry";
+  static final String EKS_DELETE_ACCESS_ENTRY = "eks:DeleteAccessEntry";
+  static final String STS_GET_CALLER_IDENTITY = "sts:GetCallerIdentity";
   static final String EKS_CREATE_CLUSTER = "eks:CreateCluster";
   static final String EKS_CREATE_NODEGROUP = "eks:CreateNodegroup";
   static final String EKS_DELETE_CLUSTER = "eks:DeleteCluster";

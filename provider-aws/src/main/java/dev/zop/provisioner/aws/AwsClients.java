@@ -47,11 +47,13 @@ final class AwsClients implements AutoCloseable {
   final ElasticLoadBalancingV2Client elb;
   final Route53Client route53;
   final SsmClient ssm;
+  /** STS as the account itself (not as the host that assumes its role): who the account is. */
+  final StsClient identity;
 
   private AwsClients(SdkHttpClient http, StsClient sts, AwsCredentialsProvider credentials, Ec2Client ec2,
       EcrClient ecr, RdsClient rds, ElastiCacheClient elasticache, SecretsManagerClient secrets, EksClient eks,
       IamClient iam, AutoScalingClient autoscaling, ElasticLoadBalancingV2Client elb, Route53Client route53,
-      SsmClient ssm) {
+      SsmClient ssm, StsClient identity) {
     this.http = http;
     this.sts = sts;
     this.credentials = credentials;
@@ -68,6 +70,7 @@ final class AwsClients implements AutoCloseable {
     this.elb = elb;
     this.route53 = route53;
     this.ssm = ssm;
+    this.identity = identity;
   }
 
   static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
@@ -90,7 +93,8 @@ final class AwsClients implements AutoCloseable {
         configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, interceptors)
             .build(),
         configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
-        configure(SsmClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
+        configure(SsmClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(StsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
   }
 
   /**
@@ -203,6 +207,7 @@ final class AwsClients implements AutoCloseable {
     elb.close();
     route53.close();
     ssm.close();
+    identity.close();
     if (credentials instanceof AutoCloseable closeable) {
       try {
         closeable.close();

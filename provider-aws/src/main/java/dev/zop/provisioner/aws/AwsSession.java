@@ -48,7 +48,7 @@ final class AwsSession implements ProviderSession {
 
   @Override
   public ClusterAccess clusterAccess() {
-    return new EksAccess(clients.eks, clients.credentials, region, clients.stsEndpoint);
+    return new EksAccess(clients.eks, clients.identity, clients.credentials, region, clients.stsEndpoint);
   }
 
   @Override

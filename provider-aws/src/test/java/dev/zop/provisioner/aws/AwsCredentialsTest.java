@@ -52,6 +52,15 @@ class AwsCredentialsTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void anAssumedRoleSessionIsGivenClusterAccessAsItsRole() {
+    assertThat(EksAccess.principalOf("arn:aws:sts::123456789012:assumed-role/zop-provisioner/zop-1700000000"))
+        .isEqualTo("arn:aws:iam::123456789012:role/zop-provisioner");
+    assertThat(EksAccess.principalOf("arn:aws-cn:sts::123456789012:assumed-role/ops/session"))
+        .isEqualTo("arn:aws-cn:iam::123456789012:role/ops");
+    assertThat(EksAccess.principalOf("arn:aws:iam::123456789012:user/ci")).isEqualTo("arn:aws:iam::123456789012:user/ci");
+  }
+
   /** Enough of a step context to run one step outside the engine. */
   private static final class BareContext implements StepContext {
     private final JobId job = JobId.random();

@@ -14,6 +14,7 @@ import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.Kubeconfig;
+import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
@@ -60,6 +61,8 @@ class AwsEngineIT {
   /** Throttles a read: a throttled call must not have changed anything, as with real throttling. */
   private final ThrottlingInterceptor throttling = new ThrottlingInterceptor("DescribeVpcs");
   private final CreatingStatusInterceptor creating = new CreatingStatusInterceptor();
+  /** moto lacks EKS access entries: this stands in for those three operations. */
+  private final AccessEntryStandIn accessEntries = new AccessEntryStandIn();
   private EmbeddedProvisioner zop;
   private CloudAccount account;
   private Space space;
@@ -69,7 +72,8 @@ class AwsEngineIT {
   void start() {
     MOTO.reset();
     zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
-        .provider(AwsProvider.withInterceptors(recorder, throttling, creating).pollingEvery(Duration.ofMillis(50)))
+        .provider(AwsProvider.withInterceptors(recorder, throttling, creating, accessEntries)
+            .pollingEvery(Duration.ofMillis(50)))
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50)))
         .build();
@@ -248,6 +252,31 @@ class AwsEngineIT {
     assertThat(ec2.describeLaunchTemplateVersions(r -> r.launchTemplateName(pool.outputs().get("launchTemplateName")))
         .launchTemplateVersions().get(0).launchTemplateData().imageId()).isEqualTo(image);
     assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void registeringAClusterWeDidNotCreateGivesTheAccountAnAccessEntryAndRevokingRemovesIt() {
+    EksClient eks = MOTO.client(EksClient.builder());
+    IamClient iam = MOTO.client(IamClient.builder());
+    String role = iam.createRole(r -> r.roleName("theirs-cluster-role").assumeRolePolicyDocument("{}")).role().arn();
+    String vpc = ec2.createVpc(r -> r.cidrBlock("10.44.0.0/16")).vpc().vpcId();
+    String subnet = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.44.1.0/24")).subnet().subnetId();
+    eks.createCluster(r -> r.name("theirs").roleArn(role).resourcesVpcConfig(v -> v.subnetIds(subnet)));
+    String us = MOTO.client(software.amazon.awssdk.services.sts.StsClient.builder()).getCallerIdentity().arn();
+
+    zop.accounts().registerClusterAccess(account.id(), "us-east-1", "theirs");
+    assertThat(accessEntries.entries).containsOnlyKeys("theirs/" + us);
+    assertThat(accessEntries.entries.get("theirs/" + us))
+        .containsExactly(EksAccess.CLUSTER_ADMIN_POLICY + " cluster");
+    // registering again is no error: the entry is there, the policy associated again
+    zop.accounts().registerClusterAccess(account.id(), "us-east-1", "theirs");
+    assertThat(accessEntries.entries).hasSize(1);
+    assertThat(recorder.since(0)).contains("eks:CreateAccessEntry", "eks:AssociateAccessPolicy");
+
+    zop.accounts().revokeClusterAccess(account.id(), "us-east-1", "theirs");
+    assertThat(accessEntries.entries).isEmpty();
+    assertThatThrownBy(() -> zop.accounts().revokeClusterAccess(account.id(), "us-east-1", "theirs"))
+        .isInstanceOf(NotFoundException.class);
   }
 
   private long running() {

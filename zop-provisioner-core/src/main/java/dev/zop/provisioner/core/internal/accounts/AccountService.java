@@ -15,6 +15,7 @@ import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import java.util.ArrayList;
@@ -105,6 +106,8 @@ public final class AccountService {
     if (!known) {
       throw new NotFoundException("cluster " + clusterName + " not found in " + region + " on account " + id);
     }
+    // the cluster must accept the account's credentials before kubeconfigs are minted with them
+    inCloud(principal, id, region, access -> access.grant(clusterName));
     db.tx(c -> clusterAccess.insertIfAbsent(c, principal.orgId(), id, region, clusterName, principal.actor(), null,
         Timestamps.now()));
     return db.read(c -> clusterAccess.find(c, principal.orgId(), id, region, clusterName));
@@ -112,11 +115,29 @@ public final class AccountService {
 
   public void revokeClusterAccess(Principal principal, CloudAccountId id, String region, String clusterName) {
     get(principal, id);
-    boolean removed = db.tx(c -> clusterAccess.delete(c, principal.orgId(), id, region, clusterName));
-    if (!removed) {
+    if (db.read(c -> clusterAccess.find(c, principal.orgId(), id, region, clusterName)) == null) {
       throw new NotFoundException("cluster access for " + clusterName + " in " + region + " on " + id
           + " not found");
     }
+    inCloud(principal, id, region, access -> access.revoke(clusterName));
+    db.tx(c -> clusterAccess.delete(c, principal.orgId(), id, region, clusterName));
+  }
+
+  /** What the account's cluster access needs of the cloud itself, errors classified by its provider. */
+  private void inCloud(Principal principal, CloudAccountId id, String region, AccessChange change) {
+    ProviderSession session = providers.session(get(principal, id), checkRegion(region));
+    ClusterAccess access = session.clusterAccess();
+    if (access != null) {
+      ProviderCalls.classified(session, () -> {
+        change.apply(access);
+        return null;
+      });
+    }
+  }
+
+  @FunctionalInterface
+  private interface AccessChange {
+    void apply(ClusterAccess access) throws Exception;
   }
 
   /** The account property naming its home region, which region-scoped calls default to. */
