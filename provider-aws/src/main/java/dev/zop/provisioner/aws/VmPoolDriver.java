@@ -49,6 +49,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final ElasticLoadBalancingV2Client elb;
   private final SsmClient ssm;
   private final String region;
+  private static final String APPLICATION = "application";
+  private static final String NETWORK = "network";
   private static final String AMAZON_LINUX = "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-";
   /** How long to wait before looking again at a balancer or group still changing. */
   private final StatusPoll poll;
@@ -112,11 +114,22 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         filled.add(new PlanDefault("vpcID", vpc, "the VPC of the subnets named"));
       }
     }
+    String type = spec.loadBalancerType();
+    if (spec.createLoadBalancer() && type == null) {
+      // 443 is never served as plain HTTP: without a certificate to terminate TLS with, pass it through
+      boolean tlsPassThrough = spec.listenerPorts().contains(443) && spec.certificateArn() == null;
+      type = tlsPassThrough ? NETWORK : APPLICATION;
+      filled.add(new PlanDefault("loadBalancerType", type, tlsPassThrough
+          ? "port 443 without certificateArn: TCP listeners on a network load balancer pass TLS through to the"
+              + " instances, each port to the same port"
+          : "HTTP listeners on an application load balancer"
+              + (spec.certificateArn() == null ? "" : ", HTTPS with the certificate on 443")));
+    }
     if (filled.isEmpty()) {
       return Defaulted.as(spec);
     }
     return new Defaulted<>(new VmPoolSpec(spec.name(), spec.instanceType(), spec.min(), spec.max(),
-        spec.createLoadBalancer(), spec.loadBalancerType(), spec.listenerPorts(), vpc, subnets, image), filled);
+        spec.createLoadBalancer(), type, spec.listenerPorts(), vpc, subnets, image, spec.certificateArn()), filled);
   }
 
   /** Graviton families carry a "g" after the generation: t4g, m7g, c6gn, r8gd. */
@@ -143,7 +156,12 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       if (spec.vpcId() == null) {
         errors.add(FieldError.of("vpcID", "required", "a load balancer's target group needs the VPC"));
       }
-      if (spec.loadBalancerType().equals("application") && spec.subnetIds().size() < 2) {
+      if (APPLICATION.equals(spec.loadBalancerType()) && spec.listenerPorts().contains(443)
+          && spec.certificateArn() == null) {
+        errors.add(FieldError.of("certificateArn", "required", "an application load balancer serves 443 as HTTPS:"
+            + " give the certificate (ACM ARN), or use a network load balancer to pass TLS through"));
+      }
+      if (APPLICATION.equals(spec.loadBalancerType()) && spec.subnetIds().size() < 2) {
         errors.add(FieldError.of("subnetIDs", "too_few", "an application load balancer needs two subnets"));
       }
     }
@@ -186,7 +204,16 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
           ELB_DELETE_LOAD_BALANCER), ctx -> deleteLoadBalancer(ctx, recorded.get("loadBalancerName"))));
     }
-    if (recorded.has("targetGroupName")) {
+    if (recorded.has("targetGroupNames")) {
+      List<String> names = List.of(recorded.get("targetGroupNames").split(","));
+      steps.add(ProviderStep.of("delete-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
+          ELB_DELETE_TARGET_GROUP), ctx -> {
+            for (String name : names) {
+              deleteTargetGroup(name);
+            }
+            return StepResult.done();
+          }));
+    } else if (recorded.has("targetGroupName")) { // recorded by jobs created before target groups per port
       steps.add(ProviderStep.of("delete-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
           ELB_DELETE_TARGET_GROUP), ctx -> deleteTargetGroup(recorded.get("targetGroupName"))));
     }
@@ -208,8 +235,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     costs.add(AwsPrices.TABLE.hourly(region, spec.instanceType() + " x" + spec.min() + " (the pool's minimum)",
         "ec2:" + spec.instanceType(), spec.min()));
     if (spec.createLoadBalancer()) {
-      costs.add(AwsPrices.TABLE.hourly(region, spec.loadBalancerType() + " load balancer", "elb:"
-          + spec.loadBalancerType(), 1));
+      String type = spec.loadBalancerType() == null ? APPLICATION : spec.loadBalancerType();
+      costs.add(AwsPrices.TABLE.hourly(region, type + " load balancer", "elb:" + type, 1));
     }
     return costs;
   }
@@ -236,17 +263,36 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     return StepResult.done(Map.of("launchTemplateName", name, "launchTemplateId", id));
   }
 
+  /**
+   * An application load balancer forwards every listener to one HTTP target group on the first port; a network
+   * load balancer has a TCP target group per port, so each port (443 included) reaches the same port on the
+   * instances. All the names are recorded before the first is created.
+   */
   private StepResult createTargetGroup(StepContext ctx, VmPoolSpec spec) {
-    String name = shortName(ctx, "tg");
-    TargetGroup group = findTargetGroup(name);
-    if (group == null) {
-      ctx.recordIntent(Map.of("targetGroupName", name));
-      boolean http = spec.loadBalancerType().equals("application");
-      group = CALLS.call(ELB_CREATE_TARGET_GROUP, () -> elb.createTargetGroup(r -> r.name(name)
-          .protocol(http ? ProtocolEnum.HTTP : ProtocolEnum.TCP).port(spec.listenerPorts().get(0))
-          .vpcId(spec.vpcId()).tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).targetGroups().get(0);
+    boolean http = APPLICATION.equals(spec.loadBalancerType());
+    List<Integer> ports = http ? List.of(spec.listenerPorts().get(0)) : spec.listenerPorts();
+    List<String> names = ports.stream().map(p -> shortName(ctx, http ? "tg" : "tg" + p)).toList();
+    ctx.recordIntent(Map.of("targetGroupNames", String.join(",", names)));
+    List<String> arns = new ArrayList<>();
+    for (int i = 0; i < ports.size(); i++) {
+      String name = names.get(i);
+      int port = ports.get(i);
+      TargetGroup group = findTargetGroup(name);
+      if (group == null) {
+        group = CALLS.call(ELB_CREATE_TARGET_GROUP, () -> elb.createTargetGroup(r -> r.name(name)
+            .protocol(http ? ProtocolEnum.HTTP : ProtocolEnum.TCP).port(port)
+            .vpcId(spec.vpcId()).tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).targetGroups().get(0);
+      }
+      arns.add(group.targetGroupArn());
     }
-    return StepResult.done(Map.of("targetGroupName", name, "targetGroupArn", group.targetGroupArn()));
+    return StepResult.done(Map.of("targetGroupNames", String.join(",", names), "targetGroupArns",
+        String.join(",", arns), "targetGroupArn", arns.get(0)));
+  }
+
+  /** The target group a listener on {@code port} forwards to. */
+  private static String targetGroupFor(StepContext ctx, VmPoolSpec spec, int port) {
+    List<String> arns = List.of(ctx.outputs().require("targetGroupArns").split(","));
+    return APPLICATION.equals(spec.loadBalancerType()) ? arns.get(0) : arns.get(spec.listenerPorts().indexOf(port));
   }
 
   private StepResult createLoadBalancer(StepContext ctx, VmPoolSpec spec) {
@@ -256,7 +302,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       ctx.recordIntent(Map.of("loadBalancerName", name));
       balancer = CALLS.call(ELB_CREATE_LOAD_BALANCER, () -> elb.createLoadBalancer(r -> r
           .name(name).subnets(spec.subnetIds()).scheme(LoadBalancerSchemeEnum.INTERNET_FACING)
-          .type(spec.loadBalancerType().equals("application") ? LoadBalancerTypeEnum.APPLICATION
+          .type(APPLICATION.equals(spec.loadBalancerType()) ? LoadBalancerTypeEnum.APPLICATION
               : LoadBalancerTypeEnum.NETWORK)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).loadBalancers().get(0);
     }
@@ -277,11 +323,19 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         () -> elb.describeListeners(r -> r.loadBalancerArn(balancer))).listeners().stream()
         .anyMatch(l -> l.port() == port);
     if (!exists) {
-      String group = ctx.outputs().require("targetGroupArn");
-      boolean http = spec.loadBalancerType().equals("application");
-      CALLS.call(ELB_CREATE_LISTENER, () -> elb.createListener(r -> r.loadBalancerArn(balancer)
-          .port(port).protocol(http ? ProtocolEnum.HTTP : ProtocolEnum.TCP)
-          .defaultActions(a -> a.type(ActionTypeEnum.FORWARD).targetGroupArn(group))));
+      String group = targetGroupFor(ctx, spec, port);
+      boolean application = APPLICATION.equals(spec.loadBalancerType());
+      // on an application load balancer 443 is HTTPS with the certificate (validation requires one); on a
+      // network load balancer every port is TCP, TLS passing through
+      boolean https = application && port == 443;
+      CALLS.call(ELB_CREATE_LISTENER, () -> elb.createListener(r -> {
+        r.loadBalancerArn(balancer).port(port)
+            .protocol(https ? ProtocolEnum.HTTPS : application ? ProtocolEnum.HTTP : ProtocolEnum.TCP)
+            .defaultActions(a -> a.type(ActionTypeEnum.FORWARD).targetGroupArn(group));
+        if (https) {
+          r.certificates(c -> c.certificateArn(spec.certificateArn()));
+        }
+      }));
     }
     return StepResult.done();
   }
@@ -291,14 +345,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     if (findGroup(name) == null) {
       ctx.recordIntent(Map.of("autoScalingGroupName", name));
       String template = ctx.outputs().require("launchTemplateId");
-      String targetGroup = ctx.outputs().get("targetGroupArn");
+      String targetGroups = ctx.outputs().get("targetGroupArns");
       CALLS.call(AUTOSCALING_CREATE_AUTO_SCALING_GROUP, () -> autoscaling.createAutoScalingGroup(r -> {
         r.autoScalingGroupName(name).launchTemplate(t -> t.launchTemplateId(template).version("$Latest"))
             .minSize(spec.min()).maxSize(spec.max()).desiredCapacity(spec.min())
             .vpcZoneIdentifier(String.join(",", spec.subnetIds()))
             .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()).propagateAtLaunch(true));
-        if (targetGroup != null) {
-          r.targetGroupARNs(targetGroup);
+        if (targetGroups != null) {
+          r.targetGroupARNs(targetGroups.split(","));
         }
       }));
     }

@@ -42,6 +42,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.acm.AcmClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.eks.EksClient;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
@@ -208,8 +209,14 @@ class AwsEngineIT {
         .subnetId();
     String b = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.9.2.0/24").availabilityZone("us-east-1b")).subnet()
         .subnetId();
+    String certificate = MOTO.client(AcmClient.builder()).requestCertificate(r -> r.domainName("edge.example.com"))
+        .certificateArn();
     VmPoolSpec spec = VmPoolSpec.named("checkout-edge").instanceType("m5.large").size(2, 6).imageId("ami-12c6146b")
-        .vpcId(vpc).subnetIds(List.of(a, b)).withLoadBalancer(80, 443).build();
+        .vpcId(vpc).subnetIds(List.of(a, b)).withLoadBalancer(80, 443).certificateArn(certificate).build();
+    // an application load balancer never serves 443 as plain HTTP: without a certificate it is refused
+    assertThatThrownBy(() -> zop.jobs().plan(space.id(), spec.toBuilder().certificateArn(null).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.certificateArn"));
 
     // 2 x 730 h x 0.096 + 730 h x 0.0225
     assertThat(zop.jobs().plan(space.id(), spec).monthlyTotal()).isEqualByComparingTo("156.59");
@@ -218,6 +225,12 @@ class AwsEngineIT {
     assertThat(pool.status()).as("%s", pool.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(pool.outputs()).containsKeys("dnsName", "targetGroupArn", "autoScalingGroupName");
     assertThat(pool.steps()).extracting(JobStep::name).contains("create-listener-80", "create-listener-443");
+    var elb = MOTO.client(software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client.builder());
+    var listeners = elb.describeListeners(r -> r.loadBalancerArn(pool.outputs().get("loadBalancerArn"))).listeners();
+    assertThat(listeners).extracting(l -> l.port() + " " + l.protocolAsString())
+        .containsExactlyInAnyOrder("80 HTTP", "443 HTTPS");
+    assertThat(listeners.stream().filter(l -> l.port() == 443).findFirst().orElseThrow().certificates())
+        .extracting(c -> c.certificateArn()).containsExactly(certificate);
     assertThat(running()).isEqualTo(2); // the group launched its minimum
 
     assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
@@ -237,7 +250,11 @@ class AwsEngineIT {
         .vpcId();
 
     Plan plan = zop.jobs().plan(space.id(), asked);
-    assertThat(plan.defaults()).extracting(PlanDefault::field).containsExactly("imageId", "vpcID", "subnetIDs");
+    assertThat(plan.defaults()).extracting(PlanDefault::field)
+        .containsExactly("imageId", "vpcID", "subnetIDs", "loadBalancerType");
+    // no certificate: 443 passes through a network load balancer as TLS, never plain HTTP
+    assertThat(plan.defaults().get(3).value()).isEqualTo("network");
+    assertThat(plan.defaults().get(3).reason()).contains("443", "pass TLS through");
     assertThat(plan.defaults().get(0).value()).isEqualTo(image);
     assertThat(plan.defaults().get(0).reason()).contains("Amazon Linux 2023");
     assertThat(plan.defaults().get(1).value()).isEqualTo(defaultVpc);
@@ -251,6 +268,11 @@ class AwsEngineIT {
     assertThat(((VmPoolSpec) pool.spec()).imageId()).isEqualTo(image);
     assertThat(ec2.describeLaunchTemplateVersions(r -> r.launchTemplateName(pool.outputs().get("launchTemplateName")))
         .launchTemplateVersions().get(0).launchTemplateData().imageId()).isEqualTo(image);
+    var elb = MOTO.client(software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client.builder());
+    assertThat(elb.describeListeners(r -> r.loadBalancerArn(pool.outputs().get("loadBalancerArn"))).listeners())
+        .extracting(l -> l.port() + " " + l.protocolAsString()).containsExactlyInAnyOrder("80 TCP", "443 TCP");
+    assertThat(elb.describeTargetGroups().targetGroups()).extracting(g -> g.port() + " " + g.protocolAsString())
+        .containsExactlyInAnyOrder("80 TCP", "443 TCP");
     assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
   }
 

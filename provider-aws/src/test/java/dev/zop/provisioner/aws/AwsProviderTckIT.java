@@ -85,7 +85,8 @@ class AwsProviderTckIT extends ProviderTck {
         KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
             .subnetIds(clusterSubnets).build(),
         VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(1, 3).imageId("ami-12c6146b")
-            .vpcId(peerVpc).subnetIds(clusterSubnets).withLoadBalancer(80, 443).build(),
+            .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+            .build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
             .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).dnsZone(suffix + ".internal.example.com").build(),
         RegistrySpec.named("tck/" + suffix),
@@ -135,7 +136,11 @@ class AwsProviderTckIT extends ProviderTck {
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
     autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()));
     elb.describeLoadBalancers().loadBalancers().forEach(b -> all.add("lb " + b.loadBalancerName()));
-    elb.describeTargetGroups().targetGroups().forEach(g -> all.add("tg " + g.targetGroupName()));
+    elb.describeTargetGroups().targetGroups().forEach(g -> all.add("tg " + g.targetGroupName() + " "
+        + g.protocolAsString() + ":" + g.port()));
+    elb.describeLoadBalancers().loadBalancers().forEach(b -> elb.describeListeners(r -> r.loadBalancerArn(
+        b.loadBalancerArn())).listeners().forEach(l -> all.add("listener " + b.loadBalancerName() + " "
+            + l.protocolAsString() + ":" + l.port())));
     iam.listRoles().roles().forEach(r -> all.add("role " + r.roleName()));
     rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
     elasticache.describeReplicationGroups().replicationGroups().stream()

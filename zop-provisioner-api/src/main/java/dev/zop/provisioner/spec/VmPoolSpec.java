@@ -11,8 +11,11 @@ import java.util.List;
 /**
  * A pool of identical VMs (EC2 + Auto Scaling group, MIG, VM Scale Set), optionally behind a load balancer.
  *
- * @param loadBalancerType {@code application} (HTTP, the default) or {@code network} (TCP)
+ * @param loadBalancerType {@code application} (HTTP and HTTPS) or {@code network} (TCP); null lets the provider
+ *                         choose from the ports: HTTP on an application load balancer, or, for 443 without a
+ *                         certificate, TCP on a network load balancer that passes TLS through to the instances
  * @param imageId          the machine image; null lets the provider pick its current default
+ * @param certificateArn   the TLS certificate an application load balancer serves port 443 with (HTTPS)
  */
 public record VmPoolSpec(
     String name,
@@ -24,11 +27,11 @@ public record VmPoolSpec(
     List<Integer> listenerPorts,
     @JsonProperty("vpcID") String vpcId,
     @JsonProperty("subnetIDs") List<String> subnetIds,
-    String imageId) implements ResourceSpec {
+    String imageId,
+    String certificateArn) implements ResourceSpec {
 
   public VmPoolSpec {
     createLoadBalancer = Boolean.TRUE.equals(createLoadBalancer);
-    loadBalancerType = loadBalancerType == null ? "application" : loadBalancerType;
     listenerPorts = listenerPorts == null ? List.of() : List.copyOf(listenerPorts);
     subnetIds = subnetIds == null ? List.of() : List.copyOf(subnetIds);
   }
@@ -44,7 +47,7 @@ public record VmPoolSpec(
   public Builder toBuilder() {
     return new Builder().name(name).instanceType(instanceType).size(min, max)
         .loadBalancer(createLoadBalancer, loadBalancerType).listenerPorts(listenerPorts)
-        .vpcId(vpcId).subnetIds(subnetIds).imageId(imageId);
+        .vpcId(vpcId).subnetIds(subnetIds).imageId(imageId).certificateArn(certificateArn);
   }
 
   @JsonIgnore
@@ -59,7 +62,7 @@ public record VmPoolSpec(
     c.resourceName("name", name, true);
     c.required("instanceType", instanceType);
     c.scaling("", min, max, 1000);
-    if (!loadBalancerType.equals("application") && !loadBalancerType.equals("network")) {
+    if (loadBalancerType != null && !loadBalancerType.equals("application") && !loadBalancerType.equals("network")) {
       c.add("loadBalancerType", "invalid_value", "must be 'application' or 'network'");
     }
     c.ports("listenerPorts", listenerPorts);
@@ -69,6 +72,9 @@ public record VmPoolSpec(
     c.cloudId("vpcID", vpcId);
     c.cloudIds("subnetIDs", subnetIds);
     c.cloudId("imageId", imageId);
+    if (certificateArn != null && (certificateArn.isBlank() || certificateArn.length() > 2048)) {
+      c.add("certificateArn", "invalid_value", "a certificate's identifier, up to 2048 characters");
+    }
     return c.errors();
   }
 
@@ -84,6 +90,7 @@ public record VmPoolSpec(
     private String vpcId;
     private List<String> subnetIds = new ArrayList<>();
     private String imageId;
+    private String certificateArn;
 
     private Builder() {}
 
@@ -134,10 +141,15 @@ public record VmPoolSpec(
       return this;
     }
 
+    public Builder certificateArn(String value) {
+      this.certificateArn = value;
+      return this;
+    }
+
     @Override
     public VmPoolSpec build() {
       VmPoolSpec spec = new VmPoolSpec(name, instanceType, min, max, createLoadBalancer, loadBalancerType,
-          listenerPorts, vpcId, subnetIds, imageId);
+          listenerPorts, vpcId, subnetIds, imageId, certificateArn);
       ValidationException.throwIfAny(spec.validate());
       return spec;
     }

@@ -59,10 +59,10 @@ class SpecValidationTest {
 
   @Test
   void vmPoolNeedsPortsForItsLoadBalancer() {
-    VmPoolSpec spec = new VmPoolSpec("edge", "m5.large", 2, 6, true, "classic", List.of(), null, null, null);
+    VmPoolSpec spec = new VmPoolSpec("edge", "m5.large", 2, 6, true, "classic", List.of(), null, null, null, null);
     assertThat(fields(spec)).containsExactlyInAnyOrder("loadBalancerType", "listenerPorts");
     VmPoolSpec ports = new VmPoolSpec("edge", "m5.large", 2, 6, true, null, List.of(80, 80, 70000), null, null,
-        null);
+        null, null);
     assertThat(fields(ports)).containsExactlyInAnyOrder("listenerPorts[2]", "listenerPorts");
   }
 

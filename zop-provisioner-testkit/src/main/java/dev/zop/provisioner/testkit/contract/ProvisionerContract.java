@@ -184,7 +184,7 @@ public abstract class ProvisionerContract {
     assertThatThrownBy(() -> provisioner().spaces().create(SpaceRequest.of("sim", "", space.cloudAccountId())))
         .isInstanceOfSatisfying(ValidationException.class,
             e -> assertThat(e.fieldErrors()).extracting(f -> f.field()).contains("name"));
-    VmPoolSpec bad = new VmPoolSpec("", "", 5, 2, false, null, List.of(), null, List.of(), null);
+    VmPoolSpec bad = new VmPoolSpec("", "", 5, 2, false, null, List.of(), null, List.of(), null, null);
     assertThatThrownBy(() -> provisioner().jobs().submit(space.id(), bad))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors()).hasSizeGreaterThan(1));
     assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id())).items()).isEmpty();

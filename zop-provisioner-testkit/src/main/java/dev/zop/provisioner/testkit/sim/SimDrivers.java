@@ -80,7 +80,8 @@ final class SimDrivers {
     parts.add(Part.named("group", "scaling-group", spec.name(), "autoscaling", "AutoScalingGroup")
         .attributes(Map.of("min", String.valueOf(spec.min()), "max", String.valueOf(spec.max()))));
     if (spec.createLoadBalancer()) {
-      parts.addAll(balancer(spec.name(), spec.loadBalancerType(), spec.listenerPorts(), region));
+      parts.addAll(balancer(spec.name(), spec.loadBalancerType() == null ? "application" : spec.loadBalancerType(),
+          spec.listenerPorts(), region));
     }
     return parts;
   }

@@ -57,7 +57,8 @@ final class SimPrices {
     List<CostComponent> costs = new ArrayList<>();
     costs.add(instances("instances at minimum size (" + spec.instanceType() + ")", spec.instanceType(), spec.min()));
     if (spec.createLoadBalancer()) {
-      costs.add(CostComponent.hourly(spec.loadBalancerType() + " load balancer", 1, LOAD_BALANCER));
+      costs.add(CostComponent.hourly((spec.loadBalancerType() == null ? "application" : spec.loadBalancerType())
+          + " load balancer", 1, LOAD_BALANCER));
     }
     return costs;
   }
