@@ -9,7 +9,6 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
-import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -24,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.model.ResourceType;
-import software.amazon.awssdk.services.ec2.model.SecurityGroup;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
 import software.amazon.awssdk.services.rds.RdsClient;
@@ -51,10 +48,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   /** How long to wait before looking again at a resource still being created or deleted. */
   private final StatusPoll poll;
 
+  private final SecurityGroups groups;
+
   DatastoreDriver(RdsClient rds, ElastiCacheClient cache, Ec2Client ec2, Duration poll) {
     this.rds = rds;
     this.cache = cache;
     this.ec2 = ec2;
+    this.groups = new SecurityGroups(ec2);
     this.poll = StatusPoll.every(poll);
   }
 
@@ -177,56 +177,19 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(Map.of("dbSubnetGroupName", name));
   }
 
-  /**
-   * A security group that lets the VPC, and only the VPC, reach the database port. Creating the group and opening
-   * the port are two calls, so a resumed step that finds the group still checks the rule and adds it if missing.
-   */
+  /** A security group that lets the VPC, and only the VPC, reach the database port. */
   private StepResult createSecurityGroup(StepContext ctx, DatastoreSpec spec) {
     String name = ctx.resourceName("db-sg");
-    SecurityGroup group = findSecurityGroup(name, spec.vpcId());
-    String id;
-    if (group == null) {
-      ctx.recordIntent(Map.of("dbSecurityGroupName", name));
-      id = CALLS.call(EC2_CREATE_SECURITY_GROUP, () -> ec2.createSecurityGroup(r -> r.groupName(name)
-          .description("zop datastore " + ctx.jobId()).vpcId(spec.vpcId())
-          .tagSpecifications(t -> t.resourceType(ResourceType.SECURITY_GROUP)
-              .tags(tag -> tag.key(AwsTags.JOB).value(ctx.jobId().value()))))).groupId();
-    } else {
-      id = group.groupId();
-    }
+    String id = groups.ensure(ctx, "dbSecurityGroupName", name, spec.vpcId(), "zop datastore " + ctx.jobId());
     String cidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
         .get(0).cidrBlock();
-    int port = spec.engine().defaultPort();
-    boolean open = group != null && group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol())
-        && p.fromPort() != null && p.fromPort() == port && p.toPort() != null && p.toPort() == port
-        && p.ipRanges().stream().anyMatch(range -> cidr.equals(range.cidrIp())));
-    if (!open) {
-      try {
-        CALLS.call(EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, () -> ec2.authorizeSecurityGroupIngress(r -> r
-            .groupId(id).ipPermissions(p -> p.ipProtocol("tcp").fromPort(port).toPort(port)
-                .ipRanges(range -> range.cidrIp(cidr).description("the datastore's VPC")))));
-      } catch (CloudCallException e) {
-        // a rule added by a call whose answer was lost
-        if (!AwsErrors.code(e).equals("InvalidPermission.Duplicate")) {
-          throw e;
-        }
-      }
-    }
+    groups.allowCidr(id, spec.vpcId(), spec.engine().defaultPort(), cidr, "the datastore's VPC");
     return StepResult.done(Map.of("dbSecurityGroupName", name, "dbSecurityGroupId", id));
   }
 
   private StepResult deleteSecurityGroup(String name, String vpcId) {
-    SecurityGroup group = findSecurityGroup(name, vpcId);
-    if (group != null) {
-      CALLS.deleteIfExists(EC2_DELETE_SECURITY_GROUP, () -> ec2.deleteSecurityGroup(r -> r.groupId(group.groupId())));
-    }
+    groups.delete(name, vpcId);
     return StepResult.done();
-  }
-
-  private SecurityGroup findSecurityGroup(String name, String vpcId) {
-    var groups = CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r.filters(
-        f -> f.name("group-name").values(name), f -> f.name("vpc-id").values(vpcId)))).securityGroups();
-    return groups.isEmpty() ? null : groups.get(0);
   }
 
   private StepResult createMasterSecret(StepContext ctx) {

@@ -48,6 +48,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final AutoScalingClient autoscaling;
   private final ElasticLoadBalancingV2Client elb;
   private final SsmClient ssm;
+  private final SecurityGroups groups;
   private final String region;
   private static final String APPLICATION = "application";
   private static final String NETWORK = "network";
@@ -61,6 +62,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     this.autoscaling = autoscaling;
     this.elb = elb;
     this.ssm = ssm;
+    this.groups = new SecurityGroups(ec2);
     this.region = region;
     this.poll = StatusPoll.every(poll);
   }
@@ -106,10 +108,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
               .toList()) + ")"));
         }
       }
-    } else if (vpc == null && spec.createLoadBalancer()) {
+    } else if (vpc == null) { // the pool's security groups, and a load balancer's target groups, live in it
       String first = subnets.get(0);
-      vpc = CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.subnetIds(first))).subnets().stream()
-          .map(Subnet::vpcId).findFirst().orElse(null);
+      // a subnet that does not exist is left for validation to name, as a field error
+      var found = CALLS.findOrNull(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.subnetIds(first)));
+      vpc = found == null ? null : found.subnets().stream().map(Subnet::vpcId).findFirst().orElse(null);
       if (vpc != null) {
         filled.add(new PlanDefault("vpcID", vpc, "the VPC of the subnets named"));
       }
@@ -171,6 +174,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<Step> create(VmPoolSpec spec) {
     List<Step> steps = new ArrayList<>();
+    if (spec.vpcId() != null) {
+      steps.add(ProviderStep.of("create-security-groups", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_CREATE_SECURITY_GROUP, EC2_CREATE_TAGS, EC2_AUTHORIZE_SECURITY_GROUP_INGRESS),
+          ctx -> createSecurityGroups(ctx, spec)));
+    }
     steps.add(ProviderStep.of("create-launch-template", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATES,
         EC2_CREATE_LAUNCH_TEMPLATE, EC2_CREATE_TAGS), ctx -> createLaunchTemplate(ctx, spec)));
     if (spec.createLoadBalancer()) {
@@ -221,6 +229,19 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       steps.add(ProviderStep.of("delete-launch-template", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATES,
           EC2_DELETE_LAUNCH_TEMPLATE), ctx -> deleteLaunchTemplate(recorded.get("launchTemplateName"))));
     }
+    if (recorded.has("instanceSecurityGroupName") || recorded.has("lbSecurityGroupName")) {
+      // the instances' group first: its rule names the load balancer's group
+      steps.add(ProviderStep.of("delete-security-groups", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_DELETE_SECURITY_GROUP), ctx -> {
+            if (recorded.has("instanceSecurityGroupName")) {
+              groups.delete(recorded.get("instanceSecurityGroupName"), spec.vpcId());
+            }
+            if (recorded.has("lbSecurityGroupName")) {
+              groups.delete(recorded.get("lbSecurityGroupName"), spec.vpcId());
+            }
+            return StepResult.done();
+          }));
+    }
     return steps;
   }
 
@@ -248,6 +269,36 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     return "zop-" + token.substring(0, Math.min(12, token.length())) + "-" + suffix;
   }
 
+  /**
+   * The load balancer's group is open to the world on the listener ports only; the instances' group only to the
+   * load balancer's group, on the ports its target groups use. Without a load balancer nothing is opened.
+   */
+  private StepResult createSecurityGroups(StepContext ctx, VmPoolSpec spec) {
+    String vpc = spec.vpcId();
+    Map<String, String> outputs = new java.util.LinkedHashMap<>();
+    String instanceName = ctx.resourceName("vm-sg");
+    String instances = groups.ensure(ctx, "instanceSecurityGroupName", instanceName, vpc,
+        "zop vm pool " + ctx.jobId() + ": the instances");
+    outputs.put("instanceSecurityGroupName", instanceName);
+    outputs.put("instanceSecurityGroupId", instances);
+    if (spec.createLoadBalancer()) {
+      String lbName = ctx.resourceName("lb-sg");
+      String balancer = groups.ensure(ctx, "lbSecurityGroupName", lbName, vpc,
+          "zop vm pool " + ctx.jobId() + ": the load balancer");
+      for (int port : spec.listenerPorts()) {
+        groups.allowCidr(balancer, vpc, port, "0.0.0.0/0", "listener " + port);
+      }
+      List<Integer> targetPorts = APPLICATION.equals(spec.loadBalancerType())
+          ? List.of(spec.listenerPorts().get(0)) : spec.listenerPorts();
+      for (int port : targetPorts) {
+        groups.allowGroup(instances, vpc, port, balancer, "the pool's load balancer");
+      }
+      outputs.put("lbSecurityGroupName", lbName);
+      outputs.put("lbSecurityGroupId", balancer);
+    }
+    return StepResult.done(outputs);
+  }
+
   private StepResult createLaunchTemplate(StepContext ctx, VmPoolSpec spec) {
     String name = ctx.resourceName("lt");
     String id = findLaunchTemplate(name);
@@ -255,7 +306,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       ctx.recordIntent(Map.of("launchTemplateName", name));
       id = CALLS.call(EC2_CREATE_LAUNCH_TEMPLATE, () -> ec2.createLaunchTemplate(r -> r.launchTemplateName(name)
           .clientToken(ctx.clientToken("launch-template"))
-          .launchTemplateData(d -> d.imageId(spec.imageId()).instanceType(spec.instanceType()))
+          .launchTemplateData(d -> {
+            d.imageId(spec.imageId()).instanceType(spec.instanceType());
+            String group = ctx.outputs().get("instanceSecurityGroupId");
+            if (group != null) {
+              d.securityGroupIds(group);
+            }
+          })
           .tagSpecifications(t -> t.resourceType(ResourceType.LAUNCH_TEMPLATE)
               .tags(tag -> tag.key(AwsTags.JOB).value(ctx.jobId().value())))))
           .launchTemplate().launchTemplateId();
@@ -302,6 +359,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       ctx.recordIntent(Map.of("loadBalancerName", name));
       balancer = CALLS.call(ELB_CREATE_LOAD_BALANCER, () -> elb.createLoadBalancer(r -> r
           .name(name).subnets(spec.subnetIds()).scheme(LoadBalancerSchemeEnum.INTERNET_FACING)
+          .securityGroups(ctx.outputs().require("lbSecurityGroupId"))
           .type(APPLICATION.equals(spec.loadBalancerType()) ? LoadBalancerTypeEnum.APPLICATION
               : LoadBalancerTypeEnum.NETWORK)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).loadBalancers().get(0);

@@ -231,11 +231,27 @@ class AwsEngineIT {
         .containsExactlyInAnyOrder("80 HTTP", "443 HTTPS");
     assertThat(listeners.stream().filter(l -> l.port() == 443).findFirst().orElseThrow().certificates())
         .extracting(c -> c.certificateArn()).containsExactly(certificate);
+    // the world reaches the load balancer on its listener ports only; the instances only from the load balancer
+    var lbGroup = ec2.describeSecurityGroups(r -> r.groupIds(pool.outputs().get("lbSecurityGroupId")))
+        .securityGroups().get(0);
+    assertThat(lbGroup.ipPermissions()).extracting(p -> p.fromPort() + " " + p.ipRanges().get(0).cidrIp())
+        .containsExactlyInAnyOrder("80 0.0.0.0/0", "443 0.0.0.0/0");
+    var vmGroup = ec2.describeSecurityGroups(r -> r.groupIds(pool.outputs().get("instanceSecurityGroupId")))
+        .securityGroups().get(0);
+    assertThat(vmGroup.ipPermissions()).singleElement().satisfies(p -> {
+      assertThat(p.fromPort()).isEqualTo(80);
+      assertThat(p.ipRanges()).isEmpty();
+      assertThat(p.userIdGroupPairs()).extracting(g -> g.groupId()).containsExactly(lbGroup.groupId());
+    });
+    assertThat(elb.describeLoadBalancers(r -> r.names(pool.outputs().get("loadBalancerName"))).loadBalancers()
+        .get(0).securityGroups()).containsExactly(lbGroup.groupId());
     assertThat(running()).isEqualTo(2); // the group launched its minimum
 
     assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(running()).isZero();
     assertThat(ec2.describeLaunchTemplates().launchTemplates()).isEmpty();
+    assertThat(ec2.describeSecurityGroups(r -> r.filters(f -> f.name("vpc-id").values(vpc))).securityGroups())
+        .extracting(g -> g.groupName()).containsExactly("default");
   }
 
   @Test

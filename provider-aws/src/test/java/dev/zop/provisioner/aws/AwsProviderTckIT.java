@@ -130,7 +130,7 @@ class AwsProviderTckIT extends ProviderTck {
     ec2.describeSecurityGroups().securityGroups().stream().filter(g -> !g.groupName().equals("default"))
         .forEach(g -> all.add("sg " + g.groupName() + " ingress " + g.ipPermissions().stream()
             .map(p -> p.ipProtocol() + ":" + p.fromPort() + "-" + p.toPort() + " from " + p.ipRanges().stream()
-                .map(r -> r.cidrIp()).sorted().toList())
+                .map(r -> r.cidrIp()).sorted().toList() + " and " + p.userIdGroupPairs().size() + " group(s)")
             .sorted().toList() + " " + ec2Tags(g.tags())));
     rds.describeDBSubnetGroups().dbSubnetGroups().forEach(g -> all.add("dbsubnets " + g.dbSubnetGroupName()));
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
