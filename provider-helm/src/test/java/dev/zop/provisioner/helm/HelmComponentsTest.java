@@ -68,6 +68,17 @@ class HelmComponentsTest {
     }
   }
 
+  /** A space whose kubeconfig points at a loopback port where nothing listens. */
+  static Space spaceWithoutItsCluster(String name) throws java.io.IOException {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", name));
+    return zop.spaces().create(SpaceRequest.of("sim", name, account.id()).region("sim-east-1")
+        .kubeconfig(kube.kubeconfig("https://127.0.0.1:" + closed)));
+  }
+
   static ConfigMap settings(String namespace, String release) {
     return KubeNamespaces.withClient(kube.kubeconfig(),
         c -> c.configMaps().inNamespace(namespace).withName(release + "-settings").get());
@@ -157,13 +168,7 @@ class HelmComponentsTest {
 
   @Test
   void aComponentThatNeverInstalledIsTornDownWithoutTheCluster() throws Exception {
-    int closed;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closed = socket.getLocalPort();
-    }
-    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm-never"));
-    Space unreachable = zop.spaces().create(SpaceRequest.of("sim", "helm-never", account.id()).region("sim-east-1")
-        .kubeconfig(kube.kubeconfig("https://127.0.0.1:" + closed)));
+    Space unreachable = spaceWithoutItsCluster("helm-never");
     Job failed = zop.jobs().await(zop.jobs().installComponent(unreachable.id(), "missing-version", Map.of()).id(),
         WAIT);
     assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
@@ -188,13 +193,7 @@ class HelmComponentsTest {
 
   @Test
   void anApiServerThatDoesNotAnswerIsTransient() throws Exception {
-    int closed;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closed = socket.getLocalPort();
-    }
-    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm-down"));
-    Space down = zop.spaces().create(SpaceRequest.of("sim", "helm-down", account.id()).region("sim-east-1")
-        .kubeconfig(kube.kubeconfig("https://127.0.0.1:" + closed)));
+    Space down = spaceWithoutItsCluster("helm-down");
     Job failed = zop.jobs().await(zop.jobs().installComponent(down.id(), "zop-demo", Map.of()).id(), WAIT);
     assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
     assertThat(failed.lastFailure().category()).as(failed.lastFailure().toString())

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * delivers it, retrying failures that may pass (a timeout, a 5xx) with exponential backoff up to a bound, and
  * records the outcome. A notification never holds up the job that raised it.
  */
-abstract class DeliveringNotifier implements Notifier, AutoCloseable {
+public abstract class DeliveringNotifier implements Notifier, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DeliveringNotifier.class);
   private static final int KEPT = 200;
 
@@ -34,7 +34,11 @@ abstract class DeliveringNotifier implements Notifier, AutoCloseable {
   private final ExecutorService worker;
   private final Deque<Delivery> recent = new ArrayDeque<>();
 
-  DeliveringNotifier(String channel, int maxAttempts, Duration firstBackoff, int queueCapacity) {
+  DeliveringNotifier(String channel, Settings<?> settings) {
+    this(channel, settings.maxAttempts, settings.firstBackoff, settings.queueCapacity);
+  }
+
+  private DeliveringNotifier(String channel, int maxAttempts, Duration firstBackoff, int queueCapacity) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1");
     }
@@ -123,6 +127,47 @@ abstract class DeliveringNotifier implements Notifier, AutoCloseable {
   @Override
   public void close() {
     close(Duration.ofSeconds(10));
+  }
+
+  /** How hard a notifier tries: the settings every notifier's builder shares. */
+  public abstract static class Settings<B extends Settings<B>> {
+    int maxAttempts = 5;
+    Duration firstBackoff = Duration.ofSeconds(1);
+    Duration timeout;
+    int queueCapacity = 1000;
+
+    Settings(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+      return (B) this;
+    }
+
+    /** Attempts per notification, the first included (default 5). */
+    public B maxAttempts(int value) {
+      this.maxAttempts = value;
+      return self();
+    }
+
+    /** The wait before the second attempt; each later one doubles it, with jitter (default 1 s). */
+    public B firstBackoff(Duration value) {
+      this.firstBackoff = value;
+      return self();
+    }
+
+    /** How long one attempt may take. */
+    public B timeout(Duration value) {
+      this.timeout = value;
+      return self();
+    }
+
+    /** Notifications that may wait to be sent; more are recorded as not delivered (default 1000). */
+    public B queueCapacity(int value) {
+      this.queueCapacity = value;
+      return self();
+    }
   }
 
   /** A failure another attempt may get past: no answer, a timeout, a 5xx or a 429. */

@@ -32,7 +32,7 @@ public final class EmailNotifier extends DeliveringNotifier {
   private final Map<String, List<InternetAddress>> groups;
 
   private EmailNotifier(Builder b) {
-    super("email", b.maxAttempts, b.firstBackoff, b.queueCapacity);
+    super("email", b);
     Properties props = new Properties();
     props.put("mail.smtp.host", b.host);
     props.put("mail.smtp.port", Integer.toString(b.port));
@@ -102,8 +102,8 @@ public final class EmailNotifier extends DeliveringNotifier {
     return text.toString();
   }
 
-  /** Settings of an email notifier. */
-  public static final class Builder {
+  /** Settings of an email notifier (timeout per attempt 20 s by default). */
+  public static final class Builder extends Settings<Builder> {
     private final String host;
     private final int port;
     private final InternetAddress from;
@@ -111,12 +111,9 @@ public final class EmailNotifier extends DeliveringNotifier {
     private String username;
     private String password;
     private boolean startTls;
-    private int maxAttempts = 5;
-    private Duration firstBackoff = Duration.ofSeconds(1);
-    private Duration timeout = Duration.ofSeconds(20);
-    private int queueCapacity = 1000;
 
     private Builder(String host, int port, String from) {
+      super(Duration.ofSeconds(20));
       this.host = Objects.requireNonNull(host, "host");
       if (port < 1 || port > 65535) {
         throw new IllegalArgumentException("port must be 1..65535");
@@ -152,26 +149,6 @@ public final class EmailNotifier extends DeliveringNotifier {
     /** Require STARTTLS (default off, for a local relay). */
     public Builder startTls(boolean value) {
       this.startTls = value;
-      return this;
-    }
-
-    public Builder maxAttempts(int value) {
-      this.maxAttempts = value;
-      return this;
-    }
-
-    public Builder firstBackoff(Duration value) {
-      this.firstBackoff = value;
-      return this;
-    }
-
-    public Builder timeout(Duration value) {
-      this.timeout = value;
-      return this;
-    }
-
-    public Builder queueCapacity(int value) {
-      this.queueCapacity = value;
       return this;
     }
 

@@ -36,7 +36,7 @@ public final class WebhookNotifier extends DeliveringNotifier {
   private final HttpClient http;
 
   private WebhookNotifier(Builder b) {
-    super("webhook", b.maxAttempts, b.firstBackoff, b.queueCapacity);
+    super("webhook", b);
     this.url = b.url;
     this.secret = b.secret.getBytes(StandardCharsets.UTF_8);
     this.timeout = b.timeout;
@@ -92,16 +92,13 @@ public final class WebhookNotifier extends DeliveringNotifier {
     throw new IllegalStateException("HTTP " + status + " from " + url.getHost() + " (not retried)");
   }
 
-  /** Settings of a webhook notifier. */
-  public static final class Builder {
+  /** Settings of a webhook notifier (timeout per attempt 10 s by default). */
+  public static final class Builder extends Settings<Builder> {
     private final URI url;
     private final String secret;
-    private int maxAttempts = 5;
-    private Duration firstBackoff = Duration.ofSeconds(1);
-    private Duration timeout = Duration.ofSeconds(10);
-    private int queueCapacity = 1000;
 
     private Builder(URI url, String secret) {
+      super(Duration.ofSeconds(10));
       this.url = Objects.requireNonNull(url, "url");
       if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
         throw new IllegalArgumentException("a webhook URL is http(s), not " + url);
@@ -110,30 +107,6 @@ public final class WebhookNotifier extends DeliveringNotifier {
       if (secret.length() < 16) {
         throw new IllegalArgumentException("the webhook secret must be at least 16 characters");
       }
-    }
-
-    /** Attempts per notification, the first included (default 5). */
-    public Builder maxAttempts(int value) {
-      this.maxAttempts = value;
-      return this;
-    }
-
-    /** The wait before the second attempt; each later one doubles it, with jitter (default 1 s). */
-    public Builder firstBackoff(Duration value) {
-      this.firstBackoff = value;
-      return this;
-    }
-
-    /** How long one attempt may take (default 10 s). */
-    public Builder timeout(Duration value) {
-      this.timeout = value;
-      return this;
-    }
-
-    /** Notifications that may wait to be sent; more are recorded as not delivered (default 1000). */
-    public Builder queueCapacity(int value) {
-      this.queueCapacity = value;
-      return this;
     }
 
     public WebhookNotifier build() {
