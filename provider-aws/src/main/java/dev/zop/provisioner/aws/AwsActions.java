@@ -12,6 +12,26 @@ final class AwsActions {
   static final String AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS = "autoscaling:DescribeAutoScalingGroups";
   // ec2
   static final String EC2_ACCEPT_VPC_PEERING_CONNECTION = "ec2:AcceptVpcPeeringConnection";
+  static final String EC2_ALLOCATE_ADDRESS = "ec2:AllocateAddress";
+  static final String EC2_ASSOCIATE_ROUTE_TABLE = "ec2:AssociateRouteTable";
+  static final String EC2_ATTACH_INTERNET_GATEWAY = "ec2:AttachInternetGateway";
+  static final String EC2_CREATE_INTERNET_GATEWAY = "ec2:CreateInternetGateway";
+  static final String EC2_CREATE_NAT_GATEWAY = "ec2:CreateNatGateway";
+  static final String EC2_CREATE_ROUTE = "ec2:CreateRoute";
+  static final String EC2_CREATE_ROUTE_TABLE = "ec2:CreateRouteTable";
+  static final String EC2_DELETE_INTERNET_GATEWAY = "ec2:DeleteInternetGateway";
+  static final String EC2_DELETE_NAT_GATEWAY = "ec2:DeleteNatGateway";
+  static final String EC2_DELETE_ROUTE = "ec2:DeleteRoute";
+  static final String EC2_DELETE_ROUTE_TABLE = "ec2:DeleteRouteTable";
+  static final String EC2_DESCRIBE_ADDRESSES = "ec2:DescribeAddresses";
+  static final String EC2_DESCRIBE_NAT_GATEWAYS = "ec2:DescribeNatGateways";
+  static final String EC2_DESCRIBE_ROUTE_TABLES = "ec2:DescribeRouteTables";
+  static final String EC2_DETACH_INTERNET_GATEWAY = "ec2:DetachInternetGateway";
+  static final String EC2_DISASSOCIATE_ROUTE_TABLE = "ec2:DisassociateRouteTable";
+  static final String EC2_MODIFY_SUBNET_ATTRIBUTE = "ec2:ModifySubnetAttribute";
+  static final String EC2_RELEASE_ADDRESS = "ec2:ReleaseAddress";
+  static final String EC2_REPLACE_ROUTE = "ec2:ReplaceRoute";
+  static final String EC2_REPLACE_ROUTE_TABLE_ASSOCIATION = "ec2:ReplaceRouteTableAssociation";
   static final String EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE = "ec2:AssociateVpcWithHostedZone";
   static final String EC2_AUTHORIZE_SECURITY_GROUP_INGRESS = "ec2:AuthorizeSecurityGroupIngress";
   static final String EC2_CREATE_LAUNCH_TEMPLATE = "ec2:CreateLaunchTemplate";

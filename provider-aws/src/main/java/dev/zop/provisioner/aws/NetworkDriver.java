@@ -2,6 +2,8 @@ package dev.zop.provisioner.aws;
 
 import static dev.zop.provisioner.aws.AwsActions.*;
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
+import static dev.zop.provisioner.aws.AwsTags.ec2Filters;
+import static dev.zop.provisioner.aws.AwsTags.ec2TagSpec;
 
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
@@ -24,8 +26,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
-import software.amazon.awssdk.services.ec2.model.Tag;
-import software.amazon.awssdk.services.ec2.model.TagSpecification;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnection;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
 import software.amazon.awssdk.services.route53.Route53Client;
@@ -33,9 +33,11 @@ import software.amazon.awssdk.services.route53.model.HostedZone;
 import software.amazon.awssdk.services.route53.model.TagResourceType;
 
 /**
- * A VPC with subnets and, when asked, a private Route 53 zone and a peering connection (requested and accepted). Every resource is tagged
- * with the job and its part, and found again by those tags, so a step re-run after a crash adopts what its
- * first run made. Teardown deletes in reverse: peering, subnets, VPC.
+ * A VPC with subnets, the gateways and route tables that let it carry traffic ({@link NetworkRouting}) and, when
+ * asked, a private Route 53 zone and a peering connection (requested, accepted, routed on both sides). Every
+ * resource is tagged with the job and its part, and found again by those tags, so a step re-run after a crash
+ * adopts what its first run made. Teardown deletes in dependency order: the peer's routes to us, the peering,
+ * the zone, route tables, NAT gateways and their addresses, the internet gateway, subnets, the VPC.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
@@ -45,12 +47,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   /** How long to wait before looking again at a resource still being created or deleted. */
   private final StatusPoll poll;
+  private final NetworkRouting routing;
 
   NetworkDriver(Ec2Client ec2, Route53Client route53, String region, Duration poll) {
     this.ec2 = ec2;
     this.route53 = route53;
     this.region = region;
     this.poll = StatusPoll.every(poll);
+    this.routing = new NetworkRouting(ec2, this.poll);
   }
 
   @Override
@@ -73,6 +77,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(),
           List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet)));
     }
+    steps.addAll(routing.createSteps(spec));
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("create-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
           ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_CREATE_HOSTED_ZONE, ROUTE53_CHANGE_TAGS_FOR_RESOURCE,
@@ -84,13 +89,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           ctx -> requestPeering(ctx, spec)));
       steps.add(ProviderStep.of("accept-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_ACCEPT_VPC_PEERING_CONNECTION), this::acceptPeering));
+      steps.add(routing.routePeeringStep(spec));
     }
     return steps;
   }
 
   @Override
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
-    List<Step> steps = new ArrayList<>();
+    List<Step> steps = new ArrayList<>(routing.unroutePeeringSteps(spec, recorded));
     if (recorded.has("peering.part")) {
       steps.add(ProviderStep.of("delete-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_DELETE_VPC_PEERING_CONNECTION), this::deletePeering));
@@ -99,6 +105,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(ProviderStep.of("delete-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
           ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_DELETE_HOSTED_ZONE), ctx -> deleteZone(ctx, spec.dnsZone())));
     }
+    steps.addAll(routing.teardownSteps(spec, recorded));
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
       if (recorded.has(subnetPart(subnet) + ".part")) {
@@ -121,8 +128,16 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   @Override
   public List<CostComponent> price(NetworkSpec spec, String priceRegion) {
-    // VPCs, subnets and peering connections cost nothing by themselves; traffic is billed by use.
+    // VPCs, subnets, route tables, internet gateways and peering connections cost nothing by themselves;
+    // NAT gateways and their public addresses are billed by the hour, traffic by use.
     List<CostComponent> costs = new ArrayList<>();
+    int nats = NetworkRouting.natSlots(spec).size();
+    if (nats > 0) {
+      costs.add(AwsPrices.TABLE.hourly(priceRegion, "NAT gateway", "ec2:nat-gateway", nats));
+      costs.add(AwsPrices.TABLE.hourly(priceRegion, "public IPv4 address of a NAT gateway", "ec2:public-ipv4", nats));
+      costs.add(CostComponent.unknown("NAT gateway data processing", "GB", java.math.BigDecimal.ZERO,
+          "billed per GB through the gateway, which the spec does not say"));
+    }
     if (spec.dnsZone() != null) {
       costs.add(AwsPrices.TABLE.monthly(priceRegion, "Route 53 hosted zone " + spec.dnsZone(), "zone-month",
           "route53:hosted-zone", java.math.BigDecimal.ONE));
@@ -201,7 +216,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (existing == null) {
       ctx.recordIntent(Map.of("vpc.part", "vpc"));
       existing = CALLS.call(EC2_CREATE_VPC, () -> ec2.createVpc(r -> r.cidrBlock(spec.cidr())
-          .tagSpecifications(tags(ResourceType.VPC, ctx, "vpc", spec.name())))).vpc().vpcId();
+          .tagSpecifications(ec2TagSpec(ResourceType.VPC, ctx, "vpc", spec.name())))).vpc().vpcId();
     } else {
       ctx.log("adopted VPC " + existing);
     }
@@ -223,7 +238,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       String vpcId = ctx.outputs().require("vpcId");
       existing = CALLS.call(EC2_CREATE_SUBNET, () -> ec2.createSubnet(r -> {
         r.vpcId(vpcId).cidrBlock(subnet.cidr())
-            .tagSpecifications(tags(ResourceType.SUBNET, ctx, part, spec.name() + "-" + subnet.name()));
+            .tagSpecifications(ec2TagSpec(ResourceType.SUBNET, ctx, part, spec.name() + "-" + subnet.name()));
         if (subnet.zone() != null) {
           r.availabilityZone(subnet.zone());
         }
@@ -240,7 +255,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       String vpcId = ctx.outputs().require("vpcId");
       id = CALLS.call(EC2_CREATE_VPC_PEERING_CONNECTION, () -> ec2.createVpcPeeringConnection(r -> r
           .vpcId(vpcId).peerVpcId(spec.peerVpcId())
-          .tagSpecifications(tags(ResourceType.VPC_PEERING_CONNECTION, ctx, "peering", spec.name() + "-peering"))))
+          .tagSpecifications(ec2TagSpec(ResourceType.VPC_PEERING_CONNECTION, ctx, "peering", spec.name() + "-peering"))))
           .vpcPeeringConnection().vpcPeeringConnectionId();
     } else {
       id = existing.vpcPeeringConnectionId();
@@ -335,12 +350,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private List<String> vpcsOf(StepContext ctx) {
-    return CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.filters(ours(ctx, "vpc"))).vpcs()
+    return CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.filters(ec2Filters(ctx, "vpc"))).vpcs()
         .stream().map(v -> v.vpcId()).toList());
   }
 
   private List<String> subnetsOf(StepContext ctx, String part) {
-    return CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(ours(ctx, part)))
+    return CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(ec2Filters(ctx, part)))
         .subnets().stream().map(s -> s.subnetId()).toList());
   }
 
@@ -350,30 +365,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private List<VpcPeeringConnection> livePeerings(StepContext ctx) {
-    return CALLS.call(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS,
-        () -> ec2.describeVpcPeeringConnections(r -> r.filters(ours(ctx, "peering")))).vpcPeeringConnections()
-        .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
-            && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
+    return routing.livePeerings(ctx);
   }
 
   private static String first(List<String> ids) {
     return ids.isEmpty() ? null : ids.get(0);
   }
 
-  /** EC2 filters that find what this job made as {@code part}, however many times an earlier attempt made it. */
-  private static List<Filter> ours(StepContext ctx, String part) {
-    return AwsTags.OWNER.of(ctx, part).entrySet().stream()
-        .map(t -> Filter.builder().name("tag:" + t.getKey()).values(t.getValue()).build()).toList();
-  }
-
-  private static TagSpecification tags(ResourceType type, StepContext ctx, String part, String name) {
-    List<Tag> tags = new ArrayList<>();
-    AwsTags.OWNER.of(ctx, part).forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
-    tags.add(Tag.builder().key(AwsTags.NAME).value(name).build());
-    return TagSpecification.builder().resourceType(type).tags(tags).build();
-  }
-
-  private static String subnetPart(Subnet subnet) {
+  static String subnetPart(Subnet subnet) {
     return "subnet." + subnet.name();
   }
 }

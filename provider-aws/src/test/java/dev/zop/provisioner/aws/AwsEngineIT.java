@@ -29,6 +29,7 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -143,6 +144,86 @@ class AwsEngineIT {
       throw new AssertionError(e);
     }
     assertThat(ec2.describeSubnets().subnets().stream().filter(s -> !s.defaultForAz())).isEmpty();
+  }
+
+  @Test
+  void aNetworkCarriesTrafficOutThroughItsGatewaysAndAcrossItsPeeringBothWays() {
+    String peer = ec2.createVpc(r -> r.cidrBlock("172.30.0.0/16")).vpc().vpcId();
+    NetworkSpec spec = NetworkSpec.named("traffic").cidr("10.40.0.0/16")
+        .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))
+        .subnet(Subnet.publicSubnet("edge-b", "10.40.1.0/24", "us-east-1b"))
+        .subnet(Subnet.privateSubnet("app-a", "10.40.10.0/24", "us-east-1a"))
+        .subnet(Subnet.privateSubnet("app-b", "10.40.11.0/24", "us-east-1b"))
+        .natGateways("perZone").peerVpcId(peer).build();
+
+    Plan plan = zop.jobs().plan(space.id(), spec);
+    assertThat(plan.permissions()).contains("ec2:CreateInternetGateway", "ec2:CreateNatGateway",
+        "ec2:AllocateAddress", "ec2:CreateRouteTable", "ec2:CreateRoute", "ec2:AssociateRouteTable");
+    // two NAT gateways at 0.045/h and their two public addresses at 0.005/h: 2 x 730 x 0.05
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("73.00");
+    assertThat(plan.costs()).extracting(c -> c.name()).contains("NAT gateway", "NAT gateway data processing");
+
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    assertThat(network.status()).isEqualTo(JobStatus.SUCCEEDED);
+    String vpcId = network.outputs().get("vpcId");
+    String igw = network.outputs().get("internetGatewayId");
+    assertThat(ec2.describeInternetGateways(r -> r.internetGatewayIds(igw)).internetGateways().get(0).attachments())
+        .singleElement().satisfies(a -> assertThat(a.vpcId()).isEqualTo(vpcId));
+
+    var subnets = ec2.describeSubnets(r -> r.filters(f -> f.name("vpc-id").values(vpcId))).subnets();
+    Map<String, String> zoneOf = subnets.stream().collect(java.util.stream.Collectors.toMap(
+        s -> s.subnetId(), s -> s.availabilityZone()));
+    Map<String, software.amazon.awssdk.services.ec2.model.RouteTable> tableOf = new java.util.HashMap<>();
+    ec2.describeRouteTables(r -> r.filters(f -> f.name("vpc-id").values(vpcId))).routeTables()
+        .forEach(t -> t.associations().stream().filter(a -> a.subnetId() != null)
+            .forEach(a -> tableOf.put(a.subnetId(), t)));
+    var nats = ec2.describeNatGateways(r -> r.filter(f -> f.name("vpc-id").values(vpcId))).natGateways();
+    assertThat(nats).hasSize(2).allSatisfy(n -> assertThat(n.stateAsString()).isEqualTo("available"));
+    Map<String, String> natZone = nats.stream().collect(java.util.stream.Collectors.toMap(
+        n -> n.natGatewayId(), n -> zoneOf.get(n.subnetId())));
+
+    for (String id : network.outputs().get("publicSubnetIDs").split(",")) {
+      assertThat(subnets).filteredOn(s -> s.subnetId().equals(id)).singleElement()
+          .satisfies(s -> assertThat(s.mapPublicIpOnLaunch()).isTrue());
+      assertThat(tableOf.get(id).routes()).anySatisfy(r -> {
+        assertThat(r.destinationCidrBlock()).isEqualTo("0.0.0.0/0");
+        assertThat(r.gatewayId()).isEqualTo(igw);
+      });
+      // the NAT gateways live in the public subnets, one per zone
+      assertThat(nats).anySatisfy(n -> assertThat(n.subnetId()).isEqualTo(id));
+    }
+    String[] privateIds = network.outputs().get("privateSubnetIDs").split(",");
+    assertThat(privateIds).hasSize(2);
+    for (String id : privateIds) {
+      // each private subnet leaves through the NAT gateway in its own zone, never the internet gateway directly
+      assertThat(tableOf.get(id).routes()).anySatisfy(r -> {
+        assertThat(r.destinationCidrBlock()).isEqualTo("0.0.0.0/0");
+        assertThat(natZone.get(r.natGatewayId())).isEqualTo(zoneOf.get(id));
+      }).noneSatisfy(r -> assertThat(r.gatewayId()).isEqualTo(igw));
+    }
+    // the peering routes both ways: every table of ours to the peer, the peer's tables back to us
+    String pcx = network.outputs().get("peeringId");
+    assertThat(tableOf.values()).allSatisfy(t -> assertThat(t.routes()).anySatisfy(r -> {
+      assertThat(r.destinationCidrBlock()).isEqualTo("172.30.0.0/16");
+      assertThat(r.vpcPeeringConnectionId()).isEqualTo(pcx);
+    }));
+    assertThat(ec2.describeRouteTables(r -> r.filters(f -> f.name("vpc-id").values(peer))).routeTables())
+        .isNotEmpty().allSatisfy(t -> assertThat(t.routes()).anySatisfy(r -> {
+          assertThat(r.destinationCidrBlock()).isEqualTo("10.40.0.0/16");
+          assertThat(r.vpcPeeringConnectionId()).isEqualTo(pcx);
+        }));
+
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(ec2.describeVpcs().vpcs()).extracting(v -> v.vpcId()).doesNotContain(vpcId);
+    assertThat(ec2.describeInternetGateways(r -> r.filters(f -> f.name("tag:zop:job").values(network.id().value())))
+        .internetGateways()).isEmpty();
+    assertThat(ec2.describeNatGateways().natGateways()).allSatisfy(n -> assertThat(n.stateAsString())
+        .isEqualTo("deleted"));
+    assertThat(ec2.describeAddresses().addresses()).isEmpty();
+    assertThat(ec2.describeRouteTables(r -> r.filters(f -> f.name("vpc-id").values(peer))).routeTables())
+        .allSatisfy(t -> assertThat(t.routes()).noneSatisfy(r -> assertThat(r.destinationCidrBlock())
+            .isEqualTo("10.40.0.0/16")));
+    assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
   }
 
   @Test

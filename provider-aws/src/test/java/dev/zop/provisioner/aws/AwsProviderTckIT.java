@@ -5,6 +5,7 @@ import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -87,8 +88,12 @@ class AwsProviderTckIT extends ProviderTck {
         VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(1, 3).imageId("ami-12c6146b")
             .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
             .build(),
-        NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("a", "10.20.1.0/24")
-            .subnet("b", "10.20.2.0/24").peerVpcId(peerVpc).dnsZone(suffix + ".internal.example.com").build(),
+        NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
+            .subnet(Subnet.publicSubnet("edge-a", "10.20.0.0/24", "us-east-1a"))
+            .subnet(Subnet.publicSubnet("edge-b", "10.20.3.0/24", "us-east-1b"))
+            .subnet(Subnet.privateSubnet("a", "10.20.1.0/24", "us-east-1a"))
+            .subnet(Subnet.privateSubnet("b", "10.20.2.0/24", "us-east-1b")).natGateways("perZone")
+            .peerVpcId(peerVpc).dnsZone(suffix + ".internal.example.com").build(),
         RegistrySpec.named("tck/" + suffix),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
             .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
@@ -117,6 +122,20 @@ class AwsProviderTckIT extends ProviderTck {
         .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED)
         .forEach(p -> all.add("peering " + p.requesterVpcInfo().cidrBlock() + " to " + p.accepterVpcInfo().cidrBlock()
             + " " + p.status().codeAsString() + " " + ec2Tags(p.tags())));
+    Map<String, String> cidrOfVpc = ec2.describeVpcs().vpcs().stream()
+        .collect(Collectors.toMap(v -> v.vpcId(), v -> v.cidrBlock()));
+    ec2.describeInternetGateways().internetGateways().forEach(g -> all.add("igw attached to " + g.attachments()
+        .stream().map(a -> cidrOfVpc.get(a.vpcId())).sorted().toList() + " " + ec2Tags(g.tags())));
+    ec2.describeNatGateways().natGateways().stream().filter(n -> !n.stateAsString().equals("deleted"))
+        .forEach(n -> all.add("nat " + n.stateAsString() + " " + ec2Tags(n.tags())));
+    ec2.describeAddresses().addresses().forEach(a -> all.add("eip " + ec2Tags(a.tags())));
+    // every table with its routes by destination and kind of target, so a doubled or missing route shows
+    ec2.describeRouteTables().routeTables().forEach(t -> all.add("rt in " + cidrOfVpc.get(t.vpcId())
+        + (t.associations().stream().anyMatch(a -> Boolean.TRUE.equals(a.main())) ? " main" : "")
+        + " routes " + t.routes().stream().map(r -> r.destinationCidrBlock() + "->" + (r.natGatewayId() != null
+            ? "nat" : r.vpcPeeringConnectionId() != null ? "pcx" : r.gatewayId())).map(s -> s.replaceAll(
+                "igw-[0-9a-f]+", "igw")).sorted().toList()
+        + " subnets " + t.associations().stream().filter(a -> a.subnetId() != null).count() + " " + ec2Tags(t.tags())));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
     eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
     route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name() + " private="

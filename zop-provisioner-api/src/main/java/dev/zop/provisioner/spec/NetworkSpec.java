@@ -13,22 +13,53 @@ import java.util.regex.Pattern;
 
 /**
  * A network (VPC, VNet) with subnets, optionally peered with another network and given a private DNS zone.
+ * A network with a public subnet gets an internet gateway and a route table that sends its traffic there;
+ * private subnets get their own route table, through a NAT gateway when {@code natGateways} asks for one.
  *
- * @param peerVpcId a network to peer with (request and accept); null for none
- * @param dnsZone   a private DNS zone to create, e.g. {@code internal.example.com}; null for none
+ * @param peerVpcId   a network to peer with (request and accept, with routes on both sides); null for none
+ * @param dnsZone     a private DNS zone to create, e.g. {@code internal.example.com}; null for none
+ * @param natGateways {@code none} (the default: private subnets do not reach the internet), {@code single} (one
+ *                    NAT gateway, in the first public subnet, for every private subnet) or {@code perZone} (one in
+ *                    each zone that has a public subnet; a private subnet uses the one in its own zone). NAT
+ *                    gateways are billed by the hour, and the plan prices them.
  */
 public record NetworkSpec(
     String name,
     String cidr,
     List<Subnet> subnets,
     @JsonProperty("peerVpcID") String peerVpcId,
-    String dnsZone) implements ResourceSpec {
+    String dnsZone,
+    String natGateways) implements ResourceSpec {
+
+  public static final String NAT_NONE = "none";
+  public static final String NAT_SINGLE = "single";
+  public static final String NAT_PER_ZONE = "perZone";
 
   private static final Pattern DOMAIN =
       Pattern.compile("(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
 
   public NetworkSpec {
     subnets = subnets == null ? List.of() : List.copyOf(subnets);
+  }
+
+  public NetworkSpec(String name, String cidr, List<Subnet> subnets, String peerVpcId, String dnsZone) {
+    this(name, cidr, subnets, peerVpcId, dnsZone, null);
+  }
+
+  /** {@link #natGateways()} with the default filled in. */
+  @JsonIgnore
+  public String natGatewayMode() {
+    return natGateways == null ? NAT_NONE : natGateways;
+  }
+
+  @JsonIgnore
+  public List<Subnet> publicSubnets() {
+    return subnets.stream().filter(s -> s != null && s.routedToInternet()).toList();
+  }
+
+  @JsonIgnore
+  public List<Subnet> privateSubnets() {
+    return subnets.stream().filter(s -> s != null && !s.routedToInternet()).toList();
   }
 
   public static Builder named(String name) {
@@ -40,7 +71,8 @@ public record NetworkSpec(
   }
 
   public Builder toBuilder() {
-    return new Builder().name(name).cidr(cidr).subnets(subnets).peerVpcId(peerVpcId).dnsZone(dnsZone);
+    return new Builder().name(name).cidr(cidr).subnets(subnets).peerVpcId(peerVpcId).dnsZone(dnsZone)
+        .natGateways(natGateways);
   }
 
   @JsonIgnore
@@ -86,6 +118,19 @@ public record NetworkSpec(
       blocks.add(block);
     }
     c.cloudId("peerVpcID", peerVpcId);
+    String nat = natGatewayMode();
+    if (!nat.equals(NAT_NONE) && !nat.equals(NAT_SINGLE) && !nat.equals(NAT_PER_ZONE)) {
+      c.add("natGateways", "invalid_value", "must be 'none', 'single' or 'perZone'");
+    } else if (!nat.equals(NAT_NONE) && publicSubnets().isEmpty()) {
+      c.add("natGateways", "requires_public_subnet",
+          "a NAT gateway lives in a public subnet: mark at least one subnet \"public\": true");
+    } else if (nat.equals(NAT_PER_ZONE)) {
+      Set<String> publicZones = new HashSet<>();
+      publicSubnets().forEach(s -> publicZones.add(s.zone()));
+      if (publicZones.contains(null)) {
+        c.add("natGateways", "requires_zones", "perZone needs every public subnet's zone to be named");
+      }
+    }
     c.matches("dnsZone", dnsZone, DOMAIN, "a lower-case domain name such as internal.example.com");
     return c.errors();
   }
@@ -97,6 +142,7 @@ public record NetworkSpec(
     private List<Subnet> subnets = new ArrayList<>();
     private String peerVpcId;
     private String dnsZone;
+    private String natGateways;
 
     private Builder() {}
 
@@ -112,6 +158,17 @@ public record NetworkSpec(
 
     public Builder subnet(String subnetName, String subnetCidr) {
       this.subnets.add(Subnet.of(subnetName, subnetCidr));
+      return this;
+    }
+
+    public Builder subnet(Subnet value) {
+      this.subnets.add(value);
+      return this;
+    }
+
+    /** {@code none}, {@code single} or {@code perZone}; see {@link NetworkSpec#natGateways()}. */
+    public Builder natGateways(String value) {
+      this.natGateways = value;
       return this;
     }
 
@@ -132,7 +189,7 @@ public record NetworkSpec(
 
     @Override
     public NetworkSpec build() {
-      NetworkSpec spec = new NetworkSpec(name, cidr, subnets, peerVpcId, dnsZone);
+      NetworkSpec spec = new NetworkSpec(name, cidr, subnets, peerVpcId, dnsZone, natGateways);
       ValidationException.throwIfAny(spec.validate());
       return spec;
     }

@@ -81,6 +81,34 @@ class SpecValidationTest {
   }
 
   @Test
+  void natGatewaysNeedAPublicSubnetAndPerZoneNeedsItsZones() {
+    List<Subnet> privateOnly = List.of(Subnet.privateSubnet("app", "10.0.1.0/24", "us-east-1a"));
+    assertThat(new NetworkSpec("core", "10.0.0.0/16", privateOnly, null, null, "single").validate())
+        .extracting(FieldError::code).containsExactly("requires_public_subnet");
+    assertThat(new NetworkSpec("core", "10.0.0.0/16", privateOnly, null, null, "everywhere").validate())
+        .extracting(FieldError::code).containsExactly("invalid_value");
+    List<Subnet> unzoned = List.of(Subnet.publicSubnet("edge", "10.0.0.0/24", null),
+        Subnet.privateSubnet("app", "10.0.1.0/24", null));
+    assertThat(new NetworkSpec("core", "10.0.0.0/16", unzoned, null, null, "perZone").validate())
+        .extracting(FieldError::code).containsExactly("requires_zones");
+    assertThat(new NetworkSpec("core", "10.0.0.0/16", unzoned, null, null, "single").validate()).isEmpty();
+    assertThat(new NetworkSpec("core", "10.0.0.0/16", unzoned, null, null, null).natGatewayMode())
+        .isEqualTo("none");
+  }
+
+  @Test
+  void aSubnetIsPublicOnlyWhenItSaysSo() throws Exception {
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    NetworkSpec spec = json.readValue("""
+        {"name": "core", "cidr": "10.0.0.0/16", "natGateways": "single", "subnets": [
+          {"name": "edge", "cidr": "10.0.0.0/24", "public": true},
+          {"name": "app", "cidr": "10.0.1.0/24"}]}""", NetworkSpec.class);
+    assertThat(spec.publicSubnets()).extracting(Subnet::name).containsExactly("edge");
+    assertThat(spec.privateSubnets()).extracting(Subnet::name).containsExactly("app");
+    assertThat(json.writeValueAsString(spec.subnets().get(0))).contains("\"public\":true");
+  }
+
+  @Test
   void registryAndComponentNames() {
     assertThat(fields(new RegistrySpec("Team/App", null, null))).containsExactly("name");
     assertThat(fields(new RegistrySpec("team/checkout-api", null, null))).isEmpty();
