@@ -12,19 +12,43 @@ import java.util.function.Supplier;
  * the call is made.
  */
 public final class CloudCalls {
+  /**
+   * Told of each call the cloud answered with success, on the calling thread, after the answer arrived and before
+   * the provider acts on it: for metrics, audit, or a fault drill that stops the caller right there.
+   */
+  @FunctionalInterface
+  public interface Observer {
+    void answered(String permission);
+
+    Observer NONE = permission -> { };
+  }
+
   private final Predicate<Throwable> isCloudError;
   private final Predicate<Throwable> isNotFound;
+  private final Observer observer;
 
   public CloudCalls(Predicate<Throwable> isCloudError, Predicate<Throwable> isNotFound) {
+    this(isCloudError, isNotFound, Observer.NONE);
+  }
+
+  private CloudCalls(Predicate<Throwable> isCloudError, Predicate<Throwable> isNotFound, Observer observer) {
     this.isCloudError = Objects.requireNonNull(isCloudError, "isCloudError");
     this.isNotFound = Objects.requireNonNull(isNotFound, "isNotFound");
+    this.observer = Objects.requireNonNull(observer, "observer");
+  }
+
+  /** The same calls, reporting each successful one to {@code observer}. */
+  public CloudCalls observedBy(Observer observer) {
+    return new CloudCalls(isCloudError, isNotFound, observer);
   }
 
   /** Makes one call that needs {@code permission}. */
   public <T> T call(String permission, Supplier<T> call) {
     checkDeclared(permission);
     try {
-      return call.get();
+      T answer = call.get();
+      observer.answered(permission);
+      return answer;
     } catch (RuntimeException e) {
       if (isCloudError.test(e)) {
         throw new CloudCallException(permission, e);

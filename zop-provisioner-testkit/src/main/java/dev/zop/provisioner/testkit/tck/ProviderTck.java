@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 public abstract class ProviderTck {
-  private static final Pattern PERMISSION = Pattern.compile("[a-z0-9-]+:[A-Za-z0-9]+");
+  /** {@code service:Action} (AWS's form) or {@code service.resource.verb} (Google's and Azure's). */
+  private static final Pattern PERMISSION = Pattern.compile("[a-z0-9-]+:[A-Za-z0-9]+|[a-z0-9]+(\\.[A-Za-z0-9]+){2,}");
   private static final Duration MAX_STEP_WAIT = Duration.ofSeconds(50);
 
   protected ProviderSession session;

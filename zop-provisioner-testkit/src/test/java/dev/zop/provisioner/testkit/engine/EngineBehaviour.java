@@ -81,6 +81,20 @@ abstract class EngineBehaviour {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void accountPropertiesNamedLikeCredentialsAreRefusedButEndpointsAreAddresses() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> zop.accounts().create(
+            CloudAccountRequest.of("sim", "leaky").property("clientSecret", "x").property("apiToken", "y")))
+        .isInstanceOfSatisfying(dev.zop.provisioner.ValidationException.class, e ->
+            org.assertj.core.api.Assertions.assertThat(e.fieldErrors()).extracting(f -> f.field() + " " + f.code())
+                .containsExactlyInAnyOrder("properties.clientSecret sensitive_field",
+                    "properties.apiToken sensitive_field"));
+    CloudAccount pointed = zop.accounts().create(CloudAccountRequest.of("sim", "pointed")
+        .property("endpoint.secretmanager", "http://127.0.0.1:9"));
+    org.assertj.core.api.Assertions.assertThat(pointed.properties())
+        .containsEntry("endpoint.secretmanager", "http://127.0.0.1:9");
+  }
+
   static Space newSpace(Provisioner provisioner, String name) {
     CloudAccount account = provisioner.accounts().create(CloudAccountRequest.of("sim", "acct-" + name));
     return provisioner.spaces().create(SpaceRequest.of("sim", name, account.id()).region("sim-east-1"));

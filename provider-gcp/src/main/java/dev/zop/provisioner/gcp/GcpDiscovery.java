@@ -1,0 +1,67 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.COMPUTE_NETWORKS_LIST;
+import static dev.zop.provisioner.gcp.GcpPermissions.COMPUTE_SUBNETWORKS_LIST;
+
+import com.google.cloud.compute.v1.Network;
+import com.google.cloud.compute.v1.Subnetwork;
+import dev.zop.provisioner.discovery.DiscoveredCluster;
+import dev.zop.provisioner.discovery.DiscoveredDnsZone;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.spi.Discovery;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a wizard offers for a GCP space: the project's VPC networks and their subnetworks in the space's region.
+ * A network's id is its name (what {@code peerVpcID} and the other specs take); VPC networks have no CIDR of
+ * their own, their subnetworks do. Clusters and DNS zones are not discovered on GCP yet: both lists are empty.
+ */
+final class GcpDiscovery implements Discovery {
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+
+  GcpDiscovery(GcpClients clients, CloudCalls calls, String project, String region) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+  }
+
+  @Override
+  public List<DiscoveredNetwork> networks() {
+    List<DiscoveredNetwork> found = new ArrayList<>();
+    for (Network network : calls.call(COMPUTE_NETWORKS_LIST, () -> clients.networks().list(project)).iterateAll()) {
+      found.add(new DiscoveredNetwork(network.getName(), network.getName(),
+          network.hasIPv4Range() ? network.getIPv4Range() : null, network.getName().equals("default")));
+    }
+    return found;
+  }
+
+  @Override
+  public List<DiscoveredSubnet> subnets(String networkId) {
+    List<DiscoveredSubnet> found = new ArrayList<>();
+    for (Subnetwork subnet : calls.call(COMPUTE_SUBNETWORKS_LIST,
+        () -> clients.subnetworks().list(project, region)).iterateAll()) {
+      if (subnet.getNetwork().endsWith("/networks/" + networkId)) {
+        // subnetworks are regional: no zone
+        found.add(new DiscoveredSubnet(subnet.getName(), networkId, subnet.getIpCidrRange(), null));
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public List<DiscoveredCluster> clusters() {
+    return List.of();
+  }
+
+  @Override
+  public List<DiscoveredDnsZone> dnsZones() {
+    return List.of();
+  }
+}

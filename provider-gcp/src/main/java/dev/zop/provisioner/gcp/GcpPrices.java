@@ -1,0 +1,10 @@
+package dev.zop.provisioner.gcp;
+
+import dev.zop.provisioner.kit.PriceTable;
+
+/** On-demand list prices from the dated table shipped with the provider ({@code prices.json}). */
+final class GcpPrices {
+  static final PriceTable TABLE = PriceTable.load(GcpPrices.class, "prices.json");
+
+  private GcpPrices() {}
+}

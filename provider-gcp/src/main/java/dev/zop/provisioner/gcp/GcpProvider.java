@@ -1,0 +1,77 @@
+package dev.zop.provisioner.gcp;
+
+import com.google.auto.service.AutoService;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Google Cloud, through Google's Java clients over their HTTP/JSON transport.
+ *
+ * <p>An account names its project in property {@code projectId}; its {@code credentialsRef} says where
+ * credentials come from ({@code adc}, {@code file:<key.json>}, {@code env:<VAR>}, or {@code none} with endpoint
+ * overrides; see {@link GcpClients}). Properties {@code endpoint.<api>} point one API ({@code compute},
+ * {@code artifactregistry}, {@code secretmanager}) at another endpoint. Today it makes networks (custom-mode VPC,
+ * subnetworks, peering on both sides) and Artifact Registry repositories, and keeps a space's secrets in Secret
+ * Manager.
+ */
+@AutoService(CloudProvider.class)
+public final class GcpProvider implements CloudProvider {
+  static final String ID = "gcp";
+  static final List<String> REGIONS = List.of("us-central1", "us-east1", "us-east4", "us-west1", "us-west2",
+      "northamerica-northeast1", "southamerica-east1", "europe-west1", "europe-west2", "europe-west3",
+      "europe-west4", "europe-north1", "asia-east1", "asia-northeast1", "asia-south1", "asia-southeast1",
+      "australia-southeast1");
+
+  private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Google Cloud",
+      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region"),
+      Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5)));
+
+  private final CloudCalls.Observer observer;
+  private final Duration pollInterval;
+
+  /** The provider as {@link java.util.ServiceLoader} makes it. */
+  public GcpProvider() {
+    this(CloudCalls.Observer.NONE, null);
+  }
+
+  private GcpProvider(CloudCalls.Observer observer, Duration pollInterval) {
+    this.observer = Objects.requireNonNull(observer, "observer");
+    this.pollInterval = pollInterval;
+  }
+
+  /** The same provider telling {@code observer} of every call Google answered with success (metrics, audit). */
+  public GcpProvider observingCalls(CloudCalls.Observer observer) {
+    return new GcpProvider(observer, pollInterval);
+  }
+
+  /** The same provider looking again at unfinished changes every {@code interval}; for emulators and tests. */
+  public GcpProvider pollingEvery(Duration interval) {
+    return new GcpProvider(observer, interval);
+  }
+
+  @Override
+  public ProviderMetadata metadata() {
+    return METADATA;
+  }
+
+  @Override
+  public ProviderSession open(CloudAccount account, String region) {
+    String project = account.properties().get("projectId");
+    if (project == null || project.isBlank()) {
+      throw new CredentialsUnavailableException("GCP account " + account.name() + " names no project",
+          "Set the account's projectId property to the project the engine provisions in.", null);
+    }
+    return new GcpSession(new GcpClients(account), GcpErrors.CALLS.observedBy(observer), project, region,
+        pollInterval);
+  }
+}

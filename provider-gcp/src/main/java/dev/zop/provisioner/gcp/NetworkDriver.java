@@ -1,0 +1,327 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.*;
+
+import com.google.cloud.compute.v1.AddPeeringNetworkRequest;
+import com.google.cloud.compute.v1.InsertNetworkRequest;
+import com.google.cloud.compute.v1.InsertSubnetworkRequest;
+import com.google.cloud.compute.v1.Network;
+import com.google.cloud.compute.v1.NetworkPeering;
+import com.google.cloud.compute.v1.NetworksAddPeeringRequest;
+import com.google.cloud.compute.v1.NetworksRemovePeeringRequest;
+import com.google.cloud.compute.v1.Operation;
+import com.google.cloud.compute.v1.RemovePeeringNetworkRequest;
+import com.google.cloud.compute.v1.Subnetwork;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A custom-mode VPC network with regional subnetworks in the space's region and, when asked, a peering with
+ * another network of the project — added on both sides, since a GCP peering carries traffic only once each
+ * network peers with the other. Networks and subnetworks take no labels: the owner pairs are in their
+ * description, and a resumed step adopts only what they say its job made. Every change is a Compute Engine
+ * operation, recorded and read again on the step's next run instead of being waited on by a thread.
+ *
+ * <p>Not made on GCP (refused by {@link #validate}): private DNS zones and NAT gateways.
+ */
+final class NetworkDriver implements ResourceDriver<NetworkSpec> {
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+  private final StatusPoll poll;
+  private final ComputeOperations operations;
+
+  NetworkDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+    this.poll = poll;
+    this.operations = new ComputeOperations(clients, calls, project, poll);
+  }
+
+  @Override
+  public Class<NetworkSpec> specType() {
+    return NetworkSpec.class;
+  }
+
+  @Override
+  public List<FieldError> validate(NetworkSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (spec.dnsZone() != null) {
+      errors.add(FieldError.of("dnsZone", "unsupported", "the GCP provider does not make Cloud DNS zones yet"));
+    }
+    if (!spec.natGatewayMode().equals(NetworkSpec.NAT_NONE)) {
+      errors.add(FieldError.of("natGateways", "unsupported",
+          "the GCP provider does not make Cloud NAT yet; every GCP network has a default route to the internet"));
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(NetworkSpec spec) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("create-network", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_CREATE,
+        COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> createNetwork(ctx, spec)));
+    for (Subnet subnet : spec.subnets()) {
+      steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
+          COMPUTE_SUBNETWORKS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> createSubnet(ctx, spec, subnet)));
+    }
+    if (spec.peerVpcId() != null) {
+      steps.add(ProviderStep.of("add-peering", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_ADD_PEERING,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> addPeering(ctx, spec)));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    if (spec.peerVpcId() != null && recorded.has("peering.part")) {
+      steps.add(ProviderStep.of("remove-peering", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_REMOVE_PEERING,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> removePeering(ctx, spec)));
+    }
+    for (int i = spec.subnets().size() - 1; i >= 0; i--) {
+      Subnet subnet = spec.subnets().get(i);
+      if (recorded.has(subnetPart(subnet) + ".part")) {
+        steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
+            COMPUTE_SUBNETWORKS_DELETE, COMPUTE_REGION_OPERATIONS_GET), ctx -> deleteSubnet(ctx, spec, subnet)));
+      }
+    }
+    if (recorded.has("network.part")) {
+      steps.add(ProviderStep.of("delete-network", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_DELETE,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> deleteNetwork(ctx, spec)));
+    }
+    return steps;
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return GcpPrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(NetworkSpec spec, String priceRegion) {
+    // VPC networks, subnetworks and peerings cost nothing by themselves; traffic is billed by use
+    return List.of(CostComponent.unknown("data transfer", "GB", BigDecimal.ZERO,
+        "billed by traffic, which the spec does not say"));
+  }
+
+  // ---- network -----------------------------------------------------------------------------------------
+
+  private StepResult createNetwork(StepContext ctx, NetworkSpec spec) {
+    Network existing = findNetwork(spec.name());
+    if (existing == null) {
+      StepResult pending = operations.pending(ctx, "network.operation", null, "network " + spec.name());
+      if (pending != null) {
+        return pending;
+      }
+      ctx.recordIntent(Map.of("network.part", "network"));
+      Operation op = insertOrAdopt(COMPUTE_NETWORKS_CREATE, () -> clients.networks().insertCallable().call(
+          InsertNetworkRequest.newBuilder().setProject(project).setNetworkResource(Network.newBuilder()
+              .setName(spec.name()).setAutoCreateSubnetworks(false).setDescription(GcpOwner.description(ctx, "network"))
+              .setRoutingConfig(com.google.cloud.compute.v1.NetworkRoutingConfig.newBuilder()
+                  .setRoutingMode("REGIONAL"))).build()));
+      if (op != null) {
+        ComputeOperations.remember(ctx, "network.operation", op);
+      }
+      existing = findNetwork(spec.name());
+      if (existing == null) {
+        return poll.waitFor(ctx, "network " + spec.name() + " is being created");
+      }
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(GcpOwner.fromDescription(existing.getDescription()), ctx,
+        "network", spec.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    // the operation is spent: a later attempt reads the network itself
+    return StepResult.done(Map.of("network.part", "network", "vpcId", spec.name(), "networkSelfLink",
+        existing.getSelfLink(), "network.operation", ""));
+  }
+
+  private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) {
+    Network existing = findNetwork(spec.name());
+    if (existing == null) {
+      return StepResult.done();
+    }
+    if (!GcpOwner.TAGS.owns(GcpOwner.fromDescription(existing.getDescription()), ctx)) {
+      return StepResult.done(); // not ours: a name someone else holds is left alone
+    }
+    calls.deleteIfExists(COMPUTE_NETWORKS_DELETE, () -> clients.networks().deleteCallable().call(
+        com.google.cloud.compute.v1.DeleteNetworkRequest.newBuilder().setProject(project).setNetwork(spec.name())
+            .build()));
+    return findNetwork(spec.name()) == null ? StepResult.done()
+        : poll.waitFor(ctx, "network " + spec.name() + " is being deleted");
+  }
+
+  private Network findNetwork(String name) {
+    return calls.findOrNull(COMPUTE_NETWORKS_GET, () -> clients.networks().get(project, name));
+  }
+
+  // ---- subnetworks -------------------------------------------------------------------------------------
+
+  private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
+    String part = subnetPart(subnet);
+    String name = subnetName(spec, subnet);
+    Subnetwork existing = findSubnet(name);
+    if (existing == null) {
+      StepResult pending = operations.pending(ctx, part + ".operation", region, "subnetwork " + name);
+      if (pending != null) {
+        return pending;
+      }
+      ctx.recordIntent(Map.of(part + ".part", part));
+      String network = ctx.outputs().require("networkSelfLink");
+      Operation op = insertOrAdopt(COMPUTE_SUBNETWORKS_CREATE, () -> clients.subnetworks().insertCallable().call(
+          InsertSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
+              .setSubnetworkResource(Subnetwork.newBuilder().setName(name).setIpCidrRange(subnet.cidr())
+                  .setNetwork(network).setRegion(region).setDescription(GcpOwner.description(ctx, part))
+                  // a private subnet's instances reach Google's APIs without external addresses
+                  .setPrivateIpGoogleAccess(!subnet.routedToInternet()))
+              .build()));
+      if (op != null) {
+        ComputeOperations.remember(ctx, part + ".operation", op);
+      }
+      existing = findSubnet(name);
+      if (existing == null) {
+        return poll.waitFor(ctx, "subnetwork " + name + " is being created");
+      }
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(GcpOwner.fromDescription(existing.getDescription()), ctx,
+        "subnetwork", name);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    return StepResult.done(Map.of(part + ".part", part, part + ".id", name, part + ".selfLink",
+        existing.getSelfLink(), part + ".operation", ""));
+  }
+
+  private StepResult deleteSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
+    String name = subnetName(spec, subnet);
+    Subnetwork existing = findSubnet(name);
+    if (existing == null || !GcpOwner.TAGS.owns(GcpOwner.fromDescription(existing.getDescription()), ctx)) {
+      return StepResult.done();
+    }
+    calls.deleteIfExists(COMPUTE_SUBNETWORKS_DELETE, () -> clients.subnetworks().deleteCallable().call(
+        com.google.cloud.compute.v1.DeleteSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
+            .setSubnetwork(name).build()));
+    return findSubnet(name) == null ? StepResult.done()
+        : poll.waitFor(ctx, "subnetwork " + name + " is being deleted");
+  }
+
+  private Subnetwork findSubnet(String name) {
+    return calls.findOrNull(COMPUTE_SUBNETWORKS_GET, () -> clients.subnetworks().get(project, region, name));
+  }
+
+  /** Subnetwork names are unique per region of the project: the network's name keeps them apart. */
+  static String subnetName(NetworkSpec spec, Subnet subnet) {
+    return spec.name() + "-" + subnet.name();
+  }
+
+  static String subnetPart(Subnet subnet) {
+    return "subnet-" + subnet.name();
+  }
+
+  // ---- peering -----------------------------------------------------------------------------------------
+
+  /** Each side's peering, added where it is missing; the peering is active once both exist. */
+  private StepResult addPeering(StepContext ctx, NetworkSpec spec) {
+    String peer = peerName(spec);
+    Network ours = findNetwork(spec.name());
+    Network theirs = findNetwork(peer);
+    if (theirs == null) {
+      return StepResult.fail(Failure.userAction("peer_network_missing", "network " + peer + " does not exist in"
+          + " project " + project, "Name an existing network of the project in peerVpcID, then retry.",
+          "https://console.cloud.google.com/networking/networks/list?project=" + project));
+    }
+    ctx.recordIntent(Map.of("peering.part", "peering"));
+    if (!peersWith(ours, peer)) {
+      addPeering(spec.name(), peeringName(spec.name(), peer), theirs.getSelfLink());
+    }
+    if (!peersWith(theirs, spec.name())) {
+      addPeering(peer, peeringName(peer, spec.name()), ours.getSelfLink());
+    }
+    return StepResult.done(Map.of("peering.part", "peering", "peeringId", peeringName(spec.name(), peer)));
+  }
+
+  private void addPeering(String network, String name, String peerSelfLink) {
+    try {
+      calls.call(COMPUTE_NETWORKS_ADD_PEERING, () -> clients.networks().addPeeringCallable().call(
+          AddPeeringNetworkRequest.newBuilder().setProject(project).setNetwork(network)
+              .setNetworksAddPeeringRequestResource(NetworksAddPeeringRequest.newBuilder().setNetworkPeering(
+                  NetworkPeering.newBuilder().setName(name).setNetwork(peerSelfLink).setExchangeSubnetRoutes(true)))
+              .build()));
+    } catch (CloudCallException e) {
+      // an earlier attempt's peering, accepted but unrecorded: Google refuses a second one of the same name
+      GcpErrors.Answer answer = GcpErrors.answerOf(e.getCause());
+      boolean taken = GcpErrors.isAlreadyExists(e) || answer != null && answer.status() == 400
+          && String.valueOf(answer.message()).contains("already exists");
+      if (!taken) {
+        throw e;
+      }
+    }
+  }
+
+  private StepResult removePeering(StepContext ctx, NetworkSpec spec) {
+    String peer = peerName(spec);
+    removePeering(spec.name(), peeringName(spec.name(), peer));
+    removePeering(peer, peeringName(peer, spec.name()));
+    return StepResult.done();
+  }
+
+  private void removePeering(String network, String name) {
+    Network found = findNetwork(network);
+    if (found == null || found.getPeeringsList().stream().noneMatch(p -> p.getName().equals(name))) {
+      return;
+    }
+    calls.deleteIfExists(COMPUTE_NETWORKS_REMOVE_PEERING, () -> clients.networks().removePeeringCallable().call(
+        RemovePeeringNetworkRequest.newBuilder().setProject(project).setNetwork(network)
+            .setNetworksRemovePeeringRequestResource(NetworksRemovePeeringRequest.newBuilder().setName(name))
+            .build()));
+  }
+
+  private static boolean peersWith(Network network, String peer) {
+    return network.getPeeringsList().stream().anyMatch(p -> p.getNetwork().endsWith("/networks/" + peer));
+  }
+
+  /** The peer as a network name: peerVpcID may be a name or a network's path or URL. */
+  static String peerName(NetworkSpec spec) {
+    String peer = spec.peerVpcId();
+    return peer.substring(peer.lastIndexOf('/') + 1);
+  }
+
+  /** Peering names are per network, at most 63 characters. */
+  static String peeringName(String from, String to) {
+    String name = from + "-to-" + to;
+    return name.length() <= 63 ? name : name.substring(0, 63);
+  }
+
+  /** The create's operation, or null when the name was already taken (the caller then looks at what holds it). */
+  private Operation insertOrAdopt(String permission, java.util.function.Supplier<Operation> insert) {
+    try {
+      return calls.call(permission, insert);
+    } catch (CloudCallException e) {
+      if (GcpErrors.isAlreadyExists(e)) {
+        return null;
+      }
+      throw e;
+    }
+  }
+}

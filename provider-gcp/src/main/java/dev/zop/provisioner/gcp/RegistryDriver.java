@@ -1,0 +1,148 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.*;
+
+import com.google.devtools.artifactregistry.v1.CreateRepositoryRequest;
+import com.google.devtools.artifactregistry.v1.DeleteRepositoryRequest;
+import com.google.devtools.artifactregistry.v1.ListDockerImagesRequest;
+import com.google.devtools.artifactregistry.v1.Repository;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An Artifact Registry Docker repository in the space's region. Its id is the spec's name with {@code /} as
+ * {@code -} (repository ids take no slashes); images are pushed to
+ * {@code <region>-docker.pkg.dev/<project>/<id>/<image>}. The repository is labelled with its job, adopted only
+ * when the labels say this job made it, and never deleted while it holds images.
+ */
+final class RegistryDriver implements ResourceDriver<RegistrySpec> {
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+  private final StatusPoll poll;
+
+  RegistryDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<RegistrySpec> specType() {
+    return RegistrySpec.class;
+  }
+
+  @Override
+  public List<FieldError> validate(RegistrySpec spec) {
+    String id = repositoryId(spec);
+    return id.length() > 63 ? List.of(FieldError.of("name", "too_long",
+        "an Artifact Registry repository id has at most 63 characters")) : List.of();
+  }
+
+  @Override
+  public List<Step> create(RegistrySpec spec) {
+    return List.of(ProviderStep.of("create-repository", List.of(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        ARTIFACTREGISTRY_REPOSITORIES_CREATE), ctx -> createRepository(ctx, spec)));
+  }
+
+  @Override
+  public List<Step> teardown(RegistrySpec spec, Outputs recorded) {
+    return List.of(ProviderStep.of("delete-repository", List.of(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        ARTIFACTREGISTRY_DOCKER_IMAGES_LIST, ARTIFACTREGISTRY_REPOSITORIES_DELETE), ctx -> deleteRepository(ctx, spec)));
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return GcpPrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(RegistrySpec spec, String priceRegion) {
+    return List.of(CostComponent.unknown("Artifact Registry storage", "GB-month", BigDecimal.ZERO,
+        "billed by the images stored, which the spec does not say"));
+  }
+
+  static String repositoryId(RegistrySpec spec) {
+    return spec.name().replace('/', '-').replace('.', '-').replace('_', '-');
+  }
+
+  private String name(RegistrySpec spec) {
+    return "projects/" + project + "/locations/" + region + "/repositories/" + repositoryId(spec);
+  }
+
+  private StepResult createRepository(StepContext ctx, RegistrySpec spec) {
+    Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        () -> clients.artifactRegistry().getRepository(name(spec)));
+    if (existing == null) {
+      ctx.recordIntent(Map.of("repository.part", "repository"));
+      Repository wanted = Repository.newBuilder().setFormat(Repository.Format.DOCKER)
+          .setDescription("zop registry " + spec.name()).putAllLabels(GcpOwner.labels(ctx, "repository"))
+          .setDockerConfig(Repository.DockerRepositoryConfig.newBuilder().setImmutableTags(spec.immutableTags()))
+          .setVulnerabilityScanningConfig(Repository.VulnerabilityScanningConfig.newBuilder()
+              .setEnablementConfig(spec.scanOnPush()
+                  ? Repository.VulnerabilityScanningConfig.EnablementConfig.INHERITED
+                  : Repository.VulnerabilityScanningConfig.EnablementConfig.DISABLED))
+          .build();
+      try {
+        calls.call(ARTIFACTREGISTRY_REPOSITORIES_CREATE, () -> clients.artifactRegistry().createRepositoryCallable()
+            .call(CreateRepositoryRequest.newBuilder().setParent("projects/" + project + "/locations/" + region)
+                .setRepositoryId(repositoryId(spec)).setRepository(wanted).build()));
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isAlreadyExists(e)) {
+          throw e;
+        }
+        // made by someone else a moment ago, or by this job's earlier attempt: the labels say which below
+      }
+      existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+          () -> clients.artifactRegistry().getRepository(name(spec)));
+    }
+    if (existing == null) {
+      // the create is still being carried out
+      return poll.waitFor(ctx, "repository " + repositoryId(spec) + " is being created");
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "repository", repositoryId(spec));
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    return StepResult.done(Map.of("repository.part", "repository", "repositoryName", existing.getName(),
+        "repositoryUri", region + "-docker.pkg.dev/" + project + "/" + repositoryId(spec)));
+  }
+
+  private StepResult deleteRepository(StepContext ctx, RegistrySpec spec) {
+    Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        () -> clients.artifactRegistry().getRepository(name(spec)));
+    if (existing == null || !GcpOwner.TAGS.owns(existing.getLabelsMap(), ctx)) {
+      return StepResult.done();
+    }
+    boolean hasImages = calls.call(ARTIFACTREGISTRY_DOCKER_IMAGES_LIST, () -> clients.artifactRegistry()
+        .listDockerImages(ListDockerImagesRequest.newBuilder().setParent(name(spec)).setPageSize(1).build())
+        .getPage().getValues().iterator().hasNext());
+    if (hasImages) {
+      return StepResult.fail(Failure.userAction("repository_not_empty", "Artifact Registry repository "
+          + repositoryId(spec) + " still holds images", "Delete the images (or keep the repository and remove the"
+          + " job's record of it), then retry the teardown.",
+          "https://console.cloud.google.com/artifacts/docker/" + project + "/" + region + "/" + repositoryId(spec)
+              + "?project=" + project));
+    }
+    calls.deleteIfExists(ARTIFACTREGISTRY_REPOSITORIES_DELETE, () -> clients.artifactRegistry()
+        .deleteRepositoryCallable().call(DeleteRepositoryRequest.newBuilder().setName(name(spec)).build()));
+    return StepResult.done();
+  }
+}

@@ -1,0 +1,255 @@
+package dev.zop.provisioner.gcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.compute.v1.Network;
+import com.google.devtools.artifactregistry.v1.Repository;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.discovery.DiscoveredNetwork;
+import dev.zop.provisioner.discovery.DiscoveredSubnet;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.SecretStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole GCP jobs on the engine, against the fake built from Google's API definitions. */
+class GcpEngineTest {
+  private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
+      GcpFake.SECRET_MANAGER);
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String PROJECT = GcpProviderTckTest.PROJECT;
+
+  @TempDir Path dir;
+  private EmbeddedProvisioner zop;
+  private CloudAccount account;
+  private Space space;
+
+  @BeforeEach
+  void start() {
+    FAKE.reset();
+    FAKE.operationPolls(2);
+    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
+        .provider(new GcpProvider().pollingEvery(Duration.ofMillis(20)))
+        .pollInterval(Duration.ofMillis(20))
+        .retryPolicy(RetryPolicy.exponential(2, Duration.ofMillis(10), Duration.ofMillis(30)))
+        .build();
+    CloudAccountRequest request = CloudAccountRequest.of("gcp", "fake").credentialsRef("none")
+        .property("projectId", PROJECT);
+    for (var endpoint : FAKE.endpoints().entrySet()) {
+      request = request.property(endpoint.getKey(), endpoint.getValue());
+    }
+    account = zop.accounts().create(request);
+    space = zop.spaces().create(SpaceRequest.gcp("platform-us-central1", account.id()).region("us-central1"));
+  }
+
+  @AfterEach
+  void stop() {
+    zop.close();
+  }
+
+  @AfterAll
+  static void stopFake() {
+    FAKE.close();
+  }
+
+  private String peerNetwork(String name) {
+    String path = "compute/v1/projects/" + PROJECT + "/global/networks/" + name;
+    FAKE.put("compute", path, Network.newBuilder().setName(name).setAutoCreateSubnetworks(false)
+        .setSelfLink(FAKE.endpoints().get("endpoint.compute") + "/" + path).build());
+    return name;
+  }
+
+  private Network network(String name) throws Exception {
+    return Network.parseFrom(FAKE.get("compute", "compute/v1/projects/" + PROJECT + "/global/networks/" + name)
+        .toByteString());
+  }
+
+  @Test
+  void aNetworkAndARegistryAreMadeObservedAndTornDownLeavingTheFakeEmpty() throws Exception {
+    String peer = peerNetwork("shared-services");
+    NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16")
+        .subnet(Subnet.publicSubnet("edge", "10.0.0.0/24", null))
+        .subnet(Subnet.privateSubnet("app", "10.0.1.0/24", null)).peerVpcId(peer).build();
+
+    Plan plan = zop.jobs().plan(space.id(), spec);
+    assertThat(plan.provider()).isEqualTo("gcp");
+    assertThat(plan.permissions()).contains("compute.networks.create", "compute.subnetworks.create",
+        "compute.networks.addPeering", "compute.globalOperations.get");
+    assertThat(plan.pricesAsOf()).isEqualTo("2026-11-01");
+    // planning changes nothing: its only calls read, to check that the peer network exists
+    assertThat(FAKE.calls()).isNotEmpty().allMatch(call -> call.endsWith(".list") || call.endsWith(".get"));
+
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    Job registry = zop.jobs().await(zop.jobs().submit(space.id(),
+        RegistrySpec.builder().name("platform/api").immutableTags(true).build()).id(), WAIT);
+
+    assertThat(network.status()).as(String.valueOf(network.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(network.outputs()).containsEntry("vpcId", "core").containsEntry("subnet-app.id", "core-app");
+    // the peering is added on both sides, so both are active
+    assertThat(network("core").getPeeringsList()).singleElement()
+        .satisfies(p -> assertThat(p.getState()).isEqualTo("ACTIVE"));
+    assertThat(network(peer).getPeeringsList()).singleElement()
+        .satisfies(p -> assertThat(p.getState()).isEqualTo("ACTIVE"));
+    assertThat(network("core").getAutoCreateSubnetworks()).isFalse();
+
+    assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(registry.outputs().get("repositoryUri"))
+        .isEqualTo("us-central1-docker.pkg.dev/" + PROJECT + "/platform-api");
+    Repository repository = Repository.parseFrom(FAKE.resources("artifactregistry").values().iterator().next()
+        .toByteString());
+    assertThat(repository.getDockerConfig().getImmutableTags()).isTrue();
+    assertThat(repository.getLabelsMap()).containsEntry("zop-job", registry.id().value());
+
+    try (ProviderSession session = new GcpProvider().open(account, "us-central1")) {
+      assertThat(session.discovery().networks()).extracting(DiscoveredNetwork::id).contains("core", peer);
+      assertThat(session.discovery().subnets("core")).extracting(DiscoveredSubnet::cidr)
+          .containsExactlyInAnyOrder("10.0.0.0/24", "10.0.1.0/24");
+    }
+
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("compute")).containsOnlyKeys(
+        "compute/v1/projects/" + PROJECT + "/global/networks/" + peer);
+    assertThat(network(peer).getPeeringsList()).isEmpty();
+    assertThat(FAKE.resources("artifactregistry")).isEmpty();
+  }
+
+  @Test
+  void eachFaultClassEndsInItsCategoryCodeHintAndConsoleLink() {
+    record Expected(GcpFake.Fault fault, FailureCategory category, String code, String link) {}
+    var cases = java.util.List.of(
+        new Expected(GcpFake.Fault.permissionDenied("compute.networks.create"), FailureCategory.USER_ACTION,
+            "access_denied", "https://console.cloud.google.com/iam-admin/iam?project=" + PROJECT),
+        new Expected(GcpFake.Fault.serviceDisabled("Compute Engine"), FailureCategory.USER_ACTION,
+            "service_disabled", "https://console.cloud.google.com/apis/library/compute.googleapis.com?project="
+                + PROJECT),
+        new Expected(GcpFake.Fault.quotaExceeded(), FailureCategory.USER_ACTION, "quota_exceeded",
+            "https://console.cloud.google.com/iam-admin/quotas?project=" + PROJECT),
+        new Expected(GcpFake.Fault.billingDisabled(), FailureCategory.USER_ACTION, "billing_disabled",
+            "https://console.cloud.google.com/billing/linkedaccount?project=" + PROJECT),
+        new Expected(GcpFake.Fault.rateLimited(), FailureCategory.TRANSIENT, "throttled", null),
+        new Expected(GcpFake.Fault.unavailable(), FailureCategory.TRANSIENT, "gcp_unavailable", null));
+    int n = 0;
+    for (Expected expected : cases) {
+      FAKE.reset();
+      FAKE.failAlways("compute.networks.create", expected.fault());
+      Job job = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("faulty-" + n++)
+          .cidr("10.9.0.0/16").build()).id(), WAIT);
+      Failure failure = job.lastFailure();
+      assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(failure.category()).as(expected.fault().reason()).isEqualTo(expected.category());
+      assertThat(failure.code()).as(expected.fault().reason()).isEqualTo(expected.code());
+      if (expected.category() == FailureCategory.USER_ACTION) {
+        assertThat(failure.fixHint()).as(expected.fault().reason()).isNotBlank();
+        assertThat(failure.consoleUrl()).isEqualTo(expected.link());
+      }
+      if (expected.code().equals("access_denied")) {
+        assertThat(failure.fixHint()).contains("Grant compute.networks.create");
+      }
+      // a refused create made nothing
+      assertThat(FAKE.resources("compute")).isEmpty();
+    }
+  }
+
+  @Test
+  void missingCredentialsAreTheUsersToFixNotTransient() {
+    CloudAccount noKey = zop.accounts().create(CloudAccountRequest.of("gcp", "no-key")
+        .credentialsRef("env:ZOP_TEST_UNSET_GCP_KEY").property("projectId", PROJECT));
+    Space unauthenticated = zop.spaces().create(SpaceRequest.gcp("no-key-space", noKey.id()).region("us-central1"));
+    Job job = zop.jobs().await(zop.jobs().submit(unauthenticated.id(), RegistrySpec.named("anything")).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(job.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(job.lastFailure().code()).isEqualTo("credentials_missing");
+    assertThat(job.lastFailure().fixHint()).contains("ZOP_TEST_UNSET_GCP_KEY");
+    assertThat(FAKE.calls()).isEmpty();
+  }
+
+  @Test
+  void aRepositoryNameHeldByAnotherIsRefusedAndLeftAlone() {
+    String path = "v1/projects/" + PROJECT + "/locations/us-central1/repositories/team-web";
+    FAKE.put("artifactregistry", path, Repository.newBuilder().setName(path.substring(3))
+        .setFormat(Repository.Format.DOCKER).build());
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("team/web")).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(job.lastFailure().code()).isEqualTo("name_in_use");
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("artifactregistry")).containsOnlyKeys(path);
+  }
+
+  @Test
+  void whatGcpDoesNotMakeYetIsRefusedByField() {
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("zoned").cidr("10.0.0.0/16")
+        .subnet(Subnet.publicSubnet("edge", "10.0.0.0/24", null)).natGateways("single")
+        .dnsZone("core.internal.example.com").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactlyInAnyOrder("config.dnsZone", "config.natGateways"));
+  }
+
+  @Test
+  void secretManagerHoldsASpacesSecretsUnderReversibleIds() throws Exception {
+    assertThat(SecretManagerStore.encode("zop/org_1/job.x/admin")).matches("[A-Za-z0-9_-]+");
+    for (String name : java.util.List.of("zop/org_1/job.x/admin", "a__b", "ü:/ _x0041")) {
+      assertThat(SecretManagerStore.decode(SecretManagerStore.encode(name))).isEqualTo(name);
+    }
+    try (ProviderSession session = new GcpProvider().open(account, "us-central1")) {
+      SecretStore store = session.secrets();
+      SecretRef ref = store.put("zop/test/admin", "s3cret-one");
+      assertThat(ref.value()).isEqualTo("projects/" + PROJECT + "/secrets/zop_stest_sadmin");
+      assertThat(store.get(ref)).isEqualTo("s3cret-one");
+      assertThat(store.put("zop/test/admin", "s3cret-two")).isEqualTo(ref);
+      assertThat(store.get(ref)).isEqualTo("s3cret-two");
+      assertThat(store.rotate(ref, "s3cret-three")).isEqualTo(ref);
+      assertThat(store.get(ref)).isEqualTo("s3cret-three");
+      store.delete(ref);
+      store.delete(ref);
+      assertThatThrownBy(() -> store.get(ref)).isInstanceOf(NoSuchElementException.class);
+    }
+  }
+
+  @Test
+  void theFakeAnswersAMisspeltFieldAsGoogleDoes() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    Supplier<HttpRequest.Builder> networks = () -> HttpRequest.newBuilder(URI.create(
+        FAKE.endpoints().get("endpoint.compute") + "/compute/v1/projects/" + PROJECT + "/global/networks"));
+    HttpResponse<String> misspelt = http.send(networks.get().POST(HttpRequest.BodyPublishers.ofString(
+        "{\"name\": \"x\", \"autoCreateSubnetwork\": false}")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(misspelt.statusCode()).isEqualTo(400);
+    assertThat(misspelt.body()).contains("INVALID_ARGUMENT").contains("autoCreateSubnetwork");
+    HttpResponse<String> unknownRoute = http.send(HttpRequest.newBuilder(URI.create(
+        FAKE.endpoints().get("endpoint.compute") + "/compute/v1/projects/" + PROJECT + "/global/nonsense"))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(unknownRoute.statusCode()).isEqualTo(404);
+    HttpResponse<String> wellFormed = http.send(networks.get().POST(HttpRequest.BodyPublishers.ofString(
+        "{\"name\": \"x\", \"autoCreateSubnetworks\": false}")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(wellFormed.statusCode()).isEqualTo(200);
+    assertThat(wellFormed.body()).contains("\"operationType\": \"insert\"");
+  }
+}

@@ -1,0 +1,857 @@
+package dev.zop.provisioner.gcp;
+
+import com.google.api.AnnotationsProto;
+import com.google.api.HttpRule;
+import com.google.api.pathtemplate.PathTemplate;
+import com.google.protobuf.Any;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.Descriptors.MethodDescriptor;
+import com.google.protobuf.Descriptors.ServiceDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A stateful GCP fake for the provider's tests. No third-party emulator covers these APIs, so its fidelity comes
+ * from Google's own published definitions, not from our reading of the documentation:
+ *
+ * <ul>
+ *   <li>routes are the {@code google.api.http} rules of the API protos Google ships on Maven Central, read from
+ *       the descriptors compiled into the client libraries' message classes (verb, path template, body field);</li>
+ *   <li>request bodies and query parameters are parsed into the request message types of those protos with
+ *       {@link JsonFormat}, unknown fields rejected, so a misspelt or misplaced field is a 400 as Google answers;</li>
+ *   <li>answers are printed from the same message types ({@code $alt=json;enum-encoding=int} honoured).</li>
+ * </ul>
+ *
+ * <p>Behaviour is generic by the shape of a method: a create or insert stores the resource under its collection
+ * (409 when the name is taken) and answers with the API's operation type, which stays running for
+ * {@link #operationPolls(int)} reads; get, list and delete work on the same store; other methods act through
+ * handlers a test registers ({@link #on}). Read-only fields (self links, ids, creation times) are filled. Errors
+ * are {@code google.rpc.Status} bodies with an {@code ErrorInfo} reason. Faults can be injected per IAM
+ * permission. Each API is served on its own loopback port, as each has its own host at Google.
+ */
+final class GcpFake implements AutoCloseable {
+
+  /** One Google API: the short name its IAM permissions start with and the protos that define it. */
+  record Api(String name, List<FileDescriptor> files) {}
+
+  static final Api COMPUTE = new Api("compute",
+      List.of(com.google.cloud.compute.v1.Network.getDescriptor().getFile()));
+  static final Api ARTIFACT_REGISTRY = new Api("artifactregistry",
+      List.of(com.google.devtools.artifactregistry.v1.ServiceProto.getDescriptor()));
+  static final Api SECRET_MANAGER = new Api("secretmanager",
+      List.of(com.google.cloud.secretmanager.v1.ServiceProto.getDescriptor()));
+
+  /** A route: an HTTP rule of one proto method, and the IAM permission that method needs. */
+  record Route(Api api, String verb, PathTemplate template, String pathPrefix, String customVerb, String body,
+      MethodDescriptor method, String permission) {}
+
+  /** What a handler for a method that is not create, get, list or delete receives. */
+  record Call(Route route, Message request, Map<String, String> pathVariables, String path) {}
+
+  /** An injected failure: HTTP status, {@code google.rpc.Code} name, {@code ErrorInfo} reason. */
+  record Fault(int status, String code, String reason, String message) {
+    static Fault permissionDenied(String permission) {
+      return new Fault(403, "PERMISSION_DENIED", "IAM_PERMISSION_DENIED",
+          "Permission '" + permission + "' denied on resource (or it may not exist).");
+    }
+
+    static Fault serviceDisabled(String service) {
+      return new Fault(403, "PERMISSION_DENIED", "SERVICE_DISABLED", service + " API has not been used in project "
+          + "before or it is disabled. Enable it by visiting the console then retry.");
+    }
+
+    static Fault quotaExceeded() {
+      return new Fault(403, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED",
+          "Quota 'NETWORKS' exceeded. Limit: 15.0 globally.");
+    }
+
+    static Fault rateLimited() {
+      return new Fault(429, "RESOURCE_EXHAUSTED", "RATE_LIMIT_EXCEEDED", "Rate Limit Exceeded");
+    }
+
+    static Fault unavailable() {
+      return new Fault(503, "UNAVAILABLE", "BACKEND_ERROR", "The service is currently unavailable.");
+    }
+
+    static Fault billingDisabled() {
+      return new Fault(403, "PERMISSION_DENIED", "BILLING_DISABLED",
+          "This API method requires billing to be enabled.");
+    }
+  }
+
+  private final List<Route> routes = new ArrayList<>();
+  private final Map<String, HttpServer> servers = new LinkedHashMap<>();
+  /** api name + path → resource; operations are stored like any resource, under their own path */
+  private final Map<String, Message> store = new ConcurrentHashMap<>();
+  private final Map<String, Integer> runningOperations = new ConcurrentHashMap<>();
+  private final Map<String, BiConsumer<Call, Answer>> handlers = new ConcurrentHashMap<>();
+  private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
+  private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, com.google.cloud.secretmanager.v1.SecretPayload> payloads = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicReference<String> haltDue =
+      new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicLong ids = new AtomicLong(1_000_000_000L);
+  private final HaltSwitch halts = new HaltSwitch();
+  private final JsonFormat.TypeRegistry types;
+  private volatile int operationPolls;
+
+  GcpFake(Api... apis) {
+    JsonFormat.TypeRegistry.Builder registry = JsonFormat.TypeRegistry.newBuilder();
+    for (Api api : apis) {
+      for (FileDescriptor file : api.files()) {
+        file.getMessageTypes().forEach(registry::add);
+        for (ServiceDescriptor service : file.getServices()) {
+          for (MethodDescriptor method : service.getMethods()) {
+            HttpRule rule = method.getOptions().getExtension(AnnotationsProto.http);
+            addRoute(api, method, rule);
+            rule.getAdditionalBindingsList().forEach(binding -> addRoute(api, method, binding));
+          }
+        }
+      }
+      try {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> serve(api, exchange));
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.start();
+        servers.put(api.name(), server);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    this.types = registry.build();
+    addBuiltInBehaviours();
+  }
+
+  /**
+   * The fake's crash point for the TCK's matrix, given to the provider as its call observer: when the armed
+   * mutating call has been accepted (the change is stored, its answer not yet sent), the provider's thread halts
+   * as the call returns, as an engine that dies there would.
+   */
+  dev.zop.provisioner.kit.CloudCalls.Observer haltingObserver() {
+    return permission -> {
+      String due = haltDue.getAndSet(null);
+      if (due != null) {
+        throw new dev.zop.provisioner.testkit.tck.EngineHalted(due);
+      }
+    };
+  }
+
+  // ---- methods whose behaviour is not create, get, list or delete ----------------------------------------
+
+  private void addBuiltInBehaviours() {
+    on("compute.networks.addPeering", (call, answer) -> {
+      String networkPath = call.path().substring(0, call.path().lastIndexOf('/'));
+      var network = (com.google.cloud.compute.v1.Network) typed(store.get("compute " + networkPath),
+          com.google.cloud.compute.v1.Network.getDefaultInstance());
+      if (network == null) {
+        answer.fail(notFound(networkPath));
+        return;
+      }
+      var wanted = (com.google.cloud.compute.v1.NetworksAddPeeringRequest) typed(call.request().getField(
+          call.request().getDescriptorForType().findFieldByName(call.route().body())),
+          com.google.cloud.compute.v1.NetworksAddPeeringRequest.getDefaultInstance());
+      var peering = wanted.getNetworkPeering();
+      if (network.getPeeringsList().stream().anyMatch(p -> p.getName().equals(peering.getName()))) {
+        answer.fail(new Fault(400, "INVALID_ARGUMENT", "BAD_REQUEST", "There is already a peering named '"
+            + peering.getName() + "' on network '" + network.getName() + "': it already exists."));
+        return;
+      }
+      String peerPath = peering.getNetwork().substring(peering.getNetwork().indexOf("compute/v1/"));
+      var peer = (com.google.cloud.compute.v1.Network) typed(store.get("compute " + peerPath),
+          com.google.cloud.compute.v1.Network.getDefaultInstance());
+      if (peer == null) {
+        answer.fail(notFound(peerPath));
+        return;
+      }
+      boolean reciprocal = peer.getPeeringsList().stream().anyMatch(p -> p.getNetwork().equals(network.getSelfLink()));
+      String state = reciprocal ? "ACTIVE" : "INACTIVE";
+      store.put("compute " + networkPath, network.toBuilder().addPeerings(peering.toBuilder().setState(state)
+          .setStateDetails(reciprocal ? "Connected." : "Waiting for peer network to connect.")).build());
+      if (reciprocal) {
+        var peerBuilder = peer.toBuilder().clearPeerings();
+        peer.getPeeringsList().forEach(p -> peerBuilder.addPeerings(p.getNetwork().equals(network.getSelfLink())
+            ? p.toBuilder().setState("ACTIVE").setStateDetails("Connected.").build() : p));
+        store.put("compute " + peerPath, peerBuilder.build());
+      }
+      answer.ok(operation(call.route(), networkPath, network, "addPeering"));
+    });
+    on("compute.networks.removePeering", (call, answer) -> {
+      String networkPath = call.path().substring(0, call.path().lastIndexOf('/'));
+      var network = (com.google.cloud.compute.v1.Network) typed(store.get("compute " + networkPath),
+          com.google.cloud.compute.v1.Network.getDefaultInstance());
+      var wanted = (com.google.cloud.compute.v1.NetworksRemovePeeringRequest) typed(call.request().getField(
+          call.request().getDescriptorForType().findFieldByName(call.route().body())),
+          com.google.cloud.compute.v1.NetworksRemovePeeringRequest.getDefaultInstance());
+      if (network == null || network.getPeeringsList().stream().noneMatch(p -> p.getName().equals(wanted.getName()))) {
+        answer.fail(notFound(networkPath + "/peerings/" + wanted.getName()));
+        return;
+      }
+      var removed = network.getPeeringsList().stream().filter(p -> p.getName().equals(wanted.getName())).findFirst()
+          .orElseThrow();
+      var kept = network.toBuilder().clearPeerings();
+      network.getPeeringsList().stream().filter(p -> p != removed).forEach(kept::addPeerings);
+      store.put("compute " + networkPath, kept.build());
+      // the other side's peering stays, inactive, until it is removed there too
+      String peerPath = removed.getNetwork().substring(removed.getNetwork().indexOf("compute/v1/"));
+      var peer = (com.google.cloud.compute.v1.Network) typed(store.get("compute " + peerPath),
+          com.google.cloud.compute.v1.Network.getDefaultInstance());
+      if (peer != null) {
+        var peerBuilder = peer.toBuilder().clearPeerings();
+        peer.getPeeringsList().forEach(p -> peerBuilder.addPeerings(p.getNetwork().equals(network.getSelfLink())
+            ? p.toBuilder().setState("INACTIVE").setStateDetails("Peer network disconnected.").build() : p));
+        store.put("compute " + peerPath, peerBuilder.build());
+      }
+      answer.ok(operation(call.route(), networkPath, network, "removePeering"));
+    });
+    on("secretmanager.versions.add", (call, answer) -> {
+      String secretPath = call.path();
+      if (!store.containsKey("secretmanager " + secretPath)) {
+        answer.fail(notFound(secretPath));
+        return;
+      }
+      var request = (com.google.cloud.secretmanager.v1.AddSecretVersionRequest) typed(call.request(),
+          com.google.cloud.secretmanager.v1.AddSecretVersionRequest.getDefaultInstance());
+      long number = store.keySet().stream().filter(k -> k.startsWith("secretmanager " + secretPath + "/versions/"))
+          .count() + 1;
+      String versionPath = secretPath + "/versions/" + number;
+      var version = com.google.cloud.secretmanager.v1.SecretVersion.newBuilder()
+          .setName(versionPath.substring(versionPath.indexOf("projects/")))
+          .setState(com.google.cloud.secretmanager.v1.SecretVersion.State.ENABLED).build();
+      store.put("secretmanager " + versionPath, version);
+      payloads.put(versionPath, request.getPayload());
+      answer.ok(version);
+    });
+    on("secretmanager.versions.access", (call, answer) -> {
+      String versionPath = call.path();
+      if (versionPath.endsWith("/latest")) {
+        String prefix = versionPath.substring(0, versionPath.length() - "latest".length());
+        versionPath = payloads.keySet().stream().filter(k -> k.startsWith(prefix))
+            .max(java.util.Comparator.comparingLong(k -> Long.parseLong(k.substring(prefix.length()))))
+            .orElse(versionPath);
+      }
+      var payload = payloads.get(versionPath);
+      if (payload == null || !store.containsKey("secretmanager " + versionPath)) {
+        answer.fail(notFound(call.path()));
+        return;
+      }
+      answer.ok(com.google.cloud.secretmanager.v1.AccessSecretVersionResponse.newBuilder()
+          .setName(versionPath.substring(versionPath.indexOf("projects/"))).setPayload(payload).build());
+    });
+  }
+
+  /** A stored or parsed message as the client library's own class. */
+  private static Message typed(Object message, Message prototype) {
+    if (message == null) {
+      return null;
+    }
+    try {
+      return prototype.getParserForType().parseFrom(((Message) message).toByteString());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The endpoint of each API, as account properties ({@code endpoint.compute=http://127.0.0.1:port}). */
+  Map<String, String> endpoints() {
+    Map<String, String> endpoints = new TreeMap<>();
+    servers.forEach((api, server) -> endpoints.put("endpoint." + api,
+        "http://127.0.0.1:" + server.getAddress().getPort()));
+    return endpoints;
+  }
+
+  HaltSwitch halts() {
+    return halts;
+  }
+
+  /** How many reads an operation stays running before it is done. */
+  void operationPolls(int polls) {
+    this.operationPolls = polls;
+  }
+
+  /** Handles a method by its IAM permission, e.g. {@code compute.networks.addPeering}. */
+  void on(String permission, BiConsumer<Call, Answer> handler) {
+    handlers.put(permission, handler);
+  }
+
+  /** The next call needing {@code permission} fails with {@code fault}. */
+  void failNext(String permission, Fault fault) {
+    faults.computeIfAbsent(permission, p -> new ArrayDeque<>()).add(fault);
+  }
+
+  /** Every call that needed {@code permission} fails with {@code fault} until {@link #reset()}. */
+  void failAlways(String permission, Fault fault) {
+    Deque<Fault> queue = faults.computeIfAbsent(permission, p -> new ArrayDeque<>());
+    for (int i = 0; i < 10_000; i++) {
+      queue.add(fault);
+    }
+  }
+
+  /** The permissions of the calls the fake answered, in order. */
+  List<String> calls() {
+    synchronized (calls) {
+      return List.copyOf(calls);
+    }
+  }
+
+  /** Resources (not operations) held for {@code api}, by path. */
+  Map<String, Message> resources(String api) {
+    Map<String, Message> found = new TreeMap<>();
+    store.forEach((key, value) -> {
+      if (key.startsWith(api + " ") && !isOperation(value)) {
+        found.put(key.substring(api.length() + 1), value);
+      }
+    });
+    return found;
+  }
+
+  Message get(String api, String path) {
+    return store.get(api + " " + path);
+  }
+
+  void put(String api, String path, Message resource) {
+    store.put(api + " " + path, resource);
+  }
+
+  void reset() {
+    store.clear();
+    payloads.clear();
+    haltDue.set(null);
+    runningOperations.clear();
+    faults.clear();
+    calls.clear();
+    halts.disarm();
+    operationPolls = 0;
+  }
+
+  @Override
+  public void close() {
+    servers.values().forEach(s -> s.stop(0));
+  }
+
+  // ---- routes ------------------------------------------------------------------------------------------
+
+  private void addRoute(Api api, MethodDescriptor method, HttpRule rule) {
+    String verb;
+    String path;
+    switch (rule.getPatternCase()) {
+      case GET -> { verb = "GET"; path = rule.getGet(); }
+      case POST -> { verb = "POST"; path = rule.getPost(); }
+      case DELETE -> { verb = "DELETE"; path = rule.getDelete(); }
+      case PATCH -> { verb = "PATCH"; path = rule.getPatch(); }
+      case PUT -> { verb = "PUT"; path = rule.getPut(); }
+      default -> { return; }
+    }
+    String customVerb = null;
+    int lastSlash = path.lastIndexOf('/');
+    int colon = path.indexOf(':', Math.max(lastSlash, path.lastIndexOf('}')));
+    if (colon > 0) {
+      customVerb = path.substring(colon + 1);
+      path = path.substring(0, colon);
+    }
+    // PathTemplate takes the path without its leading slash and version prefix as a literal segment
+    String template = path.substring(1);
+    routes.add(new Route(api, verb, PathTemplate.create(template), template, customVerb, rule.getBody(), method,
+        permissionOf(api, method)));
+  }
+
+  /**
+   * The IAM permission a method needs, by Google's naming: {@code <api>.<collection>.<verb>}, where compute's
+   * collection is the service ({@code Networks.Insert} → {@code compute.networks.create}) and the resource-oriented
+   * APIs' is the method's noun ({@code CreateRepository} → {@code artifactregistry.repositories.create}).
+   */
+  static String permissionOf(Api api, MethodDescriptor method) {
+    String name = method.getName();
+    if (api.name().equals("compute")) {
+      String verb = switch (name) {
+        case "Insert" -> "create";
+        case "Patch" -> "update";
+        default -> lowerFirst(name);
+      };
+      return "compute." + lowerFirst(method.getService().getName()) + "." + verb;
+    }
+    Map<String, String> irregular = Map.of("AddSecretVersion", "versions.add", "AccessSecretVersion",
+        "versions.access", "GetSecretVersion", "versions.get", "ListSecretVersions", "versions.list",
+        "DestroySecretVersion", "versions.destroy", "DisableSecretVersion", "versions.disable",
+        "EnableSecretVersion", "versions.enable");
+    if (irregular.containsKey(name)) {
+      return api.name() + "." + irregular.get(name);
+    }
+    int split = 1;
+    while (split < name.length() && !Character.isUpperCase(name.charAt(split))) {
+      split++;
+    }
+    String verb = lowerFirst(name.substring(0, split));
+    String noun = lowerFirst(name.substring(split));
+    if (!verb.equals("list") && !noun.endsWith("s")) {
+      noun = noun.endsWith("y") ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s";
+    }
+    return api.name() + "." + noun + "." + verb;
+  }
+
+  private static String lowerFirst(String s) {
+    return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+  }
+
+  // ---- serving -----------------------------------------------------------------------------------------
+
+  /** The answer a handler writes. */
+  static final class Answer {
+    int status = 200;
+    Message body;
+    Fault fault;
+
+    void ok(Message message) {
+      this.body = message;
+    }
+
+    void fail(Fault error) {
+      this.fault = error;
+    }
+  }
+
+  private void serve(Api api, HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String rawPath = exchange.getRequestURI().getRawPath();
+      String path = URLDecoder.decode(rawPath, StandardCharsets.UTF_8).substring(1);
+      String customVerb = null;
+      int colon = path.indexOf(':', path.lastIndexOf('/'));
+      if (colon > 0) {
+        customVerb = path.substring(colon + 1);
+        path = path.substring(0, colon);
+      }
+      Route route = null;
+      Map<String, String> variables = null;
+      for (Route candidate : routes) {
+        if (candidate.api() != api || !candidate.verb().equals(exchange.getRequestMethod())
+            || !java.util.Objects.equals(candidate.customVerb(), customVerb)) {
+          continue;
+        }
+        Map<String, String> match = candidate.template().match(path);
+        if (match != null) {
+          route = candidate;
+          variables = match;
+          break;
+        }
+      }
+      if (route == null) {
+        write(exchange, error(new Fault(404, "NOT_FOUND", "NOT_FOUND", "The requested URL /" + path
+            + " was not found on this server (" + exchange.getRequestMethod() + ").")), false);
+        return;
+      }
+      boolean enumsAsInts = String.valueOf(exchange.getRequestURI().getRawQuery()).contains("enum-encoding%3Dint")
+          || String.valueOf(exchange.getRequestURI().getRawQuery()).contains("enum-encoding=int");
+      calls.add(route.permission());
+      Deque<Fault> queued = faults.get(route.permission());
+      Fault injected = queued == null ? null : queued.poll();
+      if (injected != null) {
+        write(exchange, error(injected), false);
+        return;
+      }
+      Message request;
+      try {
+        request = parseRequest(route, variables, exchange);
+      } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+        write(exchange, error(new Fault(400, "INVALID_ARGUMENT", "BAD_REQUEST",
+            "Invalid JSON payload received. " + e.getMessage())), false);
+        return;
+      }
+      Answer answer = new Answer();
+      answer(route, request, variables, path, answer);
+      if (answer.fault != null) {
+        write(exchange, error(answer.fault), false);
+        return;
+      }
+      if (!exchange.getRequestMethod().equals("GET")) {
+        // the change is stored and its answer not yet sent: where the crash matrix stops the caller
+        try {
+          halts.accepted(route.permission());
+        } catch (dev.zop.provisioner.testkit.tck.EngineHalted halted) {
+          haltDue.set(route.permission());
+        }
+      }
+      write(exchange, answer.body == null ? "{}" : printer(enumsAsInts).print(answer.body), true);
+    }
+  }
+
+  private JsonFormat.Printer printer(boolean enumsAsInts) {
+    JsonFormat.Printer printer = JsonFormat.printer().usingTypeRegistry(types);
+    return enumsAsInts ? printer.printingEnumsAsInts() : printer;
+  }
+
+  private Message parseRequest(Route route, Map<String, String> variables, HttpExchange exchange)
+      throws IOException {
+    Descriptor type = route.method().getInputType();
+    DynamicMessage.Builder request = DynamicMessage.newBuilder(type);
+    String body = readBody(exchange);
+    JsonFormat.Parser parser = JsonFormat.parser().usingTypeRegistry(types);
+    if (!route.body().isEmpty() && !body.isBlank()) {
+      if (route.body().equals("*")) {
+        parser.merge(body, request);
+      } else {
+        FieldDescriptor field = type.findFieldByName(route.body());
+        DynamicMessage.Builder part = DynamicMessage.newBuilder(field.getMessageType());
+        parser.merge(body, part);
+        request.setField(field, part.build());
+      }
+    } else if (route.body().isEmpty() && !body.isBlank()) {
+      throw new IllegalArgumentException("this method takes no body");
+    }
+    for (Map.Entry<String, String> variable : variables.entrySet()) {
+      if (!variable.getKey().startsWith("$")) {
+        setPath(request, variable.getKey(), variable.getValue());
+      }
+    }
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        int eq = pair.indexOf('=');
+        String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+        String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+        if (!key.startsWith("$")) {
+          setPath(request, key, value);
+        }
+      }
+    }
+    return request.build();
+  }
+
+  /** Sets a (possibly dotted) field from a path variable or query parameter, by proto or JSON name. */
+  private static void setPath(DynamicMessage.Builder message, String dotted, String value) {
+    String[] names = dotted.split("\\.");
+    com.google.protobuf.Message.Builder target = message;
+    for (int i = 0; i < names.length; i++) {
+      Descriptor type = target.getDescriptorForType();
+      FieldDescriptor field = type.findFieldByName(names[i]);
+      if (field == null) {
+        field = type.getFields().stream().filter(f -> f.getJsonName().equals(names[0])).findFirst().orElse(null);
+      }
+      if (field == null) {
+        throw new IllegalArgumentException("Cannot bind query parameter. Field '" + dotted
+            + "' could not be found in request message.");
+      }
+      if (i < names.length - 1) {
+        target = target.getFieldBuilder(field);
+        continue;
+      }
+      Object converted = switch (field.getJavaType()) {
+        case STRING -> value;
+        case INT -> Integer.parseInt(value);
+        case LONG -> Long.parseLong(value);
+        case BOOLEAN -> Boolean.parseBoolean(value);
+        case ENUM -> field.getEnumType().findValueByName(value) != null
+            ? field.getEnumType().findValueByName(value) : field.getEnumType().findValueByNumber(Integer.parseInt(value));
+        default -> throw new IllegalArgumentException("field " + dotted + " cannot be given in the URL");
+      };
+      if (field.isRepeated()) {
+        target.addRepeatedField(field, converted);
+      } else {
+        target.setField(field, converted);
+      }
+    }
+  }
+
+  private static String readBody(HttpExchange exchange) throws IOException {
+    InputStream in = exchange.getRequestBody();
+    if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+      in = new GZIPInputStream(in);
+    }
+    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  }
+
+  // ---- behaviour by method shape -----------------------------------------------------------------------
+
+  private void answer(Route route, Message request, Map<String, String> variables, String path, Answer answer) {
+    BiConsumer<Call, Answer> handler = handlers.get(route.permission());
+    String method = route.method().getName();
+    String api = route.api().name();
+    if (handler != null) {
+      handler.accept(new Call(route, request, variables, path), answer);
+    } else if (route.verb().equals("POST") && (method.startsWith("Insert") || method.startsWith("Create"))) {
+      create(route, request, path, answer);
+    } else if (route.verb().equals("GET") && method.startsWith("Get")) {
+      Message found = store.get(api + " " + path);
+      if (found == null) {
+        answer.fail(notFound(path));
+      } else {
+        answer.ok(isOperation(found) ? poll(api, path, found) : found);
+      }
+    } else if (route.verb().equals("GET") && method.startsWith("List")) {
+      answer.ok(list(route, path));
+    } else if (route.verb().equals("DELETE")) {
+      Message existing = store.get(api + " " + path);
+      if (existing == null) {
+        answer.fail(notFound(path));
+        return;
+      }
+      String user = userOf(selfLink(route, path));
+      if (user != null) {
+        answer.fail(new Fault(400, "FAILED_PRECONDITION", "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
+            "The resource '" + path + "' is already being used by '" + user + "'"));
+        return;
+      }
+      store.keySet().removeIf(k -> k.equals(api + " " + path) || k.startsWith(api + " " + path + "/"));
+      payloads.keySet().removeIf(k -> k.startsWith(path + "/"));
+      answer.ok(operation(route, path, existing, "delete"));
+    } else {
+      answer.fail(new Fault(501, "UNIMPLEMENTED", "NOT_IMPLEMENTED", "the fake has no behaviour for "
+          + route.permission() + "; register one with on(...)"));
+    }
+  }
+
+  private void create(Route route, Message request, String collection, Answer answer) {
+    String api = route.api().name();
+    Descriptor requestType = request.getDescriptorForType();
+    FieldDescriptor bodyField = route.body().equals("*") ? null : requestType.findFieldByName(route.body());
+    Message resource;
+    if (bodyField != null) {
+      resource = (Message) request.getField(bodyField);
+    } else {
+      // a "*" body holding the resource in a field of its own type ({"cluster": {...}})
+      FieldDescriptor held = requestType.getFields().stream()
+          .filter(f -> f.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !f.isRepeated()
+              && request.hasField(f)).findFirst().orElse(null);
+      if (held == null) {
+        answer.fail(new Fault(400, "INVALID_ARGUMENT", "BAD_REQUEST", "the request carries no resource"));
+        return;
+      }
+      resource = (Message) request.getField(held);
+    }
+    // the id is the request's "<x>_id" field (resource-oriented APIs) or the resource's own name
+    String id = requestType.getFields().stream().filter(f -> f.getName().endsWith("_id")
+            && f.getJavaType() == FieldDescriptor.JavaType.STRING && !((String) request.getField(f)).isEmpty())
+        .map(f -> (String) request.getField(f)).findFirst().orElse(null);
+    FieldDescriptor nameField = resource.getDescriptorForType().findFieldByName("name");
+    if (id == null && nameField != null) {
+      id = (String) resource.getField(nameField);
+    }
+    if (id == null || id.isEmpty()) {
+      answer.fail(new Fault(400, "INVALID_ARGUMENT", "REQUIRED_FIELD_MISSING", "Required field 'name' not specified"));
+      return;
+    }
+    String path = collection + "/" + id;
+    if (store.containsKey(api + " " + path)) {
+      answer.fail(new Fault(409, "ALREADY_EXISTS", "ALREADY_EXISTS",
+          "The resource '" + path + "' already exists"));
+      return;
+    }
+    Message.Builder filled = resource.toBuilder();
+    boolean resourceOriented = !api.equals("compute");
+    setIfPresent(filled, "name", resourceOriented ? path.substring(path.indexOf("projects/")) : id);
+    setIfPresent(filled, "self_link", selfLink(route, path));
+    setIfPresent(filled, "id", ids.incrementAndGet());
+    setIfPresent(filled, "creation_timestamp", Instant.now().toString());
+    setTimestampIfPresent(filled, "create_time");
+    Message stored = filled.build();
+    store.put(api + " " + path, stored);
+    answer.ok(operation(route, path, stored, "insert"));
+  }
+
+  private String selfLink(Route route, String path) {
+    return endpoints().get("endpoint." + route.api().name()) + "/" + path;
+  }
+
+  private static void setIfPresent(Message.Builder builder, String field, Object value) {
+    FieldDescriptor f = builder.getDescriptorForType().findFieldByName(field);
+    if (f == null || f.isRepeated()) {
+      return;
+    }
+    if (f.getJavaType() == FieldDescriptor.JavaType.STRING && value instanceof String) {
+      builder.setField(f, value);
+    } else if (f.getJavaType() == FieldDescriptor.JavaType.LONG && value instanceof Long) {
+      builder.setField(f, value);
+    }
+  }
+
+  private static void setTimestampIfPresent(Message.Builder builder, String field) {
+    FieldDescriptor f = builder.getDescriptorForType().findFieldByName(field);
+    if (f != null && f.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+        && f.getMessageType().getFullName().equals("google.protobuf.Timestamp")) {
+      Instant now = Instant.now();
+      builder.setField(f, com.google.protobuf.Timestamp.newBuilder().setSeconds(now.getEpochSecond()).build());
+    }
+  }
+
+  /** The direct children of a collection path, in the list response's repeated field. */
+  private Message list(Route route, String collection) {
+    Descriptor type = route.method().getOutputType();
+    FieldDescriptor items = type.getFields().stream()
+        .filter(f -> f.isRepeated() && f.getJavaType() == FieldDescriptor.JavaType.MESSAGE).findFirst()
+        .orElseThrow();
+    DynamicMessage.Builder response = DynamicMessage.newBuilder(type);
+    String prefix = route.api().name() + " " + collection + "/";
+    new TreeMap<>(store).forEach((key, value) -> {
+      if (key.startsWith(prefix) && key.indexOf('/', prefix.length()) < 0 && !isOperation(value)
+          && value.getDescriptorForType().getFullName().equals(items.getMessageType().getFullName())) {
+        response.addRepeatedField(items, value);
+      }
+    });
+    return response.build();
+  }
+
+  /** The path of a stored resource whose fields refer to {@code selfLink}, or null: Google refuses such a delete. */
+  private String userOf(String selfLink) {
+    for (Map.Entry<String, Message> entry : store.entrySet()) {
+      Message value = entry.getValue();
+      if (isOperation(value) || selfLink.equals(stringField(value, "self_link"))) {
+        continue;
+      }
+      if (refersTo(value, selfLink)) {
+        return entry.getKey().substring(entry.getKey().indexOf(' ') + 1);
+      }
+    }
+    return null;
+  }
+
+  private static boolean refersTo(Message message, String link) {
+    for (Map.Entry<FieldDescriptor, Object> field : message.getAllFields().entrySet()) {
+      List<?> values = field.getKey().isRepeated() ? (List<?>) field.getValue() : List.of(field.getValue());
+      for (Object value : values) {
+        if (value instanceof String s && s.equals(link)) {
+          return true;
+        }
+        if (value instanceof Message nested && refersTo(nested, link)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static String stringField(Message message, String name) {
+    FieldDescriptor field = message.getDescriptorForType().findFieldByName(name);
+    return field == null || field.isRepeated() ? null : String.valueOf(message.getField(field));
+  }
+
+  // ---- operations --------------------------------------------------------------------------------------
+
+  private static boolean isOperation(Message message) {
+    String type = message.getDescriptorForType().getFullName();
+    return type.equals("google.cloud.compute.v1.Operation") || type.equals("google.longrunning.Operation");
+  }
+
+  /** The method's own answer type: an operation for a change, the resource where the method returns it. */
+  private Message operation(Route route, String path, Message resource, String kind) {
+    Descriptor out = route.method().getOutputType();
+    String api = route.api().name();
+    String opId = "operation-" + ids.incrementAndGet();
+    Message op;
+    String opPath;
+    switch (out.getFullName()) {
+      case "google.cloud.compute.v1.Operation" -> {
+        String scope = path.contains("/zones/") ? path.substring(0, path.indexOf('/', path.indexOf("/zones/") + 7))
+            : path.contains("/regions/") ? path.substring(0, path.indexOf('/', path.indexOf("/regions/") + 9))
+            : path.substring(0, path.indexOf("/global/") + 7);
+        opPath = scope + "/operations/" + opId;
+        op = com.google.cloud.compute.v1.Operation.newBuilder().setName(opId).setKind("compute#operation")
+            .setId(ids.incrementAndGet()).setOperationType(kind).setTargetLink(selfLink(route, path))
+            .setSelfLink(selfLink(route, opPath)).setInsertTime(Instant.now().toString()).setProgress(0)
+            .setStatus(com.google.cloud.compute.v1.Operation.Status.RUNNING).build();
+      }
+      case "google.longrunning.Operation" -> {
+        String location = path.substring(0, path.indexOf("/", path.indexOf("locations/") + 10));
+        opPath = location + "/operations/" + opId;
+        op = com.google.longrunning.Operation.newBuilder()
+            .setName(opPath.substring(opPath.indexOf("projects/"))).setDone(false)
+            .setResponse(kind.equals("delete") ? Any.pack(com.google.protobuf.Empty.getDefaultInstance())
+                : Any.pack(resource)).build();
+      }
+      default -> {
+        // a method that answers with the resource itself (Secret Manager) or nothing
+        return out.getFullName().equals("google.protobuf.Empty") ? com.google.protobuf.Empty.getDefaultInstance()
+            : resource.getDescriptorForType().equals(out) ? resource : DynamicMessage.getDefaultInstance(out);
+      }
+    }
+    store.put(api + " " + opPath, op);
+    runningOperations.put(api + " " + opPath, operationPolls);
+    return operationPolls > 0 ? op : done(op);
+  }
+
+  /** An operation read: running until it has been read {@link #operationPolls} times. */
+  private Message poll(String api, String path, Message op) {
+    String key = api + " " + path;
+    int left = runningOperations.getOrDefault(key, 0);
+    if (left > 0) {
+      runningOperations.put(key, left - 1);
+      return op;
+    }
+    Message finished = done(op);
+    store.put(key, finished);
+    return finished;
+  }
+
+  private static Message done(Message op) {
+    if (op instanceof com.google.cloud.compute.v1.Operation c) {
+      return c.toBuilder().setStatus(com.google.cloud.compute.v1.Operation.Status.DONE).setProgress(100)
+          .setEndTime(Instant.now().toString()).build();
+    }
+    if (op instanceof com.google.longrunning.Operation l) {
+      return l.toBuilder().setDone(true).build();
+    }
+    return op;
+  }
+
+  // ---- errors ------------------------------------------------------------------------------------------
+
+  static Fault notFound(String path) {
+    return new Fault(404, "NOT_FOUND", "NOT_FOUND", "The resource '" + path + "' was not found");
+  }
+
+  /** A {@code google.rpc.Status} body, with the legacy {@code errors} list the JSON APIs also send. */
+  private static String error(Fault fault) {
+    String reason = fault.reason();
+    String message = fault.message().replace("\\", "\\\\").replace("\"", "\\\"");
+    return "{\"error\": {\"code\": " + fault.status() + ", \"message\": \"" + message + "\", \"status\": \""
+        + fault.code() + "\", \"errors\": [{\"message\": \"" + message + "\", \"domain\": \"global\", \"reason\": \""
+        + lowerFirst(toCamel(reason)) + "\"}], \"details\": [{\"@type\": \"type.googleapis.com/google.rpc.ErrorInfo\", "
+        + "\"reason\": \"" + reason + "\", \"domain\": \"googleapis.com\", \"metadata\": {}}]}}";
+  }
+
+  private static String toCamel(String upperSnake) {
+    StringBuilder out = new StringBuilder();
+    for (String part : upperSnake.toLowerCase(java.util.Locale.ROOT).split("_")) {
+      out.append(part.isEmpty() ? "" : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+    }
+    return out.toString();
+  }
+
+  private static void write(HttpExchange exchange, String json, boolean ok) throws IOException {
+    int status = 200;
+    if (!ok) {
+      int at = json.indexOf("\"code\": ") + 8;
+      status = Integer.parseInt(json.substring(at, json.indexOf(',', at)));
+    }
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.zop.provisioner.gcp;
+
+import com.google.cloud.compute.v1.Network;
+import com.google.cloud.compute.v1.Subnetwork;
+import com.google.devtools.artifactregistry.v1.Repository;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
+import dev.zop.provisioner.testkit.tck.ProviderTck;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The GCP provider against the provider TCK, on the fake built from Google's API definitions. */
+class GcpProviderTckTest extends ProviderTck {
+  static final String PROJECT = "tck-project";
+  private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
+      GcpFake.SECRET_MANAGER);
+  private final GcpProvider provider = new GcpProvider().observingCalls(FAKE.haltingObserver())
+      .pollingEvery(Duration.ofMillis(20));
+
+  @BeforeEach
+  void resetFake() {
+    FAKE.reset();
+    // operations stay running for a read, so every step's waiting is exercised
+    FAKE.operationPolls(1);
+    String peer = "compute/v1/projects/" + PROJECT + "/global/networks/tck-peer";
+    FAKE.put("compute", peer, Network.newBuilder().setName("tck-peer").setAutoCreateSubnetworks(false)
+        .setSelfLink(FAKE.endpoints().get("endpoint.compute") + "/" + peer).build());
+  }
+
+  @AfterAll
+  static void stopFake() {
+    FAKE.close();
+  }
+
+  static CloudAccount account(GcpFake fake) {
+    Map<String, String> properties = new HashMap<>(fake.endpoints());
+    properties.put("projectId", PROJECT);
+    return new CloudAccount(CloudAccountId.of("ca_gcpfake"), "gcp", "fake", "none", properties, Instant.now());
+  }
+
+  @Override
+  protected CloudProvider provider() {
+    return provider;
+  }
+
+  @Override
+  protected CloudAccount account() {
+    return account(FAKE);
+  }
+
+  @Override
+  protected String region() {
+    return "us-central1";
+  }
+
+  @Override
+  protected List<ResourceSpec> specs(String suffix) {
+    return List.of(
+        NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
+            .subnet(Subnet.publicSubnet("edge", "10.20.0.0/24", null))
+            .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer").build(),
+        RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).build());
+  }
+
+  @Override
+  protected int callMark() {
+    return FAKE.calls().size();
+  }
+
+  @Override
+  protected List<String> operationsSince(int mark) {
+    List<String> calls = FAKE.calls();
+    return calls.subList(mark, calls.size());
+  }
+
+  @Override
+  protected List<String> inventory() {
+    List<String> all = new ArrayList<>();
+    FAKE.resources("compute").forEach((path, resource) -> {
+      if (resource.getDescriptorForType().equals(Network.getDescriptor())) {
+        Network n = (Network) parse(resource, Network.getDefaultInstance());
+        all.add("network " + n.getName() + " auto=" + n.getAutoCreateSubnetworks() + " [" + n.getDescription()
+            + "] peerings " + n.getPeeringsList().stream().map(p -> p.getName() + ":" + p.getState()).sorted()
+            .toList());
+      } else if (resource.getDescriptorForType().equals(Subnetwork.getDescriptor())) {
+        Subnetwork s = (Subnetwork) parse(resource, Subnetwork.getDefaultInstance());
+        all.add("subnetwork " + s.getName() + " " + s.getIpCidrRange() + " privateGoogleAccess="
+            + s.getPrivateIpGoogleAccess() + " [" + s.getDescription() + "]");
+      } else {
+        all.add("compute " + path);
+      }
+    });
+    FAKE.resources("artifactregistry").forEach((path, resource) -> {
+      Repository r = (Repository) parse(resource, Repository.getDefaultInstance());
+      all.add("repository " + r.getName() + " " + r.getFormat() + " immutable="
+          + r.getDockerConfig().getImmutableTags() + " " + new TreeMap<>(r.getLabelsMap()));
+    });
+    return all.stream().sorted().toList();
+  }
+
+  private static com.google.protobuf.Message parse(com.google.protobuf.Message stored,
+      com.google.protobuf.Message prototype) {
+    try {
+      return prototype.getParserForType().parseFrom(stored.toByteString());
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  protected HaltSwitch halts() {
+    return FAKE.halts();
+  }
+
+  @Override
+  protected Throwable permissionDenied() {
+    return callFailing("compute.networks.get", GcpFake.Fault.permissionDenied("compute.networks.get"));
+  }
+
+  @Override
+  protected Throwable throttled() {
+    return callFailing("compute.networks.get", GcpFake.Fault.rateLimited());
+  }
+
+  /** The exception Google's own client raises for the fault, tagged as the provider's calls tag it. */
+  private Throwable callFailing(String permission, GcpFake.Fault fault) {
+    FAKE.failNext(permission, fault);
+    try (GcpClients clients = new GcpClients(account())) {
+      GcpErrors.CALLS.call(permission, () -> clients.networks().get(PROJECT, "anything"));
+      throw new AssertionError("the fault was not raised");
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+}
