@@ -16,6 +16,8 @@ import com.google.cloud.compute.v1.SubnetworksClient;
 import com.google.cloud.compute.v1.SubnetworksSettings;
 import com.google.cloud.secretmanager.v1.SecretManagerServiceClient;
 import com.google.cloud.secretmanager.v1.SecretManagerServiceSettings;
+import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.cloud.container.v1.ClusterManagerSettings;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import java.io.ByteArrayInputStream;
@@ -50,6 +52,7 @@ final class GcpClients implements AutoCloseable {
   private RegionOperationsClient regionOperations;
   private ArtifactRegistryClient artifactRegistry;
   private SecretManagerServiceClient secretManager;
+  private ClusterManagerClient clusterManager;
 
   GcpClients(CloudAccount account) {
     this.account = account;
@@ -99,6 +102,34 @@ final class GcpClients implements AutoCloseable {
           configure(SecretManagerServiceSettings.newHttpJsonBuilder(), "secretmanager").build()));
     }
     return secretManager;
+  }
+
+  synchronized ClusterManagerClient clusterManager() {
+    if (clusterManager == null) {
+      clusterManager = open(() -> ClusterManagerClient.create(
+          configure(ClusterManagerSettings.newHttpJsonBuilder(), "container").build()));
+    }
+    return clusterManager;
+  }
+
+  /**
+   * A fresh OAuth access token from the account's credentials, for a kubeconfig (what
+   * {@code gcloud container clusters get-credentials} leaves to its auth plugin to fetch).
+   */
+  com.google.auth.oauth2.AccessToken accessToken() {
+    try {
+      var found = credentials().getCredentials();
+      if (!(found instanceof GoogleCredentials google)) {
+        throw new CredentialsUnavailableException("the account's credentials (" + account.credentialsRef()
+            + ") cannot mint access tokens", "Use adc, file:<key.json> or env:<VAR> for accounts whose clusters"
+            + " need kubeconfigs.", null);
+      }
+      google.refreshIfExpired();
+      return google.getAccessToken();
+    } catch (IOException e) {
+      throw new CredentialsUnavailableException("an access token could not be obtained: " + e.getMessage(),
+          hint(account.credentialsRef() == null ? "adc" : account.credentialsRef()), e);
+    }
   }
 
   private <B extends com.google.api.gax.rpc.ClientSettings.Builder<?, ?>> B compute(B builder) {

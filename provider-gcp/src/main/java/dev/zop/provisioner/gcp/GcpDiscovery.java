@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * What a wizard offers for a GCP space: the project's VPC networks and their subnetworks in the space's region.
  * A network's id is its name (what {@code peerVpcID} and the other specs take); VPC networks have no CIDR of
- * their own, their subnetworks do. Clusters and DNS zones are not discovered on GCP yet: both lists are empty.
+ * their own, their subnetworks do. GKE clusters are those of the region; DNS zones are not discovered on GCP yet
+ * (the list is empty).
  */
 final class GcpDiscovery implements Discovery {
   private final GcpClients clients;
@@ -42,14 +43,16 @@ final class GcpDiscovery implements Discovery {
     return found;
   }
 
+  /** The region's subnetworks of one network, or of every network when {@code networkId} is null. */
   @Override
   public List<DiscoveredSubnet> subnets(String networkId) {
     List<DiscoveredSubnet> found = new ArrayList<>();
     for (Subnetwork subnet : calls.call(COMPUTE_SUBNETWORKS_LIST,
         () -> clients.subnetworks().list(project, region)).iterateAll()) {
-      if (subnet.getNetwork().endsWith("/networks/" + networkId)) {
+      String network = subnet.getNetwork().substring(subnet.getNetwork().lastIndexOf('/') + 1);
+      if (networkId == null || network.equals(networkId)) {
         // subnetworks are regional: no zone
-        found.add(new DiscoveredSubnet(subnet.getName(), networkId, subnet.getIpCidrRange(), null));
+        found.add(new DiscoveredSubnet(subnet.getName(), network, subnet.getIpCidrRange(), null));
       }
     }
     return found;
@@ -57,7 +60,10 @@ final class GcpDiscovery implements Discovery {
 
   @Override
   public List<DiscoveredCluster> clusters() {
-    return List.of();
+    return calls.call(GcpPermissions.CONTAINER_CLUSTERS_LIST, () -> clients.clusterManager()
+        .listClusters("projects/" + project + "/locations/" + region)).getClustersList().stream()
+        .map(c -> new DiscoveredCluster(c.getName(), c.getCurrentMasterVersion(), c.getStatus().name(),
+            "https://" + c.getEndpoint())).toList();
   }
 
   @Override

@@ -23,6 +23,14 @@ final class GcpPermissions {
   static final String ARTIFACTREGISTRY_REPOSITORIES_GET = "artifactregistry.repositories.get";
   static final String ARTIFACTREGISTRY_REPOSITORIES_DELETE = "artifactregistry.repositories.delete";
   static final String ARTIFACTREGISTRY_DOCKER_IMAGES_LIST = "artifactregistry.dockerImages.list";
+  // kubernetes engine
+  static final String CONTAINER_CLUSTERS_CREATE = "container.clusters.create";
+  static final String CONTAINER_CLUSTERS_GET = "container.clusters.get";
+  static final String CONTAINER_CLUSTERS_LIST = "container.clusters.list";
+  static final String CONTAINER_CLUSTERS_DELETE = "container.clusters.delete";
+  static final String CONTAINER_OPERATIONS_GET = "container.operations.get";
+  /** Nodes run as the project's default compute service account, which the creator must be allowed to act as. */
+  static final String IAM_SERVICE_ACCOUNTS_ACT_AS = "iam.serviceAccounts.actAs";
   // secret manager
   static final String SECRETMANAGER_SECRETS_CREATE = "secretmanager.secrets.create";
   static final String SECRETMANAGER_SECRETS_GET = "secretmanager.secrets.get";

@@ -20,9 +20,9 @@ import java.util.Set;
  * <p>An account names its project in property {@code projectId}; its {@code credentialsRef} says where
  * credentials come from ({@code adc}, {@code file:<key.json>}, {@code env:<VAR>}, or {@code none} with endpoint
  * overrides; see {@link GcpClients}). Properties {@code endpoint.<api>} point one API ({@code compute},
- * {@code artifactregistry}, {@code secretmanager}) at another endpoint. Today it makes networks (custom-mode VPC,
- * subnetworks, peering on both sides) and Artifact Registry repositories, and keeps a space's secrets in Secret
- * Manager.
+ * {@code artifactregistry}, {@code secretmanager}, {@code container}) at another endpoint. Today it makes
+ * regional GKE clusters, networks (custom-mode VPC, subnetworks, peering on both sides) and Artifact Registry
+ * repositories, mints kubeconfigs for GKE spaces, and keeps a space's secrets in Secret Manager.
  */
 @AutoService(CloudProvider.class)
 public final class GcpProvider implements CloudProvider {
@@ -33,8 +33,9 @@ public final class GcpProvider implements CloudProvider {
       "australia-southeast1");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Google Cloud",
-      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region"),
-      Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5)));
+      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region"),
+      Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.NETWORK, Duration.ofMinutes(20),
+          JobKind.REGISTRY, Duration.ofMinutes(5)));
 
   private final CloudCalls.Observer observer;
   private final Duration pollInterval;

@@ -5,6 +5,7 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -32,6 +33,7 @@ final class GcpSession implements ProviderSession {
   @Override
   public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
     return switch (kind) {
+      case KUBERNETES -> new KubernetesDriver(clients, calls, project, region, poll(Duration.ofSeconds(30)));
       case REGISTRY -> new RegistryDriver(clients, calls, project, region, poll(Duration.ofSeconds(2)));
       case NETWORK -> new NetworkDriver(clients, calls, project, region, poll(Duration.ofSeconds(5)));
       default -> throw new IllegalArgumentException("the GCP provider does not make " + kind.wireName() + " yet");
@@ -45,6 +47,11 @@ final class GcpSession implements ProviderSession {
   @Override
   public Failure classify(Throwable error) {
     return errors.classify(error);
+  }
+
+  @Override
+  public ClusterAccess clusterAccess() {
+    return new GkeAccess(clients, calls, project, region);
   }
 
   @Override

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Whole GCP jobs on the engine, against the fake built from Google's API definitions. */
 class GcpEngineTest {
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER);
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String PROJECT = GcpProviderTckTest.PROJECT;
 
@@ -140,6 +140,88 @@ class GcpEngineTest {
         "compute/v1/projects/" + PROJECT + "/global/networks/" + peer);
     assertThat(network(peer).getPeeringsList()).isEmpty();
     assertThat(FAKE.resources("artifactregistry")).isEmpty();
+  }
+
+  /**
+   * A service-account key whose token endpoint is the fake's, as a key file: the account then authenticates as
+   * a user's would, through Google's own credentials classes (signed JWTs, the token exchange).
+   */
+  private Path serviceAccountKey() throws Exception {
+    var generator = java.security.KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    var keys = generator.generateKeyPair();
+    FAKE.trustServiceAccountKey(keys.getPublic());
+    String pem = "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes())
+        .encodeToString(keys.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
+        .put("type", "service_account").put("project_id", PROJECT).put("private_key_id", "k1")
+        .put("private_key", pem).put("client_email", "zop@" + PROJECT + ".iam.gserviceaccount.com")
+        .put("client_id", "1").put("token_uri", FAKE.tokenUri());
+    Path file = dir.resolve("sa-key.json");
+    java.nio.file.Files.writeString(file, json.toString());
+    return file;
+  }
+
+  @Test
+  void theDocumentsKubernetesBodyMakesARegionalGkeClusterWhoseSpaceGetsAKubeconfig() throws Exception {
+    CloudAccountRequest request = CloudAccountRequest.of("gcp", "keyed").credentialsRef("file:" + serviceAccountKey())
+        .property("projectId", PROJECT);
+    for (var endpoint : FAKE.endpoints().entrySet()) {
+      request = request.property(endpoint.getKey(), endpoint.getValue());
+    }
+    CloudAccount keyed = zop.accounts().create(request);
+    Space gcp = zop.spaces().create(SpaceRequest.gcp("keyed-us-central1", keyed.id()).region("us-central1"));
+    String network = peerNetwork("platform-net");
+    // the provisioning document's body, its invented network and subnet ids replaced by real ones
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "platform-prod", "version": "1.30", "nodeGroups": [ { "name": "default",
+          "instanceType": "m5.large", "min": 2, "max": 6 } ], "vpcID": "platform-net",
+          "subnetIDs": ["platform-net-a", "platform-net-b"] }""", dev.zop.provisioner.spec.KubernetesSpec.class);
+    for (String subnet : java.util.List.of("platform-net-a", "platform-net-b")) {
+      String path = "compute/v1/projects/" + PROJECT + "/regions/us-central1/subnetworks/" + subnet;
+      FAKE.put("compute", path, com.google.cloud.compute.v1.Subnetwork.newBuilder().setName(subnet)
+          .setIpCidrRange(subnet.endsWith("a") ? "10.1.0.0/20" : "10.1.16.0/20").setRegion("us-central1")
+          .setNetwork(FAKE.endpoints().get("endpoint.compute") + "/compute/v1/projects/" + PROJECT
+              + "/global/networks/" + network)
+          .setSelfLink(FAKE.endpoints().get("endpoint.compute") + "/" + path).build());
+    }
+
+    Plan plan = zop.jobs().plan(gcp.id(), body);
+    assertThat(plan.permissions()).contains("container.clusters.create", "iam.serviceAccounts.actAs");
+    assertThat(plan.defaults()).anySatisfy(d -> {
+      assertThat(d.field()).isEqualTo("nodeGroups[0].instanceType");
+      assertThat(d.value()).isEqualTo("n2-standard-2");
+    });
+    // 730 h x (0.10 management fee + 2 x 0.097118 for n2-standard-2)
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("214.79");
+
+    Job job = zop.jobs().await(zop.jobs().submit(gcp.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("clusterName", "platform-prod")
+        .containsEntry("endpoint", "https://127.0.0.1");
+    var cluster = com.google.container.v1.Cluster.parseFrom(FAKE.get("container",
+        "v1/projects/" + PROJECT + "/locations/us-central1/clusters/platform-prod").toByteString());
+    assertThat(cluster.getNetwork()).isEqualTo("platform-net");
+    assertThat(cluster.getSubnetwork()).isEqualTo("platform-net-a");
+    assertThat(cluster.getNodePoolsList()).singleElement().satisfies(pool -> {
+      assertThat(pool.getConfig().getMachineType()).isEqualTo("n2-standard-2");
+      assertThat(pool.getAutoscaling().getTotalMinNodeCount()).isEqualTo(2);
+      assertThat(pool.getAutoscaling().getTotalMaxNodeCount()).isEqualTo(6);
+    });
+
+    // the cluster is registered as a space, and its kubeconfig carries a token Google's token endpoint issued
+    Space registered = zop.spaces().list().stream().filter(s -> "platform-prod".equals(s.config().get("clusterName")))
+        .findFirst().orElseThrow();
+    var kubeconfig = zop.spaces().kubeconfig(registered.id());
+    assertThat(kubeconfig.server()).isEqualTo("https://127.0.0.1");
+    assertThat(new String(java.util.Base64.getDecoder().decode(kubeconfig.certificateAuthorityData())))
+        .contains("BEGIN CERTIFICATE");
+    assertThat(FAKE.issuedToken(kubeconfig.token())).isTrue();
+    assertThat(kubeconfig.expiresAt()).isAfter(java.time.Instant.now());
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("container")).isEmpty();
+    assertThat(zop.spaces().list()).extracting(Space::id).doesNotContain(registered.id());
   }
 
   @Test

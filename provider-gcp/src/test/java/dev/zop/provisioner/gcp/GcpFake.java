@@ -69,6 +69,8 @@ final class GcpFake implements AutoCloseable {
       List.of(com.google.devtools.artifactregistry.v1.ServiceProto.getDescriptor()));
   static final Api SECRET_MANAGER = new Api("secretmanager",
       List.of(com.google.cloud.secretmanager.v1.ServiceProto.getDescriptor()));
+  static final Api CONTAINER = new Api("container",
+      List.of(com.google.container.v1.Cluster.getDescriptor().getFile()));
 
   /** A route: an HTTP rule of one proto method, and the IAM permission that method needs. */
   record Route(Api api, String verb, PathTemplate template, String pathPrefix, String customVerb, String body,
@@ -113,6 +115,7 @@ final class GcpFake implements AutoCloseable {
   /** api name + path → resource; operations are stored like any resource, under their own path */
   private final Map<String, Message> store = new ConcurrentHashMap<>();
   private final Map<String, Integer> runningOperations = new ConcurrentHashMap<>();
+  private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
   private final Map<String, BiConsumer<Call, Answer>> handlers = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -140,6 +143,7 @@ final class GcpFake implements AutoCloseable {
       try {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> serve(api, exchange));
+        server.createContext("/token", this::issueToken);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
         servers.put(api.name(), server);
@@ -344,8 +348,10 @@ final class GcpFake implements AutoCloseable {
   void reset() {
     store.clear();
     payloads.clear();
+    issued.clear();
     haltDue.set(null);
     runningOperations.clear();
+    provisioning.clear();
     faults.clear();
     calls.clear();
     halts.disarm();
@@ -421,6 +427,85 @@ final class GcpFake implements AutoCloseable {
     return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
   }
 
+  // ---- OAuth 2.0 token endpoint ----------------------------------------------------------------------------
+
+  /** Access tokens issued, by token; a request bearing any other token is refused as Google refuses it. */
+  private final Set<String> issued = ConcurrentHashMap.newKeySet();
+
+  /** The token endpoint a service-account key's {@code token_uri} points at (RFC 7523 JWT bearer grant). */
+  String tokenUri() {
+    return "http://127.0.0.1:" + servers.values().iterator().next().getAddress().getPort() + "/token";
+  }
+
+  private void issueToken(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String form = readBody(exchange);
+      Map<String, String> fields = new LinkedHashMap<>();
+      for (String pair : form.split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0) {
+          fields.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+      String assertion = fields.getOrDefault("assertion", "");
+      if (!"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(fields.get("grant_type"))
+          || !signedByTrustedKey(assertion)) {
+        byte[] bad = "{\"error\": \"invalid_grant\", \"error_description\": \"Invalid JWT\"}"
+            .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(400, bad.length);
+        exchange.getResponseBody().write(bad);
+        return;
+      }
+      String token = "ya29.fake-" + ids.incrementAndGet();
+      issued.add(token);
+      byte[] body = ("{\"access_token\": \"" + token + "\", \"expires_in\": 3599, \"token_type\": \"Bearer\"}")
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+    }
+  }
+
+  private final Set<java.security.PublicKey> trustedKeys = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Accept self-signed JWTs signed with this service-account key: Google's clients send those instead of a
+   * token from the token endpoint when they can, and Google checks their signature against the account's keys.
+   */
+  void trustServiceAccountKey(java.security.PublicKey key) {
+    trustedKeys.add(key);
+  }
+
+  private boolean authenticated(String bearer) {
+    return issued.contains(bearer) || signedByTrustedKey(bearer);
+  }
+
+  private boolean signedByTrustedKey(String jwt) {
+    String[] parts = jwt.split("\\.");
+    if (parts.length != 3) {
+      return false;
+    }
+    for (java.security.PublicKey key : trustedKeys) {
+      try {
+        java.security.Signature rs256 = java.security.Signature.getInstance("SHA256withRSA");
+        rs256.initVerify(key);
+        rs256.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+        if (rs256.verify(java.util.Base64.getUrlDecoder().decode(parts[2]))) {
+          return true;
+        }
+      } catch (java.security.GeneralSecurityException | IllegalArgumentException e) {
+        // not signed by this key
+      }
+    }
+    return false;
+  }
+
+  /** Whether a token the fake issued, so a test can tell a minted kubeconfig's token is a real one. */
+  boolean issuedToken(String token) {
+    return issued.contains(token);
+  }
+
   // ---- serving -----------------------------------------------------------------------------------------
 
   /** The answer a handler writes. */
@@ -440,6 +525,22 @@ final class GcpFake implements AutoCloseable {
 
   private void serve(Api api, HttpExchange exchange) throws IOException {
     try (exchange) {
+      serveOrFail(api, exchange);
+    }
+  }
+
+  /** A fault in the fake itself is a 500 naming it, not a dropped connection the client would retry. */
+  private void serveOrFail(Api api, HttpExchange exchange) throws IOException {
+    try {
+      route(api, exchange);
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+      write(exchange, error(new Fault(500, "INTERNAL", "FAKE_FAILED", "the fake failed: " + e)), false);
+    }
+  }
+
+  private void route(Api api, HttpExchange exchange) throws IOException {
+    {
       String rawPath = exchange.getRequestURI().getRawPath();
       String path = URLDecoder.decode(rawPath, StandardCharsets.UTF_8).substring(1);
       String customVerb = null;
@@ -465,6 +566,12 @@ final class GcpFake implements AutoCloseable {
       if (route == null) {
         write(exchange, error(new Fault(404, "NOT_FOUND", "NOT_FOUND", "The requested URL /" + path
             + " was not found on this server (" + exchange.getRequestMethod() + ").")), false);
+        return;
+      }
+      String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+      if (authorization != null && !authenticated(authorization.replaceFirst("(?i)^Bearer ", ""))) {
+        write(exchange, error(new Fault(401, "UNAUTHENTICATED", "ACCESS_TOKEN_TYPE_UNSUPPORTED",
+            "Request had invalid authentication credentials. Expected OAuth 2 access token.")), false);
         return;
       }
       boolean enumsAsInts = String.valueOf(exchange.getRequestURI().getRawQuery()).contains("enum-encoding%3Dint")
@@ -602,7 +709,7 @@ final class GcpFake implements AutoCloseable {
       if (found == null) {
         answer.fail(notFound(path));
       } else {
-        answer.ok(isOperation(found) ? poll(api, path, found) : found);
+        answer.ok(isOperation(found) ? poll(api, path, found) : progress(api + " " + path, found));
       }
     } else if (route.verb().equals("GET") && method.startsWith("List")) {
       answer.ok(list(route, path));
@@ -647,6 +754,7 @@ final class GcpFake implements AutoCloseable {
     }
     // the id is the request's "<x>_id" field (resource-oriented APIs) or the resource's own name
     String id = requestType.getFields().stream().filter(f -> f.getName().endsWith("_id")
+            && !f.getName().equals("request_id") && !f.getName().equals("project_id")
             && f.getJavaType() == FieldDescriptor.JavaType.STRING && !((String) request.getField(f)).isEmpty())
         .map(f -> (String) request.getField(f)).findFirst().orElse(null);
     FieldDescriptor nameField = resource.getDescriptorForType().findFieldByName("name");
@@ -664,12 +772,16 @@ final class GcpFake implements AutoCloseable {
       return;
     }
     Message.Builder filled = resource.toBuilder();
-    boolean resourceOriented = !api.equals("compute");
+    boolean resourceOriented = !api.equals("compute") && !api.equals("container");
     setIfPresent(filled, "name", resourceOriented ? path.substring(path.indexOf("projects/")) : id);
     setIfPresent(filled, "self_link", selfLink(route, path));
     setIfPresent(filled, "id", ids.incrementAndGet());
     setIfPresent(filled, "creation_timestamp", Instant.now().toString());
     setTimestampIfPresent(filled, "create_time");
+    FILLERS.getOrDefault(filled.getDescriptorForType().getFullName(), b -> { }).accept(filled);
+    if (setEnumIfPresent(filled, "status", "PROVISIONING") || setEnumIfPresent(filled, "state", "CREATING")) {
+      provisioning.put(api + " " + path, operationPolls);
+    }
     Message stored = filled.build();
     store.put(api + " " + path, stored);
     answer.ok(operation(route, path, stored, "insert"));
@@ -690,6 +802,52 @@ final class GcpFake implements AutoCloseable {
       builder.setField(f, value);
     }
   }
+
+  /**
+   * A resource made with a provisioning status reads so for as many reads as an operation stays running, then
+   * reads as running (status RUNNING, state READY), as Google's do once their operation is done.
+   */
+  private Message progress(String key, Message resource) {
+    Integer left = provisioning.get(key);
+    if (left == null) {
+      return resource;
+    }
+    if (left > 0) {
+      provisioning.put(key, left - 1);
+      return resource;
+    }
+    provisioning.remove(key);
+    Message.Builder running = resource.toBuilder();
+    if (!setEnumIfPresent(running, "status", "RUNNING")) {
+      setEnumIfPresent(running, "state", "READY");
+    }
+    Message done = running.build();
+    store.put(key, done);
+    return done;
+  }
+
+  private static boolean setEnumIfPresent(Message.Builder builder, String field, String value) {
+    FieldDescriptor f = builder.getDescriptorForType().findFieldByName(field);
+    if (f == null || f.getJavaType() != FieldDescriptor.JavaType.ENUM || f.getEnumType().findValueByName(value) == null) {
+      return false;
+    }
+    builder.setField(f, f.getEnumType().findValueByName(value));
+    return true;
+  }
+
+  /** Output-only fields Google fills in on create, by resource type, where a client reads them. */
+  private static final Map<String, java.util.function.Consumer<Message.Builder>> FILLERS = Map.of(
+      "google.container.v1.Cluster", cluster -> {
+        Descriptor type = cluster.getDescriptorForType();
+        String name = (String) cluster.getField(type.findFieldByName("name"));
+        cluster.setField(type.findFieldByName("endpoint"), "127.0.0.1");
+        cluster.setField(type.findFieldByName("current_master_version"),
+            cluster.getField(type.findFieldByName("initial_cluster_version")) + ".3-gke.100");
+        Message.Builder auth = cluster.getFieldBuilder(type.findFieldByName("master_auth"));
+        auth.setField(auth.getDescriptorForType().findFieldByName("cluster_ca_certificate"),
+            java.util.Base64.getEncoder().encodeToString(("-----BEGIN CERTIFICATE-----\nfake cluster CA for "
+                + name + "\n-----END CERTIFICATE-----\n").getBytes(StandardCharsets.UTF_8)));
+      });
 
   private static void setTimestampIfPresent(Message.Builder builder, String field) {
     FieldDescriptor f = builder.getDescriptorForType().findFieldByName(field);
@@ -755,7 +913,8 @@ final class GcpFake implements AutoCloseable {
 
   private static boolean isOperation(Message message) {
     String type = message.getDescriptorForType().getFullName();
-    return type.equals("google.cloud.compute.v1.Operation") || type.equals("google.longrunning.Operation");
+    return type.equals("google.cloud.compute.v1.Operation") || type.equals("google.longrunning.Operation")
+        || type.equals("google.container.v1.Operation");
   }
 
   /** The method's own answer type: an operation for a change, the resource where the method returns it. */
@@ -775,6 +934,15 @@ final class GcpFake implements AutoCloseable {
             .setId(ids.incrementAndGet()).setOperationType(kind).setTargetLink(selfLink(route, path))
             .setSelfLink(selfLink(route, opPath)).setInsertTime(Instant.now().toString()).setProgress(0)
             .setStatus(com.google.cloud.compute.v1.Operation.Status.RUNNING).build();
+      }
+      case "google.container.v1.Operation" -> {
+        String location = path.substring(0, path.indexOf("/", path.indexOf("locations/") + 10));
+        opPath = location + "/operations/" + opId;
+        op = com.google.container.v1.Operation.newBuilder().setName(opId)
+            .setOperationType(kind.equals("insert") ? com.google.container.v1.Operation.Type.CREATE_CLUSTER
+                : com.google.container.v1.Operation.Type.DELETE_CLUSTER)
+            .setSelfLink(selfLink(route, opPath)).setTargetLink(selfLink(route, path))
+            .setStatus(com.google.container.v1.Operation.Status.RUNNING).build();
       }
       case "google.longrunning.Operation" -> {
         String location = path.substring(0, path.indexOf("/", path.indexOf("locations/") + 10));
@@ -812,6 +980,9 @@ final class GcpFake implements AutoCloseable {
     if (op instanceof com.google.cloud.compute.v1.Operation c) {
       return c.toBuilder().setStatus(com.google.cloud.compute.v1.Operation.Status.DONE).setProgress(100)
           .setEndTime(Instant.now().toString()).build();
+    }
+    if (op instanceof com.google.container.v1.Operation c) {
+      return c.toBuilder().setStatus(com.google.container.v1.Operation.Status.DONE).build();
     }
     if (op instanceof com.google.longrunning.Operation l) {
       return l.toBuilder().setDone(true).build();

@@ -5,6 +5,7 @@ import com.google.cloud.compute.v1.Subnetwork;
 import com.google.devtools.artifactregistry.v1.Repository;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 class GcpProviderTckTest extends ProviderTck {
   static final String PROJECT = "tck-project";
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER);
   private final GcpProvider provider = new GcpProvider().observingCalls(FAKE.haltingObserver())
       .pollingEvery(Duration.ofMillis(20));
 
@@ -69,6 +70,8 @@ class GcpProviderTckTest extends ProviderTck {
   @Override
   protected List<ResourceSpec> specs(String suffix) {
     return List.of(
+        KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "e2-standard-4", 1, 3)
+            .vpcId("tck-peer").build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
             .subnet(Subnet.publicSubnet("edge", "10.20.0.0/24", null))
             .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer").build(),
@@ -102,6 +105,14 @@ class GcpProviderTckTest extends ProviderTck {
       } else {
         all.add("compute " + path);
       }
+    });
+    FAKE.resources("container").forEach((path, resource) -> {
+      com.google.container.v1.Cluster c = (com.google.container.v1.Cluster) parse(resource,
+          com.google.container.v1.Cluster.getDefaultInstance());
+      all.add("cluster " + c.getName() + " " + c.getInitialClusterVersion() + " network=" + c.getNetwork()
+          + " pools " + c.getNodePoolsList().stream().map(p -> p.getName() + ":" + p.getConfig().getMachineType()
+              + ":" + p.getAutoscaling().getTotalMinNodeCount() + ".." + p.getAutoscaling().getTotalMaxNodeCount())
+              .toList() + " " + new TreeMap<>(c.getResourceLabelsMap()));
     });
     FAKE.resources("artifactregistry").forEach((path, resource) -> {
       Repository r = (Repository) parse(resource, Repository.getDefaultInstance());

@@ -1,0 +1,248 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.*;
+
+import com.google.container.v1.Cluster;
+import com.google.container.v1.CreateClusterRequest;
+import com.google.container.v1.IPAllocationPolicy;
+import com.google.container.v1.NodeConfig;
+import com.google.container.v1.NodePool;
+import com.google.container.v1.NodePoolAutoscaling;
+import com.google.container.v1.Operation;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NodeGroup;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A regional GKE cluster (control plane and nodes spread over the region's zones) in the spec's network and its
+ * first subnetwork, VPC-native, with one node pool per node group autoscaling between the group's min and max
+ * nodes in all (the totals, not per zone). The cluster carries its job in its resource labels; a resumed step
+ * adopts only a cluster whose labels say its job made it. Creation takes minutes: the step that waits returns
+ * and looks again, holding no thread.
+ */
+final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+  private final StatusPoll poll;
+
+  KubernetesDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<KubernetesSpec> specType() {
+    return KubernetesSpec.class;
+  }
+
+  @Override
+  public Defaulted<KubernetesSpec> withDefaults(KubernetesSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    List<NodeGroup> groups = new ArrayList<>();
+    for (int i = 0; i < spec.nodeGroups().size(); i++) {
+      NodeGroup group = spec.nodeGroups().get(i);
+      String gcp = MachineTypes.FROM_AWS.get(group.instanceType());
+      if (gcp != null) {
+        filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", gcp, "the GCP machine type with the"
+            + " vCPUs and memory of " + group.instanceType()));
+        group = new NodeGroup(group.name(), gcp, group.min(), group.max(), group.desired());
+      }
+      groups.add(group);
+    }
+    KubernetesSpec.Builder builder = spec.toBuilder().nodeGroups(groups);
+    if (spec.vpcId() == null) {
+      builder.vpcId("default");
+      filled.add(new PlanDefault("vpcID", "default", "the project's default network"));
+    }
+    if (spec.subnetIds().size() > 1) {
+      filled.add(new PlanDefault("subnetIDs", spec.subnetIds().get(0), "a GKE cluster's nodes take one"
+          + " subnetwork, regional across the zones: the first named; the others are not used"));
+    }
+    return new Defaulted<>(builder.build(), filled);
+  }
+
+  @Override
+  public List<FieldError> validate(KubernetesSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    for (int i = 0; i < spec.nodeGroups().size(); i++) {
+      String type = spec.nodeGroups().get(i).instanceType();
+      if (MachineTypes.isAwsStyle(type)) {
+        errors.add(FieldError.of("nodeGroups[" + i + "].instanceType", "unknown_machine_type", "no GCP machine"
+            + " type is known for " + type + "; name a Compute Engine machine type such as e2-standard-4"));
+      }
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(KubernetesSpec spec) {
+    return List.of(
+        ProviderStep.of("create-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_CREATE,
+            CONTAINER_OPERATIONS_GET, IAM_SERVICE_ACCOUNTS_ACT_AS), ctx -> createCluster(ctx, spec)),
+        ProviderStep.of("await-cluster", List.of(CONTAINER_CLUSTERS_GET), ctx -> awaitCluster(ctx, spec)));
+  }
+
+  @Override
+  public List<Step> teardown(KubernetesSpec spec, Outputs recorded) {
+    if (!recorded.has("clusterName")) {
+      return List.of();
+    }
+    return List.of(ProviderStep.of("delete-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_DELETE),
+        ctx -> deleteCluster(ctx, spec)));
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return GcpPrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(KubernetesSpec spec, String priceRegion) {
+    List<CostComponent> costs = new ArrayList<>();
+    costs.add(GcpPrices.TABLE.hourly(priceRegion, "GKE cluster management fee", "gke:cluster-management", 1));
+    for (NodeGroup group : spec.nodeGroups()) {
+      costs.add(GcpPrices.TABLE.hourly(priceRegion, "node group " + group.name() + " (" + group.instanceType()
+          + ")", "compute:" + group.instanceType(), group.desiredSize()));
+    }
+    return costs;
+  }
+
+  private String parent() {
+    return "projects/" + project + "/locations/" + region;
+  }
+
+  private String name(KubernetesSpec spec) {
+    return parent() + "/clusters/" + spec.name();
+  }
+
+  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
+    Cluster existing = findCluster(spec);
+    if (existing == null) {
+      StepResult failed = failedCreate(ctx, spec);
+      if (failed != null) {
+        return failed;
+      }
+      ctx.recordIntent(Map.of("clusterName", spec.name()));
+      try {
+        Operation op = calls.call(CONTAINER_CLUSTERS_CREATE, () -> clients.clusterManager().createCluster(
+            CreateClusterRequest.newBuilder().setParent(parent()).setCluster(desired(ctx, spec)).build()));
+        ctx.recordIntent(Map.of("cluster.operation", op.getName()));
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isAlreadyExists(e)) {
+          throw e;
+        }
+      }
+      existing = findCluster(spec);
+      if (existing == null) {
+        return poll.waitFor(ctx, "cluster " + spec.name() + " is being created");
+      }
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getResourceLabelsMap(), ctx, "cluster", spec.name());
+    // the operation is spent once the cluster is visible: later runs read the cluster itself
+    return foreign != null ? StepResult.fail(foreign)
+        : StepResult.done(Map.of("clusterName", spec.name(), "cluster.operation", ""));
+  }
+
+  /** The failure of a create whose cluster never appeared, from its recorded operation; null if none failed. */
+  private StepResult failedCreate(StepContext ctx, KubernetesSpec spec) {
+    String op = ctx.outputs().get("cluster.operation");
+    if (op == null || op.isEmpty()) {
+      return null;
+    }
+    var operation = calls.call(CONTAINER_OPERATIONS_GET, () -> clients.clusterManager()
+        .getOperation(parent() + "/operations/" + op));
+    if (!operation.hasError() || operation.getError().getMessage().isEmpty()) {
+      return null;
+    }
+    // reported once: a retry after the fix creates the cluster again
+    ctx.recordIntent(Map.of("cluster.operation", ""));
+    return StepResult.fail(Failure.userAction("cluster_create_failed", "cluster " + spec.name()
+        + " was not created: " + operation.getError().getMessage(), "Correct what GKE names, then retry.",
+        "https://console.cloud.google.com/kubernetes/list/overview?project=" + project));
+  }
+
+  private Cluster desired(StepContext ctx, KubernetesSpec spec) {
+    Cluster.Builder cluster = Cluster.newBuilder().setName(spec.name()).setInitialClusterVersion(spec.version())
+        .setNetwork(spec.vpcId()).putAllResourceLabels(GcpOwner.labels(ctx, "cluster"))
+        .setIpAllocationPolicy(IPAllocationPolicy.newBuilder().setUseIpAliases(true));
+    if (!spec.subnetIds().isEmpty()) {
+      cluster.setSubnetwork(spec.subnetIds().get(0));
+    }
+    for (NodeGroup group : spec.nodeGroups()) {
+      cluster.addNodePools(NodePool.newBuilder().setName(group.name())
+          .setConfig(NodeConfig.newBuilder().setMachineType(group.instanceType())
+              .addOauthScopes(GcpClients.SCOPE).putAllLabels(GcpOwner.labels(ctx, "node-pool")))
+          // per zone; the autoscaler keeps the totals between min and max across the zones
+          .setInitialNodeCount(1)
+          .setAutoscaling(NodePoolAutoscaling.newBuilder().setEnabled(true)
+              .setTotalMinNodeCount(group.min()).setTotalMaxNodeCount(group.max())
+              .setLocationPolicy(NodePoolAutoscaling.LocationPolicy.BALANCED)));
+    }
+    return cluster.build();
+  }
+
+  private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {
+    Cluster cluster = findCluster(spec);
+    if (cluster == null) {
+      return StepResult.fail(Failure.userAction(FailureCodes.RESOURCE_MISSING, "cluster " + spec.name()
+          + " was deleted outside this job while it was being created", "Retry the job to create it again.",
+          "https://console.cloud.google.com/kubernetes/list/overview?project=" + project));
+    }
+    return switch (cluster.getStatus()) {
+      case RUNNING -> StepResult.done(Map.of("endpoint", "https://" + cluster.getEndpoint(),
+          "clusterVersion", cluster.getCurrentMasterVersion(), "clusterSelfLink", cluster.getSelfLink()));
+      case ERROR, DEGRADED -> StepResult.fail(Failure.userAction("cluster_" + cluster.getStatus().name()
+          .toLowerCase(java.util.Locale.ROOT), "cluster " + spec.name() + " is " + cluster.getStatus() + ": "
+          + cluster.getStatusMessage(), "See the cluster's page in the console, fix what it names, then retry.",
+          "https://console.cloud.google.com/kubernetes/clusters/details/" + region + "/" + spec.name()
+              + "?project=" + project));
+      default -> poll.waitFor(ctx, "cluster " + spec.name() + " is " + cluster.getStatus());
+    };
+  }
+
+  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
+    Cluster cluster = findCluster(spec);
+    if (cluster == null || !GcpOwner.TAGS.owns(cluster.getResourceLabelsMap(), ctx)) {
+      return StepResult.done();
+    }
+    if (cluster.getStatus() != Cluster.Status.STOPPING) {
+      try {
+        calls.call(CONTAINER_CLUSTERS_DELETE, () -> clients.clusterManager().deleteCluster(name(spec)));
+      } catch (CloudCallException e) {
+        // GKE refuses a second delete while the first runs, with 400 FAILED_PRECONDITION
+        GcpErrors.Answer answer = GcpErrors.answerOf(e.getCause());
+        if (answer == null || answer.status() != 400 && answer.status() != 404) {
+          throw e;
+        }
+      }
+    }
+    return findCluster(spec) == null ? StepResult.done()
+        : poll.waitFor(ctx, "cluster " + spec.name() + " is being deleted");
+  }
+
+  private Cluster findCluster(KubernetesSpec spec) {
+    return calls.findOrNull(CONTAINER_CLUSTERS_GET, () -> clients.clusterManager().getCluster(name(spec)));
+  }
+}
