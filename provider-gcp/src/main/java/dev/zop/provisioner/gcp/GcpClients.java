@@ -6,6 +6,32 @@ import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.devtools.artifactregistry.v1.ArtifactRegistryClient;
 import com.google.devtools.artifactregistry.v1.ArtifactRegistrySettings;
+import com.google.cloud.compute.v1.BackendServicesClient;
+import com.google.cloud.compute.v1.BackendServicesSettings;
+import com.google.cloud.compute.v1.FirewallsClient;
+import com.google.cloud.compute.v1.FirewallsSettings;
+import com.google.cloud.compute.v1.ForwardingRulesClient;
+import com.google.cloud.compute.v1.ForwardingRulesSettings;
+import com.google.cloud.compute.v1.GlobalForwardingRulesClient;
+import com.google.cloud.compute.v1.GlobalForwardingRulesSettings;
+import com.google.cloud.compute.v1.HealthChecksClient;
+import com.google.cloud.compute.v1.HealthChecksSettings;
+import com.google.cloud.compute.v1.InstanceTemplatesClient;
+import com.google.cloud.compute.v1.InstanceTemplatesSettings;
+import com.google.cloud.compute.v1.RegionAutoscalersClient;
+import com.google.cloud.compute.v1.RegionAutoscalersSettings;
+import com.google.cloud.compute.v1.RegionBackendServicesClient;
+import com.google.cloud.compute.v1.RegionBackendServicesSettings;
+import com.google.cloud.compute.v1.RegionHealthChecksClient;
+import com.google.cloud.compute.v1.RegionHealthChecksSettings;
+import com.google.cloud.compute.v1.RegionInstanceGroupManagersClient;
+import com.google.cloud.compute.v1.RegionInstanceGroupManagersSettings;
+import com.google.cloud.compute.v1.TargetHttpProxiesClient;
+import com.google.cloud.compute.v1.TargetHttpProxiesSettings;
+import com.google.cloud.compute.v1.TargetHttpsProxiesClient;
+import com.google.cloud.compute.v1.TargetHttpsProxiesSettings;
+import com.google.cloud.compute.v1.UrlMapsClient;
+import com.google.cloud.compute.v1.UrlMapsSettings;
 import com.google.cloud.compute.v1.GlobalOperationsClient;
 import com.google.cloud.compute.v1.GlobalOperationsSettings;
 import com.google.cloud.compute.v1.NetworksClient;
@@ -26,8 +52,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The Google clients of one account, each built on first use over the HTTP/JSON transport (no gRPC, no Netty)
@@ -44,72 +70,107 @@ final class GcpClients implements AutoCloseable {
   static final String SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 
   private final CloudAccount account;
-  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final Map<Class<?>, AutoCloseable> opened = new LinkedHashMap<>();
   private CredentialsProvider credentials;
-  private NetworksClient networks;
-  private SubnetworksClient subnetworks;
-  private GlobalOperationsClient globalOperations;
-  private RegionOperationsClient regionOperations;
-  private ArtifactRegistryClient artifactRegistry;
-  private SecretManagerServiceClient secretManager;
-  private ClusterManagerClient clusterManager;
 
   GcpClients(CloudAccount account) {
     this.account = account;
   }
 
-  synchronized NetworksClient networks() {
-    if (networks == null) {
-      networks = open(() -> NetworksClient.create(compute(NetworksSettings.newBuilder()).build()));
-    }
-    return networks;
+  NetworksClient networks() {
+    return client(NetworksClient.class, () -> NetworksClient.create(compute(NetworksSettings.newBuilder())));
   }
 
-  synchronized SubnetworksClient subnetworks() {
-    if (subnetworks == null) {
-      subnetworks = open(() -> SubnetworksClient.create(compute(SubnetworksSettings.newBuilder()).build()));
-    }
-    return subnetworks;
+  SubnetworksClient subnetworks() {
+    return client(SubnetworksClient.class, () -> SubnetworksClient.create(compute(SubnetworksSettings.newBuilder())));
   }
 
-  synchronized GlobalOperationsClient globalOperations() {
-    if (globalOperations == null) {
-      globalOperations = open(() -> GlobalOperationsClient.create(
-          compute(GlobalOperationsSettings.newBuilder()).build()));
-    }
-    return globalOperations;
+  GlobalOperationsClient globalOperations() {
+    return client(GlobalOperationsClient.class,
+        () -> GlobalOperationsClient.create(compute(GlobalOperationsSettings.newBuilder())));
   }
 
-  synchronized RegionOperationsClient regionOperations() {
-    if (regionOperations == null) {
-      regionOperations = open(() -> RegionOperationsClient.create(
-          compute(RegionOperationsSettings.newBuilder()).build()));
-    }
-    return regionOperations;
+  RegionOperationsClient regionOperations() {
+    return client(RegionOperationsClient.class,
+        () -> RegionOperationsClient.create(compute(RegionOperationsSettings.newBuilder())));
   }
 
-  synchronized ArtifactRegistryClient artifactRegistry() {
-    if (artifactRegistry == null) {
-      artifactRegistry = open(() -> ArtifactRegistryClient.create(
-          configure(ArtifactRegistrySettings.newHttpJsonBuilder(), "artifactregistry").build()));
-    }
-    return artifactRegistry;
+  InstanceTemplatesClient instanceTemplates() {
+    return client(InstanceTemplatesClient.class,
+        () -> InstanceTemplatesClient.create(compute(InstanceTemplatesSettings.newBuilder())));
   }
 
-  synchronized SecretManagerServiceClient secretManager() {
-    if (secretManager == null) {
-      secretManager = open(() -> SecretManagerServiceClient.create(
-          configure(SecretManagerServiceSettings.newHttpJsonBuilder(), "secretmanager").build()));
-    }
-    return secretManager;
+  RegionInstanceGroupManagersClient instanceGroupManagers() {
+    return client(RegionInstanceGroupManagersClient.class,
+        () -> RegionInstanceGroupManagersClient.create(compute(RegionInstanceGroupManagersSettings.newBuilder())));
   }
 
-  synchronized ClusterManagerClient clusterManager() {
-    if (clusterManager == null) {
-      clusterManager = open(() -> ClusterManagerClient.create(
-          configure(ClusterManagerSettings.newHttpJsonBuilder(), "container").build()));
-    }
-    return clusterManager;
+  RegionAutoscalersClient autoscalers() {
+    return client(RegionAutoscalersClient.class,
+        () -> RegionAutoscalersClient.create(compute(RegionAutoscalersSettings.newBuilder())));
+  }
+
+  FirewallsClient firewalls() {
+    return client(FirewallsClient.class, () -> FirewallsClient.create(compute(FirewallsSettings.newBuilder())));
+  }
+
+  HealthChecksClient healthChecks() {
+    return client(HealthChecksClient.class,
+        () -> HealthChecksClient.create(compute(HealthChecksSettings.newBuilder())));
+  }
+
+  RegionHealthChecksClient regionHealthChecks() {
+    return client(RegionHealthChecksClient.class,
+        () -> RegionHealthChecksClient.create(compute(RegionHealthChecksSettings.newBuilder())));
+  }
+
+  BackendServicesClient backendServices() {
+    return client(BackendServicesClient.class,
+        () -> BackendServicesClient.create(compute(BackendServicesSettings.newBuilder())));
+  }
+
+  RegionBackendServicesClient regionBackendServices() {
+    return client(RegionBackendServicesClient.class,
+        () -> RegionBackendServicesClient.create(compute(RegionBackendServicesSettings.newBuilder())));
+  }
+
+  UrlMapsClient urlMaps() {
+    return client(UrlMapsClient.class, () -> UrlMapsClient.create(compute(UrlMapsSettings.newBuilder())));
+  }
+
+  TargetHttpProxiesClient targetHttpProxies() {
+    return client(TargetHttpProxiesClient.class,
+        () -> TargetHttpProxiesClient.create(compute(TargetHttpProxiesSettings.newBuilder())));
+  }
+
+  TargetHttpsProxiesClient targetHttpsProxies() {
+    return client(TargetHttpsProxiesClient.class,
+        () -> TargetHttpsProxiesClient.create(compute(TargetHttpsProxiesSettings.newBuilder())));
+  }
+
+  GlobalForwardingRulesClient globalForwardingRules() {
+    return client(GlobalForwardingRulesClient.class,
+        () -> GlobalForwardingRulesClient.create(compute(GlobalForwardingRulesSettings.newBuilder())));
+  }
+
+  ForwardingRulesClient forwardingRules() {
+    return client(ForwardingRulesClient.class,
+        () -> ForwardingRulesClient.create(compute(ForwardingRulesSettings.newBuilder())));
+  }
+
+  ArtifactRegistryClient artifactRegistry() {
+    return client(ArtifactRegistryClient.class, () -> ArtifactRegistryClient.create(
+        configure(ArtifactRegistrySettings.newHttpJsonBuilder(), "artifactregistry").build()));
+  }
+
+  SecretManagerServiceClient secretManager() {
+    return client(SecretManagerServiceClient.class, () -> SecretManagerServiceClient.create(
+        configure(SecretManagerServiceSettings.newHttpJsonBuilder(), "secretmanager").build()));
+  }
+
+  ClusterManagerClient clusterManager() {
+    return client(ClusterManagerClient.class, () -> ClusterManagerClient.create(
+        configure(ClusterManagerSettings.newHttpJsonBuilder(), "container").build()));
   }
 
   /**
@@ -132,8 +193,14 @@ final class GcpClients implements AutoCloseable {
     }
   }
 
-  private <B extends com.google.api.gax.rpc.ClientSettings.Builder<?, ?>> B compute(B builder) {
-    return configure(builder, "compute");
+  @SuppressWarnings("unchecked")
+  private <S extends com.google.api.gax.rpc.ClientSettings<S>> S compute(
+      com.google.api.gax.rpc.ClientSettings.Builder<S, ?> builder) {
+    try {
+      return configure(builder, "compute").build();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not configure a Compute Engine client: " + e.getMessage(), e);
+    }
   }
 
   private <B extends com.google.api.gax.rpc.ClientSettings.Builder<?, ?>> B configure(B builder, String api) {
@@ -149,14 +216,18 @@ final class GcpClients implements AutoCloseable {
     T open() throws IOException;
   }
 
-  private <T extends AutoCloseable> T open(Opener<T> opener) {
-    try {
-      T client = opener.open();
-      opened.add(client);
-      return client;
-    } catch (IOException e) {
-      throw new IllegalStateException("could not build a Google client: " + e.getMessage(), e);
+  /** The client of this type, built on first use and closed with the session. */
+  private synchronized <T extends AutoCloseable> T client(Class<T> type, Opener<T> opener) {
+    AutoCloseable client = opened.get(type);
+    if (client == null) {
+      try {
+        client = opener.open();
+      } catch (IOException e) {
+        throw new IllegalStateException("could not build a Google client: " + e.getMessage(), e);
+      }
+      opened.put(type, client);
     }
+    return type.cast(client);
   }
 
   private synchronized CredentialsProvider credentials() {
@@ -223,7 +294,7 @@ final class GcpClients implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    for (AutoCloseable client : opened) {
+    for (AutoCloseable client : opened.values()) {
       try {
         client.close();
       } catch (Exception e) {

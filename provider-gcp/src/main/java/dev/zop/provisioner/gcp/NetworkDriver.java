@@ -9,7 +9,6 @@ import com.google.cloud.compute.v1.Network;
 import com.google.cloud.compute.v1.NetworkPeering;
 import com.google.cloud.compute.v1.NetworksAddPeeringRequest;
 import com.google.cloud.compute.v1.NetworksRemovePeeringRequest;
-import com.google.cloud.compute.v1.Operation;
 import com.google.cloud.compute.v1.RemovePeeringNetworkRequest;
 import com.google.cloud.compute.v1.Subnetwork;
 import dev.zop.provisioner.CostComponent;
@@ -46,7 +45,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final String project;
   private final String region;
   private final StatusPoll poll;
-  private final ComputeOperations operations;
+  private final ComputeResources resources;
 
   NetworkDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
     this.clients = clients;
@@ -54,7 +53,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     this.project = project;
     this.region = region;
     this.poll = poll;
-    this.operations = new ComputeOperations(clients, calls, project, poll);
+    this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, poll), poll);
   }
 
   @Override
@@ -127,49 +126,20 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   // ---- network -----------------------------------------------------------------------------------------
 
   private StepResult createNetwork(StepContext ctx, NetworkSpec spec) {
-    Network existing = findNetwork(spec.name());
-    if (existing == null) {
-      StepResult pending = operations.pending(ctx, "network.operation", null, "network " + spec.name());
-      if (pending != null) {
-        return pending;
-      }
-      ctx.recordIntent(Map.of("network.part", "network"));
-      Operation op = insertOrAdopt(COMPUTE_NETWORKS_CREATE, () -> clients.networks().insertCallable().call(
-          InsertNetworkRequest.newBuilder().setProject(project).setNetworkResource(Network.newBuilder()
-              .setName(spec.name()).setAutoCreateSubnetworks(false).setDescription(GcpOwner.description(ctx, "network"))
-              .setRoutingConfig(com.google.cloud.compute.v1.NetworkRoutingConfig.newBuilder()
-                  .setRoutingMode("REGIONAL"))).build()));
-      if (op != null) {
-        ComputeOperations.remember(ctx, "network.operation", op);
-      }
-      existing = findNetwork(spec.name());
-      if (existing == null) {
-        return poll.waitFor(ctx, "network " + spec.name() + " is being created");
-      }
-    }
-    Failure foreign = GcpOwner.TAGS.refuseForeign(GcpOwner.fromDescription(existing.getDescription()), ctx,
-        "network", spec.name());
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    // the operation is spent: a later attempt reads the network itself
-    return StepResult.done(Map.of("network.part", "network", "vpcId", spec.name(), "networkSelfLink",
-        existing.getSelfLink(), "network.operation", ""));
+    return resources.ensure(ctx, new ComputeResources.Wanted<>("network", "network", spec.name(), null,
+        () -> findNetwork(spec.name()), COMPUTE_NETWORKS_CREATE, () -> clients.networks().insertCallable().call(
+            InsertNetworkRequest.newBuilder().setProject(project).setNetworkResource(Network.newBuilder()
+                .setName(spec.name()).setAutoCreateSubnetworks(false)
+                .setDescription(GcpOwner.description(ctx, "network"))
+                .setRoutingConfig(com.google.cloud.compute.v1.NetworkRoutingConfig.newBuilder()
+                    .setRoutingMode("REGIONAL"))).build()),
+        network -> Map.of("vpcId", spec.name(), "networkSelfLink", network.getSelfLink())));
   }
 
   private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) {
-    Network existing = findNetwork(spec.name());
-    if (existing == null) {
-      return StepResult.done();
-    }
-    if (!GcpOwner.TAGS.owns(GcpOwner.fromDescription(existing.getDescription()), ctx)) {
-      return StepResult.done(); // not ours: a name someone else holds is left alone
-    }
-    calls.deleteIfExists(COMPUTE_NETWORKS_DELETE, () -> clients.networks().deleteCallable().call(
-        com.google.cloud.compute.v1.DeleteNetworkRequest.newBuilder().setProject(project).setNetwork(spec.name())
-            .build()));
-    return findNetwork(spec.name()) == null ? StepResult.done()
-        : poll.waitFor(ctx, "network " + spec.name() + " is being deleted");
+    return resources.remove(ctx, "network " + spec.name(), () -> findNetwork(spec.name()), COMPUTE_NETWORKS_DELETE,
+        () -> clients.networks().deleteCallable().call(com.google.cloud.compute.v1.DeleteNetworkRequest.newBuilder()
+            .setProject(project).setNetwork(spec.name()).build()));
   }
 
   private Network findNetwork(String name) {
@@ -181,49 +151,23 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
     String part = subnetPart(subnet);
     String name = subnetName(spec, subnet);
-    Subnetwork existing = findSubnet(name);
-    if (existing == null) {
-      StepResult pending = operations.pending(ctx, part + ".operation", region, "subnetwork " + name);
-      if (pending != null) {
-        return pending;
-      }
-      ctx.recordIntent(Map.of(part + ".part", part));
-      String network = ctx.outputs().require("networkSelfLink");
-      Operation op = insertOrAdopt(COMPUTE_SUBNETWORKS_CREATE, () -> clients.subnetworks().insertCallable().call(
-          InsertSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
-              .setSubnetworkResource(Subnetwork.newBuilder().setName(name).setIpCidrRange(subnet.cidr())
-                  .setNetwork(network).setRegion(region).setDescription(GcpOwner.description(ctx, part))
-                  // a private subnet's instances reach Google's APIs without external addresses
-                  .setPrivateIpGoogleAccess(!subnet.routedToInternet()))
-              .build()));
-      if (op != null) {
-        ComputeOperations.remember(ctx, part + ".operation", op);
-      }
-      existing = findSubnet(name);
-      if (existing == null) {
-        return poll.waitFor(ctx, "subnetwork " + name + " is being created");
-      }
-    }
-    Failure foreign = GcpOwner.TAGS.refuseForeign(GcpOwner.fromDescription(existing.getDescription()), ctx,
-        "subnetwork", name);
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    return StepResult.done(Map.of(part + ".part", part, part + ".id", name, part + ".selfLink",
-        existing.getSelfLink(), part + ".operation", ""));
+    return resources.ensure(ctx, new ComputeResources.Wanted<>(part, "subnetwork", name, region,
+        () -> findSubnet(name), COMPUTE_SUBNETWORKS_CREATE, () -> clients.subnetworks().insertCallable().call(
+            InsertSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
+                .setSubnetworkResource(Subnetwork.newBuilder().setName(name).setIpCidrRange(subnet.cidr())
+                    .setNetwork(ctx.outputs().require("networkSelfLink")).setRegion(region)
+                    .setDescription(GcpOwner.description(ctx, part))
+                    // a private subnet's instances reach Google's APIs without external addresses
+                    .setPrivateIpGoogleAccess(!subnet.routedToInternet()))
+                .build()),
+        subnetwork -> Map.of(part + ".id", name, part + ".selfLink", subnetwork.getSelfLink())));
   }
 
   private StepResult deleteSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
     String name = subnetName(spec, subnet);
-    Subnetwork existing = findSubnet(name);
-    if (existing == null || !GcpOwner.TAGS.owns(GcpOwner.fromDescription(existing.getDescription()), ctx)) {
-      return StepResult.done();
-    }
-    calls.deleteIfExists(COMPUTE_SUBNETWORKS_DELETE, () -> clients.subnetworks().deleteCallable().call(
-        com.google.cloud.compute.v1.DeleteSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
-            .setSubnetwork(name).build()));
-    return findSubnet(name) == null ? StepResult.done()
-        : poll.waitFor(ctx, "subnetwork " + name + " is being deleted");
+    return resources.remove(ctx, "subnetwork " + name, () -> findSubnet(name), COMPUTE_SUBNETWORKS_DELETE,
+        () -> clients.subnetworks().deleteCallable().call(com.google.cloud.compute.v1.DeleteSubnetworkRequest
+            .newBuilder().setProject(project).setRegion(region).setSubnetwork(name).build()));
   }
 
   private Subnetwork findSubnet(String name) {
@@ -311,17 +255,5 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   static String peeringName(String from, String to) {
     String name = from + "-to-" + to;
     return name.length() <= 63 ? name : name.substring(0, 63);
-  }
-
-  /** The create's operation, or null when the name was already taken (the caller then looks at what holds it). */
-  private Operation insertOrAdopt(String permission, java.util.function.Supplier<Operation> insert) {
-    try {
-      return calls.call(permission, insert);
-    } catch (CloudCallException e) {
-      if (GcpErrors.isAlreadyExists(e)) {
-        return null;
-      }
-      throw e;
-    }
   }
 }

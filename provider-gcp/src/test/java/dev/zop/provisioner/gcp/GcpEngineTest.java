@@ -225,6 +225,74 @@ class GcpEngineTest {
   }
 
   @Test
+  void theDocumentsVmPoolBodyGetsAnInstanceGroupBehindAPassthroughLoadBalancer() throws Exception {
+    peerNetwork("default");
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "checkout-edge", "instanceType": "m5.large", "min": 2, "max": 6, "createLoadBalancer": true,
+          "listenerPorts": [80, 443] }""", dev.zop.provisioner.spec.VmPoolSpec.class);
+
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).contains(
+        "instanceType=n2-standard-2", "imageId=" + VmPoolDriver.DEFAULT_IMAGE, "vpcID=default",
+        "loadBalancerType=network");
+    assertThat(plan.permissions()).contains("compute.instanceTemplates.create",
+        "compute.instanceGroupManagers.create", "compute.autoscalers.create", "compute.firewalls.create",
+        "compute.forwardingRules.create");
+    // 730 h x (2 x 0.097118 for n2-standard-2 + 0.025 for one forwarding rule)
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("160.04");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs().get("loadBalancerAddress")).startsWith("34.120.0.");
+    String regionPath = "compute/v1/projects/" + PROJECT + "/regions/us-central1/";
+    var group = com.google.cloud.compute.v1.InstanceGroupManager.parseFrom(FAKE.get("compute",
+        regionPath + "instanceGroupManagers/checkout-edge").toByteString());
+    assertThat(group.getTargetSize()).isEqualTo(2);
+    var autoscaler = com.google.cloud.compute.v1.Autoscaler.parseFrom(FAKE.get("compute",
+        regionPath + "autoscalers/checkout-edge").toByteString());
+    assertThat(autoscaler.getAutoscalingPolicy().getMinNumReplicas()).isEqualTo(2);
+    assertThat(autoscaler.getAutoscalingPolicy().getMaxNumReplicas()).isEqualTo(6);
+    var template = com.google.cloud.compute.v1.InstanceTemplate.parseFrom(FAKE.get("compute",
+        "compute/v1/projects/" + PROJECT + "/global/instanceTemplates/checkout-edge-template").toByteString());
+    assertThat(template.getProperties().getMachineType()).isEqualTo("n2-standard-2");
+    assertThat(template.getProperties().getDisks(0).getInitializeParams().getSourceImage())
+        .isEqualTo(VmPoolDriver.DEFAULT_IMAGE);
+    var rule = com.google.cloud.compute.v1.ForwardingRule.parseFrom(FAKE.get("compute",
+        regionPath + "forwardingRules/checkout-edge").toByteString());
+    // 443 passes through as TCP: no certificate is needed and none is terminated at Google's edge
+    assertThat(rule.getPortsList()).containsExactly("80", "443");
+    assertThat(rule.getIPProtocol()).isEqualTo("TCP");
+    var clients = com.google.cloud.compute.v1.Firewall.parseFrom(FAKE.get("compute",
+        "compute/v1/projects/" + PROJECT + "/global/firewalls/checkout-edge-allow-clients").toByteString());
+    assertThat(clients.getAllowed(0).getPortsList()).containsExactly("80", "443");
+    assertThat(clients.getTargetTagsList()).containsExactly("checkout-edge");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("compute")).containsOnlyKeys(
+        "compute/v1/projects/" + PROJECT + "/global/networks/default");
+  }
+
+  @Test
+  void anHttpPoolOn443NeedsItsCertificateAndGetsAnHttpsProxyWithIt() {
+    peerNetwork("default");
+    var refused = dev.zop.provisioner.spec.VmPoolSpec.named("web").instanceType("e2-small").size(1, 2)
+        .loadBalancer(true, "application").listenerPorts(java.util.List.of(80, 443)).build();
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), refused))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.certificateArn"));
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), refused.toBuilder().certificateArn("web-cert")
+        .build()).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    String global = "compute/v1/projects/" + PROJECT + "/global/";
+    assertThat(FAKE.resources("compute")).containsKeys(global + "targetHttpProxies/web-http",
+        global + "targetHttpsProxies/web-https", global + "forwardingRules/web-80", global + "forwardingRules/web-443",
+        global + "urlMaps/web", global + "backendServices/web", global + "healthChecks/web");
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("compute")).containsOnlyKeys(global + "networks/default");
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeHintAndConsoleLink() {
     record Expected(GcpFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = java.util.List.of(

@@ -116,6 +116,10 @@ final class GcpFake implements AutoCloseable {
   private final Map<String, Message> store = new ConcurrentHashMap<>();
   private final Map<String, Integer> runningOperations = new ConcurrentHashMap<>();
   private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
+  /** Compute Engine resources whose insert is still running: not visible yet, but their names are taken. */
+  private final Map<String, Message> hidden = new ConcurrentHashMap<>();
+  private final Map<String, Integer> hiddenReads = new ConcurrentHashMap<>();
+  private final Map<String, String> operationTargets = new ConcurrentHashMap<>();
   private final Map<String, BiConsumer<Call, Answer>> handlers = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -128,6 +132,8 @@ final class GcpFake implements AutoCloseable {
   private volatile int operationPolls;
 
   GcpFake(Api... apis) {
+    // answers go out at once: with Nagle's algorithm each small answer waits on the client's delayed ACK
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     JsonFormat.TypeRegistry.Builder registry = JsonFormat.TypeRegistry.newBuilder();
     for (Api api : apis) {
       for (FileDescriptor file : api.files()) {
@@ -352,6 +358,9 @@ final class GcpFake implements AutoCloseable {
     haltDue.set(null);
     runningOperations.clear();
     provisioning.clear();
+    hidden.clear();
+    hiddenReads.clear();
+    operationTargets.clear();
     faults.clear();
     calls.clear();
     halts.disarm();
@@ -402,7 +411,13 @@ final class GcpFake implements AutoCloseable {
         case "Patch" -> "update";
         default -> lowerFirst(name);
       };
-      return "compute." + lowerFirst(method.getService().getName()) + "." + verb;
+      // regional and zonal instance groups and autoscalers share their IAM permissions
+      String collection = switch (method.getService().getName()) {
+        case "RegionInstanceGroupManagers" -> "instanceGroupManagers";
+        case "RegionAutoscalers" -> "autoscalers";
+        default -> lowerFirst(method.getService().getName());
+      };
+      return "compute." + collection + "." + verb;
     }
     Map<String, String> irregular = Map.of("AddSecretVersion", "versions.add", "AccessSecretVersion",
         "versions.access", "GetSecretVersion", "versions.get", "ListSecretVersions", "versions.list",
@@ -707,6 +722,9 @@ final class GcpFake implements AutoCloseable {
     } else if (route.verb().equals("GET") && method.startsWith("Get")) {
       Message found = store.get(api + " " + path);
       if (found == null) {
+        found = revealIfDue(api + " " + path);
+      }
+      if (found == null) {
         answer.fail(notFound(path));
       } else {
         answer.ok(isOperation(found) ? poll(api, path, found) : progress(api + " " + path, found));
@@ -766,7 +784,7 @@ final class GcpFake implements AutoCloseable {
       return;
     }
     String path = collection + "/" + id;
-    if (store.containsKey(api + " " + path)) {
+    if (store.containsKey(api + " " + path) || hidden.containsKey(api + " " + path)) {
       answer.fail(new Fault(409, "ALREADY_EXISTS", "ALREADY_EXISTS",
           "The resource '" + path + "' already exists"));
       return;
@@ -783,7 +801,13 @@ final class GcpFake implements AutoCloseable {
       provisioning.put(api + " " + path, operationPolls);
     }
     Message stored = filled.build();
-    store.put(api + " " + path, stored);
+    if (api.equals("compute") && operationPolls > 0) {
+      // Compute Engine shows a resource once its insert is done; until then its name is taken
+      hidden.put(api + " " + path, stored);
+      hiddenReads.put(api + " " + path, operationPolls);
+    } else {
+      store.put(api + " " + path, stored);
+    }
     answer.ok(operation(route, path, stored, "insert"));
   }
 
@@ -801,6 +825,27 @@ final class GcpFake implements AutoCloseable {
     } else if (f.getJavaType() == FieldDescriptor.JavaType.LONG && value instanceof Long) {
       builder.setField(f, value);
     }
+  }
+
+  /**
+   * A hidden resource read: time passes with each read, as it does for an operation nobody polls, and the
+   * resource shows once its insert would be done.
+   */
+  private Message revealIfDue(String key) {
+    Integer left = hiddenReads.get(key);
+    if (left == null) {
+      return null;
+    }
+    if (left > 1) {
+      hiddenReads.put(key, left - 1);
+      return null;
+    }
+    hiddenReads.remove(key);
+    Message resource = hidden.remove(key);
+    if (resource != null) {
+      store.put(key, resource);
+    }
+    return resource;
   }
 
   /**
@@ -837,6 +882,17 @@ final class GcpFake implements AutoCloseable {
 
   /** Output-only fields Google fills in on create, by resource type, where a client reads them. */
   private static final Map<String, java.util.function.Consumer<Message.Builder>> FILLERS = Map.of(
+      "google.cloud.compute.v1.InstanceGroupManager", manager -> {
+        FieldDescriptor selfLink = manager.getDescriptorForType().findFieldByName("self_link");
+        manager.setField(manager.getDescriptorForType().findFieldByName("instance_group"),
+            ((String) manager.getField(selfLink)).replace("/instanceGroupManagers/", "/instanceGroups/"));
+      },
+      "google.cloud.compute.v1.ForwardingRule", rule -> {
+        FieldDescriptor address = rule.getDescriptorForType().findFieldByName("I_p_address");
+        if (((String) rule.getField(address)).isEmpty()) {
+          rule.setField(address, "34.120.0." + (1 + new java.util.Random().nextInt(250)));
+        }
+      },
       "google.container.v1.Cluster", cluster -> {
         Descriptor type = cluster.getDescriptorForType();
         String name = (String) cluster.getField(type.findFieldByName("name"));
@@ -960,6 +1016,7 @@ final class GcpFake implements AutoCloseable {
     }
     store.put(api + " " + opPath, op);
     runningOperations.put(api + " " + opPath, operationPolls);
+    operationTargets.put(api + " " + opPath, api + " " + path);
     return operationPolls > 0 ? op : done(op);
   }
 
@@ -973,6 +1030,11 @@ final class GcpFake implements AutoCloseable {
     }
     Message finished = done(op);
     store.put(key, finished);
+    String target = operationTargets.get(key);
+    if (target != null && hidden.containsKey(target)) {
+      store.put(target, hidden.remove(target));
+      hiddenReads.remove(target);
+    }
     return finished;
   }
 

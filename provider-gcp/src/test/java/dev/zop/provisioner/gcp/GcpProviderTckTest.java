@@ -10,6 +10,7 @@ import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
@@ -72,6 +73,12 @@ class GcpProviderTckTest extends ProviderTck {
     return List.of(
         KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "e2-standard-4", 1, 3)
             .vpcId("tck-peer").build(),
+        VmPoolSpec.named("tck-pool-" + suffix).instanceType("e2-small").size(1, 3).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+            .build(),
+        VmPoolSpec.named("tck-web-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "application").listenerPorts(List.of(80, 8080))
+            .build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
             .subnet(Subnet.publicSubnet("edge", "10.20.0.0/24", null))
             .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer").build(),
@@ -103,7 +110,11 @@ class GcpProviderTckTest extends ProviderTck {
         all.add("subnetwork " + s.getName() + " " + s.getIpCidrRange() + " privateGoogleAccess="
             + s.getPrivateIpGoogleAccess() + " [" + s.getDescription() + "]");
       } else {
-        all.add("compute " + path);
+        // everything else by its type, name and owner, with every reference stripped of its host
+        all.add(resource.getDescriptorForType().getName() + " " + path.substring(path.lastIndexOf('/') + 1) + " "
+            + com.google.protobuf.TextFormat.printer().emittingSingleLine(true).printToString(resource)
+                .replaceAll("http://127\\.0\\.0\\.1:[0-9]+/", "")
+                .replaceAll("(I_p_address|id|creation_timestamp|name|self_link): \"?[^\" ]*\"? ?", ""));
       }
     });
     FAKE.resources("container").forEach((path, resource) -> {

@@ -1,0 +1,536 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.*;
+
+import com.google.cloud.compute.v1.AttachedDisk;
+import com.google.cloud.compute.v1.AttachedDiskInitializeParams;
+import com.google.cloud.compute.v1.Autoscaler;
+import com.google.cloud.compute.v1.AutoscalingPolicy;
+import com.google.cloud.compute.v1.AutoscalingPolicyCpuUtilization;
+import com.google.cloud.compute.v1.Backend;
+import com.google.cloud.compute.v1.BackendService;
+import com.google.cloud.compute.v1.Firewall;
+import com.google.cloud.compute.v1.ForwardingRule;
+import com.google.cloud.compute.v1.HTTPHealthCheck;
+import com.google.cloud.compute.v1.HealthCheck;
+import com.google.cloud.compute.v1.InstanceGroupManager;
+import com.google.cloud.compute.v1.InstanceProperties;
+import com.google.cloud.compute.v1.InstanceTemplate;
+import com.google.cloud.compute.v1.NamedPort;
+import com.google.cloud.compute.v1.NetworkInterface;
+import com.google.cloud.compute.v1.TCPHealthCheck;
+import com.google.cloud.compute.v1.Tags;
+import com.google.cloud.compute.v1.TargetHttpProxy;
+import com.google.cloud.compute.v1.TargetHttpsProxy;
+import com.google.cloud.compute.v1.UrlMap;
+import com.google.protobuf.Message;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A regional managed instance group from an instance template, sized by a regional autoscaler between the spec's
+ * min and max, optionally behind a load balancer:
+ *
+ * <ul>
+ *   <li>{@code application}: Google's global external HTTP(S) load balancer — health check, backend service over
+ *       the group, URL map, a target proxy and a global forwarding rule per listener port; 443 is HTTPS with the
+ *       SSL certificate named in {@code certificateArn}, and refused without one;</li>
+ *   <li>{@code network}: a regional external passthrough network load balancer — TCP health check, regional
+ *       backend service, one forwarding rule for all listener ports (TLS on 443 passes through to the
+ *       instances).</li>
+ * </ul>
+ *
+ * <p>Firewall rules open only the listener ports (to Google's front ends and health checkers for the HTTP(S)
+ * load balancer, whose traffic comes from them; to any client for the passthrough one, plus the health
+ * checkers); without a load balancer nothing is opened. Every resource is named from the pool's name and carries
+ * its job in its description; teardown goes in reverse, each resource waited out before the one it uses.
+ */
+final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
+  static final String DEFAULT_IMAGE = "projects/debian-cloud/global/images/family/debian-12";
+  static final String APPLICATION = "application";
+  static final String NETWORK = "network";
+  /** Where Google's front ends and health checkers connect from. */
+  static final List<String> GOOGLE_FRONT_ENDS = List.of("130.211.0.0/22", "35.191.0.0/16");
+  /** Where health checks of passthrough network load balancers come from. */
+  static final List<String> NETWORK_LB_HEALTH_CHECKERS = List.of("35.191.0.0/16", "209.85.152.0/22",
+      "209.85.204.0/22");
+
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+  private final ComputeResources resources;
+
+  VmPoolDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+    this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, poll), poll);
+  }
+
+  @Override
+  public Class<VmPoolSpec> specType() {
+    return VmPoolSpec.class;
+  }
+
+  @Override
+  public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    VmPoolSpec.Builder builder = spec.toBuilder();
+    String gcp = MachineTypes.FROM_AWS.get(spec.instanceType());
+    if (gcp != null) {
+      builder.instanceType(gcp);
+      filled.add(new PlanDefault("instanceType", gcp, "the GCP machine type with the vCPUs and memory of "
+          + spec.instanceType()));
+    }
+    if (spec.imageId() == null) {
+      builder.imageId(DEFAULT_IMAGE);
+      filled.add(new PlanDefault("imageId", DEFAULT_IMAGE, "the current Debian 12 image of Google's debian-cloud"
+          + " project"));
+    }
+    if (spec.vpcId() == null) {
+      builder.vpcId("default");
+      filled.add(new PlanDefault("vpcID", "default", "the project's default network"));
+    }
+    if (spec.createLoadBalancer() && spec.loadBalancerType() == null) {
+      boolean tls = spec.listenerPorts().contains(443) && spec.certificateArn() == null;
+      String type = tls ? NETWORK : APPLICATION;
+      builder.loadBalancer(true, type);
+      filled.add(new PlanDefault("loadBalancerType", type, tls
+          ? "443 without a certificate: a passthrough network load balancer carries TLS to the instances"
+          : "HTTP ports: Google's external HTTP(S) load balancer"));
+    }
+    return new Defaulted<>(builder.build(), filled);
+  }
+
+  @Override
+  public List<FieldError> validate(VmPoolSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (MachineTypes.isAwsStyle(spec.instanceType())) {
+      errors.add(FieldError.of("instanceType", "unknown_machine_type", "no GCP machine type is known for "
+          + spec.instanceType() + "; name a Compute Engine machine type such as e2-standard-2"));
+    }
+    if (spec.imageId() != null && spec.imageId().startsWith("ami-")) {
+      errors.add(FieldError.of("imageId", "invalid_value", "an AMI is an AWS image; on GCP name an image or image"
+          + " family, e.g. " + DEFAULT_IMAGE));
+    }
+    if (spec.createLoadBalancer() && APPLICATION.equals(spec.loadBalancerType())
+        && spec.listenerPorts().contains(443) && spec.certificateArn() == null) {
+      errors.add(FieldError.of("certificateArn", "required", "port 443 on an HTTP(S) load balancer is HTTPS: name"
+          + " the SSL certificate (its name or URL) it serves, or use loadBalancerType network to pass TLS through"));
+    }
+    if (spec.createLoadBalancer() && NETWORK.equals(spec.loadBalancerType()) && spec.listenerPorts().size() > 5) {
+      errors.add(FieldError.of("listenerPorts", "too_many", "a network load balancer's forwarding rule takes at"
+          + " most 5 ports"));
+    }
+    return errors;
+  }
+
+  // ---- steps -------------------------------------------------------------------------------------------
+
+  @Override
+  public List<Step> create(VmPoolSpec spec) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("create-instance-template", List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
+        COMPUTE_INSTANCE_TEMPLATES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+        template(ctx, spec))));
+    steps.add(ProviderStep.of("create-instance-group", List.of(COMPUTE_INSTANCE_GROUP_MANAGERS_GET,
+        COMPUTE_INSTANCE_GROUP_MANAGERS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+        group(ctx, spec))));
+    steps.add(ProviderStep.of("create-autoscaler", List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_AUTOSCALERS_CREATE,
+        COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx, autoscaler(ctx, spec))));
+    if (!spec.createLoadBalancer()) {
+      return steps;
+    }
+    steps.add(ProviderStep.of("create-firewall-rules", List.of(COMPUTE_FIREWALLS_GET, COMPUTE_FIREWALLS_CREATE,
+        COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, firewalls(ctx, spec))));
+    if (APPLICATION.equals(spec.loadBalancerType())) {
+      steps.add(ProviderStep.of("create-health-check", List.of(COMPUTE_HEALTH_CHECKS_GET,
+          COMPUTE_HEALTH_CHECKS_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+          httpHealthCheck(ctx, spec))));
+      steps.add(ProviderStep.of("create-backend-service", List.of(COMPUTE_BACKEND_SERVICES_GET,
+          COMPUTE_BACKEND_SERVICES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+          globalBackend(ctx, spec))));
+      steps.add(ProviderStep.of("create-url-map", List.of(COMPUTE_URL_MAPS_GET, COMPUTE_URL_MAPS_CREATE,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensure(ctx, urlMap(ctx, spec))));
+      steps.add(ProviderStep.of("create-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
+          COMPUTE_TARGET_HTTP_PROXIES_CREATE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_CREATE,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, proxies(ctx, spec))));
+      steps.add(ProviderStep.of("create-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+          COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx,
+          globalRules(ctx, spec))));
+    } else {
+      steps.add(ProviderStep.of("create-health-check", List.of(COMPUTE_REGION_HEALTH_CHECKS_GET,
+          COMPUTE_REGION_HEALTH_CHECKS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+          tcpHealthCheck(ctx, spec))));
+      steps.add(ProviderStep.of("create-backend-service", List.of(COMPUTE_REGION_BACKEND_SERVICES_GET,
+          COMPUTE_REGION_BACKEND_SERVICES_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+          regionalBackend(ctx, spec))));
+      steps.add(ProviderStep.of("create-forwarding-rule", List.of(COMPUTE_FORWARDING_RULES_GET,
+          COMPUTE_FORWARDING_RULES_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx,
+          regionalRule(ctx, spec))));
+    }
+    return steps;
+  }
+
+  @Override
+  public List<Step> teardown(VmPoolSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    if (spec.createLoadBalancer() && APPLICATION.equals(spec.loadBalancerType())) {
+      steps.add(ProviderStep.of("delete-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+          COMPUTE_GLOBAL_FORWARDING_RULES_DELETE), ctx -> resources.removeAll(spec.listenerPorts().stream()
+          .<Supplier<StepResult>>map(port -> () -> resources.remove(ctx, "forwarding rule " + ruleName(spec, port),
+              () -> find(COMPUTE_GLOBAL_FORWARDING_RULES_GET, () -> clients.globalForwardingRules().get(project,
+                  ruleName(spec, port))), COMPUTE_GLOBAL_FORWARDING_RULES_DELETE,
+              () -> clients.globalForwardingRules().deleteCallable().call(
+                  com.google.cloud.compute.v1.DeleteGlobalForwardingRuleRequest.newBuilder().setProject(project)
+                      .setForwardingRule(ruleName(spec, port)).build()))).toList())));
+      steps.add(ProviderStep.of("delete-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
+          COMPUTE_TARGET_HTTP_PROXIES_DELETE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_DELETE),
+          ctx -> resources.removeAll(List.of(
+              () -> resources.remove(ctx, "target proxy " + spec.name() + "-http", () -> find(
+                  COMPUTE_TARGET_HTTP_PROXIES_GET, () -> clients.targetHttpProxies().get(project, spec.name() + "-http")),
+                  COMPUTE_TARGET_HTTP_PROXIES_DELETE, () -> clients.targetHttpProxies().deleteCallable().call(
+                      com.google.cloud.compute.v1.DeleteTargetHttpProxyRequest.newBuilder().setProject(project)
+                          .setTargetHttpProxy(spec.name() + "-http").build())),
+              () -> resources.remove(ctx, "target proxy " + spec.name() + "-https", () -> find(
+                  COMPUTE_TARGET_HTTPS_PROXIES_GET, () -> clients.targetHttpsProxies().get(project,
+                      spec.name() + "-https")),
+                  COMPUTE_TARGET_HTTPS_PROXIES_DELETE, () -> clients.targetHttpsProxies().deleteCallable().call(
+                      com.google.cloud.compute.v1.DeleteTargetHttpsProxyRequest.newBuilder().setProject(project)
+                          .setTargetHttpsProxy(spec.name() + "-https").build()))))));
+      steps.add(ProviderStep.of("delete-url-map", List.of(COMPUTE_URL_MAPS_GET, COMPUTE_URL_MAPS_DELETE),
+          ctx -> resources.remove(ctx, "URL map " + spec.name(), () -> find(COMPUTE_URL_MAPS_GET,
+              () -> clients.urlMaps().get(project, spec.name())), COMPUTE_URL_MAPS_DELETE,
+              () -> clients.urlMaps().deleteCallable().call(com.google.cloud.compute.v1.DeleteUrlMapRequest
+                  .newBuilder().setProject(project).setUrlMap(spec.name()).build()))));
+      steps.add(ProviderStep.of("delete-backend-service", List.of(COMPUTE_BACKEND_SERVICES_GET,
+          COMPUTE_BACKEND_SERVICES_DELETE), ctx -> resources.remove(ctx, "backend service " + spec.name(),
+          () -> find(COMPUTE_BACKEND_SERVICES_GET, () -> clients.backendServices().get(project, spec.name())),
+          COMPUTE_BACKEND_SERVICES_DELETE, () -> clients.backendServices().deleteCallable().call(
+              com.google.cloud.compute.v1.DeleteBackendServiceRequest.newBuilder().setProject(project)
+                  .setBackendService(spec.name()).build()))));
+      steps.add(ProviderStep.of("delete-health-check", List.of(COMPUTE_HEALTH_CHECKS_GET,
+          COMPUTE_HEALTH_CHECKS_DELETE), ctx -> resources.remove(ctx, "health check " + spec.name(),
+          () -> find(COMPUTE_HEALTH_CHECKS_GET, () -> clients.healthChecks().get(project, spec.name())),
+          COMPUTE_HEALTH_CHECKS_DELETE, () -> clients.healthChecks().deleteCallable().call(
+              com.google.cloud.compute.v1.DeleteHealthCheckRequest.newBuilder().setProject(project)
+                  .setHealthCheck(spec.name()).build()))));
+    } else if (spec.createLoadBalancer()) {
+      steps.add(ProviderStep.of("delete-forwarding-rule", List.of(COMPUTE_FORWARDING_RULES_GET,
+          COMPUTE_FORWARDING_RULES_DELETE), ctx -> resources.remove(ctx, "forwarding rule " + spec.name(),
+          () -> find(COMPUTE_FORWARDING_RULES_GET, () -> clients.forwardingRules().get(project, region, spec.name())),
+          COMPUTE_FORWARDING_RULES_DELETE, () -> clients.forwardingRules().deleteCallable().call(
+              com.google.cloud.compute.v1.DeleteForwardingRuleRequest.newBuilder().setProject(project)
+                  .setRegion(region).setForwardingRule(spec.name()).build()))));
+      steps.add(ProviderStep.of("delete-backend-service", List.of(COMPUTE_REGION_BACKEND_SERVICES_GET,
+          COMPUTE_REGION_BACKEND_SERVICES_DELETE), ctx -> resources.remove(ctx, "backend service " + spec.name(),
+          () -> find(COMPUTE_REGION_BACKEND_SERVICES_GET, () -> clients.regionBackendServices().get(project, region,
+              spec.name())), COMPUTE_REGION_BACKEND_SERVICES_DELETE, () -> clients.regionBackendServices()
+              .deleteCallable().call(com.google.cloud.compute.v1.DeleteRegionBackendServiceRequest.newBuilder()
+                  .setProject(project).setRegion(region).setBackendService(spec.name()).build()))));
+      steps.add(ProviderStep.of("delete-health-check", List.of(COMPUTE_REGION_HEALTH_CHECKS_GET,
+          COMPUTE_REGION_HEALTH_CHECKS_DELETE), ctx -> resources.remove(ctx, "health check " + spec.name(),
+          () -> find(COMPUTE_REGION_HEALTH_CHECKS_GET, () -> clients.regionHealthChecks().get(project, region,
+              spec.name())), COMPUTE_REGION_HEALTH_CHECKS_DELETE, () -> clients.regionHealthChecks().deleteCallable()
+              .call(com.google.cloud.compute.v1.DeleteRegionHealthCheckRequest.newBuilder().setProject(project)
+                  .setRegion(region).setHealthCheck(spec.name()).build()))));
+    }
+    if (spec.createLoadBalancer()) {
+      steps.add(ProviderStep.of("delete-firewall-rules", List.of(COMPUTE_FIREWALLS_GET, COMPUTE_FIREWALLS_DELETE),
+          ctx -> resources.removeAll(firewallNames(spec).stream().<Supplier<StepResult>>map(name -> () ->
+              resources.remove(ctx, "firewall rule " + name, () -> find(COMPUTE_FIREWALLS_GET,
+                  () -> clients.firewalls().get(project, name)), COMPUTE_FIREWALLS_DELETE,
+                  () -> clients.firewalls().deleteCallable().call(com.google.cloud.compute.v1.DeleteFirewallRequest
+                      .newBuilder().setProject(project).setFirewall(name).build()))).toList())));
+    }
+    steps.add(ProviderStep.of("delete-autoscaler", List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_AUTOSCALERS_DELETE),
+        ctx -> resources.remove(ctx, "autoscaler " + spec.name(), () -> find(COMPUTE_AUTOSCALERS_GET,
+            () -> clients.autoscalers().get(project, region, spec.name())), COMPUTE_AUTOSCALERS_DELETE,
+            () -> clients.autoscalers().deleteCallable().call(com.google.cloud.compute.v1.DeleteRegionAutoscalerRequest
+                .newBuilder().setProject(project).setRegion(region).setAutoscaler(spec.name()).build()))));
+    steps.add(ProviderStep.of("delete-instance-group", List.of(COMPUTE_INSTANCE_GROUP_MANAGERS_GET,
+        COMPUTE_INSTANCE_GROUP_MANAGERS_DELETE), ctx -> resources.remove(ctx, "instance group " + spec.name(),
+        () -> find(COMPUTE_INSTANCE_GROUP_MANAGERS_GET, () -> clients.instanceGroupManagers().get(project, region,
+            spec.name())), COMPUTE_INSTANCE_GROUP_MANAGERS_DELETE, () -> clients.instanceGroupManagers()
+            .deleteCallable().call(com.google.cloud.compute.v1.DeleteRegionInstanceGroupManagerRequest.newBuilder()
+                .setProject(project).setRegion(region).setInstanceGroupManager(spec.name()).build()))));
+    steps.add(ProviderStep.of("delete-instance-template", List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
+        COMPUTE_INSTANCE_TEMPLATES_DELETE), ctx -> resources.remove(ctx, "instance template " + templateName(spec),
+        () -> find(COMPUTE_INSTANCE_TEMPLATES_GET, () -> clients.instanceTemplates().get(project, templateName(spec))),
+        COMPUTE_INSTANCE_TEMPLATES_DELETE, () -> clients.instanceTemplates().deleteCallable().call(
+            com.google.cloud.compute.v1.DeleteInstanceTemplateRequest.newBuilder().setProject(project)
+                .setInstanceTemplate(templateName(spec)).build()))));
+    return steps;
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return GcpPrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(VmPoolSpec spec, String priceRegion) {
+    List<CostComponent> costs = new ArrayList<>();
+    costs.add(GcpPrices.TABLE.hourly(priceRegion, spec.instanceType() + " x" + spec.min() + " (the pool's minimum)",
+        "compute:" + spec.instanceType(), spec.min()));
+    if (spec.createLoadBalancer()) {
+      int rules = APPLICATION.equals(spec.loadBalancerType()) ? spec.listenerPorts().size() : 1;
+      costs.add(GcpPrices.TABLE.hourly(priceRegion, "load balancer forwarding rules", "compute:forwarding-rule",
+          rules));
+    }
+    return costs;
+  }
+
+  // ---- what each step wants ----------------------------------------------------------------------------
+
+  private <T extends Message> T find(String permission, Supplier<T> get) {
+    return calls.findOrNull(permission, get);
+  }
+
+  static String templateName(VmPoolSpec spec) {
+    return spec.name() + "-template";
+  }
+
+  static String ruleName(VmPoolSpec spec, int port) {
+    return spec.name() + "-" + port;
+  }
+
+  static List<String> firewallNames(VmPoolSpec spec) {
+    return APPLICATION.equals(spec.loadBalancerType()) ? List.of(spec.name() + "-allow-lb")
+        : List.of(spec.name() + "-allow-clients", spec.name() + "-allow-health-checks");
+  }
+
+  private String networkPath(VmPoolSpec spec) {
+    return "projects/" + project + "/global/networks/" + spec.vpcId();
+  }
+
+  private ComputeResources.Wanted<InstanceTemplate> template(StepContext ctx, VmPoolSpec spec) {
+    NetworkInterface.Builder nic = NetworkInterface.newBuilder().setNetwork(networkPath(spec));
+    if (!spec.subnetIds().isEmpty()) {
+      nic.setSubnetwork("projects/" + project + "/regions/" + region + "/subnetworks/" + spec.subnetIds().get(0));
+    }
+    InstanceTemplate template = InstanceTemplate.newBuilder().setName(templateName(spec))
+        .setDescription(GcpOwner.description(ctx, "template"))
+        .setProperties(InstanceProperties.newBuilder().setMachineType(spec.instanceType())
+            .addDisks(AttachedDisk.newBuilder().setBoot(true).setAutoDelete(true).setType("PERSISTENT")
+                .setInitializeParams(AttachedDiskInitializeParams.newBuilder().setSourceImage(spec.imageId())))
+            .addNetworkInterfaces(nic).putAllLabels(GcpOwner.labels(ctx, "instance"))
+            // the firewall rules name the pool's instances by this tag
+            .setTags(Tags.newBuilder().addItems(spec.name())))
+        .build();
+    return new ComputeResources.Wanted<>("template", "instance template", templateName(spec), null,
+        () -> find(COMPUTE_INSTANCE_TEMPLATES_GET, () -> clients.instanceTemplates().get(project, templateName(spec))),
+        COMPUTE_INSTANCE_TEMPLATES_CREATE, () -> clients.instanceTemplates().insertCallable().call(
+            com.google.cloud.compute.v1.InsertInstanceTemplateRequest.newBuilder().setProject(project)
+                .setInstanceTemplateResource(template).build()),
+        t -> Map.of("instanceTemplate", t.getSelfLink()));
+  }
+
+  private ComputeResources.Wanted<InstanceGroupManager> group(StepContext ctx, VmPoolSpec spec) {
+    InstanceGroupManager.Builder manager = InstanceGroupManager.newBuilder().setName(spec.name())
+        .setBaseInstanceName(spec.name()).setDescription(GcpOwner.description(ctx, "group"))
+        .setInstanceTemplate(ctx.outputs().require("instanceTemplate")).setTargetSize(spec.min());
+    spec.listenerPorts().forEach(port -> manager.addNamedPorts(NamedPort.newBuilder().setName("port" + port)
+        .setPort(port)));
+    return new ComputeResources.Wanted<>("group", "instance group", spec.name(), region,
+        () -> find(COMPUTE_INSTANCE_GROUP_MANAGERS_GET, () -> clients.instanceGroupManagers().get(project, region,
+            spec.name())),
+        COMPUTE_INSTANCE_GROUP_MANAGERS_CREATE, () -> clients.instanceGroupManagers().insertCallable().call(
+            com.google.cloud.compute.v1.InsertRegionInstanceGroupManagerRequest.newBuilder().setProject(project)
+                .setRegion(region).setInstanceGroupManagerResource(manager).build()),
+        m -> Map.of("instanceGroupManager", m.getSelfLink(), "instanceGroup", m.getInstanceGroup()));
+  }
+
+  private ComputeResources.Wanted<Autoscaler> autoscaler(StepContext ctx, VmPoolSpec spec) {
+    Autoscaler autoscaler = Autoscaler.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "autoscaler"))
+        .setTarget(ctx.outputs().require("instanceGroupManager"))
+        .setAutoscalingPolicy(AutoscalingPolicy.newBuilder().setMinNumReplicas(spec.min())
+            .setMaxNumReplicas(spec.max())
+            .setCpuUtilization(AutoscalingPolicyCpuUtilization.newBuilder().setUtilizationTarget(0.6)))
+        .build();
+    return new ComputeResources.Wanted<>("autoscaler", "autoscaler", spec.name(), region,
+        () -> find(COMPUTE_AUTOSCALERS_GET, () -> clients.autoscalers().get(project, region, spec.name())),
+        COMPUTE_AUTOSCALERS_CREATE, () -> clients.autoscalers().insertCallable().call(
+            com.google.cloud.compute.v1.InsertRegionAutoscalerRequest.newBuilder().setProject(project)
+                .setRegion(region).setAutoscalerResource(autoscaler).build()),
+        a -> Map.of());
+  }
+
+  private List<ComputeResources.Wanted<? extends Message>> firewalls(StepContext ctx, VmPoolSpec spec) {
+    List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
+    List<ComputeResources.Wanted<? extends Message>> rules = new ArrayList<>();
+    if (APPLICATION.equals(spec.loadBalancerType())) {
+      rules.add(firewall(ctx, spec, spec.name() + "-allow-lb", "firewall-lb", ports, GOOGLE_FRONT_ENDS));
+    } else {
+      rules.add(firewall(ctx, spec, spec.name() + "-allow-clients", "firewall-clients", ports, List.of("0.0.0.0/0")));
+      rules.add(firewall(ctx, spec, spec.name() + "-allow-health-checks", "firewall-health-checks",
+          List.of(ports.get(0)), NETWORK_LB_HEALTH_CHECKERS));
+    }
+    return rules;
+  }
+
+  private ComputeResources.Wanted<Firewall> firewall(StepContext ctx, VmPoolSpec spec, String name, String part,
+      List<String> ports, List<String> sources) {
+    Firewall rule = Firewall.newBuilder().setName(name).setDescription(GcpOwner.description(ctx, part))
+        .setNetwork(networkPath(spec)).setDirection("INGRESS")
+        .addAllowed(com.google.cloud.compute.v1.Allowed.newBuilder().setIPProtocol("tcp").addAllPorts(ports))
+        .addAllSourceRanges(sources).addTargetTags(spec.name()).build();
+    return new ComputeResources.Wanted<>(part, "firewall rule", name, null,
+        () -> find(COMPUTE_FIREWALLS_GET, () -> clients.firewalls().get(project, name)),
+        COMPUTE_FIREWALLS_CREATE, () -> clients.firewalls().insertCallable().call(
+            com.google.cloud.compute.v1.InsertFirewallRequest.newBuilder().setProject(project)
+                .setFirewallResource(rule).build()),
+        f -> Map.of());
+  }
+
+  private ComputeResources.Wanted<HealthCheck> httpHealthCheck(StepContext ctx, VmPoolSpec spec) {
+    HealthCheck check = HealthCheck.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "health-check")).setType("HTTP")
+        .setHttpHealthCheck(HTTPHealthCheck.newBuilder().setPort(firstHttpPort(spec))).build();
+    return new ComputeResources.Wanted<>("health-check", "health check", spec.name(), null,
+        () -> find(COMPUTE_HEALTH_CHECKS_GET, () -> clients.healthChecks().get(project, spec.name())),
+        COMPUTE_HEALTH_CHECKS_CREATE, () -> clients.healthChecks().insertCallable().call(
+            com.google.cloud.compute.v1.InsertHealthCheckRequest.newBuilder().setProject(project)
+                .setHealthCheckResource(check).build()),
+        h -> Map.of("healthCheck", h.getSelfLink()));
+  }
+
+  private ComputeResources.Wanted<HealthCheck> tcpHealthCheck(StepContext ctx, VmPoolSpec spec) {
+    HealthCheck check = HealthCheck.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "health-check")).setType("TCP").setRegion(region)
+        .setTcpHealthCheck(TCPHealthCheck.newBuilder().setPort(spec.listenerPorts().get(0))).build();
+    return new ComputeResources.Wanted<>("health-check", "health check", spec.name(), region,
+        () -> find(COMPUTE_REGION_HEALTH_CHECKS_GET, () -> clients.regionHealthChecks().get(project, region,
+            spec.name())),
+        COMPUTE_REGION_HEALTH_CHECKS_CREATE, () -> clients.regionHealthChecks().insertCallable().call(
+            com.google.cloud.compute.v1.InsertRegionHealthCheckRequest.newBuilder().setProject(project)
+                .setRegion(region).setHealthCheckResource(check).build()),
+        h -> Map.of("healthCheck", h.getSelfLink()));
+  }
+
+  private ComputeResources.Wanted<BackendService> globalBackend(StepContext ctx, VmPoolSpec spec) {
+    BackendService backend = BackendService.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "backend")).setLoadBalancingScheme("EXTERNAL_MANAGED").setProtocol("HTTP")
+        .setPortName("port" + firstHttpPort(spec)).addHealthChecks(ctx.outputs().require("healthCheck"))
+        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require("instanceGroup"))
+            .setBalancingMode("UTILIZATION"))
+        .build();
+    return new ComputeResources.Wanted<>("backend", "backend service", spec.name(), null,
+        () -> find(COMPUTE_BACKEND_SERVICES_GET, () -> clients.backendServices().get(project, spec.name())),
+        COMPUTE_BACKEND_SERVICES_CREATE, () -> clients.backendServices().insertCallable().call(
+            com.google.cloud.compute.v1.InsertBackendServiceRequest.newBuilder().setProject(project)
+                .setBackendServiceResource(backend).build()),
+        b -> Map.of("backendService", b.getSelfLink()));
+  }
+
+  private ComputeResources.Wanted<BackendService> regionalBackend(StepContext ctx, VmPoolSpec spec) {
+    BackendService backend = BackendService.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "backend")).setLoadBalancingScheme("EXTERNAL").setProtocol("TCP")
+        .setRegion(region).addHealthChecks(ctx.outputs().require("healthCheck"))
+        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require("instanceGroup"))
+            .setBalancingMode("CONNECTION"))
+        .build();
+    return new ComputeResources.Wanted<>("backend", "backend service", spec.name(), region,
+        () -> find(COMPUTE_REGION_BACKEND_SERVICES_GET, () -> clients.regionBackendServices().get(project, region,
+            spec.name())),
+        COMPUTE_REGION_BACKEND_SERVICES_CREATE, () -> clients.regionBackendServices().insertCallable().call(
+            com.google.cloud.compute.v1.InsertRegionBackendServiceRequest.newBuilder().setProject(project)
+                .setRegion(region).setBackendServiceResource(backend).build()),
+        b -> Map.of("backendService", b.getSelfLink()));
+  }
+
+  private ComputeResources.Wanted<UrlMap> urlMap(StepContext ctx, VmPoolSpec spec) {
+    UrlMap map = UrlMap.newBuilder().setName(spec.name()).setDescription(GcpOwner.description(ctx, "url-map"))
+        .setDefaultService(ctx.outputs().require("backendService")).build();
+    return new ComputeResources.Wanted<>("url-map", "URL map", spec.name(), null,
+        () -> find(COMPUTE_URL_MAPS_GET, () -> clients.urlMaps().get(project, spec.name())),
+        COMPUTE_URL_MAPS_CREATE, () -> clients.urlMaps().insertCallable().call(
+            com.google.cloud.compute.v1.InsertUrlMapRequest.newBuilder().setProject(project).setUrlMapResource(map)
+                .build()),
+        m -> Map.of("urlMap", m.getSelfLink()));
+  }
+
+  /** An HTTP proxy for the plain ports, and an HTTPS one with the certificate when 443 is among them. */
+  private List<ComputeResources.Wanted<? extends Message>> proxies(StepContext ctx, VmPoolSpec spec) {
+    List<ComputeResources.Wanted<? extends Message>> proxies = new ArrayList<>();
+    String http = spec.name() + "-http";
+    if (spec.listenerPorts().stream().anyMatch(p -> p != 443)) {
+      TargetHttpProxy proxy = TargetHttpProxy.newBuilder().setName(http).setDescription(
+          GcpOwner.description(ctx, "proxy-http")).setUrlMap(ctx.outputs().require("urlMap")).build();
+      proxies.add(new ComputeResources.Wanted<>("proxy-http", "target proxy", http, null,
+          () -> find(COMPUTE_TARGET_HTTP_PROXIES_GET, () -> clients.targetHttpProxies().get(project, http)),
+          COMPUTE_TARGET_HTTP_PROXIES_CREATE, () -> clients.targetHttpProxies().insertCallable().call(
+              com.google.cloud.compute.v1.InsertTargetHttpProxyRequest.newBuilder().setProject(project)
+                  .setTargetHttpProxyResource(proxy).build()),
+          p -> Map.of("httpProxy", p.getSelfLink())));
+    }
+    String https = spec.name() + "-https";
+    if (spec.listenerPorts().contains(443)) {
+      String certificate = spec.certificateArn().contains("/") ? spec.certificateArn()
+          : "projects/" + project + "/global/sslCertificates/" + spec.certificateArn();
+      TargetHttpsProxy proxy = TargetHttpsProxy.newBuilder().setName(https).setDescription(
+              GcpOwner.description(ctx, "proxy-https")).setUrlMap(ctx.outputs().require("urlMap"))
+          .addSslCertificates(certificate).build();
+      proxies.add(new ComputeResources.Wanted<>("proxy-https", "target proxy", https, null,
+          () -> find(COMPUTE_TARGET_HTTPS_PROXIES_GET, () -> clients.targetHttpsProxies().get(project, https)),
+          COMPUTE_TARGET_HTTPS_PROXIES_CREATE, () -> clients.targetHttpsProxies().insertCallable().call(
+              com.google.cloud.compute.v1.InsertTargetHttpsProxyRequest.newBuilder().setProject(project)
+                  .setTargetHttpsProxyResource(proxy).build()),
+          p -> Map.of("httpsProxy", p.getSelfLink())));
+    }
+    return proxies;
+  }
+
+  private List<ComputeResources.Wanted<? extends Message>> globalRules(StepContext ctx, VmPoolSpec spec) {
+    List<ComputeResources.Wanted<? extends Message>> rules = new ArrayList<>();
+    for (int port : spec.listenerPorts()) {
+      String name = ruleName(spec, port);
+      ForwardingRule rule = ForwardingRule.newBuilder().setName(name).setDescription(
+              GcpOwner.description(ctx, "rule-" + port)).setIPProtocol("TCP").setPortRange(String.valueOf(port))
+          .setLoadBalancingScheme("EXTERNAL_MANAGED")
+          .setTarget(ctx.outputs().require(port == 443 ? "httpsProxy" : "httpProxy")).build();
+      rules.add(new ComputeResources.Wanted<>("rule-" + port, "forwarding rule", name, null,
+          () -> find(COMPUTE_GLOBAL_FORWARDING_RULES_GET, () -> clients.globalForwardingRules().get(project, name)),
+          COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, () -> clients.globalForwardingRules().insertCallable().call(
+              com.google.cloud.compute.v1.InsertGlobalForwardingRuleRequest.newBuilder().setProject(project)
+                  .setForwardingRuleResource(rule).build()),
+          r -> Map.of("loadBalancerAddress", r.getIPAddress())));
+    }
+    return rules;
+  }
+
+  private ComputeResources.Wanted<ForwardingRule> regionalRule(StepContext ctx, VmPoolSpec spec) {
+    ForwardingRule rule = ForwardingRule.newBuilder().setName(spec.name()).setDescription(
+            GcpOwner.description(ctx, "rule")).setIPProtocol("TCP").setRegion(region)
+        .addAllPorts(spec.listenerPorts().stream().map(String::valueOf).toList())
+        .setLoadBalancingScheme("EXTERNAL").setBackendService(ctx.outputs().require("backendService")).build();
+    return new ComputeResources.Wanted<>("rule", "forwarding rule", spec.name(), region,
+        () -> find(COMPUTE_FORWARDING_RULES_GET, () -> clients.forwardingRules().get(project, region, spec.name())),
+        COMPUTE_FORWARDING_RULES_CREATE, () -> clients.forwardingRules().insertCallable().call(
+            com.google.cloud.compute.v1.InsertForwardingRuleRequest.newBuilder().setProject(project).setRegion(region)
+                .setForwardingRuleResource(rule).build()),
+        r -> Map.of("loadBalancerAddress", r.getIPAddress()));
+  }
+
+  private static int firstHttpPort(VmPoolSpec spec) {
+    return spec.listenerPorts().stream().filter(p -> p != 443).findFirst().orElse(443);
+  }
+}
