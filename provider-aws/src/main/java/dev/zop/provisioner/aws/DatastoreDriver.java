@@ -12,12 +12,12 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.math.BigDecimal;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,12 +38,10 @@ import software.amazon.awssdk.services.rds.model.Tag;
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private static final String MASTER_USER = "zopadmin";
-  private static final char[] PASSWORD = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789".toCharArray();
 
   private final RdsClient rds;
   private final ElastiCacheClient cache;
   private final Ec2Client ec2;
-  private final SecureRandom random = new SecureRandom();
 
   /** How long to wait before looking again at a resource still being created or deleted. */
   private final StatusPoll poll;
@@ -195,7 +193,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult createMasterSecret(StepContext ctx) {
     String existing = ctx.outputs().get("adminSecretRef");
     SecretRef ref = existing != null ? SecretRef.of(existing)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/master", generatePassword());
+        : ctx.secrets().put("zop/" + ctx.jobId() + "/master", GeneratedSecrets.password());
     return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", MASTER_USER));
   }
 
@@ -278,7 +276,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult createAuthToken(StepContext ctx) {
     String existing = ctx.outputs().get("authSecretRef");
     SecretRef ref = existing != null ? SecretRef.of(existing)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", generatePassword());
+        : ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", GeneratedSecrets.password());
     return StepResult.done(Map.of("authSecretRef", ref.value()));
   }
 
@@ -339,13 +337,5 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   private static Tag jobTag(StepContext ctx) {
     return Tag.builder().key(AwsTags.JOB).value(ctx.jobId().value()).build();
-  }
-
-  private String generatePassword() {
-    char[] out = new char[32];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = PASSWORD[random.nextInt(PASSWORD.length)];
-    }
-    return new String(out);
   }
 }

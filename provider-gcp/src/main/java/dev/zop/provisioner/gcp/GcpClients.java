@@ -43,6 +43,8 @@ import com.google.cloud.compute.v1.SubnetworksSettings;
 import com.google.cloud.secretmanager.v1.SecretManagerServiceClient;
 import com.google.cloud.secretmanager.v1.SecretManagerServiceSettings;
 import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.cloud.redis.v1.CloudRedisClient;
+import com.google.cloud.redis.v1.CloudRedisSettings;
 import com.google.cloud.container.v1.ClusterManagerSettings;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
@@ -166,6 +168,37 @@ final class GcpClients implements AutoCloseable {
   SecretManagerServiceClient secretManager() {
     return client(SecretManagerServiceClient.class, () -> SecretManagerServiceClient.create(
         configure(SecretManagerServiceSettings.newHttpJsonBuilder(), "secretmanager").build()));
+  }
+
+  CloudRedisClient redis() {
+    return client(CloudRedisClient.class, () -> CloudRedisClient.create(
+        configure(CloudRedisSettings.newHttpJsonBuilder(), "redis").build()));
+  }
+
+  /** Cloud SQL Admin, which has no Google Cloud client library: its discovery-generated client. */
+  SqlAdminClient sqlAdmin() {
+    return client(SqlAdminClient.class, () -> {
+      var credentials = credentials().getCredentials();
+      com.google.api.client.http.HttpRequestInitializer auth = credentials == null ? request -> { }
+          : new com.google.auth.http.HttpCredentialsAdapter(credentials);
+      var builder = new com.google.api.services.sqladmin.SQLAdmin.Builder(
+          new com.google.api.client.http.javanet.NetHttpTransport(),
+          com.google.api.client.json.gson.GsonFactory.getDefaultInstance(), auth)
+          .setApplicationName("zop-provisioner");
+      String endpoint = account.properties().get("endpoint.sqladmin");
+      if (endpoint != null) {
+        builder.setRootUrl(endpoint.endsWith("/") ? endpoint : endpoint + "/");
+      }
+      return new SqlAdminClient(builder.build());
+    });
+  }
+
+  /** The Cloud SQL client, closeable with the others (it holds nothing to release). */
+  record SqlAdminClient(com.google.api.services.sqladmin.SQLAdmin api) implements AutoCloseable {
+    @Override
+    public void close() {
+      // the discovery-generated clients keep no threads or pools of their own
+    }
   }
 
   ClusterManagerClient clusterManager() {

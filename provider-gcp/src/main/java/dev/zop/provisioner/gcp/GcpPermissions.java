@@ -71,6 +71,15 @@ final class GcpPermissions {
   static final String CONTAINER_OPERATIONS_GET = "container.operations.get";
   /** Nodes run as the project's default compute service account, which the creator must be allowed to act as. */
   static final String IAM_SERVICE_ACCOUNTS_ACT_AS = "iam.serviceAccounts.actAs";
+  // cloud sql (its operations are read with cloudsql.instances.get)
+  static final String CLOUDSQL_INSTANCES_CREATE = "cloudsql.instances.create";
+  static final String CLOUDSQL_INSTANCES_GET = "cloudsql.instances.get";
+  static final String CLOUDSQL_INSTANCES_DELETE = "cloudsql.instances.delete";
+  // memorystore
+  static final String REDIS_INSTANCES_CREATE = "redis.instances.create";
+  static final String REDIS_INSTANCES_GET = "redis.instances.get";
+  static final String REDIS_INSTANCES_DELETE = "redis.instances.delete";
+  static final String REDIS_INSTANCES_GET_AUTH_STRING = "redis.instances.getAuthString";
   // secret manager
   static final String SECRETMANAGER_SECRETS_CREATE = "secretmanager.secrets.create";
   static final String SECRETMANAGER_SECRETS_GET = "secretmanager.secrets.get";

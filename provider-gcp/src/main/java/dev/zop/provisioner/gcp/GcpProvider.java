@@ -20,8 +20,8 @@ import java.util.Set;
  * <p>An account names its project in property {@code projectId}; its {@code credentialsRef} says where
  * credentials come from ({@code adc}, {@code file:<key.json>}, {@code env:<VAR>}, or {@code none} with endpoint
  * overrides; see {@link GcpClients}). Properties {@code endpoint.<api>} point one API ({@code compute},
- * {@code artifactregistry}, {@code secretmanager}, {@code container}) at another endpoint. Today it makes
- * regional GKE clusters, VM pools (managed instance groups behind Google's load balancers), networks (custom-mode VPC, subnetworks, peering on both sides) and Artifact Registry
+ * {@code artifactregistry}, {@code secretmanager}, {@code container}, {@code redis}, {@code sqladmin}) at another
+ * endpoint. It makes Cloud SQL and Memorystore datastores, regional GKE clusters, VM pools (managed instance groups behind Google's load balancers), networks (custom-mode VPC, subnetworks, peering on both sides) and Artifact Registry
  * repositories, mints kubeconfigs for GKE spaces, and keeps a space's secrets in Secret Manager.
  */
 @AutoService(CloudProvider.class)
@@ -33,9 +33,11 @@ public final class GcpProvider implements CloudProvider {
       "australia-southeast1");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Google Cloud",
-      Set.of(JobKind.KUBERNETES, JobKind.VM_POOL, JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region"),
+      Set.of(JobKind.KUBERNETES, JobKind.VM_POOL, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS,
+      Set.of("region"),
       Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.VM_POOL, Duration.ofMinutes(20),
-          JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5)));
+          JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5),
+          JobKind.DATASTORE, Duration.ofMinutes(60)));
 
   private final CloudCalls.Observer observer;
   private final Duration pollInterval;

@@ -36,6 +36,7 @@ final class GcpSession implements ProviderSession {
       case KUBERNETES -> new KubernetesDriver(clients, calls, project, region, poll(Duration.ofSeconds(30)));
       case REGISTRY -> new RegistryDriver(clients, calls, project, region, poll(Duration.ofSeconds(2)));
       case VM_POOL -> new VmPoolDriver(clients, calls, project, region, poll(Duration.ofSeconds(10)));
+      case DATASTORE -> new DatastoreDriver(clients, calls, project, region, poll(Duration.ofSeconds(30)));
       case NETWORK -> new NetworkDriver(clients, calls, project, region, poll(Duration.ofSeconds(5)));
       default -> throw new IllegalArgumentException("the GCP provider does not make " + kind.wireName() + " yet");
     };

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Whole GCP jobs on the engine, against the fake built from Google's API definitions. */
 class GcpEngineTest {
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL);
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String PROJECT = GcpProviderTckTest.PROJECT;
 
@@ -290,6 +290,85 @@ class GcpEngineTest {
         global + "urlMaps/web", global + "backendServices/web", global + "healthChecks/web");
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(FAKE.resources("compute")).containsOnlyKeys(global + "networks/default");
+  }
+
+  @Test
+  void theDocumentsDatastoreBodyMakesCloudSqlWhoseOutputsFeedTheDatabasesFeature() throws Exception {
+    // the local PostgreSQL stands in for the instance's server, as on AWS: the fake answers 127.0.0.1
+    var server = dev.zop.provisioner.testkit.TestDatabaseServers.postgres();
+    String prefix = "zg" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 50,
+          "multiAZ": true, "backupRetentionDays": 7 }""", dev.zop.provisioner.spec.DatastoreSpec.class);
+
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
+        .contains("instanceClass=db-custom-2-4096");
+    assertThat(plan.permissions()).contains("cloudsql.instances.create", "secretmanager.secrets.create");
+    // regional: 2 x 730 h x 0.1106 for db-custom-2-4096, and 2 x 50 GB of SSD at 0.17
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("178.48");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("host", "127.0.0.1").containsEntry("port", "5432")
+        .containsEntry("adminUser", "postgres").containsEntry("engine", "postgres");
+    assertThat(job.outputs().get("adminSecretRef")).startsWith("projects/" + PROJECT + "/secrets/");
+    var instance = FAKE.cloudSql().instances().values().iterator().next();
+    assertThat(instance.getDatabaseVersion()).isEqualTo("POSTGRES_16");
+    assertThat(instance.getSettings().getAvailabilityType()).isEqualTo("REGIONAL");
+    assertThat(instance.getSettings().getTier()).isEqualTo("db-custom-2-4096");
+    assertThat(instance.getSettings().getDataDiskSizeGb()).isEqualTo(50L);
+    assertThat(instance.getSettings().getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups())
+        .isEqualTo(7);
+    assertThat(instance.getRootPassword()).isNull();
+
+    try {
+      var database = zop.jobs().databases(job.id()).create(prefix + "app", prefix + "app_owner");
+      assertThat(database.host()).isEqualTo("127.0.0.1");
+      try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+          .postgresUrl(server, "postgres"), server.adminUser(), server.adminPassword());
+          var ps = c.prepareStatement("SELECT count(*) FROM pg_database WHERE datname = ?")) {
+        ps.setString(1, prefix + "app");
+        try (var rs = ps.executeQuery()) {
+          rs.next();
+          assertThat(rs.getInt(1)).isEqualTo(1);
+        }
+      }
+      zop.jobs().databases(job.id()).delete(database.id());
+    } finally {
+      try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+          .postgresUrl(server, "postgres"), server.adminUser(), server.adminPassword());
+          var s = c.createStatement()) {
+        s.execute("DROP DATABASE IF EXISTS \"" + prefix + "app\" WITH (FORCE)");
+        s.execute("DROP ROLE IF EXISTS \"" + prefix + "app_owner\"");
+      }
+    }
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.cloudSql().instances()).isEmpty();
+    assertThat(FAKE.resources("secretmanager")).isEmpty();
+  }
+
+  @Test
+  void aRedisDatastoreIsMemorystoreWithAuthAndTlsItsAuthStringKeptAsAReference() throws Exception {
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.DatastoreSpec.redis()
+        .name("sessions").version("7.1").instanceClass("cache.t3.medium").multiAz(true).build()).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var redis = com.google.cloud.redis.v1.Instance.parseFrom(FAKE.get("redis",
+        "v1/projects/" + PROJECT + "/locations/us-central1/instances/sessions").toByteString());
+    assertThat(redis.getTier()).isEqualTo(com.google.cloud.redis.v1.Instance.Tier.STANDARD_HA);
+    assertThat(redis.getMemorySizeGb()).isEqualTo(3);
+    assertThat(redis.getRedisVersion()).isEqualTo("REDIS_7_0");
+    assertThat(redis.getAuthEnabled()).isTrue();
+    assertThat(redis.getTransitEncryptionMode())
+        .isEqualTo(com.google.cloud.redis.v1.Instance.TransitEncryptionMode.SERVER_AUTHENTICATION);
+    assertThat(job.outputs()).containsEntry("port", "6378").containsEntry("tls", "true");
+    try (ProviderSession session = new GcpProvider().open(account, "us-central1")) {
+      assertThat(session.secrets().get(SecretRef.of(job.outputs().get("authSecretRef")))).hasSize(36);
+    }
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("redis")).isEmpty();
+    assertThat(FAKE.resources("secretmanager")).isEmpty();
   }
 
   @Test

@@ -71,6 +71,10 @@ final class GcpFake implements AutoCloseable {
       List.of(com.google.cloud.secretmanager.v1.ServiceProto.getDescriptor()));
   static final Api CONTAINER = new Api("container",
       List.of(com.google.container.v1.Cluster.getDescriptor().getFile()));
+  static final Api REDIS = new Api("redis",
+      List.of(com.google.cloud.redis.v1.Instance.getDescriptor().getFile()));
+  /** Cloud SQL Admin has no protos: {@link CloudSqlFake} serves it from its discovery-generated client. */
+  static final Api CLOUD_SQL = new Api("sqladmin", List.of());
 
   /** A route: an HTTP rule of one proto method, and the IAM permission that method needs. */
   record Route(Api api, String verb, PathTemplate template, String pathPrefix, String customVerb, String body,
@@ -129,6 +133,8 @@ final class GcpFake implements AutoCloseable {
   private final AtomicLong ids = new AtomicLong(1_000_000_000L);
   private final HaltSwitch halts = new HaltSwitch();
   private final JsonFormat.TypeRegistry types;
+  private final CloudSqlFake cloudSql = new CloudSqlFake(this);
+  private final Map<String, String> authStrings = new ConcurrentHashMap<>();
   private volatile int operationPolls;
 
   GcpFake(Api... apis) {
@@ -148,7 +154,11 @@ final class GcpFake implements AutoCloseable {
       }
       try {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> serve(api, exchange));
+        if (api == CLOUD_SQL) {
+          server.createContext("/", cloudSql::serve);
+        } else {
+          server.createContext("/", exchange -> serve(api, exchange));
+        }
         server.createContext("/token", this::issueToken);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
@@ -241,6 +251,15 @@ final class GcpFake implements AutoCloseable {
         store.put("compute " + peerPath, peerBuilder.build());
       }
       answer.ok(operation(call.route(), networkPath, network, "removePeering"));
+    });
+    on("redis.instances.getAuthString", (call, answer) -> {
+      String instance = call.path().substring(0, call.path().lastIndexOf('/'));
+      if (!store.containsKey("redis " + instance)) {
+        answer.fail(notFound(instance));
+        return;
+      }
+      answer.ok(com.google.cloud.redis.v1.InstanceAuthString.newBuilder().setAuthString(
+          authStrings.computeIfAbsent(instance, i -> java.util.UUID.randomUUID().toString())).build());
     });
     on("secretmanager.versions.add", (call, answer) -> {
       String secretPath = call.path();
@@ -353,6 +372,8 @@ final class GcpFake implements AutoCloseable {
 
   void reset() {
     store.clear();
+    cloudSql.reset();
+    authStrings.clear();
     payloads.clear();
     issued.clear();
     haltDue.set(null);
@@ -422,7 +443,7 @@ final class GcpFake implements AutoCloseable {
     Map<String, String> irregular = Map.of("AddSecretVersion", "versions.add", "AccessSecretVersion",
         "versions.access", "GetSecretVersion", "versions.get", "ListSecretVersions", "versions.list",
         "DestroySecretVersion", "versions.destroy", "DisableSecretVersion", "versions.disable",
-        "EnableSecretVersion", "versions.enable");
+        "EnableSecretVersion", "versions.enable", "GetInstanceAuthString", "instances.getAuthString");
     if (irregular.containsKey(name)) {
       return api.name() + "." + irregular.get(name);
     }
@@ -440,6 +461,52 @@ final class GcpFake implements AutoCloseable {
 
   private static String lowerFirst(String s) {
     return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+  }
+
+  // ---- what the Cloud SQL part shares -------------------------------------------------------------------
+
+  /** Records a call and returns the fault injected for it, if any. */
+  Fault called(String permission) {
+    calls.add(permission);
+    Deque<Fault> queued = faults.get(permission);
+    return queued == null ? null : queued.poll();
+  }
+
+  /** A change was stored: where the crash matrix may stop the caller, before the answer is sent. */
+  void acceptedChange(String permission) {
+    try {
+      halts.accepted(permission);
+    } catch (dev.zop.provisioner.testkit.tck.EngineHalted halted) {
+      haltDue.set(permission);
+    }
+  }
+
+  boolean authorized(HttpExchange exchange) {
+    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    return authorization == null || authenticated(authorization.replaceFirst("(?i)^Bearer ", ""));
+  }
+
+  int operationPolls() {
+    return operationPolls;
+  }
+
+  static String errorBody(Fault fault) {
+    return error(fault);
+  }
+
+  static String body(HttpExchange exchange) throws IOException {
+    return readBody(exchange);
+  }
+
+  static void respond(HttpExchange exchange, int status, String json) throws IOException {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+  }
+
+  CloudSqlFake cloudSql() {
+    return cloudSql;
   }
 
   // ---- OAuth 2.0 token endpoint ----------------------------------------------------------------------------
@@ -882,6 +949,14 @@ final class GcpFake implements AutoCloseable {
 
   /** Output-only fields Google fills in on create, by resource type, where a client reads them. */
   private static final Map<String, java.util.function.Consumer<Message.Builder>> FILLERS = Map.of(
+      "google.cloud.redis.v1.Instance", instance -> {
+        Descriptor type = instance.getDescriptorForType();
+        instance.setField(type.findFieldByName("host"), "127.0.0.1");
+        // TLS in transit moves Redis to 6378, as Memorystore does
+        boolean tls = ((com.google.protobuf.Descriptors.EnumValueDescriptor) instance.getField(
+            type.findFieldByName("transit_encryption_mode"))).getName().equals("SERVER_AUTHENTICATION");
+        instance.setField(type.findFieldByName("port"), tls ? 6378 : 6379);
+      },
       "google.cloud.compute.v1.InstanceGroupManager", manager -> {
         FieldDescriptor selfLink = manager.getDescriptorForType().findFieldByName("self_link");
         manager.setField(manager.getDescriptorForType().findFieldByName("instance_group"),

@@ -5,6 +5,7 @@ import com.google.cloud.compute.v1.Subnetwork;
 import com.google.devtools.artifactregistry.v1.Repository;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 class GcpProviderTckTest extends ProviderTck {
   static final String PROJECT = "tck-project";
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL);
   private final GcpProvider provider = new GcpProvider().observingCalls(FAKE.haltingObserver())
       .pollingEvery(Duration.ofMillis(20));
 
@@ -82,7 +83,10 @@ class GcpProviderTckTest extends ProviderTck {
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
             .subnet(Subnet.publicSubnet("edge", "10.20.0.0/24", null))
             .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer").build(),
-        RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).build());
+        RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).build(),
+        DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-4096")
+            .allocatedStorageGb(20).multiAz(true).backupRetentionDays(7).build(),
+        DatastoreSpec.redis().name("tck-redis-" + suffix).version("7.2").instanceClass("redis-1").build());
   }
 
   @Override
@@ -125,6 +129,18 @@ class GcpProviderTckTest extends ProviderTck {
               + ":" + p.getAutoscaling().getTotalMinNodeCount() + ".." + p.getAutoscaling().getTotalMaxNodeCount())
               .toList() + " " + new TreeMap<>(c.getResourceLabelsMap()));
     });
+    FAKE.cloudSql().instances().forEach((key, i) -> all.add("sql " + i.getName() + " " + i.getDatabaseVersion()
+        + " " + i.getSettings().getTier() + " " + i.getSettings().getAvailabilityType() + " backups="
+        + i.getSettings().getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups() + " "
+        + new TreeMap<>(i.getSettings().getUserLabels())));
+    FAKE.resources("redis").forEach((path, resource) -> {
+      var r = (com.google.cloud.redis.v1.Instance) parse(resource, com.google.cloud.redis.v1.Instance.getDefaultInstance());
+      all.add("redis " + path.substring(path.lastIndexOf('/') + 1) + " " + r.getTier() + " " + r.getMemorySizeGb()
+          + "GB auth=" + r.getAuthEnabled() + " " + r.getTransitEncryptionMode() + " " + new TreeMap<>(r.getLabelsMap()));
+    });
+    // secrets by name only: a resumed step may add a version, never a second secret
+    FAKE.resources("secretmanager").keySet().stream().filter(k -> !k.contains("/versions/"))
+        .forEach(k -> all.add("secret " + k.substring(k.lastIndexOf('/') + 1)));
     FAKE.resources("artifactregistry").forEach((path, resource) -> {
       Repository r = (Repository) parse(resource, Repository.getDefaultInstance());
       all.add("repository " + r.getName() + " " + r.getFormat() + " immutable="

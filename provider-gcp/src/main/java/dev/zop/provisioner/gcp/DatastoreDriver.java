@@ -1,0 +1,435 @@
+package dev.zop.provisioner.gcp;
+
+import static dev.zop.provisioner.gcp.GcpPermissions.*;
+
+import com.google.api.services.sqladmin.model.BackupConfiguration;
+import com.google.api.services.sqladmin.model.BackupRetentionSettings;
+import com.google.api.services.sqladmin.model.DatabaseInstance;
+import com.google.api.services.sqladmin.model.IpConfiguration;
+import com.google.api.services.sqladmin.model.IpMapping;
+import com.google.api.services.sqladmin.model.Operation;
+import com.google.api.services.sqladmin.model.Settings;
+import com.google.cloud.redis.v1.CreateInstanceRequest;
+import com.google.cloud.redis.v1.Instance;
+import com.google.cloud.redis.v1.PersistenceConfig;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.DatastoreEngine;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Cloud SQL for PostgreSQL and MySQL, and Memorystore for Redis.
+ *
+ * <p>Cloud SQL: the admin password is generated into the space's secret store first (Secret Manager) and given
+ * to the instance as its root password; the instance is REGIONAL (a standby in another zone) for
+ * {@code multiAZ}, keeps {@code backupRetentionDays} automated backups (default 7) with point-in-time recovery,
+ * and with {@code vpcID} has only a private address in that network (which needs private services access set
+ * up on it), else a public one that accepts TLS connections only. Its outputs are what the databases feature
+ * needs: {@code host}, {@code port}, {@code adminUser}, {@code adminSecretRef}, {@code engine}.
+ *
+ * <p>Memorystore: STANDARD_HA (a replica in another zone) for {@code multiAZ}, else BASIC; AUTH on and TLS in
+ * transit; RDB snapshots every 24 hours when {@code backupRetentionDays} is above 0. Memorystore generates the
+ * AUTH string itself: the job copies it into the secret store and records only the reference
+ * ({@code authSecretRef}).
+ *
+ * <p>{@code instanceClass} may name a GCP tier ({@code db-custom-2-8192}, {@code redis-5} for 5 GB) or an AWS
+ * class, which becomes the tier of the same size ({@link #SQL_TIERS}, {@link #REDIS_GB}); the plan shows it.
+ */
+final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
+  /** AWS instance classes and the Cloud SQL tier with the same vCPUs and memory. */
+  static final Map<String, String> SQL_TIERS = Map.of(
+      "db.t3.micro", "db-f1-micro", "db.t3.small", "db-g1-small", "db.t3.medium", "db-custom-2-4096",
+      "db.t3.large", "db-custom-2-8192", "db.m5.large", "db-custom-2-8192", "db.r5.large", "db-custom-2-16384");
+  /** AWS cache node types and the Memorystore capacity (GB) nearest their memory. */
+  static final Map<String, Integer> REDIS_GB = Map.of(
+      "cache.t3.micro", 1, "cache.t3.small", 1, "cache.t3.medium", 3, "cache.m5.large", 6, "cache.r5.large", 13);
+
+  private final GcpClients clients;
+  private final CloudCalls calls;
+  private final String project;
+  private final String region;
+  private final StatusPoll poll;
+
+  DatastoreDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.project = project;
+    this.region = region;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<DatastoreSpec> specType() {
+    return DatastoreSpec.class;
+  }
+
+  @Override
+  public Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
+    String mapped = spec.engine() == DatastoreEngine.REDIS
+        ? (REDIS_GB.containsKey(spec.instanceClass()) ? "redis-" + REDIS_GB.get(spec.instanceClass()) : null)
+        : SQL_TIERS.get(spec.instanceClass());
+    if (mapped == null) {
+      return Defaulted.as(spec);
+    }
+    return new Defaulted<>(spec.toBuilder().instanceClass(mapped).build(), List.of(new PlanDefault("instanceClass",
+        mapped, spec.engine() == DatastoreEngine.REDIS ? "the Memorystore capacity nearest the memory of "
+            + spec.instanceClass() : "the Cloud SQL tier with the vCPUs and memory of " + spec.instanceClass())));
+  }
+
+  @Override
+  public List<FieldError> validate(DatastoreSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      if (!spec.instanceClass().matches("redis-\\d{1,3}")) {
+        errors.add(FieldError.of("instanceClass", "invalid_value", "Memorystore capacity is redis-<GB> (e.g."
+            + " redis-5), or an ElastiCache node type of " + REDIS_GB.keySet()));
+      }
+      if (redisVersion(spec.version()) == null) {
+        errors.add(FieldError.of("version", "unsupported_version", "Memorystore serves Redis 6.x and 7.x"));
+      }
+    } else {
+      if (!spec.instanceClass().startsWith("db-")) {
+        errors.add(FieldError.of("instanceClass", "invalid_value", "a Cloud SQL tier such as db-custom-2-8192,"
+            + " or an RDS class of " + SQL_TIERS.keySet()));
+      }
+      if (databaseVersion(spec) == null) {
+        errors.add(FieldError.of("version", "unsupported_version", spec.engine() == DatastoreEngine.POSTGRES
+            ? "Cloud SQL serves PostgreSQL 9.6 to 17 (a major version, e.g. 16 or 16.3)"
+            : "Cloud SQL serves MySQL 5.6, 5.7, 8.0 and 8.4"));
+      }
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(DatastoreSpec spec) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return List.of(
+          ProviderStep.of("create-redis-instance", List.of(REDIS_INSTANCES_GET, REDIS_INSTANCES_CREATE),
+              ctx -> createRedis(ctx, spec)),
+          ProviderStep.of("await-redis-instance", List.of(REDIS_INSTANCES_GET), ctx -> awaitRedis(ctx, spec)),
+          ProviderStep.of("store-auth-string", List.of(REDIS_INSTANCES_GET_AUTH_STRING, SECRETMANAGER_SECRETS_CREATE,
+              SECRETMANAGER_VERSIONS_ADD), ctx -> storeAuthString(ctx, spec)));
+    }
+    return List.of(
+        ProviderStep.of("create-admin-secret", List.of(SECRETMANAGER_SECRETS_CREATE, SECRETMANAGER_VERSIONS_ADD),
+            ctx -> createAdminSecret(ctx, spec)),
+        ProviderStep.of("create-sql-instance", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_CREATE,
+            SECRETMANAGER_VERSIONS_ACCESS), ctx -> createSql(ctx, spec)),
+        ProviderStep.of("await-sql-instance", List.of(CLOUDSQL_INSTANCES_GET), ctx -> awaitSql(ctx, spec)));
+  }
+
+  @Override
+  public List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    if (recorded.has("sqlInstance")) {
+      steps.add(ProviderStep.of("delete-sql-instance", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_DELETE),
+          ctx -> deleteSql(ctx, recorded.get("sqlInstance"))));
+    }
+    if (recorded.has("redisInstance")) {
+      steps.add(ProviderStep.of("delete-redis-instance", List.of(REDIS_INSTANCES_GET, REDIS_INSTANCES_DELETE),
+          ctx -> deleteRedis(ctx, recorded.get("redisInstance"))));
+    }
+    for (String secret : List.of("adminSecretRef", "authSecretRef")) {
+      if (recorded.has(secret)) {
+        SecretRef ref = SecretRef.of(recorded.get(secret));
+        steps.add(ProviderStep.of("delete-" + (secret.startsWith("admin") ? "admin-secret" : "auth-string"),
+            List.of(SECRETMANAGER_SECRETS_DELETE), ctx -> {
+              ctx.secrets().delete(ref);
+              return StepResult.done();
+            }));
+      }
+    }
+    return steps;
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return GcpPrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(DatastoreSpec spec, String priceRegion) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      int gb = spec.instanceClass().startsWith("redis-") ? Integer.parseInt(spec.instanceClass().substring(6)) : 0;
+      String tier = spec.multiAz() ? "standard" : "basic";
+      return List.of(GcpPrices.TABLE.hourly(priceRegion, "Memorystore " + tier + " " + gb + " GB",
+          "memorystore:" + tier + "-gb", gb));
+    }
+    int copies = spec.multiAz() ? 2 : 1;
+    return List.of(
+        GcpPrices.TABLE.hourly(priceRegion, "Cloud SQL " + spec.engine().wireName() + " " + spec.instanceClass()
+            + (spec.multiAz() ? " (regional: primary and standby)" : ""), "cloudsql:" + spec.instanceClass(), copies),
+        GcpPrices.TABLE.monthly(priceRegion, "SSD storage", "GB-month", "cloudsql:ssd-gb",
+            BigDecimal.valueOf((long) spec.allocatedStorageGb() * copies)));
+  }
+
+  private static String instanceName(StepContext ctx, DatastoreSpec spec) {
+    return spec.name() != null ? spec.name() : ctx.resourceName("db");
+  }
+
+  // ---- Cloud SQL ---------------------------------------------------------------------------------------
+
+  /** {@code 16.3} → {@code POSTGRES_16}; {@code 8.0.35} → {@code MYSQL_8_0}; null when Cloud SQL has none. */
+  static String databaseVersion(DatastoreSpec spec) {
+    String[] parts = spec.version().split("\\.");
+    if (spec.engine() == DatastoreEngine.POSTGRES) {
+      int major = Integer.parseInt(parts[0]);
+      return major == 9 && parts.length > 1 && parts[1].equals("6") ? "POSTGRES_9_6"
+          : major >= 10 && major <= 17 ? "POSTGRES_" + major : null;
+    }
+    String minor = parts[0] + "." + (parts.length > 1 ? parts[1] : "0");
+    return switch (minor) {
+      case "5.6", "5.7", "8.0", "8.4" -> "MYSQL_" + minor.replace('.', '_');
+      default -> null;
+    };
+  }
+
+  static String adminUser(DatastoreSpec spec) {
+    return spec.engine() == DatastoreEngine.POSTGRES ? "postgres" : "root";
+  }
+
+  private StepResult createAdminSecret(StepContext ctx, DatastoreSpec spec) {
+    String existing = ctx.outputs().get("adminSecretRef");
+    SecretRef ref = existing != null ? SecretRef.of(existing)
+        : ctx.secrets().put("zop/" + ctx.jobId() + "/admin", GeneratedSecrets.password());
+    return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", adminUser(spec)));
+  }
+
+  private StepResult createSql(StepContext ctx, DatastoreSpec spec) {
+    String name = instanceName(ctx, spec);
+    DatabaseInstance existing = findSql(name);
+    if (existing == null) {
+      ctx.recordIntent(Map.of("sqlInstance", name));
+      String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
+      try {
+        sql(CLOUDSQL_INSTANCES_CREATE, () -> clients.sqlAdmin().api().instances().insert(project,
+            desiredSql(ctx, spec, name, password)).execute());
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isAlreadyExists(e)) {
+          throw e;
+        }
+      }
+      existing = findSql(name);
+      if (existing == null) {
+        return poll.waitFor(ctx, "Cloud SQL instance " + name + " is being created");
+      }
+    }
+    Map<String, String> labels = existing.getSettings() == null || existing.getSettings().getUserLabels() == null
+        ? Map.of() : existing.getSettings().getUserLabels();
+    Failure foreign = GcpOwner.TAGS.refuseForeign(labels, ctx, "Cloud SQL instance", name);
+    return foreign != null ? StepResult.fail(foreign)
+        : StepResult.done(Map.of("sqlInstance", name, "engine", spec.engine().wireName()));
+  }
+
+  private DatabaseInstance desiredSql(StepContext ctx, DatastoreSpec spec, String name, String password) {
+    int retained = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
+    IpConfiguration ip = new IpConfiguration();
+    if (spec.vpcId() != null) {
+      ip.setIpv4Enabled(false).setPrivateNetwork("projects/" + project + "/global/networks/" + spec.vpcId());
+    } else {
+      ip.setIpv4Enabled(true).setSslMode("ENCRYPTED_ONLY");
+    }
+    BackupConfiguration backups = new BackupConfiguration().setEnabled(retained > 0);
+    if (retained > 0) {
+      backups.setBackupRetentionSettings(new BackupRetentionSettings().setRetentionUnit("COUNT")
+          .setRetainedBackups(retained));
+      if (spec.engine() == DatastoreEngine.POSTGRES) {
+        backups.setPointInTimeRecoveryEnabled(true);
+      } else {
+        backups.setBinaryLogEnabled(true);
+      }
+    }
+    Settings settings = new Settings().setTier(spec.instanceClass())
+        .setAvailabilityType(spec.multiAz() ? "REGIONAL" : "ZONAL").setDataDiskSizeGb((long) spec.allocatedStorageGb())
+        .setDataDiskType("PD_SSD").setBackupConfiguration(backups).setIpConfiguration(ip)
+        .setUserLabels(new LinkedHashMap<>(GcpOwner.labels(ctx, "sql")));
+    return new DatabaseInstance().setName(name).setRegion(region).setDatabaseVersion(databaseVersion(spec))
+        .setRootPassword(password).setSettings(settings);
+  }
+
+  private StepResult awaitSql(StepContext ctx, DatastoreSpec spec) {
+    String name = ctx.outputs().require("sqlInstance");
+    DatabaseInstance instance = findSql(name);
+    if (instance == null) {
+      return StepResult.fail(Failure.userAction(dev.zop.provisioner.kit.FailureCodes.RESOURCE_MISSING,
+          "Cloud SQL instance " + name + " was deleted outside this job while it was being created",
+          "Retry the job to create it again.", console("sql/instances")));
+    }
+    return switch (String.valueOf(instance.getState())) {
+      case "RUNNABLE" -> {
+        String host = address(instance, spec.vpcId() != null ? "PRIVATE" : "PRIMARY");
+        yield StepResult.done(Map.of("host", host, "port", spec.engine() == DatastoreEngine.POSTGRES ? "5432"
+            : "3306", "connectionName", String.valueOf(instance.getConnectionName())));
+      }
+      case "FAILED", "MAINTENANCE", "SUSPENDED" -> StepResult.fail(Failure.userAction("sql_instance_"
+          + instance.getState().toLowerCase(Locale.ROOT), "Cloud SQL instance " + name + " is "
+          + instance.getState(), "See the instance's page in the console, then retry.",
+          console("sql/instances/" + name + "/overview")));
+      default -> poll.waitFor(ctx, "Cloud SQL instance " + name + " is " + instance.getState());
+    };
+  }
+
+  private static String address(DatabaseInstance instance, String type) {
+    List<IpMapping> addresses = instance.getIpAddresses() == null ? List.of() : instance.getIpAddresses();
+    return addresses.stream().filter(a -> type.equals(a.getType())).map(IpMapping::getIpAddress).findFirst()
+        .orElseGet(() -> addresses.isEmpty() ? null : addresses.get(0).getIpAddress());
+  }
+
+  private StepResult deleteSql(StepContext ctx, String name) {
+    DatabaseInstance instance = findSql(name);
+    if (instance == null || instance.getSettings() == null
+        || !GcpOwner.TAGS.owns(instance.getSettings().getUserLabels(), ctx)) {
+      return StepResult.done();
+    }
+    calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> io(() -> clients.sqlAdmin().api().instances()
+        .delete(project, name).execute()));
+    return findSql(name) == null ? StepResult.done()
+        : poll.waitFor(ctx, "Cloud SQL instance " + name + " is being deleted");
+  }
+
+  private DatabaseInstance findSql(String name) {
+    return calls.findOrNull(CLOUDSQL_INSTANCES_GET, () -> io(() -> clients.sqlAdmin().api().instances()
+        .get(project, name).execute()));
+  }
+
+  private interface IoCall<T> {
+    T run() throws IOException;
+  }
+
+  /** The discovery-generated client throws checked IOExceptions; its HTTP errors are Google's answers. */
+  private static <T> T io(IoCall<T> call) {
+    try {
+      return call.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Operation sql(String permission, IoCall<Operation> call) {
+    return calls.call(permission, () -> io(call));
+  }
+
+  // ---- Memorystore -------------------------------------------------------------------------------------
+
+  /** {@code 7.1} → {@code REDIS_7_0}, {@code 7.2} → {@code REDIS_7_2}, {@code 6.x} → {@code REDIS_6_X}. */
+  static String redisVersion(String version) {
+    String[] parts = version.split("\\.");
+    int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+    return switch (parts[0]) {
+      case "7" -> minor >= 2 ? "REDIS_7_2" : "REDIS_7_0";
+      case "6" -> "REDIS_6_X";
+      default -> null;
+    };
+  }
+
+  private String redisName(StepContext ctx, DatastoreSpec spec) {
+    return "projects/" + project + "/locations/" + region + "/instances/" + instanceName(ctx, spec);
+  }
+
+  private StepResult createRedis(StepContext ctx, DatastoreSpec spec) {
+    String id = instanceName(ctx, spec);
+    Instance existing = findRedis(redisName(ctx, spec));
+    if (existing == null) {
+      ctx.recordIntent(Map.of("redisInstance", redisName(ctx, spec)));
+      Instance.Builder wanted = Instance.newBuilder()
+          .setTier(spec.multiAz() ? Instance.Tier.STANDARD_HA : Instance.Tier.BASIC)
+          .setMemorySizeGb(Integer.parseInt(spec.instanceClass().substring("redis-".length())))
+          .setRedisVersion(redisVersion(spec.version())).setAuthEnabled(true)
+          .setTransitEncryptionMode(Instance.TransitEncryptionMode.SERVER_AUTHENTICATION)
+          .putAllLabels(GcpOwner.labels(ctx, "redis"));
+      if (spec.vpcId() != null) {
+        wanted.setAuthorizedNetwork("projects/" + project + "/global/networks/" + spec.vpcId());
+      }
+      int retained = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
+      if (retained > 0) {
+        wanted.setPersistenceConfig(PersistenceConfig.newBuilder()
+            .setPersistenceMode(PersistenceConfig.PersistenceMode.RDB)
+            .setRdbSnapshotPeriod(PersistenceConfig.SnapshotPeriod.TWENTY_FOUR_HOURS));
+      }
+      try {
+        calls.call(REDIS_INSTANCES_CREATE, () -> clients.redis().createInstanceCallable().call(
+            CreateInstanceRequest.newBuilder().setParent("projects/" + project + "/locations/" + region)
+                .setInstanceId(id).setInstance(wanted).build()));
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isAlreadyExists(e)) {
+          throw e;
+        }
+      }
+      existing = findRedis(redisName(ctx, spec));
+      if (existing == null) {
+        return poll.waitFor(ctx, "Memorystore instance " + id + " is being created");
+      }
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "Memorystore instance", id);
+    return foreign != null ? StepResult.fail(foreign)
+        : StepResult.done(Map.of("redisInstance", existing.getName(), "engine", "redis", "tls", "true"));
+  }
+
+  private StepResult awaitRedis(StepContext ctx, DatastoreSpec spec) {
+    Instance instance = findRedis(ctx.outputs().require("redisInstance"));
+    if (instance == null) {
+      return StepResult.fail(Failure.userAction(dev.zop.provisioner.kit.FailureCodes.RESOURCE_MISSING,
+          "Memorystore instance " + instanceName(ctx, spec) + " was deleted outside this job",
+          "Retry the job to create it again.", console("memorystore/redis/instances")));
+    }
+    return instance.getState() == Instance.State.READY
+        ? StepResult.done(Map.of("host", instance.getHost(), "port", String.valueOf(instance.getPort())))
+        : poll.waitFor(ctx, "Memorystore instance " + instanceName(ctx, spec) + " is " + instance.getState());
+  }
+
+  /** Memorystore made the AUTH string: it goes into the secret store, and only its reference into the job. */
+  private StepResult storeAuthString(StepContext ctx, DatastoreSpec spec) {
+    String existing = ctx.outputs().get("authSecretRef");
+    if (existing != null) {
+      return StepResult.done(Map.of("authSecretRef", existing));
+    }
+    String auth = calls.call(REDIS_INSTANCES_GET_AUTH_STRING, () -> clients.redis()
+        .getInstanceAuthString(ctx.outputs().require("redisInstance"))).getAuthString();
+    SecretRef ref = ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", auth);
+    return StepResult.done(Map.of("authSecretRef", ref.value()));
+  }
+
+  private StepResult deleteRedis(StepContext ctx, String name) {
+    Instance instance = findRedis(name);
+    if (instance == null || !GcpOwner.TAGS.owns(instance.getLabelsMap(), ctx)) {
+      return StepResult.done();
+    }
+    if (instance.getState() != Instance.State.DELETING) {
+      calls.deleteIfExists(REDIS_INSTANCES_DELETE, () -> clients.redis().deleteInstanceCallable().call(
+          com.google.cloud.redis.v1.DeleteInstanceRequest.newBuilder().setName(name).build()));
+    }
+    return findRedis(name) == null ? StepResult.done()
+        : poll.waitFor(ctx, "Memorystore instance " + name + " is being deleted");
+  }
+
+  private Instance findRedis(String name) {
+    return calls.findOrNull(REDIS_INSTANCES_GET, () -> clients.redis().getInstance(name));
+  }
+
+  private String console(String page) {
+    return "https://console.cloud.google.com/" + page + "?project=" + project;
+  }
+}
