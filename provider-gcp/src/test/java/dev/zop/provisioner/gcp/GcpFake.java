@@ -58,23 +58,23 @@ import java.util.zip.GZIPInputStream;
  * are {@code google.rpc.Status} bodies with an {@code ErrorInfo} reason. Faults can be injected per IAM
  * permission. Each API is served on its own loopback port, as each has its own host at Google.
  */
-final class GcpFake implements AutoCloseable {
+public final class GcpFake implements AutoCloseable {
 
   /** One Google API: the short name its IAM permissions start with and the protos that define it. */
-  record Api(String name, List<FileDescriptor> files) {}
+  public record Api(String name, List<FileDescriptor> files) {}
 
-  static final Api COMPUTE = new Api("compute",
+  public static final Api COMPUTE = new Api("compute",
       List.of(com.google.cloud.compute.v1.Network.getDescriptor().getFile()));
-  static final Api ARTIFACT_REGISTRY = new Api("artifactregistry",
+  public static final Api ARTIFACT_REGISTRY = new Api("artifactregistry",
       List.of(com.google.devtools.artifactregistry.v1.ServiceProto.getDescriptor()));
-  static final Api SECRET_MANAGER = new Api("secretmanager",
+  public static final Api SECRET_MANAGER = new Api("secretmanager",
       List.of(com.google.cloud.secretmanager.v1.ServiceProto.getDescriptor()));
-  static final Api CONTAINER = new Api("container",
+  public static final Api CONTAINER = new Api("container",
       List.of(com.google.container.v1.Cluster.getDescriptor().getFile()));
-  static final Api REDIS = new Api("redis",
+  public static final Api REDIS = new Api("redis",
       List.of(com.google.cloud.redis.v1.Instance.getDescriptor().getFile()));
   /** Cloud SQL Admin has no protos: {@link CloudSqlFake} serves it from its discovery-generated client. */
-  static final Api CLOUD_SQL = new Api("sqladmin", List.of());
+  public static final Api CLOUD_SQL = new Api("sqladmin", List.of());
 
   /** A route: an HTTP rule of one proto method, and the IAM permission that method needs. */
   record Route(Api api, String verb, PathTemplate template, String pathPrefix, String customVerb, String body,
@@ -137,7 +137,7 @@ final class GcpFake implements AutoCloseable {
   private final Map<String, String> authStrings = new ConcurrentHashMap<>();
   private volatile int operationPolls;
 
-  GcpFake(Api... apis) {
+  public GcpFake(Api... apis) {
     // answers go out at once: with Nagle's algorithm each small answer waits on the client's delayed ACK
     System.setProperty("sun.net.httpserver.nodelay", "true");
     JsonFormat.TypeRegistry.Builder registry = JsonFormat.TypeRegistry.newBuilder();
@@ -310,7 +310,7 @@ final class GcpFake implements AutoCloseable {
   }
 
   /** The endpoint of each API, as account properties ({@code endpoint.compute=http://127.0.0.1:port}). */
-  Map<String, String> endpoints() {
+  public Map<String, String> endpoints() {
     Map<String, String> endpoints = new TreeMap<>();
     servers.forEach((api, server) -> endpoints.put("endpoint." + api,
         "http://127.0.0.1:" + server.getAddress().getPort()));
@@ -322,7 +322,7 @@ final class GcpFake implements AutoCloseable {
   }
 
   /** How many reads an operation stays running before it is done. */
-  void operationPolls(int polls) {
+  public void operationPolls(int polls) {
     this.operationPolls = polls;
   }
 
@@ -352,7 +352,7 @@ final class GcpFake implements AutoCloseable {
   }
 
   /** Resources (not operations) held for {@code api}, by path. */
-  Map<String, Message> resources(String api) {
+  public Map<String, Message> resources(String api) {
     Map<String, Message> found = new TreeMap<>();
     store.forEach((key, value) -> {
       if (key.startsWith(api + " ") && !isOperation(value)) {
@@ -362,15 +362,15 @@ final class GcpFake implements AutoCloseable {
     return found;
   }
 
-  Message get(String api, String path) {
+  public Message get(String api, String path) {
     return store.get(api + " " + path);
   }
 
-  void put(String api, String path, Message resource) {
+  public void put(String api, String path, Message resource) {
     store.put(api + " " + path, resource);
   }
 
-  void reset() {
+  public void reset() {
     store.clear();
     cloudSql.reset();
     authStrings.clear();
@@ -515,7 +515,7 @@ final class GcpFake implements AutoCloseable {
   private final Set<String> issued = ConcurrentHashMap.newKeySet();
 
   /** The token endpoint a service-account key's {@code token_uri} points at (RFC 7523 JWT bearer grant). */
-  String tokenUri() {
+  public String tokenUri() {
     return "http://127.0.0.1:" + servers.values().iterator().next().getAddress().getPort() + "/token";
   }
 
@@ -555,7 +555,7 @@ final class GcpFake implements AutoCloseable {
    * Accept self-signed JWTs signed with this service-account key: Google's clients send those instead of a
    * token from the token endpoint when they can, and Google checks their signature against the account's keys.
    */
-  void trustServiceAccountKey(java.security.PublicKey key) {
+  public void trustServiceAccountKey(java.security.PublicKey key) {
     trustedKeys.add(key);
   }
 

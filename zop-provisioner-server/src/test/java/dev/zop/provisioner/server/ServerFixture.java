@@ -34,10 +34,22 @@ final class ServerFixture implements AutoCloseable {
   }
 
   private ServerFixture(boolean components, java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
+    this(components, e -> e, customise);
+  }
+
+  /** With the engine's builder customised too (an extra provider, its settings). */
+  static ServerFixture withEngine(
+      java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise) {
+    return new ServerFixture(false, engineCustomise, b -> b);
+  }
+
+  private ServerFixture(boolean components,
+      java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise,
+      java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
     try {
       Path dir = Files.createTempDirectory("zop-server-test");
       // discovery finds provider-helm's installer; the explicit sim provider still wins for sim
-      engine = TestEngines.h2(dir, cloud).discoverProviders(components).build();
+      engine = engineCustomise.apply(TestEngines.h2(dir, cloud).discoverProviders(components)).build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
