@@ -33,6 +33,10 @@ import com.google.cloud.compute.v1.TargetHttpsProxiesSettings;
 import com.google.cloud.compute.v1.UrlMapsClient;
 import com.google.cloud.compute.v1.UrlMapsSettings;
 import com.google.cloud.compute.v1.GlobalOperationsClient;
+import com.google.cloud.compute.v1.InstancesClient;
+import com.google.cloud.compute.v1.InstancesSettings;
+import com.google.cloud.dataproc.v1.ClusterControllerClient;
+import com.google.cloud.dataproc.v1.ClusterControllerSettings;
 import com.google.cloud.compute.v1.GlobalOperationsSettings;
 import com.google.cloud.compute.v1.NetworksClient;
 import com.google.cloud.compute.v1.NetworksSettings;
@@ -72,11 +76,13 @@ final class GcpClients implements AutoCloseable {
   static final String SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 
   private final CloudAccount account;
+  private final String region;
   private final Map<Class<?>, AutoCloseable> opened = new LinkedHashMap<>();
   private CredentialsProvider credentials;
 
-  GcpClients(CloudAccount account) {
+  GcpClients(CloudAccount account, String region) {
     this.account = account;
+    this.region = region;
   }
 
   NetworksClient networks() {
@@ -168,6 +174,21 @@ final class GcpClients implements AutoCloseable {
   SecretManagerServiceClient secretManager() {
     return client(SecretManagerServiceClient.class, () -> SecretManagerServiceClient.create(
         configure(SecretManagerServiceSettings.newHttpJsonBuilder(), "secretmanager").build()));
+  }
+
+  InstancesClient instances() {
+    return client(InstancesClient.class, () -> InstancesClient.create(compute(InstancesSettings.newBuilder())));
+  }
+
+  /** Dataproc serves each region at its own endpoint ({@code <region>-dataproc.googleapis.com}). */
+  ClusterControllerClient dataproc() {
+    return client(ClusterControllerClient.class, () -> {
+      var builder = ClusterControllerSettings.newHttpJsonBuilder();
+      if (!account.properties().containsKey("endpoint.dataproc")) {
+        builder.setEndpoint(region + "-dataproc.googleapis.com:443");
+      }
+      return ClusterControllerClient.create(configure(builder, "dataproc").build());
+    });
   }
 
   CloudRedisClient redis() {

@@ -58,6 +58,12 @@ final class GcpPermissions {
   static final String COMPUTE_FORWARDING_RULES_CREATE = "compute.forwardingRules.create";
   static final String COMPUTE_FORWARDING_RULES_GET = "compute.forwardingRules.get";
   static final String COMPUTE_FORWARDING_RULES_DELETE = "compute.forwardingRules.delete";
+  static final String COMPUTE_INSTANCES_GET = "compute.instances.get";
+  static final String COMPUTE_INSTANCES_START = "compute.instances.start";
+  static final String COMPUTE_INSTANCES_STOP = "compute.instances.stop";
+  // dataproc
+  static final String DATAPROC_CLUSTERS_GET = "dataproc.clusters.get";
+  static final String DATAPROC_CLUSTERS_DELETE = "dataproc.clusters.delete";
   // artifact registry
   static final String ARTIFACTREGISTRY_REPOSITORIES_CREATE = "artifactregistry.repositories.create";
   static final String ARTIFACTREGISTRY_REPOSITORIES_GET = "artifactregistry.repositories.get";
@@ -75,6 +81,7 @@ final class GcpPermissions {
   static final String CLOUDSQL_INSTANCES_CREATE = "cloudsql.instances.create";
   static final String CLOUDSQL_INSTANCES_GET = "cloudsql.instances.get";
   static final String CLOUDSQL_INSTANCES_DELETE = "cloudsql.instances.delete";
+  static final String CLOUDSQL_INSTANCES_UPDATE = "cloudsql.instances.update";
   // memorystore
   static final String REDIS_INSTANCES_CREATE = "redis.instances.create";
   static final String REDIS_INSTANCES_GET = "redis.instances.get";

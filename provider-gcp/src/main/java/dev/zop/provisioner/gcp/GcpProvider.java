@@ -74,7 +74,7 @@ public final class GcpProvider implements CloudProvider {
       throw new CredentialsUnavailableException("GCP account " + account.name() + " names no project",
           "Set the account's projectId property to the project the engine provisions in.", null);
     }
-    return new GcpSession(new GcpClients(account), GcpErrors.CALLS.observedBy(observer), project, region,
+    return new GcpSession(new GcpClients(account, region), GcpErrors.CALLS.observedBy(observer), project, region,
         pollInterval);
   }
 }

@@ -8,6 +8,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
@@ -54,6 +55,11 @@ final class GcpSession implements ProviderSession {
   @Override
   public ClusterAccess clusterAccess() {
     return new GkeAccess(clients, calls, project, region);
+  }
+
+  @Override
+  public ResourceController controller() {
+    return new GcpController(clients, calls, project, region);
   }
 
   @Override

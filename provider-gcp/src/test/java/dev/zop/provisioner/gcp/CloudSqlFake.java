@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * key the model does not define, as Google refuses an unknown field. Instances read PENDING_CREATE until their
  * insert operation would be done, then RUNNABLE; the root password is write-only and never read back.
  */
-final class CloudSqlFake {
+public final class CloudSqlFake {
   private static final GsonFactory JSON = GsonFactory.getDefaultInstance();
 
   /** A route: the HTTP method and URI template of one generated request class, and its IAM permission. */
@@ -53,6 +53,7 @@ final class CloudSqlFake {
       add(client.instances().get("p", "i"), "cloudsql.instances.get", "get");
       add(client.instances().list("p"), "cloudsql.instances.list", "list");
       add(client.instances().delete("p", "i"), "cloudsql.instances.delete", "delete");
+      add(client.instances().patch("p", "i", new DatabaseInstance()), "cloudsql.instances.update", "patch");
       // Cloud SQL reads its operations with the instances' get permission
       add(client.operations().get("p", "o"), "cloudsql.instances.get", "operation");
     } catch (IOException e) {
@@ -72,8 +73,13 @@ final class CloudSqlFake {
     operationReads.clear();
   }
 
+  /** An instance made outside the provider, as a running one reads. */
+  public void put(String project, DatabaseInstance instance) {
+    instances.put(project + "/" + instance.getName(), instance.clone().setState("RUNNABLE"));
+  }
+
   /** Instances held, by name, as Cloud SQL would answer a get of each. */
-  Map<String, DatabaseInstance> instances() {
+  public Map<String, DatabaseInstance> instances() {
     return new TreeMap<>(instances);
   }
 
@@ -96,9 +102,13 @@ final class CloudSqlFake {
         return;
       }
       String path = URLDecoder.decode(exchange.getRequestURI().getRawPath(), StandardCharsets.UTF_8).substring(1);
+      // the JDK's HTTP client cannot send PATCH: Google's client then POSTs with the method in this header,
+      // which Google's front end honours
+      String override = exchange.getRequestHeaders().getFirst("X-HTTP-Method-Override");
+      String verb = override != null && exchange.getRequestMethod().equals("POST") ? override
+          : exchange.getRequestMethod();
       for (Route route : routes) {
-        Map<String, String> vars = route.verb().equals(exchange.getRequestMethod()) ? route.template().match(path)
-            : null;
+        Map<String, String> vars = route.verb().equals(verb) ? route.template().match(path) : null;
         if (vars == null) {
           continue;
         }
@@ -187,6 +197,34 @@ final class CloudSqlFake {
           return;
         }
         Operation op = operation(project, "DELETE", name);
+        fake.acceptedChange(route.permission());
+        GcpFake.respond(exchange, 200, JSON.toString(op));
+      }
+      case "patch" -> {
+        String key = project + "/" + vars.get("instance");
+        DatabaseInstance found = instances.get(key);
+        DatabaseInstance change;
+        try {
+          change = JSON.fromString(GcpFake.body(exchange), DatabaseInstance.class);
+          refuseUnknownKeys(change, "");
+        } catch (IOException | IllegalArgumentException e) {
+          GcpFake.respond(exchange, 400, GcpFake.errorBody(new GcpFake.Fault(400, "INVALID_ARGUMENT", "invalid",
+              "Invalid JSON payload received. " + e.getMessage())));
+          return;
+        }
+        if (found == null) {
+          GcpFake.respond(exchange, 404, GcpFake.errorBody(new GcpFake.Fault(404, "NOT_FOUND",
+              "instanceDoesNotExist", "The Cloud SQL instance does not exist.")));
+          return;
+        }
+        // patch semantics: only what the body sets changes (here the settings' activation policy)
+        DatabaseInstance patched = found.clone();
+        if (change.getSettings() != null && change.getSettings().getActivationPolicy() != null) {
+          patched.setSettings((patched.getSettings() == null ? new com.google.api.services.sqladmin.model.Settings()
+              : patched.getSettings().clone()).setActivationPolicy(change.getSettings().getActivationPolicy()));
+        }
+        instances.put(key, patched);
+        Operation op = operation(project, "UPDATE", vars.get("instance"));
         fake.acceptedChange(route.permission());
         GcpFake.respond(exchange, 200, JSON.toString(op));
       }

@@ -73,6 +73,8 @@ public final class GcpFake implements AutoCloseable {
       List.of(com.google.container.v1.Cluster.getDescriptor().getFile()));
   public static final Api REDIS = new Api("redis",
       List.of(com.google.cloud.redis.v1.Instance.getDescriptor().getFile()));
+  public static final Api DATAPROC = new Api("dataproc",
+      List.of(com.google.cloud.dataproc.v1.Cluster.getDescriptor().getFile()));
   /** Cloud SQL Admin has no protos: {@link CloudSqlFake} serves it from its discovery-generated client. */
   public static final Api CLOUD_SQL = new Api("sqladmin", List.of());
 
@@ -252,6 +254,21 @@ public final class GcpFake implements AutoCloseable {
       }
       answer.ok(operation(call.route(), networkPath, network, "removePeering"));
     });
+    for (String verb : List.of("start", "stop")) {
+      on("compute.instances." + verb, (call, answer) -> {
+        String instancePath = call.path().substring(0, call.path().lastIndexOf('/'));
+        var instance = (com.google.cloud.compute.v1.Instance) typed(store.get("compute " + instancePath),
+            com.google.cloud.compute.v1.Instance.getDefaultInstance());
+        if (instance == null) {
+          answer.fail(notFound(instancePath));
+          return;
+        }
+        // a stopped Compute Engine instance reads TERMINATED, and keeps its disks
+        store.put("compute " + instancePath, instance.toBuilder().setStatus(verb.equals("stop") ? "TERMINATED"
+            : "RUNNING").build());
+        answer.ok(operation(call.route(), instancePath, instance, verb));
+      });
+    }
     on("redis.instances.getAuthString", (call, answer) -> {
       String instance = call.path().substring(0, call.path().lastIndexOf('/'));
       if (!store.containsKey("redis " + instance)) {
@@ -505,7 +522,7 @@ public final class GcpFake implements AutoCloseable {
     exchange.getResponseBody().write(bytes);
   }
 
-  CloudSqlFake cloudSql() {
+  public CloudSqlFake cloudSql() {
     return cloudSql;
   }
 
@@ -1076,7 +1093,8 @@ public final class GcpFake implements AutoCloseable {
             .setStatus(com.google.container.v1.Operation.Status.RUNNING).build();
       }
       case "google.longrunning.Operation" -> {
-        String location = path.substring(0, path.indexOf("/", path.indexOf("locations/") + 10));
+        int at = path.contains("/locations/") ? path.indexOf("/locations/") + 11 : path.indexOf("/regions/") + 9;
+        String location = path.substring(0, path.indexOf("/", at));
         opPath = location + "/operations/" + opId;
         op = com.google.longrunning.Operation.newBuilder()
             .setName(opPath.substring(opPath.indexOf("projects/"))).setDone(false)

@@ -176,7 +176,7 @@ class GcpProviderTckTest extends ProviderTck {
   /** The exception Google's own client raises for the fault, tagged as the provider's calls tag it. */
   private Throwable callFailing(String permission, GcpFake.Fault fault) {
     FAKE.failNext(permission, fault);
-    try (GcpClients clients = new GcpClients(account())) {
+    try (GcpClients clients = new GcpClients(account(), region())) {
       GcpErrors.CALLS.call(permission, () -> clients.networks().get(PROJECT, "anything"));
       throw new AssertionError("the fault was not raised");
     } catch (RuntimeException e) {
