@@ -198,27 +198,50 @@ final class GcpClients implements AutoCloseable {
 
   /** Cloud SQL Admin, which has no Google Cloud client library: its discovery-generated client. */
   SqlAdminClient sqlAdmin() {
-    return client(SqlAdminClient.class, () -> {
-      var credentials = credentials().getCredentials();
-      com.google.api.client.http.HttpRequestInitializer auth = credentials == null ? request -> { }
-          : new com.google.auth.http.HttpCredentialsAdapter(credentials);
-      var builder = new com.google.api.services.sqladmin.SQLAdmin.Builder(
-          new com.google.api.client.http.javanet.NetHttpTransport(),
-          com.google.api.client.json.gson.GsonFactory.getDefaultInstance(), auth)
-          .setApplicationName("zop-provisioner");
-      String endpoint = account.properties().get("endpoint.sqladmin");
-      if (endpoint != null) {
-        builder.setRootUrl(endpoint.endsWith("/") ? endpoint : endpoint + "/");
-      }
-      return new SqlAdminClient(builder.build());
-    });
+    return client(SqlAdminClient.class, () -> new SqlAdminClient(discoveryClient(
+        com.google.api.services.sqladmin.SQLAdmin.Builder::new, "sqladmin").build()));
   }
 
-  /** The Cloud SQL client, closeable with the others (it holds nothing to release). */
+  /** Cloud DNS, likewise through its discovery-generated client. */
+  DnsClient dns() {
+    return client(DnsClient.class, () -> new DnsClient(discoveryClient(
+        com.google.api.services.dns.Dns.Builder::new, "dns").build()));
+  }
+
+  private interface DiscoveryBuilder<B extends com.google.api.client.googleapis.services.json
+      .AbstractGoogleJsonClient.Builder> {
+    B create(com.google.api.client.http.HttpTransport transport, com.google.api.client.json.JsonFactory json,
+        com.google.api.client.http.HttpRequestInitializer initializer);
+  }
+
+  /** A discovery-generated client with the account's credentials, pointed at {@code endpoint.<api>} if set. */
+  private <B extends com.google.api.client.googleapis.services.json.AbstractGoogleJsonClient.Builder> B
+      discoveryClient(DiscoveryBuilder<B> builder, String api) throws IOException {
+    var found = credentials().getCredentials();
+    com.google.api.client.http.HttpRequestInitializer auth = found == null ? request -> { }
+        : new com.google.auth.http.HttpCredentialsAdapter(found);
+    B client = builder.create(new com.google.api.client.http.javanet.NetHttpTransport(),
+        com.google.api.client.json.gson.GsonFactory.getDefaultInstance(), auth);
+    client.setApplicationName("zop-provisioner");
+    String endpoint = account.properties().get("endpoint." + api);
+    if (endpoint != null) {
+      client.setRootUrl(endpoint.endsWith("/") ? endpoint : endpoint + "/");
+    }
+    return client;
+  }
+
+  /** The discovery-generated clients keep no threads or pools of their own: closing them releases nothing. */
   record SqlAdminClient(com.google.api.services.sqladmin.SQLAdmin api) implements AutoCloseable {
     @Override
     public void close() {
-      // the discovery-generated clients keep no threads or pools of their own
+      // nothing held
+    }
+  }
+
+  record DnsClient(com.google.api.services.dns.Dns api) implements AutoCloseable {
+    @Override
+    public void close() {
+      // nothing held
     }
   }
 

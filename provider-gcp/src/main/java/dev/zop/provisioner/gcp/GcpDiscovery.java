@@ -17,8 +17,8 @@ import java.util.List;
 /**
  * What a wizard offers for a GCP space: the project's VPC networks and their subnetworks in the space's region.
  * A network's id is its name (what {@code peerVpcID} and the other specs take); VPC networks have no CIDR of
- * their own, their subnetworks do. GKE clusters are those of the region; DNS zones are not discovered on GCP yet
- * (the list is empty).
+ * their own, their subnetworks do. GKE clusters are those of the region; DNS zones are the project's managed
+ * zones, named without their trailing dot.
  */
 final class GcpDiscovery implements Discovery {
   private final GcpClients clients;
@@ -68,6 +68,15 @@ final class GcpDiscovery implements Discovery {
 
   @Override
   public List<DiscoveredDnsZone> dnsZones() {
-    return List.of();
+    var zones = calls.call(GcpPermissions.DNS_MANAGED_ZONES_LIST, () -> {
+      try {
+        return clients.dns().api().managedZones().list(project).execute().getManagedZones();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    return zones == null ? List.of() : zones.stream().map(z -> new DiscoveredDnsZone(z.getName(),
+        z.getDnsName().endsWith(".") ? z.getDnsName().substring(0, z.getDnsName().length() - 1) : z.getDnsName(),
+        "private".equals(z.getVisibility()))).toList();
   }
 }

@@ -64,6 +64,13 @@ final class GcpPermissions {
   // dataproc
   static final String DATAPROC_CLUSTERS_GET = "dataproc.clusters.get";
   static final String DATAPROC_CLUSTERS_DELETE = "dataproc.clusters.delete";
+  // cloud dns
+  static final String DNS_MANAGED_ZONES_CREATE = "dns.managedZones.create";
+  static final String DNS_MANAGED_ZONES_GET = "dns.managedZones.get";
+  static final String DNS_MANAGED_ZONES_LIST = "dns.managedZones.list";
+  static final String DNS_MANAGED_ZONES_DELETE = "dns.managedZones.delete";
+  /** Binding a private zone to a network needs this on the network. */
+  static final String DNS_NETWORKS_BIND_PRIVATE_DNS_ZONE = "dns.networks.bindPrivateDNSZone";
   // artifact registry
   static final String ARTIFACTREGISTRY_REPOSITORIES_CREATE = "artifactregistry.repositories.create";
   static final String ARTIFACTREGISTRY_REPOSITORIES_GET = "artifactregistry.repositories.get";

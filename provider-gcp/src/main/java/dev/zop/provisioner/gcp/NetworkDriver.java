@@ -2,6 +2,9 @@ package dev.zop.provisioner.gcp;
 
 import static dev.zop.provisioner.gcp.GcpPermissions.*;
 
+import com.google.api.services.dns.model.ManagedZone;
+import com.google.api.services.dns.model.ManagedZonePrivateVisibilityConfig;
+import com.google.api.services.dns.model.ManagedZonePrivateVisibilityConfigNetwork;
 import com.google.cloud.compute.v1.AddPeeringNetworkRequest;
 import com.google.cloud.compute.v1.InsertNetworkRequest;
 import com.google.cloud.compute.v1.InsertSubnetworkRequest;
@@ -31,13 +34,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A custom-mode VPC network with regional subnetworks in the space's region and, when asked, a peering with
+ * A custom-mode VPC network with regional subnetworks in the space's region, a private DNS zone bound to it, and a peering with
  * another network of the project — added on both sides, since a GCP peering carries traffic only once each
  * network peers with the other. Networks and subnetworks take no labels: the owner pairs are in their
  * description, and a resumed step adopts only what they say its job made. Every change is a Compute Engine
  * operation, recorded and read again on the step's next run instead of being waited on by a thread.
  *
- * <p>Not made on GCP (refused by {@link #validate}): private DNS zones and NAT gateways.
+ * <p>With {@code dnsZone}, a private Cloud DNS zone visible from this network only. Not made on GCP (refused by
+ * {@link #validate}): NAT gateways.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final GcpClients clients;
@@ -64,9 +68,6 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<FieldError> validate(NetworkSpec spec) {
     List<FieldError> errors = new ArrayList<>();
-    if (spec.dnsZone() != null) {
-      errors.add(FieldError.of("dnsZone", "unsupported", "the GCP provider does not make Cloud DNS zones yet"));
-    }
     if (!spec.natGatewayMode().equals(NetworkSpec.NAT_NONE)) {
       errors.add(FieldError.of("natGateways", "unsupported",
           "the GCP provider does not make Cloud NAT yet; every GCP network has a default route to the internet"));
@@ -83,6 +84,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
           COMPUTE_SUBNETWORKS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> createSubnet(ctx, spec, subnet)));
     }
+    if (spec.dnsZone() != null) {
+      steps.add(ProviderStep.of("create-dns-zone", List.of(DNS_MANAGED_ZONES_GET, DNS_MANAGED_ZONES_CREATE,
+          DNS_NETWORKS_BIND_PRIVATE_DNS_ZONE), ctx -> createZone(ctx, spec)));
+    }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("add-peering", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_ADD_PEERING,
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> addPeering(ctx, spec)));
@@ -96,6 +101,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (spec.peerVpcId() != null && recorded.has("peering.part")) {
       steps.add(ProviderStep.of("remove-peering", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_REMOVE_PEERING,
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> removePeering(ctx, spec)));
+    }
+    if (spec.dnsZone() != null && recorded.has("dnsZone.part")) {
+      steps.add(ProviderStep.of("delete-dns-zone", List.of(DNS_MANAGED_ZONES_GET, DNS_MANAGED_ZONES_DELETE),
+          ctx -> deleteZone(ctx, spec)));
     }
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
@@ -181,6 +190,68 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   static String subnetPart(Subnet subnet) {
     return "subnet-" + subnet.name();
+  }
+
+  // ---- Cloud DNS ---------------------------------------------------------------------------------------
+
+  /** A network has at most one private zone: its name follows from the network's. */
+  static String zoneName(NetworkSpec spec) {
+    return spec.name() + "-dns";
+  }
+
+  /**
+   * A private managed zone visible only from this network. Cloud DNS creates a zone in one call that answers
+   * the zone, so a resumed step finds it by name and adopts it when its labels say its job made it.
+   */
+  private StepResult createZone(StepContext ctx, NetworkSpec spec) {
+    ManagedZone existing = findZone(spec);
+    if (existing == null) {
+      ctx.recordIntent(Map.of("dnsZone.part", "dnsZone"));
+      ManagedZone wanted = new ManagedZone().setName(zoneName(spec)).setDnsName(spec.dnsZone() + ".")
+          .setDescription("private zone of network " + spec.name()).setVisibility("private")
+          .setLabels(new java.util.LinkedHashMap<>(GcpOwner.labels(ctx, "dns-zone")))
+          .setPrivateVisibilityConfig(new ManagedZonePrivateVisibilityConfig().setNetworks(new ArrayList<>(List.of(
+              new ManagedZonePrivateVisibilityConfigNetwork().setNetworkUrl(ctx.outputs().require("networkSelfLink"))))));
+      try {
+        existing = calls.call(DNS_MANAGED_ZONES_CREATE, () -> io(() -> clients.dns().api().managedZones()
+            .create(project, wanted).execute()));
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isAlreadyExists(e)) {
+          throw e;
+        }
+        existing = findZone(spec);
+      }
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabels(), ctx, "DNS zone", zoneName(spec));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("dnsZone.part", "dnsZone",
+        "dnsZoneId", zoneName(spec), "dnsZone.name", spec.dnsZone()));
+  }
+
+  private StepResult deleteZone(StepContext ctx, NetworkSpec spec) {
+    ManagedZone existing = findZone(spec);
+    if (existing != null && GcpOwner.TAGS.owns(existing.getLabels(), ctx)) {
+      calls.deleteIfExists(DNS_MANAGED_ZONES_DELETE, () -> io(() -> clients.dns().api().managedZones()
+          .delete(project, zoneName(spec)).execute()));
+    }
+    return StepResult.done();
+  }
+
+  private ManagedZone findZone(NetworkSpec spec) {
+    return calls.findOrNull(DNS_MANAGED_ZONES_GET, () -> io(() -> clients.dns().api().managedZones()
+        .get(project, zoneName(spec)).execute()));
+  }
+
+  private interface IoCall<T> {
+    T run() throws java.io.IOException;
+  }
+
+  /** The discovery-generated clients throw checked IOExceptions; their HTTP errors are Google's answers. */
+  private static <T> T io(IoCall<T> call) {
+    try {
+      return call.run();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   // ---- peering -----------------------------------------------------------------------------------------

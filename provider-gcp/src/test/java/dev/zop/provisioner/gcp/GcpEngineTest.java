@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Whole GCP jobs on the engine, against the fake built from Google's API definitions. */
 class GcpEngineTest {
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL, GcpFake.CLOUD_DNS);
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String PROJECT = GcpProviderTckTest.PROJECT;
 
@@ -97,7 +97,8 @@ class GcpEngineTest {
     String peer = peerNetwork("shared-services");
     NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16")
         .subnet(Subnet.publicSubnet("edge", "10.0.0.0/24", null))
-        .subnet(Subnet.privateSubnet("app", "10.0.1.0/24", null)).peerVpcId(peer).build();
+        .subnet(Subnet.privateSubnet("app", "10.0.1.0/24", null)).peerVpcId(peer)
+        .dnsZone("core.internal.example.com").build();
 
     Plan plan = zop.jobs().plan(space.id(), spec);
     assertThat(plan.provider()).isEqualTo("gcp");
@@ -132,6 +133,15 @@ class GcpEngineTest {
       assertThat(session.discovery().networks()).extracting(DiscoveredNetwork::id).contains("core", peer);
       assertThat(session.discovery().subnets("core")).extracting(DiscoveredSubnet::cidr)
           .containsExactlyInAnyOrder("10.0.0.0/24", "10.0.1.0/24");
+      // the private zone, bound to the new network only
+      assertThat(session.discovery().dnsZones()).singleElement().satisfies(z -> {
+        assertThat(z.name()).isEqualTo("core.internal.example.com");
+        assertThat(z.privateZone()).isTrue();
+        assertThat(z.id()).isEqualTo(network.outputs().get("dnsZoneId"));
+      });
+      assertThat(FAKE.cloudDns().zones().values().iterator().next().getPrivateVisibilityConfig().getNetworks())
+          .singleElement().satisfies(n -> assertThat(n.getNetworkUrl()).isEqualTo(network.outputs()
+              .get("networkSelfLink")));
     }
 
     assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
@@ -140,6 +150,7 @@ class GcpEngineTest {
         "compute/v1/projects/" + PROJECT + "/global/networks/" + peer);
     assertThat(network(peer).getPeeringsList()).isEmpty();
     assertThat(FAKE.resources("artifactregistry")).isEmpty();
+    assertThat(FAKE.cloudDns().zones()).isEmpty();
   }
 
   /**
@@ -439,7 +450,7 @@ class GcpEngineTest {
         .subnet(Subnet.publicSubnet("edge", "10.0.0.0/24", null)).natGateways("single")
         .dnsZone("core.internal.example.com").build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
-            .extracting(FieldError::field).containsExactlyInAnyOrder("config.dnsZone", "config.natGateways"));
+            .extracting(FieldError::field).containsExactly("config.natGateways"));
   }
 
   @Test

@@ -77,6 +77,8 @@ public final class GcpFake implements AutoCloseable {
       List.of(com.google.cloud.dataproc.v1.Cluster.getDescriptor().getFile()));
   /** Cloud SQL Admin has no protos: {@link CloudSqlFake} serves it from its discovery-generated client. */
   public static final Api CLOUD_SQL = new Api("sqladmin", List.of());
+  /** Cloud DNS likewise: {@link CloudDnsFake}. */
+  public static final Api CLOUD_DNS = new Api("dns", List.of());
 
   /** A route: an HTTP rule of one proto method, and the IAM permission that method needs. */
   record Route(Api api, String verb, PathTemplate template, String pathPrefix, String customVerb, String body,
@@ -136,6 +138,7 @@ public final class GcpFake implements AutoCloseable {
   private final HaltSwitch halts = new HaltSwitch();
   private final JsonFormat.TypeRegistry types;
   private final CloudSqlFake cloudSql = new CloudSqlFake(this);
+  private final CloudDnsFake cloudDns = new CloudDnsFake(this);
   private final Map<String, String> authStrings = new ConcurrentHashMap<>();
   private volatile int operationPolls;
 
@@ -158,6 +161,8 @@ public final class GcpFake implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         if (api == CLOUD_SQL) {
           server.createContext("/", cloudSql::serve);
+        } else if (api == CLOUD_DNS) {
+          server.createContext("/", cloudDns::serve);
         } else {
           server.createContext("/", exchange -> serve(api, exchange));
         }
@@ -390,6 +395,7 @@ public final class GcpFake implements AutoCloseable {
   public void reset() {
     store.clear();
     cloudSql.reset();
+    cloudDns.reset();
     authStrings.clear();
     payloads.clear();
     issued.clear();
@@ -517,6 +523,10 @@ public final class GcpFake implements AutoCloseable {
 
   static void respond(HttpExchange exchange, int status, String json) throws IOException {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length == 0) {
+      exchange.sendResponseHeaders(status, -1); // no body at all (204)
+      return;
+    }
     exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
     exchange.sendResponseHeaders(status, bytes.length);
     exchange.getResponseBody().write(bytes);
@@ -524,6 +534,10 @@ public final class GcpFake implements AutoCloseable {
 
   public CloudSqlFake cloudSql() {
     return cloudSql;
+  }
+
+  public CloudDnsFake cloudDns() {
+    return cloudDns;
   }
 
   // ---- OAuth 2.0 token endpoint ----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 class GcpProviderTckTest extends ProviderTck {
   static final String PROJECT = "tck-project";
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.ARTIFACT_REGISTRY,
-      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL);
+      GcpFake.SECRET_MANAGER, GcpFake.CONTAINER, GcpFake.REDIS, GcpFake.CLOUD_SQL, GcpFake.CLOUD_DNS);
   private final GcpProvider provider = new GcpProvider().observingCalls(FAKE.haltingObserver())
       .pollingEvery(Duration.ofMillis(20));
 
@@ -82,7 +82,8 @@ class GcpProviderTckTest extends ProviderTck {
             .build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16")
             .subnet(Subnet.publicSubnet("edge", "10.20.0.0/24", null))
-            .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer").build(),
+            .subnet(Subnet.privateSubnet("app", "10.20.1.0/24", null)).peerVpcId("tck-peer")
+            .dnsZone(suffix + ".internal.example.com").build(),
         RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).build(),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-4096")
             .allocatedStorageGb(20).multiAz(true).backupRetentionDays(7).build(),
@@ -133,6 +134,9 @@ class GcpProviderTckTest extends ProviderTck {
         + " " + i.getSettings().getTier() + " " + i.getSettings().getAvailabilityType() + " backups="
         + i.getSettings().getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups() + " "
         + new TreeMap<>(i.getSettings().getUserLabels())));
+    FAKE.cloudDns().zones().forEach((key, z) -> all.add("dns zone " + z.getName() + " " + z.getDnsName() + " "
+        + z.getVisibility() + " networks " + z.getPrivateVisibilityConfig().getNetworks().size() + " "
+        + new TreeMap<>(z.getLabels())));
     FAKE.resources("redis").forEach((path, resource) -> {
       var r = (com.google.cloud.redis.v1.Instance) parse(resource, com.google.cloud.redis.v1.Instance.getDefaultInstance());
       all.add("redis " + path.substring(path.lastIndexOf('/') + 1) + " " + r.getTier() + " " + r.getMemorySizeGb()
