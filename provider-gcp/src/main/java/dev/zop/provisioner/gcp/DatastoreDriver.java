@@ -30,8 +30,6 @@ import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -304,32 +302,21 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         || !GcpOwner.TAGS.owns(instance.getSettings().getUserLabels(), ctx)) {
       return StepResult.done();
     }
-    calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> io(() -> clients.sqlAdmin().api().instances()
+    calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> GcpClients.io(() -> clients.sqlAdmin().api().instances()
         .delete(project, name).execute()));
     return findSql(name) == null ? StepResult.done()
         : poll.waitFor(ctx, "Cloud SQL instance " + name + " is being deleted");
   }
 
   private DatabaseInstance findSql(String name) {
-    return calls.findOrNull(CLOUDSQL_INSTANCES_GET, () -> io(() -> clients.sqlAdmin().api().instances()
+    return calls.findOrNull(CLOUDSQL_INSTANCES_GET, () -> GcpClients.io(() -> clients.sqlAdmin().api().instances()
         .get(project, name).execute()));
   }
 
-  private interface IoCall<T> {
-    T run() throws IOException;
-  }
 
-  /** The discovery-generated client throws checked IOExceptions; its HTTP errors are Google's answers. */
-  private static <T> T io(IoCall<T> call) {
-    try {
-      return call.run();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
-  private Operation sql(String permission, IoCall<Operation> call) {
-    return calls.call(permission, () -> io(call));
+  private Operation sql(String permission, GcpClients.IoCall<Operation> call) {
+    return calls.call(permission, () -> GcpClients.io(call));
   }
 
   // ---- Memorystore -------------------------------------------------------------------------------------

@@ -289,6 +289,20 @@ final class GcpClients implements AutoCloseable {
     return builder;
   }
 
+  /** A call of a discovery-generated client (Cloud SQL, Cloud DNS), which throws checked IOExceptions. */
+  interface IoCall<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs it, its HTTP errors (Google's answers, which the error classifier reads) unchecked. */
+  static <T> T io(IoCall<T> call) {
+    try {
+      return call.run();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private interface Opener<T> {
     T open() throws IOException;
   }

@@ -7,8 +7,6 @@ import com.google.api.services.sqladmin.model.Settings;
 import com.google.cloud.compute.v1.Instance;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.spi.ResourceController;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * Observes and acts on existing GCP resources for remediation, in the controller's words ({@code running},
@@ -51,7 +49,7 @@ final class GcpController implements ResourceController {
         };
       }
       case SQL -> {
-        DatabaseInstance sql = calls.call(permission("observe", resourceType), () -> io(() -> clients.sqlAdmin().api()
+        DatabaseInstance sql = calls.call(permission("observe", resourceType), () -> GcpClients.io(() -> clients.sqlAdmin().api()
             .instances().get(project, resourceId).execute()));
         String policy = sql.getSettings() == null ? null : sql.getSettings().getActivationPolicy();
         yield "NEVER".equals(policy) ? "stopped" : "RUNNABLE".equals(sql.getState()) ? "running" : "starting";
@@ -120,7 +118,7 @@ final class GcpController implements ResourceController {
   }
 
   private void activation(String resourceType, String name, String verb, String policy) {
-    calls.call(permission(verb, resourceType), () -> io(() -> clients.sqlAdmin().api().instances().patch(project,
+    calls.call(permission(verb, resourceType), () -> GcpClients.io(() -> clients.sqlAdmin().api().instances().patch(project,
         name, new DatabaseInstance().setSettings(new Settings().setActivationPolicy(policy))).execute()));
   }
 
@@ -150,15 +148,5 @@ final class GcpController implements ResourceController {
     return id.substring(id.lastIndexOf('/') + 1);
   }
 
-  private interface IoCall<T> {
-    T run() throws IOException;
-  }
 
-  private static <T> T io(IoCall<T> call) {
-    try {
-      return call.run();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -68,13 +68,8 @@ final class GcpDiscovery implements Discovery {
 
   @Override
   public List<DiscoveredDnsZone> dnsZones() {
-    var zones = calls.call(GcpPermissions.DNS_MANAGED_ZONES_LIST, () -> {
-      try {
-        return clients.dns().api().managedZones().list(project).execute().getManagedZones();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    var zones = calls.call(GcpPermissions.DNS_MANAGED_ZONES_LIST, () -> GcpClients.io(() -> clients.dns().api()
+        .managedZones().list(project).execute().getManagedZones()));
     return zones == null ? List.of() : zones.stream().map(z -> new DiscoveredDnsZone(z.getName(),
         z.getDnsName().endsWith(".") ? z.getDnsName().substring(0, z.getDnsName().length() - 1) : z.getDnsName(),
         "private".equals(z.getVisibility()))).toList();

@@ -213,7 +213,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           .setPrivateVisibilityConfig(new ManagedZonePrivateVisibilityConfig().setNetworks(new ArrayList<>(List.of(
               new ManagedZonePrivateVisibilityConfigNetwork().setNetworkUrl(ctx.outputs().require("networkSelfLink"))))));
       try {
-        existing = calls.call(DNS_MANAGED_ZONES_CREATE, () -> io(() -> clients.dns().api().managedZones()
+        existing = calls.call(DNS_MANAGED_ZONES_CREATE, () -> GcpClients.io(() -> clients.dns().api().managedZones()
             .create(project, wanted).execute()));
       } catch (CloudCallException e) {
         if (!GcpErrors.isAlreadyExists(e)) {
@@ -230,29 +230,18 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult deleteZone(StepContext ctx, NetworkSpec spec) {
     ManagedZone existing = findZone(spec);
     if (existing != null && GcpOwner.TAGS.owns(existing.getLabels(), ctx)) {
-      calls.deleteIfExists(DNS_MANAGED_ZONES_DELETE, () -> io(() -> clients.dns().api().managedZones()
+      calls.deleteIfExists(DNS_MANAGED_ZONES_DELETE, () -> GcpClients.io(() -> clients.dns().api().managedZones()
           .delete(project, zoneName(spec)).execute()));
     }
     return StepResult.done();
   }
 
   private ManagedZone findZone(NetworkSpec spec) {
-    return calls.findOrNull(DNS_MANAGED_ZONES_GET, () -> io(() -> clients.dns().api().managedZones()
+    return calls.findOrNull(DNS_MANAGED_ZONES_GET, () -> GcpClients.io(() -> clients.dns().api().managedZones()
         .get(project, zoneName(spec)).execute()));
   }
 
-  private interface IoCall<T> {
-    T run() throws java.io.IOException;
-  }
 
-  /** The discovery-generated clients throw checked IOExceptions; their HTTP errors are Google's answers. */
-  private static <T> T io(IoCall<T> call) {
-    try {
-      return call.run();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
 
   // ---- peering -----------------------------------------------------------------------------------------
 

@@ -61,12 +61,7 @@ class GcpEngineTest {
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(2, Duration.ofMillis(10), Duration.ofMillis(30)))
         .build();
-    CloudAccountRequest request = CloudAccountRequest.of("gcp", "fake").credentialsRef("none")
-        .property("projectId", PROJECT);
-    for (var endpoint : FAKE.endpoints().entrySet()) {
-      request = request.property(endpoint.getKey(), endpoint.getValue());
-    }
-    account = zop.accounts().create(request);
+    account = zop.accounts().create(FAKE.account("fake", PROJECT, "none"));
     space = zop.spaces().create(SpaceRequest.gcp("platform-us-central1", account.id()).region("us-central1"));
   }
 
@@ -175,12 +170,7 @@ class GcpEngineTest {
 
   @Test
   void theDocumentsKubernetesBodyMakesARegionalGkeClusterWhoseSpaceGetsAKubeconfig() throws Exception {
-    CloudAccountRequest request = CloudAccountRequest.of("gcp", "keyed").credentialsRef("file:" + serviceAccountKey())
-        .property("projectId", PROJECT);
-    for (var endpoint : FAKE.endpoints().entrySet()) {
-      request = request.property(endpoint.getKey(), endpoint.getValue());
-    }
-    CloudAccount keyed = zop.accounts().create(request);
+    CloudAccount keyed = zop.accounts().create(FAKE.account("keyed", PROJECT, "file:" + serviceAccountKey()));
     Space gcp = zop.spaces().create(SpaceRequest.gcp("keyed-us-central1", keyed.id()).region("us-central1"));
     String network = peerNetwork("platform-net");
     // the provisioning document's body, its invented network and subnet ids replaced by real ones

@@ -339,6 +339,16 @@ public final class GcpFake implements AutoCloseable {
     return endpoints;
   }
 
+  /** An account whose every API points at this fake, in {@code projectId}. */
+  public dev.zop.provisioner.CloudAccountRequest account(String name, String projectId, String credentialsRef) {
+    dev.zop.provisioner.CloudAccountRequest request = dev.zop.provisioner.CloudAccountRequest.of("gcp", name)
+        .credentialsRef(credentialsRef).property("projectId", projectId);
+    for (Map.Entry<String, String> endpoint : endpoints().entrySet()) {
+      request = request.property(endpoint.getKey(), endpoint.getValue());
+    }
+    return request;
+  }
+
   HaltSwitch halts() {
     return halts;
   }

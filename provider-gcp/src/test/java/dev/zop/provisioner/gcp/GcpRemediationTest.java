@@ -41,12 +41,7 @@ class GcpRemediationTest {
     zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
         .provider(new GcpProvider().pollingEvery(Duration.ofMillis(20))).pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50))).build();
-    CloudAccountRequest request = CloudAccountRequest.of("gcp", "fake").credentialsRef("none")
-        .property("projectId", PROJECT);
-    for (var endpoint : FAKE.endpoints().entrySet()) {
-      request = request.property(endpoint.getKey(), endpoint.getValue());
-    }
-    account = zop.accounts().create(request);
+    account = zop.accounts().create(FAKE.account("fake", PROJECT, "none"));
   }
 
   @AfterEach

@@ -43,12 +43,7 @@ class GcpThroughTheServiceTest {
     fake.operationPolls(1);
     fixture = ServerFixture.withEngine(e -> e.provider(new GcpProvider().pollingEvery(Duration.ofMillis(20))));
     client = fixture.client(fixture.adminToken);
-    CloudAccountRequest request = CloudAccountRequest.of("gcp", "acme-gcp").credentialsRef("none")
-        .property("projectId", PROJECT);
-    for (Map.Entry<String, String> endpoint : fake.endpoints().entrySet()) {
-      request = request.property(endpoint.getKey(), endpoint.getValue());
-    }
-    CloudAccount account = client.accounts().create(request);
+    CloudAccount account = client.accounts().create(fake.account("acme-gcp", PROJECT, "none"));
     space = client.spaces().create(SpaceRequest.gcp("acme-us-central1", account.id()).region("us-central1"));
     // what the document's invented ids stand for: a network with two subnetworks, and the project's default one
     network("default");
