@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Google Cloud, through Google's Java clients over their HTTP/JSON transport.
  *
- * <p>An account names its project in property {@code projectId}; its {@code credentialsRef} says where
+ * <p>An account names its project in property {@code projectId}, and a space may name another in its config
+ * ({@code config.projectId}; the account's credentials must reach it); its {@code credentialsRef} says where
  * credentials come from ({@code adc}, {@code file:<key.json>}, {@code env:<VAR>}, or {@code none} with endpoint
  * overrides; see {@link GcpClients}). Properties {@code endpoint.<api>} point one API ({@code compute},
  * {@code artifactregistry}, {@code secretmanager}, {@code container}, {@code redis}, {@code sqladmin}) at another
@@ -37,7 +38,9 @@ public final class GcpProvider implements CloudProvider {
       Set.of("region"),
       Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.VM_POOL, Duration.ofMinutes(20),
           JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(5),
-          JobKind.DATASTORE, Duration.ofMinutes(60)));
+          JobKind.DATASTORE, Duration.ofMinutes(60)),
+      // a space may work in another project than its account's
+      Set.of("projectId"));
 
   private final CloudCalls.Observer observer;
   private final Duration pollInterval;
@@ -69,7 +72,13 @@ public final class GcpProvider implements CloudProvider {
 
   @Override
   public ProviderSession open(CloudAccount account, String region) {
-    String project = account.properties().get("projectId");
+    return open(account, region, Map.of());
+  }
+
+  /** A space's {@code projectId}, when it sets one, takes the place of its account's. */
+  @Override
+  public ProviderSession open(CloudAccount account, String region, Map<String, String> scope) {
+    String project = scope.getOrDefault("projectId", account.properties().get("projectId"));
     if (project == null || project.isBlank()) {
       throw new CredentialsUnavailableException("GCP account " + account.name() + " names no project",
           "Set the account's projectId property to the project the engine provisions in.", null);

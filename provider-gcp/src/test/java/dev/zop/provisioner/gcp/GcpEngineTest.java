@@ -373,6 +373,28 @@ class GcpEngineTest {
   }
 
   @Test
+  void aSpaceThatNamesAnotherProjectProvisionsThereWithTheAccountsCredentials() throws Exception {
+    Space teamB = zop.spaces().create(SpaceRequest.gcp("team-b-us-central1", account.id()).region("us-central1")
+        .config("projectId", "team-b-project"));
+    Job registry = zop.jobs().await(zop.jobs().submit(teamB.id(), RegistrySpec.named("team-b/api")).id(), WAIT);
+    assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(registry.outputs().get("repositoryUri")).isEqualTo("us-central1-docker.pkg.dev/team-b-project/team-b-api");
+    assertThat(FAKE.resources("artifactregistry")).containsOnlyKeys(
+        "v1/projects/team-b-project/locations/us-central1/repositories/team-b-api");
+
+    // the datastore's admin secret goes to the space's project too, and is read back from there
+    Job redis = zop.jobs().await(zop.jobs().submit(teamB.id(), dev.zop.provisioner.spec.DatastoreSpec.redis()
+        .name("team-b-cache").version("7.2").instanceClass("redis-1").build()).id(), WAIT);
+    assertThat(redis.status()).as(String.valueOf(redis.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(redis.outputs().get("authSecretRef")).startsWith("projects/team-b-project/secrets/");
+    assertThat(zop.secrets().reveal(SecretRef.of(redis.outputs().get("authSecretRef")))).hasSize(36);
+
+    // a space of the account's own project is untouched by the other's scope
+    Job own = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("own/api")).id(), WAIT);
+    assertThat(own.outputs().get("repositoryUri")).isEqualTo("us-central1-docker.pkg.dev/" + PROJECT + "/own-api");
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeHintAndConsoleLink() {
     record Expected(GcpFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = java.util.List.of(

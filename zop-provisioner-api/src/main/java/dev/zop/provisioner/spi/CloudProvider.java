@@ -12,4 +12,12 @@ public interface CloudProvider {
    * them when it shuts down, so SDK clients are built once.
    */
   ProviderSession open(CloudAccount account, String region);
+
+  /**
+   * Opens a session for one account in one scope: the region and the values a space gives the keys of
+   * {@link ProviderMetadata#scopeKeys()} (only those it sets). The default ignores the scope.
+   */
+  default ProviderSession open(CloudAccount account, String region, java.util.Map<String, String> scope) {
+    return open(account, region);
+  }
 }

@@ -15,6 +15,10 @@ import java.util.Set;
  * @param regions             the regions it knows; empty means any
  * @param requiredSpaceConfig keys every space of this provider must set in its config (e.g. {@code region})
  * @param defaultTimeouts     how long a job of a kind may take before it is failed
+ * @param scopeKeys           space config keys that choose where in the account a space's resources go (a GCP
+ *                            project, an Azure resource group): the engine opens a session per account, region
+ *                            and these keys' values, and hands them to {@link CloudProvider#open(
+ *                            dev.zop.provisioner.CloudAccount, String, Map)}
  */
 public record ProviderMetadata(
     String id,
@@ -22,7 +26,14 @@ public record ProviderMetadata(
     Set<JobKind> kinds,
     List<String> regions,
     Set<String> requiredSpaceConfig,
-    Map<JobKind, Duration> defaultTimeouts) {
+    Map<JobKind, Duration> defaultTimeouts,
+    Set<String> scopeKeys) {
+
+  /** A provider whose sessions depend on the account and region only. */
+  public ProviderMetadata(String id, String displayName, Set<JobKind> kinds, List<String> regions,
+      Set<String> requiredSpaceConfig, Map<JobKind, Duration> defaultTimeouts) {
+    this(id, displayName, kinds, regions, requiredSpaceConfig, defaultTimeouts, Set.of());
+  }
 
   public ProviderMetadata {
     Objects.requireNonNull(id, "id");
@@ -31,6 +42,7 @@ public record ProviderMetadata(
     regions = List.copyOf(regions);
     requiredSpaceConfig = Set.copyOf(requiredSpaceConfig);
     defaultTimeouts = Map.copyOf(defaultTimeouts);
+    scopeKeys = Set.copyOf(scopeKeys);
   }
 
   public boolean supports(JobKind kind) {

@@ -44,15 +44,17 @@ public final class JobEngine implements AutoCloseable {
     BooleanSupplier halted = () -> self[0] != null && self[0].halted();
     FencedWriter writer = new FencedWriter(db, jobs, signals, halted);
     this.parts = new Parts(db, jobs, writer, settings.retryPolicy());
-    StepRunner runner = new StepRunner(db, jobs, accounts, completionListeners, providers, settings.retryPolicy(), signals,
-        secrets, targets, writer, workflows.apply(parts), halted, () -> self[0] != null && self[0].stopping());
+    JobScopes scopes = new JobScopes(db, spaces, providers);
+    StepRunner runner = new StepRunner(db, jobs, accounts, completionListeners, providers, scopes,
+        settings.retryPolicy(), signals, secrets, targets, writer, workflows.apply(parts), halted,
+        () -> self[0] != null && self[0].stopping());
     this.worker = settings.runWorkers()
         ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll())
         : null;
     self[0] = worker;
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
-    this.service = new JobService(db, jobs, spaces, accounts, providers, targets, signals, watchHub, wake,
+    this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
         settings.poll(), teardownGuards);
     if (worker != null) {
       worker.start();

@@ -66,6 +66,7 @@ public final class JobService {
   private final SpaceRepository spaces;
   private final AccountRepository accounts;
   private final ProviderRegistry providers;
+  private final JobScopes scopes;
   private final ClusterTargets targets;
   private final JobSignals signals;
   private final WatchHub watchHub;
@@ -74,14 +75,15 @@ public final class JobService {
   private final List<TeardownGuard> teardownGuards;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
-      ProviderRegistry providers, ClusterTargets targets, JobSignals signals, WatchHub watchHub, Runnable wakeWorker, Duration awaitPoll,
-      List<TeardownGuard> teardownGuards) {
+      ProviderRegistry providers, JobScopes scopes, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
+      Runnable wakeWorker, Duration awaitPoll, List<TeardownGuard> teardownGuards) {
     this.db = db;
     this.jobs = jobs;
     this.transitions = new StatusTransitions(jobs, db.dialect());
     this.spaces = spaces;
     this.accounts = accounts;
     this.providers = providers;
+    this.scopes = scopes;
     this.targets = targets;
     this.signals = signals;
     this.watchHub = watchHub;
@@ -344,7 +346,7 @@ public final class JobService {
       throw ValidationException.of("kind", "unsupported_kind",
           space.provider() + " cannot provision " + spec.kind().wireName());
     }
-    ProviderSession session = providers.session(account, space.region());
+    ProviderSession session = providers.session(account, space);
     ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
         () -> targets.of(principal.orgId(), spaceId));
     List<FieldError> errors = new ArrayList<>();
@@ -371,7 +373,7 @@ public final class JobService {
       return Defaulted.as(spec);
     }
     CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    ProviderSession session = providers.session(account, space.region());
+    ProviderSession session = providers.session(account, space);
     ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
         () -> targets.of(principal.orgId(), spaceId));
     return ProviderCalls.classified(session, () -> driver.withDefaults(spec));
@@ -391,7 +393,7 @@ public final class JobService {
       return List.of();
     }
     CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    ProviderSession session = providers.session(account, space.region());
+    ProviderSession session = providers.session(account, space);
     Discovery discovery = session.discovery();
     if (discovery == null) {
       return List.of();
@@ -401,7 +403,7 @@ public final class JobService {
 
   private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {
     CloudAccount account = accounts.findAnyOrg(c, job.accountId());
-    return providers.driver(providers.session(account, job.region()), job.kind(),
+    return providers.driver(providers.session(account.id(), job.region(), scopes.of(job), () -> account), job.kind(),
         () -> targets.of(job.orgId(), job.spaceId()));
   }
 

@@ -50,6 +50,7 @@ final class StepRunner {
   private final List<JobCompletionListener> completionListeners;
   private final ClusterTargets targets;
   private final ProviderRegistry providers;
+  private final JobScopes scopes;
   private final RetryPolicy retryPolicy;
   private final JobSignals signals;
   private final SecretService secrets;
@@ -60,7 +61,7 @@ final class StepRunner {
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts,
       List<JobCompletionListener> completionListeners,
-      ProviderRegistry providers, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
+      ProviderRegistry providers, JobScopes scopes, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
       ClusterTargets targets, FencedWriter writer, WorkflowRunner workflows, BooleanSupplier halted,
       BooleanSupplier stopping) {
     this.targets = targets;
@@ -70,6 +71,7 @@ final class StepRunner {
     this.accounts = accounts;
     this.completionListeners = List.copyOf(completionListeners);
     this.providers = providers;
+    this.scopes = scopes;
     this.retryPolicy = retryPolicy;
     this.signals = signals;
     this.secrets = secrets;
@@ -109,7 +111,7 @@ final class StepRunner {
       return;
     }
     JobRecord job = loaded.job();
-    ProviderSession session = providers.session(job.accountId(), job.region(),
+    ProviderSession session = providers.session(job.accountId(), job.region(), scopes.of(job),
         () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
     ResourceDriver<ResourceSpec> driver = providers.driver(session, job.kind(),
         () -> targets.of(job.orgId(), job.spaceId()));
@@ -423,7 +425,7 @@ final class StepRunner {
 
     @Override
     public SecretStore secrets() {
-      return secrets.storeFor(job.orgId(), job.accountId(), job.region());
+      return secrets.storeFor(job.orgId(), job.accountId(), job.region(), scopes.of(job));
     }
 
     @Override

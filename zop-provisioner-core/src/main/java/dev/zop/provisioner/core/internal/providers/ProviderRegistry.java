@@ -3,6 +3,7 @@ package dev.zop.provisioner.core.internal.providers;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.Space;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ClusterComponents;
@@ -101,12 +102,24 @@ public final class ProviderRegistry implements AutoCloseable {
 
   /** The session for an account and region, opened on first use. */
   public ProviderSession session(CloudAccount account, String region) {
-    return session(account.id(), region, () -> account);
+    return session(account.id(), region, Map.of(), () -> account);
+  }
+
+  /** The session for a space's account, in the space's region and scope. */
+  public ProviderSession session(CloudAccount account, Space space) {
+    return session(account.id(), space.region(), scopeOf(space), () -> account);
   }
 
   /** The session for an account and region; {@code account} is read only when no session is open yet. */
   public ProviderSession session(CloudAccountId accountId, String region, Supplier<CloudAccount> account) {
-    ProviderSession open = sessions.get(key(accountId, region));
+    return session(accountId, region, Map.of(), account);
+  }
+
+  /** The session for an account, region and scope; {@code account} is read only when none is open yet. */
+  public ProviderSession session(CloudAccountId accountId, String region, Map<String, String> scope,
+      Supplier<CloudAccount> account) {
+    String key = key(accountId, region, scope);
+    ProviderSession open = sessions.get(key);
     if (open != null) {
       return open;
     }
@@ -115,11 +128,27 @@ public final class ProviderRegistry implements AutoCloseable {
     if (provider == null) {
       throw new IllegalStateException("provider '" + found.provider() + "' is not installed");
     }
-    return sessions.computeIfAbsent(key(accountId, region), k -> provider.open(found, region));
+    return sessions.computeIfAbsent(key, k -> provider.open(found, region, scope));
   }
 
-  private static String key(CloudAccountId accountId, String region) {
-    return accountId.value() + "|" + region;
+  /** The values a space gives its provider's scope keys (a GCP project, an Azure resource group). */
+  public Map<String, String> scopeOf(Space space) {
+    CloudProvider provider = providers.get(space.provider());
+    if (provider == null) {
+      return Map.of();
+    }
+    Map<String, String> scope = new java.util.TreeMap<>();
+    provider.metadata().scopeKeys().forEach(k -> {
+      String value = space.config().get(k);
+      if (value != null && !value.isBlank()) {
+        scope.put(k, value);
+      }
+    });
+    return scope;
+  }
+
+  private static String key(CloudAccountId accountId, String region, Map<String, String> scope) {
+    return accountId.value() + "|" + region + "|" + new java.util.TreeMap<>(scope);
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.zop.provisioner.core.internal.secrets.SecretRefRepository.Issued;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -33,7 +34,15 @@ public final class SecretService {
 
   /** The store for secrets of {@code orgId} in an account and region; references it issues are recorded. */
   public SecretStore storeFor(String orgId, CloudAccountId accountId, String region) {
-    SecretStore target = backing(accountId, region);
+    return storeFor(orgId, accountId, region, Map.of());
+  }
+
+  /**
+   * The same in a provider scope (a space's GCP project): new secrets go there. A reference names where its
+   * secret lives, so it is read back through the account's store in any scope.
+   */
+  public SecretStore storeFor(String orgId, CloudAccountId accountId, String region, Map<String, String> scope) {
+    SecretStore target = backing(accountId, region, scope);
     return new Recording(orgId, accountId, region, target);
   }
 
@@ -81,11 +90,11 @@ public final class SecretService {
   }
 
   private SecretStore store(Issued issued) {
-    return issued.store().equals(local.id()) ? local : backing(issued.accountId(), issued.region());
+    return issued.store().equals(local.id()) ? local : backing(issued.accountId(), issued.region(), Map.of());
   }
 
-  private SecretStore backing(CloudAccountId accountId, String region) {
-    ProviderSession session = providers.session(accountId, region,
+  private SecretStore backing(CloudAccountId accountId, String region, Map<String, String> scope) {
+    ProviderSession session = providers.session(accountId, region, scope,
         () -> db.read(c -> accounts.findAnyOrg(c, accountId)));
     SecretStore own = session.secrets();
     return own != null ? own : local;

@@ -55,7 +55,7 @@ public final class ClusterTargets {
       throw new ConflictException("cluster_access_revoked", "cluster " + cluster + " in " + space.region()
           + " is not registered on account " + account.id() + "; register its access first");
     }
-    ProviderSession session = providers.session(account, space.region());
+    ProviderSession session = providers.session(account, space);
     ClusterAccess access = session.clusterAccess();
     if (access == null) {
       throw new ConflictException("unsupported", "provider " + space.provider() + " cannot mint kubeconfigs");

@@ -259,7 +259,7 @@ public final class SpaceService {
   public SpaceDiscovery discovery(Principal principal, SpaceId id) {
     Space space = get(principal, id);
     CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    ProviderSession session = providers.session(account, space.region());
+    ProviderSession session = providers.session(account, space);
     Discovery discovery = session.discovery();
     if (discovery == null) {
       throw new ConflictException("unsupported", "provider " + space.provider() + " cannot discover resources");
