@@ -27,6 +27,7 @@ import javax.sql.DataSource;
 /** Configures an {@link EmbeddedProvisioner}; every setting has a default. */
 public final class EmbeddedProvisionerBuilder {
   private DataSource dataSource;
+  private String schema;
   private String jdbcUrl;
   private String jdbcUser;
   private String jdbcPassword;
@@ -81,6 +82,19 @@ public final class EmbeddedProvisionerBuilder {
   /** Use this data source (the host owns and closes it). Default: an H2 file in the data directory. */
   public EmbeddedProvisionerBuilder dataSource(DataSource value) {
     this.dataSource = value;
+    return this;
+  }
+
+  /**
+   * Keep the engine's tables and migration history in this schema of the database, created if missing: a host
+   * application's own schema and Flyway then never see them, whichever migrates first. Only with the engine's own
+   * pool ({@link #jdbc}); a host's {@link #dataSource} is used in the schema its connections already have.
+   */
+  public EmbeddedProvisionerBuilder schema(String value) {
+    if (value != null && !value.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException("schema: lower-case letters, digits and _ (at most 63), not " + value);
+    }
+    this.schema = value;
     return this;
   }
 
@@ -170,9 +184,22 @@ public final class EmbeddedProvisionerBuilder {
     return this;
   }
 
+  private static void createSchema(HikariConfig config, String schema) {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(config.getJdbcUrl(), config.getUsername(),
+        config.getPassword()); java.sql.Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("cannot create schema " + schema + ": " + e.getMessage(), e);
+    }
+  }
+
   public EmbeddedProvisioner build() {
     HikariDataSource owned = null;
     DataSource ds = dataSource;
+    if (schema != null && ds != null) {
+      throw new IllegalStateException("schema(...) needs the engine's own pool (jdbc(...)): a host data source is"
+          + " used in the schema its connections have");
+    }
     if (ds == null) {
       HikariConfig config = new HikariConfig();
       config.setJdbcUrl(jdbcUrl != null ? jdbcUrl : defaultH2Url());
@@ -180,6 +207,10 @@ public final class EmbeddedProvisionerBuilder {
       config.setPassword(jdbcUrl != null ? jdbcPassword : "");
       config.setMaximumPoolSize(Math.max(10, workerThreads / 2 + 4));
       config.setPoolName("zop-provisioner");
+      if (schema != null) {
+        createSchema(config, schema);
+        config.setSchema(schema);
+      }
       owned = new HikariDataSource(config);
       ds = owned;
     }

@@ -12,7 +12,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /** The engine's database: a data source, its dialect, transactions and plain JDBC helpers. */
 public final class Database {
@@ -52,11 +51,7 @@ public final class Database {
     } catch (SQLException e) {
       throw new StoreException("cannot connect to the engine database", e);
     }
-    Flyway.configure(Database.class.getClassLoader())
-        .dataSource(dataSource)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    EngineMigrations.migrate(dataSource);
     return new Database(dataSource, dialect);
   }
 
