@@ -90,7 +90,9 @@ class ZopCommandTest {
 
     Run watched = zop("jobs", "submit", "-f", file.toString(), "--watch");
     assertThat(watched.exit()).as(watched.err()).isZero();
-    assertThat(watched.out()).contains("[####################] 5/5 succeeded");
+    assertThat(watched.out()).startsWith("job job_").contains("[####################] 5/5 succeeded");
+    // not a terminal: plain lines, no carriage-return frames
+    assertThat(watched.out()).doesNotContain("\r");
 
     Run list = zop("jobs", "list", "--space", space.id().value(), "--status", "succeeded");
     assertThat(list.exit()).isZero();
@@ -104,6 +106,22 @@ class ZopCommandTest {
     assertThat(deleted.exit()).isZero();
     assertThat(zop("jobs", "watch", id).exit()).isZero(); // ends when the teardown is done
     assertThat(zop("jobs", "get", id).json().get("status").asText()).isEqualTo("deleted");
+  }
+
+  @Test
+  void serveSaysWhereItListensAndWhereItKeepsItsStore() {
+    ByteArrayOutputStream help = new ByteArrayOutputStream();
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(help, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(Zop.execute("serve", "--help")).isZero();
+    } finally {
+      System.setOut(out);
+    }
+    String text = help.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+    assertThat(text).contains("default 127.0.0.1, this machine only");
+    // picocli wraps long descriptions anywhere, paths included
+    assertThat(text.replace(" ", "")).contains("~/.local/share/zop-provisioner").doesNotContain("~/.zop");
   }
 
   @Test

@@ -136,6 +136,8 @@ final class JobsCommand {
           ClientOptions.print(submitted);
           return 0;
         }
+        // the id first, so a person (or a script) can come back to the job after interrupting the watch
+        System.out.println("job " + submitted.id());
         return Watch.follow(zop, submitted.id());
       }
     }
@@ -179,11 +181,20 @@ final class JobsCommand {
     static int follow(Provisioner zop, JobId id) throws InterruptedException {
       // Events only wake this thread; all printing happens here, so nothing reaches stdout after the
       // command returns. The bounded wait re-reads the job if the event stream drops silently.
+      // a terminal gets one line redrawn in place; a pipe or file gets a line for each change, no \r frames
+      boolean terminal = System.console() != null;
       BlockingQueue<Object> wake = new LinkedBlockingQueue<>();
+      String shown = null;
       try (Subscription ignored = zop.jobs().watch(id, wake::add)) {
         Job job = zop.jobs().get(id);
         while (!job.status().isTerminal()) {
-          System.out.print("\r" + bar(job) + " ".repeat(8));
+          String line = bar(job);
+          if (terminal) {
+            System.out.print("\r" + line + " ".repeat(8));
+          } else if (!line.equals(shown)) {
+            System.out.println(line);
+          }
+          shown = line;
           System.out.flush();
           wake.poll(2, TimeUnit.SECONDS);
           wake.clear();
@@ -191,7 +202,7 @@ final class JobsCommand {
         }
       }
       Job last = zop.jobs().get(id);
-      System.out.println("\r" + bar(last));
+      System.out.println((terminal ? "\r" : "") + bar(last));
       if (last.lastFailure() != null) {
         System.out.println(last.lastFailure().category().wireName() + ": " + last.lastFailure().message()
             + (last.lastFailure().fixHint() == null ? "" : "\nfix: " + last.lastFailure().fixHint()));

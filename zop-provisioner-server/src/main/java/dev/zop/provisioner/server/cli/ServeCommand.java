@@ -23,7 +23,9 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "${env:ZOP_PORT:-5087}", description = "default 5087 (env ZOP_PORT)")
   int port;
 
-  @Option(names = "--host", defaultValue = "0.0.0.0")
+  @Option(names = "--host", defaultValue = "${env:ZOP_HOST:-127.0.0.1}",
+      description = "the interface to listen on (env ZOP_HOST); default 127.0.0.1, this machine only: 0.0.0.0"
+          + " listens on every interface")
   String host;
 
   @Override

@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 
 /** Where the engine keeps its state: an H2 file store by default, PostgreSQL by flag or environment. */
 final class StoreOptions {
-  @Option(names = "--data-dir", description = "H2 store and local secrets (default: $ZOP_HOME or ~/.zop)")
+  @Option(names = "--data-dir", description = "H2 store and local secrets (default: $ZOP_HOME, else"
+      + " $XDG_DATA_HOME/zop-provisioner, else ~/.local/share/zop-provisioner)")
   Path dataDir;
 
   @Option(names = "--jdbc-url", defaultValue = "${env:ZOP_JDBC_URL}",
