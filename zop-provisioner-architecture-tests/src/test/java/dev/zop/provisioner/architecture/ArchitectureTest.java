@@ -19,6 +19,7 @@ class ArchitectureTest {
       "dev.zop.provisioner.spi..", "dev.zop.provisioner.discovery..", "dev.zop.provisioner.remediation.."};
   private static final String KIT = "dev.zop.provisioner.kit..";
   private static final String[] PROVIDERS = {"dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
+      "dev.zop.provisioner.azure..",
       "dev.zop.provisioner.helm..",
       "dev.zop.provisioner.testkit.sim..", "dev.zop.provisioner.examples.localcloud.."};
   private static final String[] ENGINE_SIDE = {"dev.zop.provisioner.core..", "dev.zop.provisioner.wire..",
@@ -39,7 +40,8 @@ class ArchitectureTest {
     for (String type : new String[] {"dev.zop.provisioner.Provisioner", "dev.zop.provisioner.kit.ProviderStep",
         "dev.zop.provisioner.wire.WireJson", "dev.zop.provisioner.core.EmbeddedProvisioner",
         "dev.zop.provisioner.testkit.sim.SimProvider", "dev.zop.provisioner.aws.AwsProvider",
-        "dev.zop.provisioner.gcp.GcpProvider", "dev.zop.provisioner.helm.HelmComponents", "dev.zop.provisioner.client.ProvisionerClient",
+        "dev.zop.provisioner.gcp.GcpProvider", "dev.zop.provisioner.azure.AzureProvider",
+        "dev.zop.provisioner.helm.HelmComponents", "dev.zop.provisioner.client.ProvisionerClient",
         "dev.zop.provisioner.server.ProvisionerServer", "dev.zop.provisioner.notify.WebhookNotifier",
         "dev.zop.provisioner.examples.localcloud.LocalCloudProvider"}) {
       if (!production.contain(type)) {
@@ -68,6 +70,7 @@ class ArchitectureTest {
         .should().dependOnClassesThat().resideInAnyPackage(ENGINE_SIDE)
         .check(production);
     noClasses().that().resideInAnyPackage("dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
+            "dev.zop.provisioner.azure..",
             "dev.zop.provisioner.helm..", "dev.zop.provisioner.examples.localcloud..")
         .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.testkit..")
         .check(production);

@@ -42,8 +42,12 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 public abstract class ProviderTck {
-  /** {@code service:Action} (AWS's form) or {@code service.resource.verb} (Google's and Azure's). */
-  private static final Pattern PERMISSION = Pattern.compile("[a-z0-9-]+:[A-Za-z0-9]+|[a-z0-9]+(\\.[A-Za-z0-9]+){2,}");
+  /**
+   * {@code service:Action} (AWS's form), {@code service.resource.verb} (Google's) or
+   * {@code Microsoft.Namespace/type[/child]/verb} (Azure's).
+   */
+  private static final Pattern PERMISSION = Pattern.compile("[a-z0-9-]+:[A-Za-z0-9]+|[a-z0-9]+(\\.[A-Za-z0-9]+){2,}"
+      + "|[A-Z][A-Za-z]+\\.[A-Za-z]+(/[A-Za-z]+){2,}");
   private static final Duration MAX_STEP_WAIT = Duration.ofSeconds(50);
 
   protected ProviderSession session;
@@ -53,6 +57,11 @@ public abstract class ProviderTck {
   protected abstract CloudAccount account();
 
   protected abstract String region();
+
+  /** The provider scope the TCK's session opens in (a space's values for the provider's scope keys). */
+  protected Map<String, String> scope() {
+    return Map.of();
+  }
 
   /** A valid spec of every kind the provider supports; names must not clash with earlier calls. */
   protected abstract List<ResourceSpec> specs(String uniqueSuffix);
@@ -80,7 +89,7 @@ public abstract class ProviderTck {
 
   @BeforeEach
   void openSession() {
-    session = provider().open(account(), region());
+    session = provider().open(account(), region(), scope());
   }
 
   @AfterEach

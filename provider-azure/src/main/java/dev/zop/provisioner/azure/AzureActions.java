@@ -1,0 +1,23 @@
+package dev.zop.provisioner.azure;
+
+/**
+ * Every Azure RBAC action the provider performs, written once: steps declare them (what {@code plan} lists),
+ * calls are tagged with them (a call with an undeclared one is refused), and failures name them.
+ */
+final class AzureActions {
+  static final String VIRTUAL_NETWORKS_READ = "Microsoft.Network/virtualNetworks/read";
+  static final String VIRTUAL_NETWORKS_WRITE = "Microsoft.Network/virtualNetworks/write";
+  static final String VIRTUAL_NETWORKS_DELETE = "Microsoft.Network/virtualNetworks/delete";
+  static final String SUBNETS_READ = "Microsoft.Network/virtualNetworks/subnets/read";
+  static final String SUBNETS_WRITE = "Microsoft.Network/virtualNetworks/subnets/write";
+  static final String PEERINGS_READ = "Microsoft.Network/virtualNetworks/virtualNetworkPeerings/read";
+  static final String PEERINGS_WRITE = "Microsoft.Network/virtualNetworks/virtualNetworkPeerings/write";
+  static final String PEERINGS_DELETE = "Microsoft.Network/virtualNetworks/virtualNetworkPeerings/delete";
+  /** Peering with a network needs this on the remote network. */
+  static final String VIRTUAL_NETWORKS_PEER = "Microsoft.Network/virtualNetworks/peer/action";
+  static final String REGISTRIES_READ = "Microsoft.ContainerRegistry/registries/read";
+  static final String REGISTRIES_WRITE = "Microsoft.ContainerRegistry/registries/write";
+  static final String REGISTRIES_DELETE = "Microsoft.ContainerRegistry/registries/delete";
+
+  private AzureActions() {}
+}

@@ -1,0 +1,106 @@
+package dev.zop.provisioner.azure;
+
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
+import com.azure.core.management.AzureEnvironment;
+import com.azure.core.management.profile.AzureProfile;
+import com.azure.identity.ClientSecretCredentialBuilder;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.identity.ManagedIdentityCredentialBuilder;
+import com.azure.resourcemanager.containerregistry.ContainerRegistryManager;
+import com.azure.resourcemanager.network.NetworkManager;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
+import java.util.Map;
+
+/**
+ * The resource managers of one account, each built on first use over the JDK's HTTP client (no Netty). The
+ * account names its tenant and subscription in properties {@code tenantId} and {@code subscriptionId}; property
+ * {@code endpoint} points Resource Manager elsewhere (a sovereign cloud, a private endpoint, a fake). Its
+ * {@code credentialsRef} says where credentials come from: {@code default-chain} (or none) for azure-identity's
+ * default chain; {@code managed-identity} (optionally {@code managed-identity:<client id>}); {@code env:<PREFIX>}
+ * for a service principal's {@code <PREFIX>_CLIENT_ID} and {@code <PREFIX>_CLIENT_SECRET}.
+ */
+final class AzureClients {
+  private final CloudAccount account;
+  private final TokenCredential credentialOverride;
+  private final HttpClient http;
+  private NetworkManager network;
+  private ContainerRegistryManager registry;
+
+  AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
+    this.account = account;
+    this.credentialOverride = credentialOverride;
+    this.http = http != null ? http : new com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder().build();
+  }
+
+  String subscription() {
+    return require("subscriptionId");
+  }
+
+  synchronized NetworkManager network() {
+    if (network == null) {
+      network = NetworkManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return network;
+  }
+
+  synchronized ContainerRegistryManager registry() {
+    if (registry == null) {
+      registry = ContainerRegistryManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return registry;
+  }
+
+  private String require(String property) {
+    String value = account.properties().get(property);
+    if (value == null || value.isBlank()) {
+      throw new CredentialsUnavailableException("Azure account " + account.name() + " sets no " + property,
+          "Set the account's " + property + " property.", null);
+    }
+    return value;
+  }
+
+  private AzureProfile profile() {
+    String endpoint = account.properties().get("endpoint");
+    AzureEnvironment environment = AzureEnvironment.AZURE;
+    if (endpoint != null) {
+      String base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
+      environment = new AzureEnvironment(Map.of("resourceManagerEndpointUrl", base, "managementEndpointUrl", base,
+          "activeDirectoryEndpointUrl", base, "microsoftGraphResourceId", base));
+    }
+    return new AzureProfile(require("tenantId"), subscription(), environment);
+  }
+
+  private TokenCredential credential() {
+    if (credentialOverride != null) {
+      return credentialOverride;
+    }
+    String ref = account.credentialsRef() == null || account.credentialsRef().isBlank() ? "default-chain"
+        : account.credentialsRef();
+    if (ref.equals("default-chain")) {
+      return new DefaultAzureCredentialBuilder().tenantId(require("tenantId")).build();
+    }
+    if (ref.equals("managed-identity") || ref.startsWith("managed-identity:")) {
+      ManagedIdentityCredentialBuilder builder = new ManagedIdentityCredentialBuilder();
+      if (ref.startsWith("managed-identity:")) {
+        builder.clientId(ref.substring("managed-identity:".length()));
+      }
+      return builder.build();
+    }
+    if (ref.startsWith("env:")) {
+      String prefix = ref.substring("env:".length());
+      String id = System.getenv(prefix + "_CLIENT_ID");
+      String secret = System.getenv(prefix + "_CLIENT_SECRET");
+      if (id == null || secret == null) {
+        throw new CredentialsUnavailableException(prefix + "_CLIENT_ID or " + prefix + "_CLIENT_SECRET is not set",
+            "Set " + prefix + "_CLIENT_ID and " + prefix + "_CLIENT_SECRET to the service principal's id and secret"
+                + " in the engine's environment, or change the account's credentialsRef.", null);
+      }
+      return new ClientSecretCredentialBuilder().tenantId(require("tenantId")).clientId(id).clientSecret(secret)
+          .build();
+    }
+    throw new CredentialsUnavailableException("unknown credentialsRef '" + ref + "'",
+        "Use default-chain, managed-identity[:<client id>] or env:<PREFIX>.", null);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.zop.provisioner.azure;
+
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
+import com.google.auto.service.AutoService;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Microsoft Azure, through the Azure SDK's resource managers over the JDK's HTTP client.
+ *
+ * <p>An account names its tenant and subscription ({@code tenantId}, {@code subscriptionId}); its
+ * {@code credentialsRef} says where credentials come from (see {@link AzureClients}). A space names its
+ * {@code region} (the location) and {@code resourceGroup} (an existing group the account may write to); the
+ * resource group is the session's scope. Today it makes virtual networks (subnets, two-sided peering) and
+ * container registries.
+ */
+@AutoService(CloudProvider.class)
+public final class AzureProvider implements CloudProvider {
+  static final String ID = "azure";
+  static final List<String> REGIONS = List.of("eastus", "eastus2", "westus2", "westus3", "centralus",
+      "northeurope", "westeurope", "uksouth", "germanywestcentral", "swedencentral", "southeastasia", "japaneast",
+      "australiaeast", "canadacentral", "brazilsouth", "centralindia");
+
+  private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Microsoft Azure",
+      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region", "resourceGroup"),
+      Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(10)),
+      Set.of("resourceGroup"));
+
+  private final TokenCredential credential;
+  private final HttpClient http;
+  private final CloudCalls.Observer observer;
+  private final Duration pollInterval;
+
+  public AzureProvider() {
+    this(null, null, CloudCalls.Observer.NONE, null);
+  }
+
+  private AzureProvider(TokenCredential credential, HttpClient http, CloudCalls.Observer observer,
+      Duration pollInterval) {
+    this.credential = credential;
+    this.http = http;
+    this.observer = Objects.requireNonNull(observer);
+    this.pollInterval = pollInterval;
+  }
+
+  /** The same provider authenticating every account with this credential (a host's own, or a test's). */
+  public AzureProvider withCredential(TokenCredential value) {
+    return new AzureProvider(value, http, observer, pollInterval);
+  }
+
+  /** The same provider over this HTTP client (a proxy, a custom trust store). */
+  public AzureProvider withHttpClient(HttpClient value) {
+    return new AzureProvider(credential, value, observer, pollInterval);
+  }
+
+  /** The same provider telling {@code value} of every call Azure answered with success. */
+  public AzureProvider observingCalls(CloudCalls.Observer value) {
+    return new AzureProvider(credential, http, value, pollInterval);
+  }
+
+  /** The same provider looking again at unfinished changes every {@code interval}; for emulators and tests. */
+  public AzureProvider pollingEvery(Duration interval) {
+    return new AzureProvider(credential, http, observer, interval);
+  }
+
+  @Override
+  public ProviderMetadata metadata() {
+    return METADATA;
+  }
+
+  @Override
+  public ProviderSession open(CloudAccount account, String region) {
+    return open(account, region, Map.of());
+  }
+
+  @Override
+  public ProviderSession open(CloudAccount account, String region, Map<String, String> scope) {
+    AzureClients clients = new AzureClients(account, credential, http);
+    return new AzureSession(clients, AzureErrors.CALLS.observedBy(observer),
+        account.properties().getOrDefault("subscriptionId", "unknown"), scope.get("resourceGroup"), region,
+        pollInterval);
+  }
+}

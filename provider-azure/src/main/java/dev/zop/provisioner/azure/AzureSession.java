@@ -1,0 +1,58 @@
+package dev.zop.provisioner.azure;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceDriver;
+import java.time.Duration;
+
+/** The resource managers and drivers of one account, in one region and resource group. */
+final class AzureSession implements ProviderSession {
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final String region;
+  private final Duration poll;
+  private final AzureErrors errors;
+
+  AzureSession(AzureClients clients, CloudCalls calls, String subscription, String resourceGroup, String region,
+      Duration poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.region = region;
+    this.poll = poll;
+    this.errors = new AzureErrors(subscription, resourceGroup);
+  }
+
+  @Override
+  public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
+    if (resourceGroup == null) {
+      throw new CredentialsUnavailableException("no resource group: Azure jobs run in a space's resource group",
+          "Create the job in a space whose config names its resourceGroup.", null);
+    }
+    return switch (kind) {
+      case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, region, poll(Duration.ofSeconds(5)));
+      case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, region, poll(Duration.ofSeconds(5)));
+      default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
+    };
+  }
+
+  private StatusPoll poll(Duration kindDefault) {
+    return StatusPoll.every(poll != null ? poll : kindDefault);
+  }
+
+  @Override
+  public Failure classify(Throwable error) {
+    return errors.classify(error);
+  }
+
+  @Override
+  public void close() {
+    // the managers hold the shared HTTP client, which needs no closing
+  }
+}

@@ -1,0 +1,138 @@
+package dev.zop.provisioner.azure;
+
+import static dev.zop.provisioner.azure.AzureActions.*;
+
+import com.azure.resourcemanager.containerregistry.fluent.models.RegistryInner;
+import com.azure.resourcemanager.containerregistry.models.Sku;
+import com.azure.resourcemanager.containerregistry.models.SkuName;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * An Azure Container Registry (Basic SKU, admin user off) in the space's resource group. ACR names are global
+ * and alphanumeric: the spec's name without its separators. The registry carries its job in its tags; a resumed
+ * step adopts only a registry whose tags say its job made it. ARM's PUT is idempotent, so the create is sent and
+ * the next step reads the provisioning state, holding no thread.
+ */
+final class RegistryDriver implements ResourceDriver<RegistrySpec> {
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final String region;
+  private final StatusPoll poll;
+
+  RegistryDriver(AzureClients clients, CloudCalls calls, String resourceGroup, String region, StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.region = region;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<RegistrySpec> specType() {
+    return RegistrySpec.class;
+  }
+
+  static String registryName(RegistrySpec spec) {
+    return spec.name().replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public List<FieldError> validate(RegistrySpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    int length = registryName(spec).length();
+    if (length < 5 || length > 50) {
+      errors.add(FieldError.of("name", "invalid_length", "an Azure Container Registry name is 5 to 50 letters and"
+          + " digits once separators are left out"));
+    }
+    if (spec.immutableTags() || spec.scanOnPush()) {
+      errors.add(FieldError.of(spec.immutableTags() ? "immutableTags" : "scanOnPush", "unsupported",
+          "the Azure provider does not set registry tag locking or scanning yet"));
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(RegistrySpec spec) {
+    return List.of(
+        ProviderStep.of("create-registry", List.of(REGISTRIES_READ, REGISTRIES_WRITE), ctx -> createRegistry(ctx, spec)),
+        ProviderStep.of("await-registry", List.of(REGISTRIES_READ), ctx -> awaitRegistry(ctx, spec)));
+  }
+
+  @Override
+  public List<Step> teardown(RegistrySpec spec, Outputs recorded) {
+    return List.of(ProviderStep.of("delete-registry", List.of(REGISTRIES_READ, REGISTRIES_DELETE),
+        ctx -> deleteRegistry(ctx, spec)));
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return AzurePrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(RegistrySpec spec, String priceRegion) {
+    return List.of(AzurePrices.TABLE.monthly(priceRegion, "Container Registry Basic", "registry-month",
+        "acr:basic", java.math.BigDecimal.ONE));
+  }
+
+  private RegistryInner find(RegistrySpec spec) {
+    return calls.findOrNull(REGISTRIES_READ, () -> clients.registry().serviceClient().getRegistries()
+        .getByResourceGroup(resourceGroup, registryName(spec)));
+  }
+
+  private StepResult createRegistry(StepContext ctx, RegistrySpec spec) {
+    RegistryInner existing = find(spec);
+    if (existing == null) {
+      ctx.recordIntent(Map.of("registryName", registryName(spec)));
+      RegistryInner wanted = new RegistryInner().withSku(new Sku().withName(SkuName.BASIC)).withAdminUserEnabled(false);
+      wanted.withLocation(region).withTags(AzureTags.OWNER.of(ctx, "registry"));
+      calls.call(REGISTRIES_WRITE, () -> clients.registry().serviceClient().getRegistries()
+          .beginCreate(resourceGroup, registryName(spec), wanted));
+      return StepResult.done(Map.of("registryName", registryName(spec)));
+    }
+    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "container registry", registryName(spec));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("registryName", registryName(spec)));
+  }
+
+  private StepResult awaitRegistry(StepContext ctx, RegistrySpec spec) {
+    RegistryInner registry = find(spec);
+    if (registry == null) {
+      return poll.waitFor(ctx, "registry " + registryName(spec) + " is not visible yet");
+    }
+    String state = String.valueOf(registry.provisioningState());
+    return switch (state) {
+      case "Succeeded" -> StepResult.done(Map.of("loginServer", registry.loginServer(), "repositoryUri",
+          registry.loginServer() + "/" + spec.name(), "registryId", registry.id()));
+      case "Failed", "Canceled" -> StepResult.fail(Failure.userAction("registry_" + state.toLowerCase(Locale.ROOT),
+          "registry " + registryName(spec) + " is " + state, "See the registry in the portal, then retry.", null));
+      default -> poll.waitFor(ctx, "registry " + registryName(spec) + " is " + state);
+    };
+  }
+
+  private StepResult deleteRegistry(StepContext ctx, RegistrySpec spec) {
+    RegistryInner registry = find(spec);
+    if (registry == null || !AzureTags.OWNER.owns(registry.tags(), ctx)) {
+      return StepResult.done();
+    }
+    calls.deleteIfExists(REGISTRIES_DELETE, () -> clients.registry().serviceClient().getRegistries()
+        .beginDelete(resourceGroup, registryName(spec)));
+    return find(spec) == null ? StepResult.done() : poll.waitFor(ctx, "registry " + registryName(spec)
+        + " is being deleted");
+  }
+}

@@ -1,0 +1,485 @@
+package dev.zop.provisioner.azure;
+
+import com.azure.core.credential.AccessToken;
+import com.azure.core.credential.TokenCredential;
+import com.azure.json.JsonProviders;
+import com.azure.json.JsonReader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.testkit.tck.EngineHalted;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.OffsetDateTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * A stateful Azure Resource Manager fake for the provider's tests. No usable emulator exists for these resource
+ * providers, so its fidelity comes from the Azure SDK's own generated models:
+ *
+ * <ul>
+ *   <li>generic ARM behaviour by URL shape: PUT, GET, DELETE and list on
+ *       {@code /subscriptions/{s}/resourceGroups/{rg}/providers/{ns}/{type}/{name}[/{child}/{name}]}, PUT answering
+ *       201 with {@code Azure-AsyncOperation} and the resource reading a provisioning state until its operation
+ *       would be done, DELETE answering 202 with {@code Location};</li>
+ *   <li>a request body is parsed into the SDK's own {@code *Inner} model class of its resource type and written
+ *       back: a key the model does not define is a 400 {@code InvalidRequestContent}, as ARM answers it;</li>
+ *   <li>errors in ARM's {@code {"error":{"code","message"}}} shape, faults injected per RBAC action;</li>
+ *   <li>HTTPS on loopback with a certificate made for the test run that names {@code IP:127.0.0.1} (the SDK sends
+ *       bearer tokens over HTTPS only), trusted by the client it hands out — no trust-all anywhere.</li>
+ * </ul>
+ */
+final class ArmFake implements AutoCloseable {
+  static final String TOKEN = "fake-arm-token";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A resource type the fake serves, and the SDK model that validates its bodies. */
+  record Type(String namespace, String path, Function<JsonReader, Object> parser) {}
+
+  private final HttpsServer server;
+  private final SSLContext clientContext;
+  private final Map<String, Type> types = new ConcurrentHashMap<>();
+  private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
+  private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
+  private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
+  private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+  private final HaltSwitch halts = new HaltSwitch();
+  private final AtomicReference<String> haltDue = new AtomicReference<>();
+  private volatile int operationPolls;
+
+  /** An injected failure: HTTP status and ARM error code. */
+  record Fault(int status, String code, String message) {
+    static Fault authorizationFailed(String action) {
+      return new Fault(403, "AuthorizationFailed", "The client does not have authorization to perform action '"
+          + action + "' over scope or the scope is invalid.");
+    }
+
+    static Fault quotaExceeded() {
+      return new Fault(409, "QuotaExceeded", "Operation could not be completed as it results in exceeding approved"
+          + " quota.");
+    }
+
+    static Fault notRegistered(String namespace) {
+      return new Fault(409, "MissingSubscriptionRegistration", "The subscription is not registered to use"
+          + " namespace '" + namespace + "'.");
+    }
+
+    static Fault throttled() {
+      return new Fault(429, "TooManyRequests", "The request is being throttled.");
+    }
+
+    static Fault internal() {
+      return new Fault(500, "InternalServerError", "An internal error occurred.");
+    }
+  }
+
+  ArmFake(Type... served) {
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+    for (Type type : served) {
+      types.put((type.namespace() + "/" + type.path()).toLowerCase(Locale.ROOT), type);
+    }
+    try {
+      Path dir = Files.createTempDirectory("arm-fake");
+      Path keystore = dir.resolve("fake.p12");
+      Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+          "-genkeypair", "-alias", "fake", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
+          "-ext", "SAN=IP:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
+          "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
+      String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (keytool.waitFor() != 0) {
+        throw new IllegalStateException("keytool failed: " + output);
+      }
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(keystore)) {
+        store.load(in, "changeit".toCharArray());
+      }
+      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keys.init(store, "changeit".toCharArray());
+      SSLContext serverContext = SSLContext.getInstance("TLS");
+      serverContext.init(keys.getKeyManagers(), null, null);
+      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(store);
+      clientContext = SSLContext.getInstance("TLS");
+      clientContext.init(null, trust.getTrustManagers(), null);
+      server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
+      server.createContext("/", this::serve);
+      server.setExecutor(Executors.newFixedThreadPool(4));
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the ARM fake", e);
+    }
+  }
+
+  String endpoint() {
+    return "https://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** The SDK's JDK-based HTTP client, trusting this fake's certificate and nothing else new. */
+  com.azure.core.http.HttpClient httpClient() {
+    return new com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder(
+        java.net.http.HttpClient.newBuilder().sslContext(clientContext)).build();
+  }
+
+  /** A credential that hands out the one token this fake accepts. */
+  static TokenCredential credential() {
+    return request -> Mono.just(new AccessToken(TOKEN, OffsetDateTime.now().plusHours(1)));
+  }
+
+  HaltSwitch halts() {
+    return halts;
+  }
+
+  /** The crash matrix's stop, as the provider's call observer (see GCP's fake for the same seam). */
+  CloudCalls.Observer haltingObserver() {
+    return permission -> {
+      String due = haltDue.getAndSet(null);
+      if (due != null) {
+        throw new EngineHalted(due);
+      }
+    };
+  }
+
+  void operationPolls(int polls) {
+    operationPolls = polls;
+  }
+
+  void failNext(String action, Fault fault) {
+    faults.computeIfAbsent(action, a -> new ArrayDeque<>()).add(fault);
+  }
+
+  void failAlways(String action, Fault fault) {
+    Deque<Fault> queue = faults.computeIfAbsent(action, a -> new ArrayDeque<>());
+    for (int i = 0; i < 10_000; i++) {
+      queue.add(fault);
+    }
+  }
+
+  List<String> calls() {
+    synchronized (calls) {
+      return List.copyOf(calls);
+    }
+  }
+
+  /** Resources held, by lower-cased id, children included. */
+  Map<String, ObjectNode> resources() {
+    return new TreeMap<>(store);
+  }
+
+  void put(String id, ObjectNode resource) {
+    store.put(id.toLowerCase(Locale.ROOT), resource);
+  }
+
+  void reset() {
+    store.clear();
+    provisioning.clear();
+    faults.clear();
+    calls.clear();
+    haltDue.set(null);
+    halts.disarm();
+    operationPolls = 0;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+
+  // ---- serving -----------------------------------------------------------------------------------------
+
+  /** A parsed ARM resource path. */
+  private record Target(String id, String namespace, String typePath, String parentId, String name,
+      boolean collection) {}
+
+  private void serve(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      try {
+        route(exchange);
+      } catch (RuntimeException e) {
+        e.printStackTrace();
+        respond(exchange, 500, error("InternalServerError", "the fake failed: " + e), Map.of());
+      }
+    }
+  }
+
+  private void route(HttpExchange exchange) throws IOException {
+    String auth = exchange.getRequestHeaders().getFirst("Authorization");
+    if (auth == null || !auth.equals("Bearer " + TOKEN)) {
+      respond(exchange, 401, error("AuthenticationFailed", "Authentication failed. The 'Authorization' header is"
+          + " missing or invalid."), Map.of("WWW-Authenticate", "Bearer authorization_uri=\"" + endpoint() + "\""));
+      return;
+    }
+    String path = URLDecoder.decode(exchange.getRequestURI().getRawPath(), StandardCharsets.UTF_8);
+    if (path.startsWith("/fake/operations/")) {
+      respond(exchange, 200, "{\"status\":\"Succeeded\"}", Map.of());
+      return;
+    }
+    Target target = parse(path);
+    if (target == null) {
+      respond(exchange, 404, error("InvalidResourceType", "The resource type could not be found: " + path),
+          Map.of());
+      return;
+    }
+    String method = exchange.getRequestMethod();
+    String action = target.namespace() + "/" + target.typePath() + "/" + switch (method) {
+      case "PUT", "PATCH" -> "write";
+      case "DELETE" -> "delete";
+      default -> "read";
+    };
+    calls.add(action);
+    Deque<Fault> queued = faults.get(action);
+    Fault fault = queued == null ? null : queued.poll();
+    if (fault != null) {
+      // the SDK waits as long as Retry-After says before it tries again: a test's throttling asks for no wait
+      Map<String, String> headers = fault.status() == 429 ? Map.of("Retry-After", "0") : Map.of();
+      respond(exchange, fault.status(), error(fault.code(), fault.message()), headers);
+      return;
+    }
+    switch (method) {
+      case "PUT" -> put(exchange, target, action);
+      case "GET" -> {
+        if (target.collection()) {
+          list(exchange, target);
+        } else {
+          get(exchange, target);
+        }
+      }
+      case "DELETE" -> delete(exchange, target, action);
+      default -> respond(exchange, 405, error("MethodNotAllowed", method + " is not served"), Map.of());
+    }
+  }
+
+  /** {@code /subscriptions/s/resourceGroups/rg/providers/Ns/type/name[/child/name]}, or a collection of them. */
+  private Target parse(String path) {
+    String[] parts = path.split("/");
+    // "", subscriptions, s, resourceGroups, rg, providers, ns, type, [name, child, [name]]
+    if (parts.length < 8 || !parts[1].equalsIgnoreCase("subscriptions") || !parts[3].equalsIgnoreCase("resourceGroups")
+        || !parts[5].equalsIgnoreCase("providers")) {
+      return null;
+    }
+    String namespace = parts[6];
+    String base = String.join("/", java.util.Arrays.copyOfRange(parts, 0, 7));
+    if (parts.length == 8) {
+      return new Target(path, namespace, parts[7], null, null, true);
+    }
+    if (parts.length == 9) {
+      return new Target(path, namespace, parts[7], null, parts[8], false);
+    }
+    String parent = base + "/" + parts[7] + "/" + parts[8];
+    String typePath = parts[7] + "/" + parts[9];
+    return parts.length == 10 ? new Target(path, namespace, typePath, parent, null, true)
+        : new Target(path, namespace, typePath, parent, parts[10], false);
+  }
+
+  private void put(HttpExchange exchange, Target target, String action) throws IOException {
+    Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
+    if (type == null) {
+      respond(exchange, 400, error("NoRegisteredProviderFound", "No registered resource provider found for "
+          + target.namespace() + "/" + target.typePath()), Map.of());
+      return;
+    }
+    if (target.parentId() != null && !store.containsKey(target.parentId().toLowerCase(Locale.ROOT))) {
+      respond(exchange, 404, error("ParentResourceNotFound", "Can not perform requested operation on nested"
+          + " resource. Parent resource '" + target.parentId() + "' not found."), Map.of());
+      return;
+    }
+    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    ObjectNode resource;
+    try {
+      JsonNode sent = JSON.readTree(body);
+      String unknown = unknownKey(sent, JSON.readTree(written(type, body)), "");
+      if (unknown != null) {
+        respond(exchange, 400, error("InvalidRequestContent", "The request content was invalid and could not be"
+            + " deserialized: 'Could not find member '" + unknown + "' on object of type '"
+            + target.typePath() + "'."), Map.of());
+        return;
+      }
+      resource = (ObjectNode) sent;
+    } catch (IOException | RuntimeException e) {
+      respond(exchange, 400, error("InvalidRequestContent", "The request content was invalid: " + e.getMessage()),
+          Map.of());
+      return;
+    }
+    String key = target.id().toLowerCase(Locale.ROOT);
+    boolean created = !store.containsKey(key);
+    resource.put("id", target.id()).put("name", target.name()).put("type", target.namespace() + "/"
+        + target.typePath());
+    ObjectNode properties = resource.has("properties") ? (ObjectNode) resource.get("properties")
+        : resource.putObject("properties");
+    properties.put("provisioningState", operationPolls > 0 ? (created ? "Creating" : "Updating") : "Succeeded");
+    fill(target, resource, properties);
+    store.put(key, resource);
+    provisioning.put(key, operationPolls);
+    acceptedChange(action);
+    respond(exchange, created ? 201 : 200, resource.toString(), Map.of("Azure-AsyncOperation",
+        endpoint() + "/fake/operations/" + UUID.randomUUID() + "?api-version=2023-01-01"));
+  }
+
+  /** Read-only fields ARM fills in, by resource type. */
+  private void fill(Target target, ObjectNode resource, ObjectNode properties) {
+    switch (target.typePath().toLowerCase(Locale.ROOT)) {
+      case "registries" -> properties.put("loginServer", target.name().toLowerCase(Locale.ROOT) + ".azurecr.io");
+      case "virtualnetworks" -> properties.put("resourceGuid", UUID.randomUUID().toString());
+      case "virtualnetworks/virtualnetworkpeerings" -> {
+        // connected once the other network peers back
+        String remote = properties.path("remoteVirtualNetwork").path("id").asText("");
+        String back = remote.toLowerCase(Locale.ROOT) + "/virtualnetworkpeerings/";
+        boolean reciprocal = store.entrySet().stream().anyMatch(e -> e.getKey().startsWith(back)
+            && e.getValue().path("properties").path("remoteVirtualNetwork").path("id").asText("")
+                .equalsIgnoreCase(target.parentId()));
+        properties.put("peeringState", reciprocal ? "Connected" : "Initiated");
+        if (reciprocal) {
+          store.entrySet().stream().filter(e -> e.getKey().startsWith(back)).forEach(e -> ((ObjectNode) e.getValue()
+              .get("properties")).put("peeringState", "Connected"));
+        }
+      }
+      default -> { }
+    }
+  }
+
+  /** The body as the SDK's model class reads and writes it: what the model does not define is not in it. */
+  private static String written(Type type, String body) throws IOException {
+    try (JsonReader reader = JsonProviders.createReader(body)) {
+      Object model = type.parser().apply(reader);
+      return ((com.azure.json.JsonSerializable<?>) model).toJsonString();
+    }
+  }
+
+  private static String unknownKey(JsonNode sent, JsonNode kept, String at) {
+    if (sent.isObject()) {
+      for (Iterator<String> names = sent.fieldNames(); names.hasNext(); ) {
+        String name = names.next();
+        if (!kept.has(name)) {
+          return at.isEmpty() ? name : at + "." + name;
+        }
+        String nested = unknownKey(sent.get(name), kept.get(name), at.isEmpty() ? name : at + "." + name);
+        if (nested != null) {
+          return nested;
+        }
+      }
+    } else if (sent.isArray() && kept.isArray()) {
+      for (int i = 0; i < sent.size() && i < kept.size(); i++) {
+        String nested = unknownKey(sent.get(i), kept.get(i), at + "[" + i + "]");
+        if (nested != null) {
+          return nested;
+        }
+      }
+    }
+    return null;
+  }
+
+  private void get(HttpExchange exchange, Target target) throws IOException {
+    String key = target.id().toLowerCase(Locale.ROOT);
+    ObjectNode resource = store.get(key);
+    if (resource == null) {
+      respond(exchange, 404, error(target.parentId() == null ? "ResourceNotFound" : "NotFound",
+          "The Resource '" + target.namespace() + "/" + target.typePath() + "/" + target.name()
+              + "' under resource group was not found."), Map.of());
+      return;
+    }
+    int left = provisioning.getOrDefault(key, 0);
+    if (left > 0) {
+      provisioning.put(key, left - 1);
+    } else {
+      ((ObjectNode) resource.get("properties")).put("provisioningState", "Succeeded");
+    }
+    ObjectNode answer = resource.deepCopy();
+    // a virtual network answers with its subnets and peerings inline, as ARM does
+    if (target.typePath().equalsIgnoreCase("virtualNetworks")) {
+      ArrayNode subnets = ((ObjectNode) answer.get("properties")).putArray("subnets");
+      ArrayNode peerings = ((ObjectNode) answer.get("properties")).putArray("virtualNetworkPeerings");
+      store.forEach((id, child) -> {
+        if (id.startsWith(key + "/subnets/")) {
+          subnets.add(child);
+        } else if (id.startsWith(key + "/virtualnetworkpeerings/")) {
+          peerings.add(child);
+        }
+      });
+    }
+    respond(exchange, 200, answer.toString(), Map.of());
+  }
+
+  private void list(HttpExchange exchange, Target target) throws IOException {
+    String prefix = target.id().toLowerCase(Locale.ROOT) + "/";
+    ObjectNode answer = JSON.createObjectNode();
+    ArrayNode value = answer.putArray("value");
+    new TreeMap<>(store).forEach((id, resource) -> {
+      if (id.startsWith(prefix) && id.indexOf('/', prefix.length()) < 0) {
+        value.add(resource);
+      }
+    });
+    respond(exchange, 200, answer.toString(), Map.of());
+  }
+
+  private void delete(HttpExchange exchange, Target target, String action) throws IOException {
+    String key = target.id().toLowerCase(Locale.ROOT);
+    if (store.remove(key) == null) {
+      respond(exchange, 204, "", Map.of());
+      return;
+    }
+    store.keySet().removeIf(id -> id.startsWith(key + "/"));
+    acceptedChange(action);
+    respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
+        + "?api-version=2023-01-01"));
+  }
+
+  private void acceptedChange(String action) {
+    try {
+      halts.accepted(action);
+    } catch (EngineHalted halted) {
+      haltDue.set(action);
+    }
+  }
+
+  private static String error(String code, String message) {
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("error").put("code", code).put("message", message);
+    return body.toString();
+  }
+
+  private static void respond(HttpExchange exchange, int status, String body, Map<String, String> headers)
+      throws IOException {
+    headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length == 0) {
+      exchange.sendResponseHeaders(status, -1);
+      return;
+    }
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+  }
+}

@@ -1,0 +1,184 @@
+package dev.zop.provisioner.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole Azure jobs on the engine, in a space's resource group, against the ARM fake. */
+class AzureEngineTest {
+  private static final ArmFake FAKE = AzureProviderTckTest.fake();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String SUBSCRIPTION = AzureProviderTckTest.SUBSCRIPTION;
+  private static final String GROUP = AzureProviderTckTest.GROUP;
+
+  @TempDir Path dir;
+  private EmbeddedProvisioner zop;
+  private CloudAccount account;
+  private Space space;
+
+  @BeforeEach
+  void start() {
+    FAKE.reset();
+    FAKE.operationPolls(2);
+    zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
+        .provider(new AzureProvider().withCredential(ArmFake.credential()).withHttpClient(FAKE.httpClient())
+            .pollingEvery(Duration.ofMillis(20)))
+        .pollInterval(Duration.ofMillis(20))
+        .retryPolicy(RetryPolicy.exponential(2, Duration.ofMillis(10), Duration.ofMillis(30))).build();
+    account = zop.accounts().create(CloudAccountRequest.of("azure", "fake")
+        .property("tenantId", "00000000-0000-0000-0000-0000000000aa").property("subscriptionId", SUBSCRIPTION)
+        .property("endpoint", FAKE.endpoint()));
+    space = zop.spaces().create(SpaceRequest.azure("platform-eastus", account.id()).region("eastus")
+        .resourceGroup(GROUP));
+  }
+
+  @AfterEach
+  void stop() {
+    zop.close();
+  }
+
+  @AfterAll
+  static void stopFake() {
+    FAKE.close();
+  }
+
+  private ObjectNode resource(String type, String name) {
+    return FAKE.resources().get(("/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/providers/" + type
+        + "/" + name).toLowerCase(java.util.Locale.ROOT));
+  }
+
+  @Test
+  void aNetworkAndARegistryAreMadeInTheSpacesResourceGroupAndTornDown() {
+    AzureProviderTckTest.peerNetwork(FAKE, "shared-services");
+    NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16").subnet("app", "10.0.1.0/24")
+        .subnet("data", "10.0.2.0/24").peerVpcId("shared-services").build();
+
+    Plan plan = zop.jobs().plan(space.id(), spec);
+    assertThat(plan.provider()).isEqualTo("azure");
+    assertThat(plan.permissions()).contains("Microsoft.Network/virtualNetworks/write",
+        "Microsoft.Network/virtualNetworks/subnets/write", "Microsoft.Network/virtualNetworks/peer/action");
+
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    assertThat(network.status()).as(String.valueOf(network.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode vnet = resource("Microsoft.Network/virtualNetworks", "core");
+    assertThat(vnet.path("properties").path("addressSpace").path("addressPrefixes").get(0).asText())
+        .isEqualTo("10.0.0.0/16");
+    assertThat(vnet.path("tags").path("zop-job").asText()).isEqualTo(network.id().value());
+    assertThat(resource("Microsoft.Network/virtualNetworks", "core/subnets/data").path("properties")
+        .path("addressPrefix").asText()).isEqualTo("10.0.2.0/24");
+    // both sides peered, so both are connected
+    assertThat(resource("Microsoft.Network/virtualNetworks", "core/virtualNetworkPeerings/core-to-shared-services")
+        .path("properties").path("peeringState").asText()).isEqualTo("Connected");
+    assertThat(resource("Microsoft.Network/virtualNetworks",
+        "shared-services/virtualNetworkPeerings/shared-services-to-core").path("properties").path("peeringState")
+        .asText()).isEqualTo("Connected");
+
+    Job registry = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
+    assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(registry.outputs()).containsEntry("loginServer", "platformapi.azurecr.io")
+        .containsEntry("repositoryUri", "platformapi.azurecr.io/platform/api");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    // only the network this test made itself is left, without its peering to ours
+    assertThat(FAKE.resources()).hasSize(1);
+  }
+
+  @Test
+  void eachFaultClassEndsInItsCategoryCodeAndPortalLink() {
+    record Expected(ArmFake.Fault fault, FailureCategory category, String code, String link) {}
+    var cases = List.of(
+        new Expected(ArmFake.Fault.authorizationFailed("Microsoft.Network/virtualNetworks/write"),
+            FailureCategory.USER_ACTION, "access_denied", "https://portal.azure.com/#resource/subscriptions/"
+                + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/users"),
+        new Expected(ArmFake.Fault.quotaExceeded(), FailureCategory.USER_ACTION, "quota_exceeded",
+            "https://portal.azure.com/#view/Microsoft_Azure_Capacity/QuotaMenuBlade/~/myQuotas"),
+        new Expected(ArmFake.Fault.notRegistered("Microsoft.Network"), FailureCategory.USER_ACTION,
+            "resource_provider_not_registered", "https://portal.azure.com/#resource/subscriptions/" + SUBSCRIPTION
+                + "/resourceproviders"),
+        new Expected(ArmFake.Fault.throttled(), FailureCategory.TRANSIENT, "throttled", null),
+        new Expected(ArmFake.Fault.internal(), FailureCategory.TRANSIENT, "azure_unavailable", null));
+    int n = 0;
+    for (Expected expected : cases) {
+      FAKE.reset();
+      FAKE.failAlways("Microsoft.Network/virtualNetworks/write", expected.fault());
+      Job job = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("faulty-" + n++)
+          .cidr("10.9.0.0/16").build()).id(), WAIT);
+      Failure failure = job.lastFailure();
+      assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(failure.category()).as(expected.fault().code()).isEqualTo(expected.category());
+      assertThat(failure.code()).as(expected.fault().code()).isEqualTo(expected.code());
+      if (expected.category() == FailureCategory.USER_ACTION) {
+        assertThat(failure.fixHint()).isNotBlank();
+        assertThat(failure.consoleUrl()).isEqualTo(expected.link());
+      }
+      assertThat(FAKE.resources()).isEmpty();
+    }
+  }
+
+  @Test
+  void missingCredentialsAreTheUsersToFix() {
+    try (EmbeddedProvisioner unauthenticated = EmbeddedProvisioner.builder().dataDirectory(dir.resolve("other"))
+        .discoverProviders(false).provider(new AzureProvider().withHttpClient(FAKE.httpClient()))
+        .pollInterval(Duration.ofMillis(20)).build()) {
+      CloudAccount noKey = unauthenticated.accounts().create(CloudAccountRequest.of("azure", "no-key")
+          .credentialsRef("env:ZOP_TEST_UNSET_AZURE").property("tenantId", "t").property("subscriptionId", "s")
+          .property("endpoint", FAKE.endpoint()));
+      Space noKeySpace = unauthenticated.spaces().create(SpaceRequest.azure("no-key", noKey.id()).region("eastus")
+          .resourceGroup(GROUP));
+      Job job = unauthenticated.jobs().await(unauthenticated.jobs().submit(noKeySpace.id(),
+          RegistrySpec.named("noregistry")).id(), WAIT);
+      assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(job.lastFailure().code()).isEqualTo("credentials_missing");
+      assertThat(job.lastFailure().fixHint()).contains("ZOP_TEST_UNSET_AZURE_CLIENT_ID");
+    }
+  }
+
+  @Test
+  void whatAzureDoesNotMakeYetIsRefusedByField() {
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("zoned").cidr("10.0.0.0/16")
+        .dnsZone("core.internal.example.com").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.dnsZone"));
+  }
+
+  @Test
+  void theFakeRefusesAKeyTheSdksModelDoesNotDefine() throws Exception {
+    // the SDK's own HTTP client (trusting the fake's certificate) sends a misspelt property
+    var client = FAKE.httpClient();
+    var request = new com.azure.core.http.HttpRequest(com.azure.core.http.HttpMethod.PUT, FAKE.endpoint()
+        + "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP
+        + "/providers/Microsoft.Network/virtualNetworks/typo?api-version=2024-05-01")
+        .setHeader(com.azure.core.http.HttpHeaderName.AUTHORIZATION, "Bearer " + ArmFake.TOKEN)
+        .setHeader(com.azure.core.http.HttpHeaderName.CONTENT_TYPE, "application/json")
+        .setBody("{\"location\":\"eastus\",\"properties\":{\"adressSpace\":{\"addressPrefixes\":[\"10.0.0.0/16\"]}}}");
+    try (var response = client.sendSync(request, com.azure.core.util.Context.NONE)) {
+      assertThat(response.getStatusCode()).isEqualTo(400);
+      assertThat(response.getBodyAsString().block()).contains("InvalidRequestContent", "adressSpace");
+    }
+  }
+}

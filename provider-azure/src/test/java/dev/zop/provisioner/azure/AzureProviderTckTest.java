@@ -1,0 +1,170 @@
+package dev.zop.provisioner.azure;
+
+import com.azure.json.JsonReader;
+import com.azure.resourcemanager.containerregistry.fluent.models.RegistryInner;
+import com.azure.resourcemanager.network.fluent.models.SubnetInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkPeeringInner;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.testkit.tck.HaltSwitch;
+import dev.zop.provisioner.testkit.tck.ProviderTck;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The Azure provider against the provider TCK, on the ARM fake the SDK's own models validate. */
+class AzureProviderTckTest extends ProviderTck {
+  static final String SUBSCRIPTION = "00000000-0000-0000-0000-000000000001";
+  static final String GROUP = "platform-rg";
+  static final ArmFake FAKE = fake();
+
+  private final AzureProvider provider = new AzureProvider().withCredential(ArmFake.credential())
+      .withHttpClient(FAKE.httpClient()).observingCalls(FAKE.haltingObserver()).pollingEvery(Duration.ofMillis(20));
+
+  interface Parser {
+    Object parse(JsonReader reader) throws IOException;
+  }
+
+  private static ArmFake.Type type(String namespace, String path, Parser parser) {
+    return new ArmFake.Type(namespace, path, reader -> {
+      try {
+        return parser.parse(reader);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** The resource types the provider makes, each validated by the SDK's own model class. */
+  static ArmFake fake() {
+    return new ArmFake(
+        type("Microsoft.Network", "virtualNetworks", VirtualNetworkInner::fromJson),
+        type("Microsoft.Network", "virtualNetworks/subnets", SubnetInner::fromJson),
+        type("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
+        type("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson));
+  }
+
+  static CloudAccount account(ArmFake fake) {
+    return new CloudAccount(CloudAccountId.of("ca_armfake"), "azure", "fake", "default-chain", Map.of(
+        "tenantId", "00000000-0000-0000-0000-0000000000aa", "subscriptionId", SUBSCRIPTION,
+        "endpoint", fake.endpoint()), Instant.now());
+  }
+
+  /** A network made outside the provider, to peer with. */
+  static void peerNetwork(ArmFake fake, String name) {
+    ObjectNode vnet = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    String id = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP
+        + "/providers/Microsoft.Network/virtualNetworks/" + name;
+    vnet.put("id", id).put("name", name).put("type", "Microsoft.Network/virtualNetworks").put("location", "eastus");
+    vnet.putObject("properties").put("provisioningState", "Succeeded").putObject("addressSpace")
+        .putArray("addressPrefixes").add("172.16.0.0/16");
+    fake.put(id, vnet);
+  }
+
+  @BeforeEach
+  void resetFake() {
+    FAKE.reset();
+    FAKE.operationPolls(1);
+    peerNetwork(FAKE, "tck-peer");
+  }
+
+  @AfterAll
+  static void stopFake() {
+    FAKE.close();
+  }
+
+  @Override
+  protected CloudProvider provider() {
+    return provider;
+  }
+
+  @Override
+  protected CloudAccount account() {
+    return account(FAKE);
+  }
+
+  @Override
+  protected String region() {
+    return "eastus";
+  }
+
+  @Override
+  protected Map<String, String> scope() {
+    return Map.of("resourceGroup", GROUP);
+  }
+
+  @Override
+  protected List<ResourceSpec> specs(String suffix) {
+    return List.of(
+        NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("app", "10.20.1.0/24")
+            .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").build(),
+        RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"));
+  }
+
+  @Override
+  protected int callMark() {
+    return FAKE.calls().size();
+  }
+
+  @Override
+  protected List<String> operationsSince(int mark) {
+    List<String> calls = FAKE.calls();
+    return calls.subList(mark, calls.size());
+  }
+
+  @Override
+  protected List<String> inventory() {
+    List<String> all = new ArrayList<>();
+    FAKE.resources().forEach((id, resource) -> {
+      ObjectNode properties = (ObjectNode) resource.get("properties");
+      all.add(resource.path("type").asText() + " " + resource.path("name").asText() + " tags="
+          + resource.path("tags") + " " + properties.path("addressSpace") + properties.path("addressPrefix")
+          + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", ""));
+    });
+    return all.stream().sorted().toList();
+  }
+
+  @Override
+  protected HaltSwitch halts() {
+    return FAKE.halts();
+  }
+
+  @Override
+  protected Throwable permissionDenied() {
+    // ARM's 403 is not retried by the SDK: one fault is one answer
+    return failing(ArmFake.Fault.authorizationFailed(AzureActions.VIRTUAL_NETWORKS_READ), 1);
+  }
+
+  @Override
+  protected Throwable throttled() {
+    // the SDK retries a 429 three times after the delay it names before it gives up
+    return failing(ArmFake.Fault.throttled(), 4);
+  }
+
+  /** The exception the Azure SDK raises for the fault, tagged as the provider's calls tag it. */
+  private Throwable failing(ArmFake.Fault fault, int answers) {
+    for (int i = 0; i < answers; i++) {
+      FAKE.failNext(AzureActions.VIRTUAL_NETWORKS_READ, fault);
+    }
+    try {
+      AzureClients clients = new AzureClients(account(), ArmFake.credential(), FAKE.httpClient());
+      AzureErrors.CALLS.call(AzureActions.VIRTUAL_NETWORKS_READ, () -> clients.network().serviceClient()
+          .getVirtualNetworks().getByResourceGroup(GROUP, "anything"));
+      throw new AssertionError("the fault was not raised");
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+}
