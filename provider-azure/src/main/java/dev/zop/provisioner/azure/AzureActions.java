@@ -15,6 +15,8 @@ final class AzureActions {
   static final String PEERINGS_DELETE = "Microsoft.Network/virtualNetworks/virtualNetworkPeerings/delete";
   /** Peering with a network needs this on the remote network. */
   static final String VIRTUAL_NETWORKS_PEER = "Microsoft.Network/virtualNetworks/peer/action";
+  /** Where a space names no region, its resources go to its resource group's location. */
+  static final String RESOURCE_GROUPS_READ = "Microsoft.Resources/subscriptions/resourceGroups/read";
   static final String REGISTRIES_READ = "Microsoft.ContainerRegistry/registries/read";
   static final String REGISTRIES_WRITE = "Microsoft.ContainerRegistry/registries/write";
   static final String REGISTRIES_DELETE = "Microsoft.ContainerRegistry/registries/delete";

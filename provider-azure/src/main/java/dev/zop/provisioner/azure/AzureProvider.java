@@ -20,8 +20,8 @@ import java.util.Set;
  *
  * <p>An account names its tenant and subscription ({@code tenantId}, {@code subscriptionId}); its
  * {@code credentialsRef} says where credentials come from (see {@link AzureClients}). A space names its
- * {@code region} (the location) and {@code resourceGroup} (an existing group the account may write to); the
- * resource group is the session's scope. Today it makes virtual networks (subnets, two-sided peering) and
+ * {@code resourceGroup} (an existing group the account may write to), the session's scope, and optionally a
+ * {@code region}; without one, resources go to the resource group's location. Today it makes virtual networks (subnets, two-sided peering) and
  * container registries.
  */
 @AutoService(CloudProvider.class)
@@ -32,7 +32,7 @@ public final class AzureProvider implements CloudProvider {
       "australiaeast", "canadacentral", "brazilsouth", "centralindia");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Microsoft Azure",
-      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("region", "resourceGroup"),
+      Set.of(JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("resourceGroup"),
       Map.of(JobKind.NETWORK, Duration.ofMinutes(20), JobKind.REGISTRY, Duration.ofMinutes(10)),
       Set.of("resourceGroup"));
 

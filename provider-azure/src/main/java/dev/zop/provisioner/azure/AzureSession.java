@@ -18,6 +18,7 @@ final class AzureSession implements ProviderSession {
   private final String region;
   private final Duration poll;
   private final AzureErrors errors;
+  private String location;
 
   AzureSession(AzureClients clients, CloudCalls calls, String subscription, String resourceGroup, String region,
       Duration poll) {
@@ -36,10 +37,20 @@ final class AzureSession implements ProviderSession {
           "Create the job in a space whose config names its resourceGroup.", null);
     }
     return switch (kind) {
-      case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, region, poll(Duration.ofSeconds(5)));
-      case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, region, poll(Duration.ofSeconds(5)));
+      case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
+      case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
     };
+  }
+
+  /** The space's region, or its resource group's location when it names none (read once). */
+  private synchronized String location() {
+    if (location == null) {
+      location = region != null && !region.isBlank() ? region
+          : calls.call(AzureActions.RESOURCE_GROUPS_READ, () -> clients.network().resourceManager().serviceClient()
+              .getResourceGroups().get(resourceGroup)).location();
+    }
+    return location;
   }
 
   private StatusPoll poll(Duration kindDefault) {

@@ -38,14 +38,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
-  private final String region;
+  private final java.util.function.Supplier<String> location;
   private final StatusPoll poll;
 
-  NetworkDriver(AzureClients clients, CloudCalls calls, String resourceGroup, String region, StatusPoll poll) {
+  NetworkDriver(AzureClients clients, CloudCalls calls, String resourceGroup,
+      java.util.function.Supplier<String> location, StatusPoll poll) {
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
-    this.region = region;
+    this.location = location;
     this.poll = poll;
   }
 
@@ -69,8 +70,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
-    steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE),
-        ctx -> createNetwork(ctx, spec)));
+    steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
+        RESOURCE_GROUPS_READ), ctx -> createNetwork(ctx, spec)));
     for (Subnet subnet : spec.subnets()) {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
           SUBNETS_WRITE), ctx -> createSubnet(ctx, spec, subnet)));
@@ -120,7 +121,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       ctx.recordIntent(Map.of("network.part", "network"));
       VirtualNetworkInner wanted = new VirtualNetworkInner()
           .withAddressSpace(new AddressSpace().withAddressPrefixes(List.of(spec.cidr())));
-      wanted.withLocation(region).withTags(AzureTags.OWNER.of(ctx, "network"));
+      wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "network"));
       calls.call(VIRTUAL_NETWORKS_WRITE, () -> clients.network().serviceClient().getVirtualNetworks()
           .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
       existing = findNetwork(spec.name());

@@ -32,14 +32,15 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
-  private final String region;
+  private final java.util.function.Supplier<String> location;
   private final StatusPoll poll;
 
-  RegistryDriver(AzureClients clients, CloudCalls calls, String resourceGroup, String region, StatusPoll poll) {
+  RegistryDriver(AzureClients clients, CloudCalls calls, String resourceGroup,
+      java.util.function.Supplier<String> location, StatusPoll poll) {
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
-    this.region = region;
+    this.location = location;
     this.poll = poll;
   }
 
@@ -70,7 +71,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(
-        ProviderStep.of("create-registry", List.of(REGISTRIES_READ, REGISTRIES_WRITE), ctx -> createRegistry(ctx, spec)),
+        ProviderStep.of("create-registry", List.of(REGISTRIES_READ, REGISTRIES_WRITE, RESOURCE_GROUPS_READ),
+            ctx -> createRegistry(ctx, spec)),
         ProviderStep.of("await-registry", List.of(REGISTRIES_READ), ctx -> awaitRegistry(ctx, spec)));
   }
 
@@ -101,7 +103,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     if (existing == null) {
       ctx.recordIntent(Map.of("registryName", registryName(spec)));
       RegistryInner wanted = new RegistryInner().withSku(new Sku().withName(SkuName.BASIC)).withAdminUserEnabled(false);
-      wanted.withLocation(region).withTags(AzureTags.OWNER.of(ctx, "registry"));
+      wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "registry"));
       calls.call(REGISTRIES_WRITE, () -> clients.registry().serviceClient().getRegistries()
           .beginCreate(resourceGroup, registryName(spec), wanted));
       return StepResult.done(Map.of("registryName", registryName(spec)));

@@ -72,6 +72,7 @@ final class ArmFake implements AutoCloseable {
   private final Map<String, Type> types = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
   private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
+  private final Map<String, String> resourceGroups = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private final HaltSwitch halts = new HaltSwitch();
@@ -199,12 +200,18 @@ final class ArmFake implements AutoCloseable {
     return new TreeMap<>(store);
   }
 
+  /** A resource group the subscription holds, in a location. */
+  void resourceGroup(String name, String location) {
+    resourceGroups.put(name.toLowerCase(Locale.ROOT), location);
+  }
+
   void put(String id, ObjectNode resource) {
     store.put(id.toLowerCase(Locale.ROOT), resource);
   }
 
   void reset() {
     store.clear();
+    resourceGroups.clear();
     provisioning.clear();
     faults.clear();
     calls.clear();
@@ -245,6 +252,21 @@ final class ArmFake implements AutoCloseable {
     String path = URLDecoder.decode(exchange.getRequestURI().getRawPath(), StandardCharsets.UTF_8);
     if (path.startsWith("/fake/operations/")) {
       respond(exchange, 200, "{\"status\":\"Succeeded\"}", Map.of());
+      return;
+    }
+    if (path.matches("/subscriptions/[^/]+/(?i:resourcegroups)/[^/]+") && exchange.getRequestMethod().equals("GET")) {
+      calls.add("Microsoft.Resources/subscriptions/resourceGroups/read");
+      String group = path.substring(path.lastIndexOf('/') + 1);
+      String location = resourceGroups.get(group.toLowerCase(Locale.ROOT));
+      if (location == null) {
+        respond(exchange, 404, error("ResourceGroupNotFound", "Resource group '" + group + "' could not be found."),
+            Map.of());
+      } else {
+        ObjectNode rg = JSON.createObjectNode().put("id", path).put("name", group).put("location", location)
+            .put("type", "Microsoft.Resources/resourceGroups");
+        rg.putObject("properties").put("provisioningState", "Succeeded");
+        respond(exchange, 200, rg.toString(), Map.of());
+      }
       return;
     }
     Target target = parse(path);

@@ -44,6 +44,7 @@ class AzureEngineTest {
   void start() {
     FAKE.reset();
     FAKE.operationPolls(2);
+    FAKE.resourceGroup(GROUP, "westeurope");
     zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
         .provider(new AzureProvider().withCredential(ArmFake.credential()).withHttpClient(FAKE.httpClient())
             .pollingEvery(Duration.ofMillis(20)))
@@ -109,6 +110,17 @@ class AzureEngineTest {
   }
 
   @Test
+  void aSpaceThatNamesOnlyItsResourceGroupPutsItsResourcesInTheGroupsLocation() {
+    // the spaces document's Azure space: a resource group and nothing else
+    Space groupOnly = zop.spaces().create(SpaceRequest.azure("platform-rg-only", account.id()).resourceGroup(GROUP));
+    Job registry = zop.jobs().await(zop.jobs().submit(groupOnly.id(), RegistrySpec.named("team/web")).id(), WAIT);
+    assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(resource("Microsoft.ContainerRegistry/registries", "teamweb").path("location").asText())
+        .isEqualTo("westeurope");
+    assertThat(FAKE.calls()).contains("Microsoft.Resources/subscriptions/resourceGroups/read");
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeAndPortalLink() {
     record Expected(ArmFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = List.of(
@@ -125,6 +137,7 @@ class AzureEngineTest {
     int n = 0;
     for (Expected expected : cases) {
       FAKE.reset();
+      FAKE.resourceGroup(GROUP, "westeurope");
       FAKE.failAlways("Microsoft.Network/virtualNetworks/write", expected.fault());
       Job job = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("faulty-" + n++)
           .cidr("10.9.0.0/16").build()).id(), WAIT);

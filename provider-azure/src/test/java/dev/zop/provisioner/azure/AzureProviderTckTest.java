@@ -77,6 +77,7 @@ class AzureProviderTckTest extends ProviderTck {
   void resetFake() {
     FAKE.reset();
     FAKE.operationPolls(1);
+    FAKE.resourceGroup(GROUP, "eastus");
     peerNetwork(FAKE, "tck-peer");
   }
 
