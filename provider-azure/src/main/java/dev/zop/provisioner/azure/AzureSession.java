@@ -6,6 +6,7 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
 import java.time.Duration;
@@ -55,6 +56,11 @@ final class AzureSession implements ProviderSession {
 
   private StatusPoll poll(Duration kindDefault) {
     return StatusPoll.every(poll != null ? poll : kindDefault);
+  }
+
+  @Override
+  public Discovery discovery() {
+    return resourceGroup == null ? null : new AzureDiscovery(clients, calls, resourceGroup);
   }
 
   @Override

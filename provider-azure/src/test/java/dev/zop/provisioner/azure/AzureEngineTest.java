@@ -98,6 +98,12 @@ class AzureEngineTest {
         "shared-services/virtualNetworkPeerings/shared-services-to-core").path("properties").path("peeringState")
         .asText()).isEqualTo("Connected");
 
+    // discovery sees the group's networks and the new network's subnets, as a wizard would
+    var discovery = zop.spaces().discovery(space.id());
+    assertThat(discovery.networks()).extracting(n -> n.id()).containsExactlyInAnyOrder("core", "shared-services");
+    assertThat(discovery.subnets("core")).extracting(s -> s.cidr()).containsExactlyInAnyOrder("10.0.1.0/24",
+        "10.0.2.0/24");
+
     Job registry = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
     assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(registry.outputs()).containsEntry("loginServer", "platformapi.azurecr.io")
