@@ -227,6 +227,43 @@ class AwsEngineIT {
   }
 
   @Test
+  void aSingleNatGatewayServesEveryPrivateSubnetAndANetworkWithoutOneRoutesOnlyLocally() {
+    NetworkSpec single = NetworkSpec.named("one-nat").cidr("10.41.0.0/16")
+        .subnet(Subnet.publicSubnet("edge", "10.41.0.0/24", "us-east-1a"))
+        .subnet(Subnet.privateSubnet("app-a", "10.41.10.0/24", "us-east-1a"))
+        .subnet(Subnet.privateSubnet("app-b", "10.41.11.0/24", "us-east-1b")).natGateways("single").build();
+    // one NAT gateway and its address: 730 x 0.05
+    assertThat(zop.jobs().plan(space.id(), single).monthlyTotal()).isEqualByComparingTo("36.50");
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), single).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    String nat = job.outputs().get("nat.id");
+    for (String id : job.outputs().get("privateSubnetIDs").split(",")) {
+      var table = ec2.describeRouteTables(r -> r.filters(f -> f.name("association.subnet-id").values(id)))
+          .routeTables();
+      assertThat(table).singleElement().satisfies(t -> assertThat(t.routes()).anySatisfy(r -> {
+        assertThat(r.destinationCidrBlock()).isEqualTo("0.0.0.0/0");
+        assertThat(r.natGatewayId()).isEqualTo(nat);
+      }));
+    }
+
+    NetworkSpec isolated = NetworkSpec.named("isolated").cidr("10.42.0.0/16")
+        .subnet(Subnet.privateSubnet("app", "10.42.1.0/24", null)).build();
+    assertThat(zop.jobs().plan(space.id(), isolated).monthlyTotal()).isEqualByComparingTo("0");
+    Job local = zop.jobs().await(zop.jobs().submit(space.id(), isolated).id(), WAIT);
+    assertThat(local.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(local.outputs()).doesNotContainKey("internetGatewayId");
+    String subnet = local.outputs().get("privateSubnetIDs");
+    assertThat(ec2.describeRouteTables(r -> r.filters(f -> f.name("association.subnet-id").values(subnet)))
+        .routeTables()).singleElement().satisfies(t -> assertThat(t.routes())
+            .allSatisfy(r -> assertThat(r.gatewayId()).isEqualTo("local")));
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(local.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(ourVpcs()).isZero();
+    assertThat(ec2.describeAddresses().addresses()).isEmpty();
+  }
+
+  @Test
   void anEksClusterThatTakesItsTimeIsWaitedForWithoutAThreadAndRegistersItsSpace() {
     String vpc = ec2.createVpc(r -> r.cidrBlock("10.8.0.0/16")).vpc().vpcId();
     String a = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.8.1.0/24").availabilityZone("us-east-1a")).subnet()
