@@ -15,6 +15,13 @@ final class AzureActions {
   static final String PEERINGS_DELETE = "Microsoft.Network/virtualNetworks/virtualNetworkPeerings/delete";
   /** Peering with a network needs this on the remote network. */
   static final String VIRTUAL_NETWORKS_PEER = "Microsoft.Network/virtualNetworks/peer/action";
+  static final String MANAGED_CLUSTERS_READ = "Microsoft.ContainerService/managedClusters/read";
+  static final String MANAGED_CLUSTERS_WRITE = "Microsoft.ContainerService/managedClusters/write";
+  static final String MANAGED_CLUSTERS_DELETE = "Microsoft.ContainerService/managedClusters/delete";
+  static final String MANAGED_CLUSTERS_LIST_USER_CREDENTIAL =
+      "Microsoft.ContainerService/managedClusters/listClusterUserCredential/action";
+  /** Placing a cluster's nodes in a subnet needs this on the subnet. */
+  static final String SUBNETS_JOIN = "Microsoft.Network/virtualNetworks/subnets/join/action";
   /** Where a space names no region, its resources go to its resource group's location. */
   static final String RESOURCE_GROUPS_READ = "Microsoft.Resources/subscriptions/resourceGroups/read";
   static final String REGISTRIES_READ = "Microsoft.ContainerRegistry/registries/read";

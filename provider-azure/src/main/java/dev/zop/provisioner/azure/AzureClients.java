@@ -8,6 +8,7 @@ import com.azure.identity.ClientSecretCredentialBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.ManagedIdentityCredentialBuilder;
 import com.azure.resourcemanager.containerregistry.ContainerRegistryManager;
+import com.azure.resourcemanager.containerservice.ContainerServiceManager;
 import com.azure.resourcemanager.network.NetworkManager;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
@@ -27,6 +28,7 @@ final class AzureClients {
   private final HttpClient http;
   private NetworkManager network;
   private ContainerRegistryManager registry;
+  private ContainerServiceManager containerService;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
     this.account = account;
@@ -43,6 +45,13 @@ final class AzureClients {
       network = NetworkManager.configure().withHttpClient(http).authenticate(credential(), profile());
     }
     return network;
+  }
+
+  synchronized ContainerServiceManager containerService() {
+    if (containerService == null) {
+      containerService = ContainerServiceManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return containerService;
   }
 
   synchronized ContainerRegistryManager registry() {

@@ -6,6 +6,7 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -38,6 +39,8 @@ final class AzureSession implements ProviderSession {
           "Create the job in a space whose config names its resourceGroup.", null);
     }
     return switch (kind) {
+      case KUBERNETES -> new KubernetesDriver(clients, calls, resourceGroup, this::location,
+          poll(Duration.ofSeconds(30)));
       case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
@@ -56,6 +59,11 @@ final class AzureSession implements ProviderSession {
 
   private StatusPoll poll(Duration kindDefault) {
     return StatusPoll.every(poll != null ? poll : kindDefault);
+  }
+
+  @Override
+  public ClusterAccess clusterAccess() {
+    return resourceGroup == null ? null : new AksAccess(clients, calls, resourceGroup);
   }
 
   @Override

@@ -73,6 +73,7 @@ final class ArmFake implements AutoCloseable {
   private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
   private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
   private final Map<String, String> resourceGroups = new ConcurrentHashMap<>();
+  private final Map<String, String> userTokens = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private final HaltSwitch halts = new HaltSwitch();
@@ -212,6 +213,7 @@ final class ArmFake implements AutoCloseable {
   void reset() {
     store.clear();
     resourceGroups.clear();
+    userTokens.clear();
     provisioning.clear();
     faults.clear();
     calls.clear();
@@ -267,6 +269,10 @@ final class ArmFake implements AutoCloseable {
         rg.putObject("properties").put("provisioningState", "Succeeded");
         respond(exchange, 200, rg.toString(), Map.of());
       }
+      return;
+    }
+    if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listClusterUserCredential")) {
+      listClusterUserCredential(exchange, path);
       return;
     }
     Target target = parse(path);
@@ -374,6 +380,11 @@ final class ArmFake implements AutoCloseable {
   private void fill(Target target, ObjectNode resource, ObjectNode properties) {
     switch (target.typePath().toLowerCase(Locale.ROOT)) {
       case "registries" -> properties.put("loginServer", target.name().toLowerCase(Locale.ROOT) + ".azurecr.io");
+      case "managedclusters" -> {
+        properties.put("fqdn", properties.path("dnsPrefix").asText(target.name()) + "-" + Integer.toHexString(
+            target.name().hashCode()) + ".hcp." + resource.path("location").asText() + ".azmk8s.io");
+        properties.putObject("powerState").put("code", "Running");
+      }
       case "virtualnetworks" -> properties.put("resourceGuid", UUID.randomUUID().toString());
       case "virtualnetworks/virtualnetworkpeerings" -> {
         // connected once the other network peers back
@@ -476,6 +487,34 @@ final class ArmFake implements AutoCloseable {
     acceptedChange(action);
     respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
         + "?api-version=2023-01-01"));
+  }
+
+  /** A managed cluster's user kubeconfig, as AKS hands it out for a cluster with local accounts. */
+  private void listClusterUserCredential(HttpExchange exchange, String path) throws IOException {
+    String action = "Microsoft.ContainerService/managedClusters/listClusterUserCredential/action";
+    calls.add(action);
+    String clusterId = path.substring(0, path.lastIndexOf('/'));
+    ObjectNode cluster = store.get(clusterId.toLowerCase(Locale.ROOT));
+    if (cluster == null) {
+      respond(exchange, 404, error("ResourceNotFound", "The Resource '" + clusterId + "' was not found."), Map.of());
+      return;
+    }
+    String name = cluster.path("name").asText();
+    String yaml = "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: "
+        + java.util.Base64.getEncoder().encodeToString(("fake CA of " + name).getBytes(StandardCharsets.UTF_8))
+        + "\n    server: https://" + cluster.path("properties").path("fqdn").asText() + ":443\n  name: " + name
+        + "\ncontexts:\n- context:\n    cluster: " + name + "\n    user: clusterUser\n  name: " + name
+        + "\ncurrent-context: " + name + "\nusers:\n- name: clusterUser\n  user:\n    token: "
+        + userTokens.computeIfAbsent(clusterId.toLowerCase(Locale.ROOT), k -> UUID.randomUUID().toString()) + "\n";
+    ObjectNode answer = JSON.createObjectNode();
+    answer.putArray("kubeconfigs").addObject().put("name", "clusterUser")
+        .put("value", java.util.Base64.getEncoder().encodeToString(yaml.getBytes(StandardCharsets.UTF_8)));
+    respond(exchange, 200, answer.toString(), Map.of());
+  }
+
+  /** The user token of a cluster's kubeconfig, to compare a minted one with. */
+  String userToken(String clusterId) {
+    return userTokens.get(clusterId.toLowerCase(Locale.ROOT));
   }
 
   private void acceptedChange(String action) {

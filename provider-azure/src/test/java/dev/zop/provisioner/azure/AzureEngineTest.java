@@ -127,6 +127,48 @@ class AzureEngineTest {
   }
 
   @Test
+  void theDocumentsKubernetesBodyMakesAnAksClusterWhoseSpaceGetsAKubeconfig() throws Exception {
+    // what the document's invented network and subnet ids stand for
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("platform-net")
+        .cidr("10.1.0.0/16").subnet("platform-net-a", "10.1.0.0/20").subnet("platform-net-b", "10.1.16.0/20")
+        .build()).id(), WAIT);
+    assertThat(network.status()).isEqualTo(JobStatus.SUCCEEDED);
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "platform-prod", "version": "1.30", "nodeGroups": [ { "name": "default",
+          "instanceType": "m5.large", "min": 2, "max": 6 } ], "vpcID": "platform-net",
+          "subnetIDs": ["platform-net-a", "platform-net-b"] }""", dev.zop.provisioner.spec.KubernetesSpec.class);
+
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
+        .contains("nodeGroups[0].instanceType=Standard_D2s_v5", "subnetIDs=platform-net-a");
+    assertThat(plan.permissions()).contains("Microsoft.ContainerService/managedClusters/write",
+        "Microsoft.Network/virtualNetworks/subnets/join/action");
+    // the free tier's control plane and 2 x 730 h of Standard_D2s_v5 at 0.096
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("140.16");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode cluster = resource("Microsoft.ContainerService/managedClusters", "platform-prod");
+    var pool = cluster.path("properties").path("agentPoolProfiles").get(0);
+    assertThat(pool.path("vmSize").asText()).isEqualTo("Standard_D2s_v5");
+    assertThat(pool.path("minCount").asInt()).isEqualTo(2);
+    assertThat(pool.path("maxCount").asInt()).isEqualTo(6);
+    assertThat(pool.path("enableAutoScaling").asBoolean()).isTrue();
+    assertThat(pool.path("vnetSubnetID").asText()).endsWith("/virtualNetworks/platform-net/subnets/platform-net-a");
+    assertThat(job.outputs().get("endpoint")).startsWith("https://platform-prod-").endsWith(".azmk8s.io");
+
+    Space registered = zop.spaces().list().stream().filter(s -> "platform-prod".equals(s.config().get("clusterName")))
+        .findFirst().orElseThrow();
+    var kubeconfig = zop.spaces().kubeconfig(registered.id());
+    assertThat(kubeconfig.server()).isEqualTo(job.outputs().get("endpoint") + ":443");
+    assertThat(kubeconfig.token()).isEqualTo(FAKE.userToken(cluster.path("id").asText()));
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod")).isNull();
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeAndPortalLink() {
     record Expected(ArmFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = List.of(

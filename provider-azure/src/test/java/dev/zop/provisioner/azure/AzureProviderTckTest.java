@@ -53,7 +53,9 @@ class AzureProviderTckTest extends ProviderTck {
         type("Microsoft.Network", "virtualNetworks", VirtualNetworkInner::fromJson),
         type("Microsoft.Network", "virtualNetworks/subnets", SubnetInner::fromJson),
         type("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
-        type("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson));
+        type("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson),
+        type("Microsoft.ContainerService", "managedClusters",
+            com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner::fromJson));
   }
 
   static CloudAccount account(ArmFake fake) {
@@ -109,6 +111,8 @@ class AzureProviderTckTest extends ProviderTck {
   @Override
   protected List<ResourceSpec> specs(String suffix) {
     return List.of(
+        dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.30")
+            .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("app", "10.20.1.0/24")
             .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").build(),
         RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"));
@@ -132,7 +136,8 @@ class AzureProviderTckTest extends ProviderTck {
       ObjectNode properties = (ObjectNode) resource.get("properties");
       all.add(resource.path("type").asText() + " " + resource.path("name").asText() + " tags="
           + resource.path("tags") + " " + properties.path("addressSpace") + properties.path("addressPrefix")
-          + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", ""));
+          + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
+          + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles"));
     });
     return all.stream().sorted().toList();
   }

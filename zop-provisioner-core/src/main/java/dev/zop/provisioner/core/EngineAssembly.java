@@ -64,7 +64,7 @@ final class EngineAssembly {
     Notifier notifier = builder.notifier != null ? builder.notifier : new LoggingNotifier();
     NotificationRules rules = builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
         : NotificationRules.fromEnvironment(System::getenv);
-    ClusterSpaces clusterSpaces = new ClusterSpaces(db, spaceRepository, clusterAccess);
+    ClusterSpaces clusterSpaces = new ClusterSpaces(db, spaceRepository, clusterAccess, providers);
     // the job engine runs remediation workflows through the WorkflowRunner seam; it knows nothing of them
     this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets, targets,
         List.of(job -> databases.hasDatabases(job) ? new ConflictException("job_has_dependents",

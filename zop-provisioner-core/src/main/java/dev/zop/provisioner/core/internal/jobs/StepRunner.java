@@ -280,7 +280,7 @@ final class StepRunner {
   private void completeIn(Connection c, JobRecord job, JobStatus running, Map<String, String> outputs)
       throws SQLException {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
-    CompletedJob completed = new CompletedJob(job.id(), job.orgId(), job.kind(), done, job.provider(),
+    CompletedJob completed = new CompletedJob(job.id(), job.orgId(), job.spaceId(), job.kind(), done, job.provider(),
         job.accountId(), job.region(), job.spec().name(), job.createdBy(), Map.copyOf(outputs));
     Map<String, String> added = new LinkedHashMap<>();
     for (JobCompletionListener listener : completionListeners) {

@@ -13,5 +13,6 @@ import java.util.Map;
  * @param specName  the name in the job's spec
  * @param outputs   what its steps recorded
  */
-public record CompletedJob(JobId id, String orgId, JobKind kind, JobStatus status, String provider,
-    CloudAccountId accountId, String region, String specName, String createdBy, Map<String, String> outputs) {}
+public record CompletedJob(JobId id, String orgId, dev.zop.provisioner.SpaceId spaceId, JobKind kind,
+    JobStatus status, String provider, CloudAccountId accountId, String region, String specName, String createdBy,
+    Map<String, String> outputs) {}

@@ -11,6 +11,7 @@ import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.lifecycle.CompletedJob;
 import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
 import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
+import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import java.sql.Connection;
@@ -27,11 +28,14 @@ public final class ClusterSpaces implements JobCompletionListener, TeardownGuard
   private final Database db;
   private final SpaceRepository spaces;
   private final ClusterAccessRepository clusterAccess;
+  private final ProviderRegistry providers;
 
-  public ClusterSpaces(Database db, SpaceRepository spaces, ClusterAccessRepository clusterAccess) {
+  public ClusterSpaces(Database db, SpaceRepository spaces, ClusterAccessRepository clusterAccess,
+      ProviderRegistry providers) {
     this.db = db;
     this.spaces = spaces;
     this.clusterAccess = clusterAccess;
+    this.providers = providers;
   }
 
   /** A cluster is not torn down from under the jobs in the space it became. */
@@ -71,6 +75,11 @@ public final class ClusterSpaces implements JobCompletionListener, TeardownGuard
     config.put("clusterName", cluster);
     if (job.region() != null) {
       config.put("region", job.region());
+    }
+    // the cluster lives where its job's space put it (a GCP project, an Azure resource group): so does its space
+    Space parent = job.spaceId() == null ? null : spaces.find(c, job.orgId(), job.spaceId());
+    if (parent != null) {
+      config.putAll(providers.scopeOf(parent));
     }
     Instant now = Timestamps.now();
     Space space = new Space(SpaceId.random(), name, job.provider(), "kubernetes", job.accountId(),

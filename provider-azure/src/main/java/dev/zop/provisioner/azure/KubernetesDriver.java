@@ -1,0 +1,187 @@
+package dev.zop.provisioner.azure;
+
+import static dev.zop.provisioner.azure.AzureActions.*;
+
+import com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner;
+import com.azure.resourcemanager.containerservice.models.AgentPoolMode;
+import com.azure.resourcemanager.containerservice.models.ManagedClusterAgentPoolProfile;
+import com.azure.resourcemanager.containerservice.models.ManagedClusterIdentity;
+import com.azure.resourcemanager.containerservice.models.ResourceIdentityType;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NodeGroup;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * An AKS managed cluster with a system-assigned identity, one agent pool per node group (the first the system
+ * pool) autoscaling between the group's min and max, in the spec's virtual network subnet when it names one. The
+ * cluster carries its job in its tags; a resumed step adopts only a cluster whose tags say its job made it. The
+ * PUT is sent once and the next step reads the provisioning state, holding no thread.
+ */
+final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final Supplier<String> location;
+  private final StatusPoll poll;
+
+  KubernetesDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
+      StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.location = location;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<KubernetesSpec> specType() {
+    return KubernetesSpec.class;
+  }
+
+  @Override
+  public Defaulted<KubernetesSpec> withDefaults(KubernetesSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    List<NodeGroup> groups = new ArrayList<>();
+    for (int i = 0; i < spec.nodeGroups().size(); i++) {
+      NodeGroup group = spec.nodeGroups().get(i);
+      String size = VmSizes.FROM_AWS.get(group.instanceType());
+      if (size != null) {
+        filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", size, "the Azure VM size with the vCPUs"
+            + " and memory of " + group.instanceType()));
+        group = new NodeGroup(group.name(), size, group.min(), group.max(), group.desired());
+      }
+      groups.add(group);
+    }
+    if (spec.subnetIds().size() > 1) {
+      filled.add(new PlanDefault("subnetIDs", spec.subnetIds().get(0), "AKS nodes take one subnet: the first"
+          + " named; the others are not used"));
+    }
+    return new Defaulted<>(spec.toBuilder().nodeGroups(groups).build(), filled);
+  }
+
+  @Override
+  public List<FieldError> validate(KubernetesSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    for (int i = 0; i < spec.nodeGroups().size(); i++) {
+      if (VmSizes.isAwsStyle(spec.nodeGroups().get(i).instanceType())) {
+        errors.add(FieldError.of("nodeGroups[" + i + "].instanceType", "unknown_vm_size", "no Azure VM size is"
+            + " known for " + spec.nodeGroups().get(i).instanceType() + "; name one such as Standard_D4s_v5"));
+      }
+    }
+    if (!spec.subnetIds().isEmpty() && spec.vpcId() == null) {
+      errors.add(FieldError.of("vpcID", "required", "an AKS subnet is named within its virtual network"));
+    }
+    return errors;
+  }
+
+  @Override
+  public List<Step> create(KubernetesSpec spec) {
+    return List.of(
+        ProviderStep.of("create-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE, RESOURCE_GROUPS_READ,
+            SUBNETS_JOIN), ctx -> createCluster(ctx, spec)),
+        ProviderStep.of("await-cluster", List.of(MANAGED_CLUSTERS_READ), ctx -> awaitCluster(ctx, spec)));
+  }
+
+  @Override
+  public List<Step> teardown(KubernetesSpec spec, Outputs recorded) {
+    return List.of(ProviderStep.of("delete-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_DELETE),
+        ctx -> deleteCluster(ctx, spec)));
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return AzurePrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(KubernetesSpec spec, String priceRegion) {
+    // the free tier's control plane costs nothing; the nodes are billed as VMs
+    List<CostComponent> costs = new ArrayList<>();
+    for (NodeGroup group : spec.nodeGroups()) {
+      costs.add(AzurePrices.TABLE.hourly(priceRegion, "node group " + group.name() + " (" + group.instanceType()
+          + ")", "vm:" + group.instanceType(), group.desiredSize()));
+    }
+    return costs;
+  }
+
+  private ManagedClusterInner find(KubernetesSpec spec) {
+    return calls.findOrNull(MANAGED_CLUSTERS_READ, () -> clients.containerService().serviceClient()
+        .getManagedClusters().getByResourceGroup(resourceGroup, spec.name()));
+  }
+
+  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
+    ManagedClusterInner existing = find(spec);
+    if (existing == null) {
+      ctx.recordIntent(Map.of("clusterName", spec.name()));
+      String subnet = spec.subnetIds().isEmpty() ? null : "/subscriptions/" + clients.subscription()
+          + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.Network/virtualNetworks/" + spec.vpcId()
+          + "/subnets/" + spec.subnetIds().get(0);
+      List<ManagedClusterAgentPoolProfile> pools = new ArrayList<>();
+      for (NodeGroup group : spec.nodeGroups()) {
+        pools.add(new ManagedClusterAgentPoolProfile().withName(poolName(group)).withVmSize(group.instanceType())
+            .withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max())
+            .withEnableAutoScaling(true).withMode(pools.isEmpty() ? AgentPoolMode.SYSTEM : AgentPoolMode.USER)
+            .withVnetSubnetId(subnet));
+      }
+      ManagedClusterInner wanted = new ManagedClusterInner().withDnsPrefix(spec.name())
+          .withKubernetesVersion(spec.version()).withAgentPoolProfiles(pools)
+          .withIdentity(new ManagedClusterIdentity().withType(ResourceIdentityType.SYSTEM_ASSIGNED));
+      wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cluster"));
+      calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
+          .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
+      return StepResult.done(Map.of("clusterName", spec.name()));
+    }
+    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", spec.name());
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("clusterName", spec.name()));
+  }
+
+  /** Agent pool names are 1 to 12 lower-case letters and digits. */
+  static String poolName(NodeGroup group) {
+    String name = group.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+    return name.isEmpty() ? "pool" : name.length() > 12 ? name.substring(0, 12) : name;
+  }
+
+  private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {
+    ManagedClusterInner cluster = find(spec);
+    if (cluster == null) {
+      return poll.waitFor(ctx, "cluster " + spec.name() + " is not visible yet");
+    }
+    String state = String.valueOf(cluster.provisioningState());
+    return switch (state) {
+      case "Succeeded" -> StepResult.done(Map.of("endpoint", "https://" + cluster.fqdn(), "clusterId", cluster.id()));
+      case "Failed", "Canceled" -> StepResult.fail(Failure.userAction("cluster_" + state.toLowerCase(Locale.ROOT),
+          "AKS cluster " + spec.name() + " is " + state, "See the cluster's activity log in the portal, then retry.",
+          "https://portal.azure.com/#resource" + cluster.id() + "/overview"));
+      default -> poll.waitFor(ctx, "cluster " + spec.name() + " is " + state);
+    };
+  }
+
+  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
+    ManagedClusterInner cluster = find(spec);
+    if (cluster == null || !AzureTags.OWNER.owns(cluster.tags(), ctx)) {
+      return StepResult.done();
+    }
+    if (!"Deleting".equals(String.valueOf(cluster.provisioningState()))) {
+      calls.deleteIfExists(MANAGED_CLUSTERS_DELETE, () -> clients.containerService().serviceClient()
+          .getManagedClusters().beginDelete(resourceGroup, spec.name()));
+    }
+    return find(spec) == null ? StepResult.done() : poll.waitFor(ctx, "cluster " + spec.name() + " is being deleted");
+  }
+}
