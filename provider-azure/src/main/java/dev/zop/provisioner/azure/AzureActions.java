@@ -22,6 +22,9 @@ final class AzureActions {
       "Microsoft.ContainerService/managedClusters/listClusterUserCredential/action";
   /** Placing a cluster's nodes in a subnet needs this on the subnet. */
   static final String SUBNETS_JOIN = "Microsoft.Network/virtualNetworks/subnets/join/action";
+  static final String FLEXIBLE_SERVERS_READ = "Microsoft.DBforPostgreSQL/flexibleServers/read";
+  static final String FLEXIBLE_SERVERS_WRITE = "Microsoft.DBforPostgreSQL/flexibleServers/write";
+  static final String FLEXIBLE_SERVERS_DELETE = "Microsoft.DBforPostgreSQL/flexibleServers/delete";
   /** Where a space names no region, its resources go to its resource group's location. */
   static final String RESOURCE_GROUPS_READ = "Microsoft.Resources/subscriptions/resourceGroups/read";
   static final String REGISTRIES_READ = "Microsoft.ContainerRegistry/registries/read";

@@ -9,6 +9,7 @@ import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.ManagedIdentityCredentialBuilder;
 import com.azure.resourcemanager.containerregistry.ContainerRegistryManager;
 import com.azure.resourcemanager.containerservice.ContainerServiceManager;
+import com.azure.resourcemanager.postgresqlflexibleserver.PostgreSqlManager;
 import com.azure.resourcemanager.network.NetworkManager;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
@@ -29,6 +30,7 @@ final class AzureClients {
   private NetworkManager network;
   private ContainerRegistryManager registry;
   private ContainerServiceManager containerService;
+  private PostgreSqlManager postgres;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
     this.account = account;
@@ -52,6 +54,13 @@ final class AzureClients {
       containerService = ContainerServiceManager.configure().withHttpClient(http).authenticate(credential(), profile());
     }
     return containerService;
+  }
+
+  synchronized PostgreSqlManager postgres() {
+    if (postgres == null) {
+      postgres = PostgreSqlManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return postgres;
   }
 
   synchronized ContainerRegistryManager registry() {

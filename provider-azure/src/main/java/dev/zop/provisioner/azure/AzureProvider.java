@@ -32,9 +32,10 @@ public final class AzureProvider implements CloudProvider {
       "australiaeast", "canadacentral", "brazilsouth", "centralindia");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Microsoft Azure",
-      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY), REGIONS, Set.of("resourceGroup"),
+      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS,
+      Set.of("resourceGroup"),
       Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.NETWORK, Duration.ofMinutes(20),
-          JobKind.REGISTRY, Duration.ofMinutes(10)),
+          JobKind.REGISTRY, Duration.ofMinutes(10), JobKind.DATASTORE, Duration.ofMinutes(60)),
       Set.of("resourceGroup"));
 
   private final TokenCredential credential;

@@ -41,6 +41,8 @@ final class AzureSession implements ProviderSession {
     return switch (kind) {
       case KUBERNETES -> new KubernetesDriver(clients, calls, resourceGroup, this::location,
           poll(Duration.ofSeconds(30)));
+      case DATASTORE -> new DatastoreDriver(clients, calls, resourceGroup, this::location,
+          poll(Duration.ofSeconds(30)));
       case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");

@@ -39,6 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -64,8 +65,35 @@ final class ArmFake implements AutoCloseable {
   static final String TOKEN = "fake-arm-token";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A resource type the fake serves, and the SDK model that validates its bodies. */
-  record Type(String namespace, String path, Function<JsonReader, Object> parser) {}
+  /**
+   * A resource type the fake serves, and how the SDK's own model reads and writes a body of it: what the model
+   * does not define does not survive the round trip.
+   */
+  record Type(String namespace, String path, UnaryOperator<String> roundTrip) {
+    /** A model serialized with azure-json ({@code fromJson} and {@code toJsonString}). */
+    static Type json(String namespace, String path, Function<JsonReader, Object> parser) {
+      return new Type(namespace, path, body -> {
+        try (JsonReader reader = JsonProviders.createReader(body)) {
+          return ((com.azure.json.JsonSerializable<?>) parser.apply(reader)).toJsonString();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+
+    /** A model of an older management library, serialized by the SDK's management serializer (Jackson). */
+    static Type jackson(String namespace, String path, Class<?> model) {
+      var adapter = com.azure.core.management.serializer.SerializerFactory.createDefaultManagementSerializerAdapter();
+      return new Type(namespace, path, body -> {
+        try {
+          return adapter.serialize(adapter.deserialize(body, model,
+              com.azure.core.util.serializer.SerializerEncoding.JSON), com.azure.core.util.serializer.SerializerEncoding.JSON);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+  }
 
   private final HttpsServer server;
   private final SSLContext clientContext;
@@ -79,6 +107,7 @@ final class ArmFake implements AutoCloseable {
   private final HaltSwitch halts = new HaltSwitch();
   private final AtomicReference<String> haltDue = new AtomicReference<>();
   private volatile int operationPolls;
+  private volatile String standInHost;
 
   /** An injected failure: HTTP status and ARM error code. */
   record Fault(int status, String code, String message) {
@@ -175,6 +204,14 @@ final class ArmFake implements AutoCloseable {
     };
   }
 
+  /**
+   * The host a database server answers with, when a local server stands in for it (the databases feature's
+   * tests connect there); null for the host Azure would name.
+   */
+  void standInHost(String host) {
+    standInHost = host;
+  }
+
   void operationPolls(int polls) {
     operationPolls = polls;
   }
@@ -220,6 +257,7 @@ final class ArmFake implements AutoCloseable {
     haltDue.set(null);
     halts.disarm();
     operationPolls = 0;
+    standInHost = null;
   }
 
   @Override
@@ -380,6 +418,13 @@ final class ArmFake implements AutoCloseable {
   private void fill(Target target, ObjectNode resource, ObjectNode properties) {
     switch (target.typePath().toLowerCase(Locale.ROOT)) {
       case "registries" -> properties.put("loginServer", target.name().toLowerCase(Locale.ROOT) + ".azurecr.io");
+      case "flexibleservers" -> {
+        // the administrator's password is write-only: ARM never answers with it
+        properties.remove("administratorLoginPassword");
+        properties.put("fullyQualifiedDomainName", standInHost != null ? standInHost
+            : target.name() + ".postgres.database.azure.com");
+        properties.put("state", operationPolls > 0 ? "Starting" : "Ready");
+      }
       case "managedclusters" -> {
         properties.put("fqdn", properties.path("dnsPrefix").asText(target.name()) + "-" + Integer.toHexString(
             target.name().hashCode()) + ".hcp." + resource.path("location").asText() + ".azmk8s.io");
@@ -404,11 +449,8 @@ final class ArmFake implements AutoCloseable {
   }
 
   /** The body as the SDK's model class reads and writes it: what the model does not define is not in it. */
-  private static String written(Type type, String body) throws IOException {
-    try (JsonReader reader = JsonProviders.createReader(body)) {
-      Object model = type.parser().apply(reader);
-      return ((com.azure.json.JsonSerializable<?>) model).toJsonString();
-    }
+  private static String written(Type type, String body) {
+    return type.roundTrip().apply(body);
   }
 
   private static String unknownKey(JsonNode sent, JsonNode kept, String at) {
@@ -447,7 +489,11 @@ final class ArmFake implements AutoCloseable {
     if (left > 0) {
       provisioning.put(key, left - 1);
     } else {
-      ((ObjectNode) resource.get("properties")).put("provisioningState", "Succeeded");
+      ObjectNode properties = (ObjectNode) resource.get("properties");
+      properties.put("provisioningState", "Succeeded");
+      if ("Starting".equals(properties.path("state").asText())) {
+        properties.put("state", "Ready");
+      }
     }
     ObjectNode answer = resource.deepCopy();
     // a virtual network answers with its subnets and peerings inline, as ARM does

@@ -169,6 +169,60 @@ class AzureEngineTest {
   }
 
   @Test
+  void theDocumentsDatastoreBodyMakesAFlexibleServerWhoseOutputsFeedTheDatabasesFeature() throws Exception {
+    // the local PostgreSQL stands in for the server, as on AWS and GCP: the fake answers with its host
+    var server = dev.zop.provisioner.testkit.TestDatabaseServers.postgres();
+    FAKE.standInHost(server.host());
+    // Azure makes the server's administrator role with the login the job asks for, a member of every role it
+    // creates; the stand-in gets that role too (a superuser there, which covers the membership)
+    try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+        .postgresUrl(server, "postgres"), server.adminUser(), server.adminPassword()); var s = c.createStatement()) {
+      s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'zopadmin') THEN"
+          + " CREATE ROLE zopadmin; END IF; END $$");
+      s.execute("ALTER ROLE zopadmin LOGIN SUPERUSER");
+    }
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 50,
+          "multiAZ": true, "backupRetentionDays": 7 }""", dev.zop.provisioner.spec.DatastoreSpec.class);
+
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
+        .contains("instanceClass=Standard_D2ds_v5", "allocatedStorageGB=64");
+    // zone-redundant: 2 x 730 h x 0.178, and 2 x 64 GB at 0.115
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("274.60");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("host", server.host()).containsEntry("port", "5432")
+        .containsEntry("adminUser", "zopadmin").containsKey("adminSecretRef");
+    ObjectNode flexible = FAKE.resources().values().stream()
+        .filter(r -> r.path("type").asText().equals("Microsoft.DBforPostgreSQL/flexibleServers")).findFirst()
+        .orElseThrow();
+    assertThat(flexible.path("properties").path("highAvailability").path("mode").asText()).isEqualTo("ZoneRedundant");
+    assertThat(flexible.path("properties").path("version").asText()).isEqualTo("16");
+    assertThat(flexible.path("properties").path("backup").path("backupRetentionDays").asInt()).isEqualTo(7);
+    assertThat(flexible.path("properties").has("administratorLoginPassword")).isFalse();
+
+    String prefix = "za" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+    try {
+      var database = zop.jobs().databases(job.id()).create(prefix + "app", prefix + "app_owner");
+      assertThat(database.host()).isEqualTo(server.host());
+      zop.jobs().databases(job.id()).delete(database.id());
+    } finally {
+      try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+          .postgresUrl(server, "postgres"), server.adminUser(), server.adminPassword());
+          var s = c.createStatement()) {
+        s.execute("DROP DATABASE IF EXISTS \"" + prefix + "app\" WITH (FORCE)");
+        s.execute("DROP ROLE IF EXISTS \"" + prefix + "app_owner\"");
+        // the stand-in's administrator goes with the test: nothing on this machine should keep it
+        s.execute("DROP ROLE IF EXISTS zopadmin");
+      }
+    }
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources()).isEmpty();
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeAndPortalLink() {
     record Expected(ArmFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = List.of(

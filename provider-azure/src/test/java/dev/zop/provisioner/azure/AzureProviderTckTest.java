@@ -38,7 +38,7 @@ class AzureProviderTckTest extends ProviderTck {
   }
 
   private static ArmFake.Type type(String namespace, String path, Parser parser) {
-    return new ArmFake.Type(namespace, path, reader -> {
+    return ArmFake.Type.json(namespace, path, reader -> {
       try {
         return parser.parse(reader);
       } catch (IOException e) {
@@ -55,7 +55,9 @@ class AzureProviderTckTest extends ProviderTck {
         type("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
         type("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson),
         type("Microsoft.ContainerService", "managedClusters",
-            com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner::fromJson));
+            com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner::fromJson),
+        ArmFake.Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers",
+            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class));
   }
 
   static CloudAccount account(ArmFake fake) {
@@ -115,7 +117,9 @@ class AzureProviderTckTest extends ProviderTck {
             .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("app", "10.20.1.0/24")
             .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").build(),
-        RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"));
+        RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"),
+        dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
+            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build());
   }
 
   @Override
@@ -137,7 +141,8 @@ class AzureProviderTckTest extends ProviderTck {
       all.add(resource.path("type").asText() + " " + resource.path("name").asText() + " tags="
           + resource.path("tags") + " " + properties.path("addressSpace") + properties.path("addressPrefix")
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
-          + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles"));
+          + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
+          + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText(""));
     });
     return all.stream().sorted().toList();
   }
