@@ -31,6 +31,7 @@ final class AzureClients {
   private ContainerRegistryManager registry;
   private ContainerServiceManager containerService;
   private PostgreSqlManager postgres;
+  private TokenCredential credential;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
     this.account = account;
@@ -90,7 +91,15 @@ final class AzureClients {
     return new AzureProfile(require("tenantId"), subscription(), environment);
   }
 
-  private TokenCredential credential() {
+  /** One credential for all the account's managers, so they share its token cache. */
+  private synchronized TokenCredential credential() {
+    if (credential == null) {
+      credential = load();
+    }
+    return credential;
+  }
+
+  private TokenCredential load() {
     if (credentialOverride != null) {
       return credentialOverride;
     }
