@@ -109,6 +109,27 @@ class ZopCommandTest {
   }
 
   @Test
+  void accountsAreMadeFromTheCommandLineAndSpacesNameThem() {
+    Run created = zop("accounts", "create", "--provider", "sim", "--name", "from-the-shell",
+        "--property", "team=platform");
+    assertThat(created.exit()).as(created.err()).isZero();
+    String id = created.json().get("id").asText();
+    assertThat(id).startsWith("ca_");
+    assertThat(zop("accounts", "get", id).json().get("properties").get("team").asText()).isEqualTo("platform");
+    assertThat(zop("accounts", "list").out()).contains(id);
+
+    Run space = zop("spaces", "create", "--name", "shell-space", "--provider", "sim", "--account", id,
+        "--config", "region=sim-east-1");
+    assertThat(space.exit()).as(space.err()).isZero();
+    assertThat(space.json().get("cloudAccountId").asText()).isEqualTo(id);
+
+    // credentials are references: a property that looks like one is refused with its field named
+    Run refused = zop("accounts", "create", "--provider", "sim", "--name", "leaky", "--property", "clientSecret=x");
+    assertThat(refused.exit()).isNotZero();
+    assertThat(refused.err()).contains("properties.clientSecret");
+  }
+
+  @Test
   void serveSaysWhereItListensAndWhereItKeepsItsStore() {
     ByteArrayOutputStream help = new ByteArrayOutputStream();
     PrintStream out = System.out;

@@ -6,8 +6,8 @@ import picocli.CommandLine;
 /** The {@code zop} command: run the service, make tokens, and drive a running service from a shell. */
 @Command(name = "zop", mixinStandardHelpOptions = true, version = "zop 0.1.0",
     description = "Zop Provisioner: the provisioning service and its command-line client.",
-    subcommands = {ServeCommand.class, TokensCommand.class, SpacesCommand.class, JobsCommand.class,
-        RemediationsCommand.class})
+    subcommands = {ServeCommand.class, TokensCommand.class, AccountsCommand.class, SpacesCommand.class,
+        JobsCommand.class, RemediationsCommand.class})
 public final class Zop implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
