@@ -98,7 +98,7 @@ public final class JobService {
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {
     Defaulted<ResourceSpec> defaulted = withDefaults(principal, spaceId, asked); // asks the cloud: outside the tx
     ResourceSpec spec = defaulted.spec();
-    List<FieldError> networkErrors = networkErrors(principal, spaceId, spec);
+    List<FieldError> networkErrors = networkErrors(principal, spaceId, asked);
     Target target = db.read(c -> target(c, principal, spaceId, spec, false, networkErrors));
     List<PlanStep> steps = target.driver.create(spec).stream()
         .map(s -> new PlanStep(s.name(), s.permissions()))
@@ -119,7 +119,7 @@ public final class JobService {
     validateNameAndTags(options.name(), options.tags(), "");
     // the job keeps the spec with the provider's defaults filled in, as its plan showed them
     ResourceSpec spec = withDefaults(principal, spaceId, asked).spec(); // asks the cloud: outside the tx
-    List<FieldError> networkErrors = networkErrors(principal, spaceId, spec); // asks the cloud: outside the tx
+    List<FieldError> networkErrors = networkErrors(principal, spaceId, asked); // asks the cloud: outside the tx
     JobId id = JobId.random();
     try {
       db.tx(c -> {
@@ -380,8 +380,9 @@ public final class JobService {
   }
 
   /**
-   * The spec's references to existing networks that the provider does not find, or none when the spec names
-   * none, the provider cannot discover, or the space is not usable (which {@link #target} reports).
+   * The references to existing networks the caller wrote that the provider does not find, or none when the spec
+   * names none, the provider cannot discover, or the space is not usable (which {@link #target} reports). What
+   * the provider's defaults fill in is not checked here: a default may name a network the job itself makes.
    */
   private List<FieldError> networkErrors(Principal principal, SpaceId spaceId, ResourceSpec spec) {
     NetworkReferences references = spec == null ? null : NetworkReferences.of(spec);
