@@ -31,5 +31,27 @@ final class AzureActions {
   static final String REGISTRIES_WRITE = "Microsoft.ContainerRegistry/registries/write";
   static final String REGISTRIES_DELETE = "Microsoft.ContainerRegistry/registries/delete";
 
+  static final String SCALE_SETS_READ = "Microsoft.Compute/virtualMachineScaleSets/read";
+  static final String SCALE_SETS_WRITE = "Microsoft.Compute/virtualMachineScaleSets/write";
+  static final String SCALE_SETS_DELETE = "Microsoft.Compute/virtualMachineScaleSets/delete";
+  static final String SECURITY_GROUPS_READ = "Microsoft.Network/networkSecurityGroups/read";
+  static final String SECURITY_GROUPS_WRITE = "Microsoft.Network/networkSecurityGroups/write";
+  static final String SECURITY_GROUPS_DELETE = "Microsoft.Network/networkSecurityGroups/delete";
+  /** Putting a security group on a scale set's network interfaces needs this on the group. */
+  static final String SECURITY_GROUPS_JOIN = "Microsoft.Network/networkSecurityGroups/join/action";
+  static final String PUBLIC_IPS_READ = "Microsoft.Network/publicIPAddresses/read";
+  static final String PUBLIC_IPS_WRITE = "Microsoft.Network/publicIPAddresses/write";
+  static final String PUBLIC_IPS_DELETE = "Microsoft.Network/publicIPAddresses/delete";
+  /** A load balancer's front end takes a public address with this on the address. */
+  static final String PUBLIC_IPS_JOIN = "Microsoft.Network/publicIPAddresses/join/action";
+  static final String LOAD_BALANCERS_READ = "Microsoft.Network/loadBalancers/read";
+  static final String LOAD_BALANCERS_WRITE = "Microsoft.Network/loadBalancers/write";
+  static final String LOAD_BALANCERS_DELETE = "Microsoft.Network/loadBalancers/delete";
+  /** Scale set instances join a load balancer's backend pool with this on the pool. */
+  static final String BACKEND_POOLS_JOIN = "Microsoft.Network/loadBalancers/backendAddressPools/join/action";
+  static final String AUTOSCALE_READ = "Microsoft.Insights/autoscalesettings/read";
+  static final String AUTOSCALE_WRITE = "Microsoft.Insights/autoscalesettings/write";
+  static final String AUTOSCALE_DELETE = "Microsoft.Insights/autoscalesettings/delete";
+
   private AzureActions() {}
 }

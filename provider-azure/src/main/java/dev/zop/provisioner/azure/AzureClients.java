@@ -7,9 +7,11 @@ import com.azure.core.management.profile.AzureProfile;
 import com.azure.identity.ClientSecretCredentialBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.ManagedIdentityCredentialBuilder;
+import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.containerregistry.ContainerRegistryManager;
 import com.azure.resourcemanager.containerservice.ContainerServiceManager;
 import com.azure.resourcemanager.postgresqlflexibleserver.PostgreSqlManager;
+import com.azure.resourcemanager.monitor.MonitorManager;
 import com.azure.resourcemanager.network.NetworkManager;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
@@ -31,6 +33,8 @@ final class AzureClients {
   private ContainerRegistryManager registry;
   private ContainerServiceManager containerService;
   private PostgreSqlManager postgres;
+  private ComputeManager compute;
+  private MonitorManager monitor;
   private TokenCredential credential;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
@@ -62,6 +66,20 @@ final class AzureClients {
       postgres = PostgreSqlManager.configure().withHttpClient(http).authenticate(credential(), profile());
     }
     return postgres;
+  }
+
+  synchronized ComputeManager compute() {
+    if (compute == null) {
+      compute = ComputeManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return compute;
+  }
+
+  synchronized MonitorManager monitor() {
+    if (monitor == null) {
+      monitor = MonitorManager.configure().withHttpClient(http).authenticate(credential(), profile());
+    }
+    return monitor;
   }
 
   synchronized ContainerRegistryManager registry() {

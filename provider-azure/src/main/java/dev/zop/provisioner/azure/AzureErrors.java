@@ -91,6 +91,10 @@ final class AzureErrors {
     if ("AuthorizationFailed".equals(code) || status == 403) {
       return http.accessDenied(text, permission);
     }
+    if (code != null && code.contains("InUse")) {
+      return Failure.userAction("resource_in_use", text, "Remove or move what uses it first (its id is in the"
+          + " message), then retry the teardown.", null);
+    }
     if (status == 409) {
       return Failure.userAction(FailureCodes.NAME_IN_USE, text, "Choose another name, or remove the resource that"
           + " holds it if it is no longer needed.", null);

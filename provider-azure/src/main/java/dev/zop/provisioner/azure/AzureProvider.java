@@ -21,8 +21,9 @@ import java.util.Set;
  * <p>An account names its tenant and subscription ({@code tenantId}, {@code subscriptionId}); its
  * {@code credentialsRef} says where credentials come from (see {@link AzureClients}). A space names its
  * {@code resourceGroup} (an existing group the account may write to), the session's scope, and optionally a
- * {@code region}; without one, resources go to the resource group's location. Today it makes AKS clusters
- * (with kubeconfigs for their spaces), virtual networks (subnets, two-sided peering) and container registries.
+ * {@code region}; without one, resources go to the resource group's location. It makes AKS clusters (with
+ * kubeconfigs for their spaces), VM scale sets behind Standard Load Balancers, PostgreSQL flexible servers,
+ * virtual networks (subnets, two-sided peering) and container registries.
  */
 @AutoService(CloudProvider.class)
 public final class AzureProvider implements CloudProvider {
@@ -32,10 +33,11 @@ public final class AzureProvider implements CloudProvider {
       "australiaeast", "canadacentral", "brazilsouth", "centralindia");
 
   private static final ProviderMetadata METADATA = new ProviderMetadata(ID, "Microsoft Azure",
-      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE), REGIONS,
+      Set.of(JobKind.KUBERNETES, JobKind.NETWORK, JobKind.REGISTRY, JobKind.DATASTORE, JobKind.VM_POOL), REGIONS,
       Set.of("resourceGroup"),
       Map.of(JobKind.KUBERNETES, Duration.ofMinutes(40), JobKind.NETWORK, Duration.ofMinutes(20),
-          JobKind.REGISTRY, Duration.ofMinutes(10), JobKind.DATASTORE, Duration.ofMinutes(60)),
+          JobKind.REGISTRY, Duration.ofMinutes(10), JobKind.DATASTORE, Duration.ofMinutes(60),
+          JobKind.VM_POOL, Duration.ofMinutes(30)),
       Set.of("resourceGroup"));
 
   private final TokenCredential credential;

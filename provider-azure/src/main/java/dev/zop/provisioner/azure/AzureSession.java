@@ -45,6 +45,7 @@ final class AzureSession implements ProviderSession {
           poll(Duration.ofSeconds(30)));
       case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
+      case VM_POOL -> new VmPoolDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(15)));
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
     };
   }

@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,7 +70,15 @@ final class ArmFake implements AutoCloseable {
    * A resource type the fake serves, and how the SDK's own model reads and writes a body of it: what the model
    * does not define does not survive the round trip.
    */
-  record Type(String namespace, String path, UnaryOperator<String> roundTrip) {
+  record Type(String namespace, String path, UnaryOperator<String> roundTrip, boolean synchronous) {
+    /**
+     * The same type served without long-running operations (its resource provider answers PUT and DELETE
+     * at once, as {@code Microsoft.Insights} does).
+     */
+    Type synchronously() {
+      return new Type(namespace, path, roundTrip, true);
+    }
+
     /** A model serialized with azure-json ({@code fromJson} and {@code toJsonString}). */
     static Type json(String namespace, String path, Function<JsonReader, Object> parser) {
       return new Type(namespace, path, body -> {
@@ -78,7 +87,7 @@ final class ArmFake implements AutoCloseable {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      });
+      }, false);
     }
 
     /** A model of an older management library, serialized by the SDK's management serializer (Jackson). */
@@ -91,7 +100,7 @@ final class ArmFake implements AutoCloseable {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      });
+      }, false);
     }
   }
 
@@ -320,7 +329,10 @@ final class ArmFake implements AutoCloseable {
       return;
     }
     String method = exchange.getRequestMethod();
-    String action = target.namespace() + "/" + target.typePath() + "/" + switch (method) {
+    Type served = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
+    // RBAC actions are named as the resource provider spells its types, whatever case the URL has
+    String action = (served != null ? served.namespace() + "/" + served.path()
+        : target.namespace() + "/" + target.typePath()) + "/" + switch (method) {
       case "PUT", "PATCH" -> "write";
       case "DELETE" -> "delete";
       default -> "read";
@@ -394,6 +406,13 @@ final class ArmFake implements AutoCloseable {
         return;
       }
       resource = (ObjectNode) sent;
+      String missing = missingReference(target, resource);
+      if (missing != null) {
+        respond(exchange, 400, error("InvalidResourceReference", "Resource " + missing + " referenced by resource "
+            + target.id() + " was not found. Please make sure that the referenced resource exists, and that both"
+            + " resources are in the same region."), Map.of());
+        return;
+      }
     } catch (IOException | RuntimeException e) {
       respond(exchange, 400, error("InvalidRequestContent", "The request content was invalid: " + e.getMessage()),
           Map.of());
@@ -405,8 +424,14 @@ final class ArmFake implements AutoCloseable {
         + target.typePath());
     ObjectNode properties = resource.has("properties") ? (ObjectNode) resource.get("properties")
         : resource.putObject("properties");
-    properties.put("provisioningState", operationPolls > 0 ? (created ? "Creating" : "Updating") : "Succeeded");
     fill(target, resource, properties);
+    if (type.synchronous()) {
+      store.put(key, resource);
+      acceptedChange(action);
+      respond(exchange, created ? 201 : 200, resource.toString(), Map.of());
+      return;
+    }
+    properties.put("provisioningState", operationPolls > 0 ? (created ? "Creating" : "Updating") : "Succeeded");
     store.put(key, resource);
     provisioning.put(key, operationPolls);
     acceptedChange(action);
@@ -430,7 +455,34 @@ final class ArmFake implements AutoCloseable {
             target.name().hashCode()) + ".hcp." + resource.path("location").asText() + ".azmk8s.io");
         properties.putObject("powerState").put("code", "Running");
       }
-      case "virtualnetworks" -> properties.put("resourceGuid", UUID.randomUUID().toString());
+      case "virtualnetworks" -> {
+        properties.put("resourceGuid", UUID.randomUUID().toString());
+        // subnets written inline become the network's child resources, replacing those it had (as ARM does)
+        String prefix = target.id().toLowerCase(Locale.ROOT) + "/subnets/";
+        store.keySet().removeIf(id -> id.startsWith(prefix));
+        JsonNode inline = properties.remove("subnets");
+        if (inline != null) {
+          for (JsonNode subnet : inline) {
+            String id = target.id() + "/subnets/" + subnet.path("name").asText();
+            ObjectNode child = JSON.createObjectNode().put("id", id).put("name", subnet.path("name").asText())
+                .put("type", "Microsoft.Network/virtualNetworks/subnets");
+            child.set("properties", subnet.has("properties") ? subnet.get("properties").deepCopy()
+                : JSON.createObjectNode());
+            ((ObjectNode) child.get("properties")).put("provisioningState", "Succeeded");
+            store.put(id.toLowerCase(Locale.ROOT), child);
+          }
+        }
+      }
+      case "publicipaddresses" -> {
+        int hash = Math.abs(target.id().toLowerCase(Locale.ROOT).hashCode());
+        properties.put("ipAddress", "20.50." + (hash >> 8) % 250 + "." + (hash % 250 + 1));
+        JsonNode label = properties.path("dnsSettings").path("domainNameLabel");
+        if (label.isTextual()) {
+          ((ObjectNode) properties.get("dnsSettings")).put("fqdn", label.asText() + "."
+              + resource.path("location").asText() + ".cloudapp.azure.com");
+        }
+      }
+      case "virtualmachinescalesets" -> properties.put("uniqueId", UUID.randomUUID().toString());
       case "virtualnetworks/virtualnetworkpeerings" -> {
         // connected once the other network peers back
         String remote = properties.path("remoteVirtualNetwork").path("id").asText("");
@@ -446,6 +498,80 @@ final class ArmFake implements AutoCloseable {
       }
       default -> { }
     }
+  }
+
+  /**
+   * The first resource id the body refers to ({@code id}, {@code targetResourceUri}, {@code metricResourceUri})
+   * that names nothing the fake holds, or null. A reference into a resource held (a load balancer's backend
+   * pool) counts when that part is written inline in its parent; a child resource type (a subnet) must itself
+   * be held. References into the resource being written are its own parts.
+   */
+  private String missingReference(Target target, JsonNode body) {
+    List<String> references = new ArrayList<>();
+    collectReferences(body, references);
+    String self = target.id().toLowerCase(Locale.ROOT);
+    for (String reference : references) {
+      String id = reference.toLowerCase(Locale.ROOT);
+      if (!id.startsWith("/subscriptions/") || id.equals(self) || id.startsWith(self + "/")
+          || !id.contains("/providers/")) {
+        continue;
+      }
+      if (store.containsKey(id)) {
+        continue;
+      }
+      String parent = store.keySet().stream().filter(held -> id.startsWith(held + "/"))
+          .max(java.util.Comparator.comparingInt(String::length)).orElse(null);
+      if (parent == null) {
+        return reference;
+      }
+      Target parentTarget = parse(store.get(parent).path("id").asText());
+      String[] rest = id.substring(parent.length() + 1).split("/");
+      String childType = parentTarget == null ? null
+          : (parentTarget.namespace() + "/" + parentTarget.typePath() + "/" + rest[0]).toLowerCase(Locale.ROOT);
+      if (childType == null || types.containsKey(childType)) {
+        return reference;
+      }
+    }
+    return null;
+  }
+
+  private static void collectReferences(JsonNode node, List<String> into) {
+    if (node.isObject()) {
+      node.fields().forEachRemaining(field -> {
+        if (field.getValue().isTextual() && Set.of("id", "targetresourceuri", "metricresourceuri")
+            .contains(field.getKey().toLowerCase(Locale.ROOT))) {
+          into.add(field.getValue().asText());
+        } else {
+          collectReferences(field.getValue(), into);
+        }
+      });
+    } else if (node.isArray()) {
+      node.forEach(element -> collectReferences(element, into));
+    }
+  }
+
+  /**
+   * The first resource held elsewhere that uses {@code key} or a part of it, or null. A peering's remote network
+   * and an autoscale setting's target do not hold what they name: ARM deletes those and leaves the peering
+   * disconnected, the setting orphaned.
+   */
+  private String referrer(String key) {
+    for (Map.Entry<String, ObjectNode> held : store.entrySet()) {
+      String type = held.getValue().path("type").asText().toLowerCase(Locale.ROOT);
+      if (held.getKey().equals(key) || held.getKey().startsWith(key + "/")
+          || type.endsWith("/virtualnetworkpeerings") || type.startsWith("microsoft.insights/")) {
+        continue;
+      }
+      List<String> references = new ArrayList<>();
+      collectReferences(held.getValue(), references);
+      for (String reference : references) {
+        String id = reference.toLowerCase(Locale.ROOT);
+        if (id.equals(key) || id.startsWith(key + "/")) {
+          return held.getValue().path("id").asText();
+        }
+      }
+    }
+    return null;
   }
 
   /** The body as the SDK's model class reads and writes it: what the model does not define is not in it. */
@@ -525,12 +651,27 @@ final class ArmFake implements AutoCloseable {
 
   private void delete(HttpExchange exchange, Target target, String action) throws IOException {
     String key = target.id().toLowerCase(Locale.ROOT);
-    if (store.remove(key) == null) {
+    if (!store.containsKey(key)) {
       respond(exchange, 204, "", Map.of());
       return;
     }
+    String user = referrer(key);
+    if (user != null) {
+      // as the resource providers refuse it (InUseSubnetCannotBeDeleted, ...): what another uses stays
+      String simpleType = target.typePath().substring(target.typePath().lastIndexOf('/') + 1);
+      respond(exchange, 400, error("InUse" + Character.toUpperCase(simpleType.charAt(0)) + simpleType.substring(1,
+          simpleType.length() - 1) + "CannotBeDeleted", target.id() + " is in use by " + user
+          + " and cannot be deleted."), Map.of());
+      return;
+    }
+    store.remove(key);
     store.keySet().removeIf(id -> id.startsWith(key + "/"));
     acceptedChange(action);
+    Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
+    if (type != null && type.synchronous()) {
+      respond(exchange, 200, "", Map.of());
+      return;
+    }
     respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
         + "?api-version=2023-01-01"));
   }

@@ -223,6 +223,107 @@ class AzureEngineTest {
   }
 
   @Test
+  void theDocumentsVmPoolBodyMakesAScaleSetBehindAStandardLoadBalancer() throws Exception {
+    var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "checkout-edge", "instanceType": "m5.large", "min": 2, "max": 6, "createLoadBalancer": true,
+          "listenerPorts": [80, 443] }""", dev.zop.provisioner.spec.VmPoolSpec.class);
+
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).contains(
+        "instanceType=Standard_D2s_v5", "imageId=Canonical:ubuntu-24_04-lts:server:latest",
+        "vpcID=checkout-edge-vnet", "subnetIDs=default", "loadBalancerType=network");
+    assertThat(plan.permissions()).contains("Microsoft.Compute/virtualMachineScaleSets/write",
+        "Microsoft.Network/loadBalancers/write", "Microsoft.Network/loadBalancers/backendAddressPools/join/action",
+        "Microsoft.Insights/autoscalesettings/write", "Microsoft.Network/networkSecurityGroups/join/action");
+    // 2 x 730 h of Standard_D2s_v5 at 0.096, the load balancer at 0.025 and its address at 0.005 an hour
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("162.06");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("scaleSetName", "checkout-edge").containsEntry("adminUser", "zopadmin")
+        .containsEntry("minSize", "2").containsEntry("maxSize", "6").containsKeys("loadBalancerAddress",
+            "sshKeySecretRef");
+    assertThat(job.outputs().get("dnsName")).startsWith("checkout-edge-").endsWith(".eastus.cloudapp.azure.com");
+
+    ObjectNode set = resource("Microsoft.Compute/virtualMachineScaleSets", "checkout-edge");
+    assertThat(set.path("sku").path("name").asText()).isEqualTo("Standard_D2s_v5");
+    assertThat(set.path("sku").path("capacity").asInt()).isEqualTo(2);
+    var vmProfile = set.path("properties").path("virtualMachineProfile");
+    assertThat(vmProfile.path("storageProfile").path("imageReference").path("offer").asText())
+        .isEqualTo("ubuntu-24_04-lts");
+    var linux = vmProfile.path("osProfile").path("linuxConfiguration");
+    assertThat(linux.path("disablePasswordAuthentication").asBoolean()).isTrue();
+    // the key on the instances is the public half of the one kept in the space's secret store
+    String privateKey = zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs().get("sshKeySecretRef")));
+    assertThat(linux.path("ssh").path("publicKeys").get(0).path("keyData").asText())
+        .isEqualTo(dev.zop.provisioner.kit.GeneratedSecrets.sshPublicKey(privateKey, "zopadmin@checkout-edge"));
+    var ipConfig = vmProfile.path("networkProfile").path("networkInterfaceConfigurations").get(0)
+        .path("properties").path("ipConfigurations").get(0).path("properties");
+    assertThat(ipConfig.path("subnet").path("id").asText()).endsWith("/virtualNetworks/checkout-edge-vnet/subnets/default");
+    assertThat(ipConfig.path("loadBalancerBackendAddressPools").get(0).path("id").asText())
+        .endsWith("/loadBalancers/checkout-edge-lb/backendAddressPools/pool");
+
+    // a rule and a TCP probe per listener port; the security group opens exactly those ports
+    ObjectNode lb = resource("Microsoft.Network/loadBalancers", "checkout-edge-lb");
+    assertThat(lb.path("sku").path("name").asText()).isEqualTo("Standard");
+    assertThat(lb.path("properties").path("loadBalancingRules").findValuesAsText("frontendPort"))
+        .containsExactly("80", "443");
+    assertThat(lb.path("properties").path("probes").findValuesAsText("protocol")).containsExactly("Tcp", "Tcp");
+    assertThat(lb.path("properties").path("outboundRules")).hasSize(1);
+    ObjectNode nsg = resource("Microsoft.Network/networkSecurityGroups", "checkout-edge-nsg");
+    assertThat(nsg.path("properties").path("securityRules").findValuesAsText("destinationPortRange"))
+        .containsExactly("80", "443");
+    assertThat(nsg.path("properties").path("securityRules").findValuesAsText("access")).containsOnly("Allow");
+
+    ObjectNode autoscale = resource("Microsoft.Insights/autoscalesettings", "checkout-edge-autoscale");
+    var capacity = autoscale.path("properties").path("profiles").get(0).path("capacity");
+    assertThat(capacity.path("minimum").asText()).isEqualTo("2");
+    assertThat(capacity.path("maximum").asText()).isEqualTo("6");
+    assertThat(autoscale.path("properties").path("targetResourceUri").asText()).isEqualTo(set.path("id").asText());
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources()).isEmpty();
+    assertThatThrownBy(() -> zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs()
+        .get("sshKeySecretRef")))).isInstanceOf(dev.zop.provisioner.NotFoundException.class);
+  }
+
+  @Test
+  void aNetworkTheCallerNamesMustExistButOneTheDefaultsNameIsMadeByTheJob() {
+    var typo = dev.zop.provisioner.spec.VmPoolSpec.named("web").instanceType("Standard_B2s").size(1, 2)
+        .vpcId("sahred").subnetIds(List.of("app")).build();
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), typo))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field, FieldError::code)
+            .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("config.vpcID", "not_found"),
+                org.assertj.core.groups.Tuple.tuple("config.subnetIDs[0]", "not_found")));
+    assertThat(FAKE.resources()).isEmpty();
+    // without a network, the plan names the pool's own, which does not exist until the job makes it
+    assertThat(zop.jobs().plan(space.id(), dev.zop.provisioner.spec.VmPoolSpec.named("web")
+        .instanceType("Standard_B2s").size(1, 2).build()).defaults()).extracting(d -> d.field() + "=" + d.value())
+        .contains("vpcID=web-vnet");
+  }
+
+  @Test
+  void whatAnotherResourceUsesIsNotDeletedFromUnderIt() {
+    // a scale set of another job in the pool's network: the network outlives the pool's teardown attempt
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("shared").cidr("10.3.0.0/16")
+        .subnet("app", "10.3.1.0/24").build()).id(), WAIT);
+    Job pool = zop.jobs().await(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.VmPoolSpec.named("web")
+        .instanceType("Standard_B2s").size(1, 2).vpcId("shared").subnetIds(List.of("app")).build()).id(), WAIT);
+    assertThat(pool.status()).as(String.valueOf(pool.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    Job refused = zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT);
+    assertThat(refused.status()).isNotEqualTo(JobStatus.DELETED);
+    assertThat(refused.lastFailure().code()).isEqualTo("resource_in_use");
+    assertThat(refused.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(resource("Microsoft.Network/virtualNetworks", "shared")).isNotNull();
+
+    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources()).isEmpty();
+  }
+
+  @Test
   void eachFaultClassEndsInItsCategoryCodeAndPortalLink() {
     record Expected(ArmFake.Fault fault, FailureCategory category, String code, String link) {}
     var cases = List.of(

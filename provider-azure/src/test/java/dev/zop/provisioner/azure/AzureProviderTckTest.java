@@ -57,7 +57,17 @@ class AzureProviderTckTest extends ProviderTck {
         type("Microsoft.ContainerService", "managedClusters",
             com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner::fromJson),
         ArmFake.Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers",
-            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class));
+            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class),
+        type("Microsoft.Network", "networkSecurityGroups",
+            com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner::fromJson),
+        type("Microsoft.Network", "publicIPAddresses",
+            com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner::fromJson),
+        type("Microsoft.Network", "loadBalancers",
+            com.azure.resourcemanager.network.fluent.models.LoadBalancerInner::fromJson),
+        type("Microsoft.Compute", "virtualMachineScaleSets",
+            com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner::fromJson),
+        type("Microsoft.Insights", "autoscalesettings",
+            com.azure.resourcemanager.monitor.fluent.models.AutoscaleSettingResourceInner::fromJson).synchronously());
   }
 
   static CloudAccount account(ArmFake fake) {
@@ -119,7 +129,10 @@ class AzureProviderTckTest extends ProviderTck {
             .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").build(),
         RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"),
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
-            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build());
+            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build(),
+        dev.zop.provisioner.spec.VmPoolSpec.named("tck-pool-" + suffix).instanceType("Standard_D2s_v5").size(1, 3)
+            .loadBalancer(true, "network").listenerPorts(List.of(80, 443)).vpcId("tck-pool-" + suffix + "-vnet")
+            .subnetIds(List.of("default")).build());
   }
 
   @Override
@@ -142,7 +155,10 @@ class AzureProviderTckTest extends ProviderTck {
           + resource.path("tags") + " " + properties.path("addressSpace") + properties.path("addressPrefix")
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
           + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
-          + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText(""));
+          + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
+          + properties.path("securityRules").findValuesAsText("destinationPortRange")
+          + properties.path("loadBalancingRules").findValuesAsText("frontendPort")
+          + properties.path("profiles").findValues("capacity") + (properties.path("ipAddress").isTextual() ? " with an address" : ""));
     });
     return all.stream().sorted().toList();
   }

@@ -1,0 +1,563 @@
+package dev.zop.provisioner.azure;
+
+import static dev.zop.provisioner.azure.AzureActions.*;
+
+import com.azure.core.management.SubResource;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.models.ApiEntityReference;
+import com.azure.resourcemanager.compute.models.CachingTypes;
+import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
+import com.azure.resourcemanager.compute.models.ImageReference;
+import com.azure.resourcemanager.compute.models.LinuxConfiguration;
+import com.azure.resourcemanager.compute.models.SshConfiguration;
+import com.azure.resourcemanager.compute.models.SshPublicKey;
+import com.azure.resourcemanager.compute.models.StorageAccountTypes;
+import com.azure.resourcemanager.compute.models.UpgradeMode;
+import com.azure.resourcemanager.compute.models.UpgradePolicy;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetIpConfiguration;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetManagedDiskParameters;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetNetworkConfiguration;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetNetworkProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetOSDisk;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetOSProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetStorageProfile;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMProfile;
+import com.azure.resourcemanager.monitor.fluent.models.AutoscaleProfileInner;
+import com.azure.resourcemanager.monitor.fluent.models.AutoscaleSettingResourceInner;
+import com.azure.resourcemanager.monitor.fluent.models.ScaleRuleInner;
+import com.azure.resourcemanager.monitor.models.ComparisonOperationType;
+import com.azure.resourcemanager.monitor.models.MetricStatisticType;
+import com.azure.resourcemanager.monitor.models.MetricTrigger;
+import com.azure.resourcemanager.monitor.models.ScaleAction;
+import com.azure.resourcemanager.monitor.models.ScaleCapacity;
+import com.azure.resourcemanager.monitor.models.ScaleDirection;
+import com.azure.resourcemanager.monitor.models.ScaleType;
+import com.azure.resourcemanager.monitor.models.TimeAggregationType;
+import com.azure.resourcemanager.network.fluent.models.BackendAddressPoolInner;
+import com.azure.resourcemanager.network.fluent.models.FrontendIpConfigurationInner;
+import com.azure.resourcemanager.network.fluent.models.LoadBalancerInner;
+import com.azure.resourcemanager.network.fluent.models.LoadBalancingRuleInner;
+import com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner;
+import com.azure.resourcemanager.network.fluent.models.OutboundRuleInner;
+import com.azure.resourcemanager.network.fluent.models.ProbeInner;
+import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
+import com.azure.resourcemanager.network.fluent.models.SecurityRuleInner;
+import com.azure.resourcemanager.network.fluent.models.SubnetInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
+import com.azure.resourcemanager.network.models.AddressSpace;
+import com.azure.resourcemanager.network.models.IpAllocationMethod;
+import com.azure.resourcemanager.network.models.LoadBalancerOutboundRuleProtocol;
+import com.azure.resourcemanager.network.models.LoadBalancerSku;
+import com.azure.resourcemanager.network.models.LoadBalancerSkuName;
+import com.azure.resourcemanager.network.models.LoadBalancerSkuTier;
+import com.azure.resourcemanager.network.models.ProbeProtocol;
+import com.azure.resourcemanager.network.models.PublicIpAddressDnsSettings;
+import com.azure.resourcemanager.network.models.PublicIpAddressSku;
+import com.azure.resourcemanager.network.models.PublicIpAddressSkuName;
+import com.azure.resourcemanager.network.models.PublicIpAddressSkuTier;
+import com.azure.resourcemanager.network.models.SecurityRuleAccess;
+import com.azure.resourcemanager.network.models.SecurityRuleDirection;
+import com.azure.resourcemanager.network.models.SecurityRuleProtocol;
+import com.azure.resourcemanager.network.models.TransportProtocol;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * A virtual machine scale set sized by an autoscale setting between the spec's min and max (CPU above 70% adds
+ * an instance, below 30% removes one), optionally behind a Standard Load Balancer: a static public address, a
+ * TCP health probe and a rule per listener port (TLS on 443 passes through to the instances), and an outbound
+ * rule so the instances reach the internet through the same address. A network security group on the
+ * instances' interfaces opens only the listener ports; without a load balancer it opens nothing.
+ *
+ * <p>Instances log in with an SSH key generated into the space's secret store ({@code sshKeySecretRef}); no
+ * password login. A spec that names no network gets a network of the pool's own ({@code <name>-vnet},
+ * 10.0.0.0/16, one subnet), removed with the pool. The scale set's upgrade policy is manual: a changed model
+ * reaches instances as they are reimaged or replaced, never all at once. Every resource carries its job in its
+ * tags and is named from the pool's name; teardown goes in reverse, each resource waited out before what it uses.
+ */
+final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
+  static final String DEFAULT_IMAGE = "Canonical:ubuntu-24_04-lts:server:latest";
+  static final String NETWORK = "network";
+  static final String ADMIN_USER = "zopadmin";
+  static final String OWN_SUBNET = "default";
+
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final Supplier<String> location;
+  private final StatusPoll poll;
+
+  VmPoolDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
+      StatusPoll poll) {
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.location = location;
+    this.poll = poll;
+  }
+
+  @Override
+  public Class<VmPoolSpec> specType() {
+    return VmPoolSpec.class;
+  }
+
+  static String ownNetwork(VmPoolSpec spec) {
+    return spec.name() + "-vnet";
+  }
+
+  @Override
+  public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    VmPoolSpec.Builder builder = spec.toBuilder();
+    String size = VmSizes.FROM_AWS.get(spec.instanceType());
+    if (size != null) {
+      builder.instanceType(size);
+      filled.add(new PlanDefault("instanceType", size, "the Azure VM size with the vCPUs and memory of "
+          + spec.instanceType()));
+    }
+    if (spec.imageId() == null) {
+      builder.imageId(DEFAULT_IMAGE);
+      filled.add(new PlanDefault("imageId", DEFAULT_IMAGE, "the latest Ubuntu 24.04 LTS image of Canonical"));
+    }
+    if (spec.vpcId() == null) {
+      builder.vpcId(ownNetwork(spec)).subnetIds(List.of(OWN_SUBNET));
+      filled.add(new PlanDefault("vpcID", ownNetwork(spec), "a network of the pool's own (10.0.0.0/16), made with it"
+          + " and removed with it"));
+      filled.add(new PlanDefault("subnetIDs", OWN_SUBNET, "the one subnet of the pool's network (10.0.0.0/24)"));
+    } else if (spec.subnetIds().size() > 1) {
+      builder.subnetIds(List.of(spec.subnetIds().get(0)));
+      filled.add(new PlanDefault("subnetIDs", spec.subnetIds().get(0), "a scale set's instances take one subnet:"
+          + " the first named; the others are not used"));
+    }
+    if (spec.createLoadBalancer() && spec.loadBalancerType() == null) {
+      builder.loadBalancer(true, NETWORK);
+      filled.add(new PlanDefault("loadBalancerType", NETWORK, "Azure's Standard Load Balancer: TCP on each listener"
+          + " port, TLS on 443 passed through to the instances"));
+    }
+    return new Defaulted<>(builder.build(), filled);
+  }
+
+  @Override
+  public List<FieldError> validate(VmPoolSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (VmSizes.isAwsStyle(spec.instanceType())) {
+      errors.add(FieldError.of("instanceType", "unknown_vm_size", "no Azure VM size is known for "
+          + spec.instanceType() + "; name one such as Standard_D2s_v5"));
+    }
+    if (spec.imageId() != null && !spec.imageId().startsWith("/") && spec.imageId().split(":").length != 4) {
+      errors.add(FieldError.of("imageId", "invalid_value", "an image's resource id (/subscriptions/...), or a"
+          + " marketplace image as publisher:offer:sku:version, e.g. " + DEFAULT_IMAGE));
+    }
+    if (spec.vpcId() != null && spec.subnetIds().isEmpty()) {
+      errors.add(FieldError.of("subnetIDs", "required", "name the subnet of " + spec.vpcId() + " the instances go"
+          + " in"));
+    }
+    if (spec.createLoadBalancer() && !NETWORK.equals(spec.loadBalancerType())) {
+      errors.add(FieldError.of("loadBalancerType", "unsupported", "the Azure provider makes Standard Load Balancers"
+          + " (network): TCP on each port, TLS passed through; Application Gateway is not made yet"));
+    }
+    if (spec.certificateArn() != null) {
+      errors.add(FieldError.of("certificateArn", "unsupported", "a Standard Load Balancer passes TLS through to the"
+          + " instances, which serve their own certificate"));
+    }
+    return errors;
+  }
+
+  // ---- names and references ----------------------------------------------------------------------------
+
+  private String id(String provider, String type, String name) {
+    return "/subscriptions/" + clients.subscription() + "/resourceGroups/" + resourceGroup + "/providers/"
+        + provider + "/" + type + "/" + name;
+  }
+
+  private String subnetId(VmPoolSpec spec) {
+    String subnet = spec.subnetIds().get(0);
+    if (subnet.startsWith("/subscriptions/")) {
+      return subnet;
+    }
+    String network = spec.vpcId().startsWith("/subscriptions/") ? spec.vpcId()
+        : id("Microsoft.Network", "virtualNetworks", spec.vpcId());
+    return network + "/subnets/" + subnet;
+  }
+
+  private static boolean ownsNetwork(VmPoolSpec spec) {
+    return ownNetwork(spec).equals(spec.vpcId());
+  }
+
+  private static String nsgName(VmPoolSpec spec) {
+    return spec.name() + "-nsg";
+  }
+
+  private static String ipName(VmPoolSpec spec) {
+    return spec.name() + "-ip";
+  }
+
+  private static String lbName(VmPoolSpec spec) {
+    return spec.name() + "-lb";
+  }
+
+  private static String autoscaleName(VmPoolSpec spec) {
+    return spec.name() + "-autoscale";
+  }
+
+  // ---- steps -------------------------------------------------------------------------------------------
+
+  @Override
+  public List<Step> create(VmPoolSpec spec) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("create-ssh-key", List.of(SCALE_SETS_READ), ctx -> createSshKey(ctx, spec)));
+    if (ownsNetwork(spec)) {
+      steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
+          RESOURCE_GROUPS_READ), ctx -> network(spec).ensure(ctx, poll, () -> putNetwork(ctx, spec), n -> true,
+          n -> Map.of("vpcId", n.id()))));
+    }
+    steps.add(ProviderStep.of("create-security-group", List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_WRITE,
+        RESOURCE_GROUPS_READ), ctx -> securityGroup(spec).ensure(ctx, poll, () -> putSecurityGroup(ctx, spec),
+        nsg -> openPorts(nsg).equals(wantedPorts(spec)), nsg -> Map.of("securityGroupId", nsg.id()))));
+    if (spec.createLoadBalancer()) {
+      steps.add(ProviderStep.of("create-public-ip", List.of(PUBLIC_IPS_READ, PUBLIC_IPS_WRITE,
+          RESOURCE_GROUPS_READ), ctx -> publicIp(spec).ensure(ctx, poll, () -> putPublicIp(ctx, spec), ip -> true,
+          VmPoolDriver::addressOutputs)));
+      steps.add(ProviderStep.of("create-load-balancer", List.of(LOAD_BALANCERS_READ, LOAD_BALANCERS_WRITE,
+          PUBLIC_IPS_JOIN, RESOURCE_GROUPS_READ), ctx -> loadBalancer(spec).ensure(ctx, poll,
+          () -> putLoadBalancer(ctx, spec), lb -> rulePorts(lb).equals(wantedPorts(spec)),
+          lb -> Map.of("loadBalancerName", lb.name(), "loadBalancerId", lb.id()))));
+    }
+    steps.add(ProviderStep.of("create-scale-set", List.of(SCALE_SETS_READ, SCALE_SETS_WRITE, SUBNETS_JOIN,
+        SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), ctx -> scaleSet(spec).ensure(ctx, poll,
+        () -> putScaleSet(ctx, spec), set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
+        set -> Map.of("scaleSetName", set.name(), "scaleSetId", set.id(), "adminUser", ADMIN_USER))));
+    steps.add(ProviderStep.of("create-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE, RESOURCE_GROUPS_READ),
+        ctx -> ensureAutoscale(ctx, spec)));
+    return steps;
+  }
+
+  @Override
+  public List<Step> teardown(VmPoolSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("delete-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_DELETE),
+        ctx -> autoscale(spec).remove(ctx, poll, () -> calls.run(AUTOSCALE_DELETE, () -> clients.monitor()
+            .serviceClient().getAutoscaleSettings().delete(resourceGroup, autoscaleName(spec))))));
+    steps.add(ProviderStep.of("delete-scale-set", List.of(SCALE_SETS_READ, SCALE_SETS_DELETE),
+        ctx -> scaleSet(spec).remove(ctx, poll, () -> calls.deleteIfExists(SCALE_SETS_DELETE, () -> clients
+            .compute().serviceClient().getVirtualMachineScaleSets().beginDelete(resourceGroup, spec.name())))));
+    if (spec.createLoadBalancer()) {
+      steps.add(ProviderStep.of("delete-load-balancer", List.of(LOAD_BALANCERS_READ, LOAD_BALANCERS_DELETE),
+          ctx -> loadBalancer(spec).remove(ctx, poll, () -> calls.deleteIfExists(LOAD_BALANCERS_DELETE,
+              () -> clients.network().serviceClient().getLoadBalancers().beginDelete(resourceGroup, lbName(spec))))));
+      steps.add(ProviderStep.of("delete-public-ip", List.of(PUBLIC_IPS_READ, PUBLIC_IPS_DELETE),
+          ctx -> publicIp(spec).remove(ctx, poll, () -> calls.deleteIfExists(PUBLIC_IPS_DELETE,
+              () -> clients.network().serviceClient().getPublicIpAddresses().beginDelete(resourceGroup,
+                  ipName(spec))))));
+    }
+    steps.add(ProviderStep.of("delete-security-group", List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_DELETE),
+        ctx -> forgetKeyOnceDone(ctx, !ownsNetwork(spec), securityGroup(spec).remove(ctx, poll,
+            () -> calls.deleteIfExists(SECURITY_GROUPS_DELETE, () -> clients.network().serviceClient()
+                .getNetworkSecurityGroups().beginDelete(resourceGroup, nsgName(spec)))))));
+    if (ownsNetwork(spec)) {
+      steps.add(ProviderStep.of("delete-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_DELETE),
+          ctx -> forgetKeyOnceDone(ctx, true, network(spec).remove(ctx, poll,
+              () -> calls.deleteIfExists(VIRTUAL_NETWORKS_DELETE, () -> clients.network().serviceClient()
+                  .getVirtualNetworks().beginDelete(resourceGroup, ownNetwork(spec)))))));
+    }
+    return steps;
+  }
+
+  /** The last teardown step, once done, removes the SSH key: nothing is left to log in to. */
+  private static StepResult forgetKeyOnceDone(StepContext ctx, boolean last, StepResult result) {
+    String ref = ctx.outputs().get("sshKeySecretRef");
+    if (last && ref != null && result instanceof StepResult.Done) {
+      ctx.secrets().delete(SecretRef.of(ref));
+    }
+    return result;
+  }
+
+  @Override
+  public String pricesAsOf() {
+    return AzurePrices.TABLE.asOf();
+  }
+
+  @Override
+  public List<CostComponent> price(VmPoolSpec spec, String priceRegion) {
+    List<CostComponent> costs = new ArrayList<>();
+    costs.add(AzurePrices.TABLE.hourly(priceRegion, "instances (" + spec.instanceType() + ", at the minimum of "
+        + spec.min() + ")", "vm:" + spec.instanceType(), spec.min()));
+    if (spec.createLoadBalancer()) {
+      // a Standard Load Balancer bills its first five rules as one; the outbound rule counts as a rule
+      int rules = spec.listenerPorts().size() + 1;
+      costs.add(AzurePrices.TABLE.hourly(priceRegion, "Standard Load Balancer (first 5 rules)", "lb:standard", 1));
+      if (rules > 5) {
+        costs.add(AzurePrices.TABLE.hourly(priceRegion, "Standard Load Balancer (rules beyond 5)",
+            "lb:standard-rule", rules - 5));
+      }
+      costs.add(AzurePrices.TABLE.hourly(priceRegion, "static public IP (Standard)", "pip:standard", 1));
+    }
+    return costs;
+  }
+
+  // ---- the resources -----------------------------------------------------------------------------------
+
+  private ArmResource<VirtualNetworkInner> network(VmPoolSpec spec) {
+    return new ArmResource<>("virtual network", ownNetwork(spec), () -> calls.findOrNull(VIRTUAL_NETWORKS_READ,
+        () -> clients.network().serviceClient().getVirtualNetworks().getByResourceGroup(resourceGroup,
+            ownNetwork(spec))), VirtualNetworkInner::tags, VirtualNetworkInner::provisioningState);
+  }
+
+  private ArmResource<NetworkSecurityGroupInner> securityGroup(VmPoolSpec spec) {
+    return new ArmResource<>("network security group", nsgName(spec), () -> calls.findOrNull(SECURITY_GROUPS_READ,
+        () -> clients.network().serviceClient().getNetworkSecurityGroups().getByResourceGroup(resourceGroup,
+            nsgName(spec))), NetworkSecurityGroupInner::tags, NetworkSecurityGroupInner::provisioningState);
+  }
+
+  private ArmResource<PublicIpAddressInner> publicIp(VmPoolSpec spec) {
+    return new ArmResource<>("public IP address", ipName(spec), () -> calls.findOrNull(PUBLIC_IPS_READ,
+        () -> clients.network().serviceClient().getPublicIpAddresses().getByResourceGroup(resourceGroup,
+            ipName(spec))), PublicIpAddressInner::tags, PublicIpAddressInner::provisioningState);
+  }
+
+  private ArmResource<LoadBalancerInner> loadBalancer(VmPoolSpec spec) {
+    return new ArmResource<>("load balancer", lbName(spec), () -> calls.findOrNull(LOAD_BALANCERS_READ,
+        () -> clients.network().serviceClient().getLoadBalancers().getByResourceGroup(resourceGroup,
+            lbName(spec))), LoadBalancerInner::tags, LoadBalancerInner::provisioningState);
+  }
+
+  private ArmResource<VirtualMachineScaleSetInner> scaleSet(VmPoolSpec spec) {
+    return new ArmResource<>("scale set", spec.name(), () -> calls.findOrNull(SCALE_SETS_READ,
+        () -> clients.compute().serviceClient().getVirtualMachineScaleSets().getByResourceGroup(resourceGroup,
+            spec.name())), VirtualMachineScaleSetInner::tags, VirtualMachineScaleSetInner::provisioningState);
+  }
+
+  private ArmResource<AutoscaleSettingResourceInner> autoscale(VmPoolSpec spec) {
+    // an autoscale setting has no provisioning state: it is there or it is not
+    return new ArmResource<>("autoscale setting", autoscaleName(spec), () -> calls.findOrNull(AUTOSCALE_READ,
+        () -> clients.monitor().serviceClient().getAutoscaleSettings().getByResourceGroup(resourceGroup,
+            autoscaleName(spec))), AutoscaleSettingResourceInner::tags, a -> "Succeeded");
+  }
+
+  /**
+   * The SSH key, generated into the space's secret store before anything is made — but not for a scale set
+   * another job holds: that is refused first, and no key is left behind for it.
+   */
+  private StepResult createSshKey(StepContext ctx, VmPoolSpec spec) {
+    VirtualMachineScaleSetInner existing = scaleSet(spec).find().get();
+    var foreign = existing == null ? null
+        : AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "scale set", spec.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    String recorded = ctx.outputs().get("sshKeySecretRef");
+    SecretRef ref = recorded != null ? SecretRef.of(recorded)
+        : ctx.secrets().put("zop/" + ctx.jobId() + "/ssh-key", GeneratedSecrets.sshPrivateKey());
+    return StepResult.done(Map.of("sshKeySecretRef", ref.value()));
+  }
+
+  private void putNetwork(StepContext ctx, VmPoolSpec spec) {
+    VirtualNetworkInner wanted = new VirtualNetworkInner()
+        .withAddressSpace(new AddressSpace().withAddressPrefixes(List.of("10.0.0.0/16")))
+        .withSubnets(List.of(new SubnetInner().withName(OWN_SUBNET).withAddressPrefix("10.0.0.0/24")));
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "network"));
+    calls.call(VIRTUAL_NETWORKS_WRITE, () -> clients.network().serviceClient().getVirtualNetworks()
+        .beginCreateOrUpdate(resourceGroup, ownNetwork(spec), wanted));
+  }
+
+  /** The ports the pool opens: its listener ports behind a load balancer, else none. */
+  private static Set<Integer> wantedPorts(VmPoolSpec spec) {
+    return spec.createLoadBalancer() ? new TreeSet<>(spec.listenerPorts()) : Set.of();
+  }
+
+  private static Set<Integer> openPorts(NetworkSecurityGroupInner nsg) {
+    return nsg.securityRules() == null ? Set.of() : nsg.securityRules().stream()
+        .map(rule -> Integer.valueOf(rule.destinationPortRange())).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private void putSecurityGroup(StepContext ctx, VmPoolSpec spec) {
+    List<SecurityRuleInner> rules = new ArrayList<>();
+    int priority = 100;
+    for (int port : wantedPorts(spec)) {
+      rules.add(new SecurityRuleInner().withName("allow-tcp-" + port).withPriority(priority++)
+          .withDirection(SecurityRuleDirection.INBOUND).withAccess(SecurityRuleAccess.ALLOW)
+          .withProtocol(SecurityRuleProtocol.TCP).withSourceAddressPrefix("Internet").withSourcePortRange("*")
+          .withDestinationAddressPrefix("*").withDestinationPortRange(String.valueOf(port)));
+    }
+    NetworkSecurityGroupInner wanted = new NetworkSecurityGroupInner().withSecurityRules(rules);
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "security-group"));
+    calls.call(SECURITY_GROUPS_WRITE, () -> clients.network().serviceClient().getNetworkSecurityGroups()
+        .beginCreateOrUpdate(resourceGroup, nsgName(spec), wanted));
+  }
+
+  /** A domain label of the pool's name and its job, unique in the region as Azure requires. */
+  static String domainLabel(StepContext ctx, VmPoolSpec spec) {
+    String job = ctx.jobId().value().replaceAll("[^a-z0-9]", "");
+    String label = (spec.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "") + "-"
+        + job.substring(Math.max(0, job.length() - 8)));
+    return label.length() > 63 ? label.substring(label.length() - 63) : label;
+  }
+
+  private void putPublicIp(StepContext ctx, VmPoolSpec spec) {
+    PublicIpAddressInner wanted = new PublicIpAddressInner()
+        .withSku(new PublicIpAddressSku().withName(PublicIpAddressSkuName.STANDARD)
+            .withTier(PublicIpAddressSkuTier.REGIONAL))
+        .withPublicIpAllocationMethod(IpAllocationMethod.STATIC)
+        .withDnsSettings(new PublicIpAddressDnsSettings().withDomainNameLabel(domainLabel(ctx, spec)));
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "public-ip"));
+    calls.call(PUBLIC_IPS_WRITE, () -> clients.network().serviceClient().getPublicIpAddresses()
+        .beginCreateOrUpdate(resourceGroup, ipName(spec), wanted));
+  }
+
+  private static Map<String, String> addressOutputs(PublicIpAddressInner ip) {
+    Map<String, String> outputs = new HashMap<>();
+    outputs.put("publicIpId", ip.id());
+    if (ip.ipAddress() != null) {
+      outputs.put("loadBalancerAddress", ip.ipAddress());
+    }
+    if (ip.dnsSettings() != null && ip.dnsSettings().fqdn() != null) {
+      outputs.put("dnsName", ip.dnsSettings().fqdn());
+    }
+    return outputs;
+  }
+
+  private static Set<Integer> rulePorts(LoadBalancerInner lb) {
+    return lb.loadBalancingRules() == null ? Set.of() : lb.loadBalancingRules().stream()
+        .map(LoadBalancingRuleInner::frontendPort).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private void putLoadBalancer(StepContext ctx, VmPoolSpec spec) {
+    String lb = id("Microsoft.Network", "loadBalancers", lbName(spec));
+    SubResource frontend = new SubResource().withId(lb + "/frontendIPConfigurations/frontend");
+    SubResource pool = new SubResource().withId(lb + "/backendAddressPools/pool");
+    List<ProbeInner> probes = new ArrayList<>();
+    List<LoadBalancingRuleInner> rules = new ArrayList<>();
+    for (int port : wantedPorts(spec)) {
+      probes.add(new ProbeInner().withName("tcp-" + port).withProtocol(ProbeProtocol.TCP).withPort(port)
+          .withIntervalInSeconds(5).withNumberOfProbes(2));
+      rules.add(new LoadBalancingRuleInner().withName("tcp-" + port).withFrontendIpConfiguration(frontend)
+          .withBackendAddressPool(pool).withProbe(new SubResource().withId(lb + "/probes/tcp-" + port))
+          .withProtocol(TransportProtocol.TCP).withFrontendPort(port).withBackendPort(port)
+          .withIdleTimeoutInMinutes(4).withEnableTcpReset(true).withDisableOutboundSnat(true));
+    }
+    LoadBalancerInner wanted = new LoadBalancerInner()
+        .withSku(new LoadBalancerSku().withName(LoadBalancerSkuName.STANDARD).withTier(LoadBalancerSkuTier.REGIONAL))
+        .withFrontendIpConfigurations(List.of(new FrontendIpConfigurationInner().withName("frontend")
+            .withPublicIpAddress(new PublicIpAddressInner().withId(ctx.outputs().require("publicIpId")))))
+        .withBackendAddressPools(List.of(new BackendAddressPoolInner().withName("pool")))
+        .withProbes(probes).withLoadBalancingRules(rules)
+        .withOutboundRules(List.of(new OutboundRuleInner().withName("outbound")
+            .withFrontendIpConfigurations(List.of(frontend)).withBackendAddressPool(pool)
+            .withProtocol(LoadBalancerOutboundRuleProtocol.ALL).withEnableTcpReset(true)));
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "load-balancer"));
+    calls.call(LOAD_BALANCERS_WRITE, () -> clients.network().serviceClient().getLoadBalancers()
+        .beginCreateOrUpdate(resourceGroup, lbName(spec), wanted));
+  }
+
+  static ImageReference image(String imageId) {
+    if (imageId == null) {
+      return image(DEFAULT_IMAGE);
+    }
+    if (imageId.startsWith("/")) {
+      return new ImageReference().withId(imageId);
+    }
+    String[] urn = imageId.split(":");
+    return new ImageReference().withPublisher(urn[0]).withOffer(urn[1]).withSku(urn[2]).withVersion(urn[3]);
+  }
+
+  /** Computer names of Linux scale sets start with a prefix of letters, digits and hyphens. */
+  static String computerNamePrefix(VmPoolSpec spec) {
+    String prefix = spec.name().replaceAll("[^A-Za-z0-9-]", "");
+    return prefix.length() > 15 ? prefix.substring(0, 15) : prefix;
+  }
+
+  private void putScaleSet(StepContext ctx, VmPoolSpec spec) {
+    String key = ctx.secrets().get(SecretRef.of(ctx.outputs().require("sshKeySecretRef")));
+    VirtualMachineScaleSetInner existing = scaleSet(spec).find().get();
+    // a scale set already there keeps the size its autoscale setting gave it
+    long capacity = existing != null && existing.sku() != null && existing.sku().capacity() != null
+        ? existing.sku().capacity() : spec.min();
+    VirtualMachineScaleSetIpConfiguration ip = new VirtualMachineScaleSetIpConfiguration().withName("ipconfig")
+        .withPrimary(true).withSubnet(new ApiEntityReference().withId(subnetId(spec)));
+    if (spec.createLoadBalancer()) {
+      ip.withLoadBalancerBackendAddressPools(List.of(new SubResource().withId(id("Microsoft.Network",
+          "loadBalancers", lbName(spec)) + "/backendAddressPools/pool")));
+    }
+    VirtualMachineScaleSetVMProfile profile = new VirtualMachineScaleSetVMProfile()
+        .withOsProfile(new VirtualMachineScaleSetOSProfile().withComputerNamePrefix(computerNamePrefix(spec))
+            .withAdminUsername(ADMIN_USER).withLinuxConfiguration(new LinuxConfiguration()
+                .withDisablePasswordAuthentication(true).withSsh(new SshConfiguration().withPublicKeys(List.of(
+                    new SshPublicKey().withPath("/home/" + ADMIN_USER + "/.ssh/authorized_keys")
+                        .withKeyData(GeneratedSecrets.sshPublicKey(key, ADMIN_USER + "@" + spec.name())))))))
+        .withStorageProfile(new VirtualMachineScaleSetStorageProfile().withImageReference(image(spec.imageId()))
+            .withOsDisk(new VirtualMachineScaleSetOSDisk().withCreateOption(DiskCreateOptionTypes.FROM_IMAGE)
+                .withCaching(CachingTypes.READ_WRITE).withManagedDisk(new VirtualMachineScaleSetManagedDiskParameters()
+                    .withStorageAccountType(StorageAccountTypes.STANDARD_SSD_LRS))))
+        .withNetworkProfile(new VirtualMachineScaleSetNetworkProfile().withNetworkInterfaceConfigurations(List.of(
+            new VirtualMachineScaleSetNetworkConfiguration().withName("nic").withPrimary(true)
+                .withNetworkSecurityGroup(new SubResource().withId(ctx.outputs().require("securityGroupId")))
+                .withIpConfigurations(List.of(ip)))));
+    VirtualMachineScaleSetInner wanted = new VirtualMachineScaleSetInner()
+        .withSku(new com.azure.resourcemanager.compute.models.Sku().withName(spec.instanceType())
+            .withTier("Standard").withCapacity(capacity))
+        .withUpgradePolicy(new UpgradePolicy().withMode(UpgradeMode.MANUAL)).withOverprovision(false)
+        .withVirtualMachineProfile(profile);
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "scale-set"));
+    calls.call(SCALE_SETS_WRITE, () -> clients.compute().serviceClient().getVirtualMachineScaleSets()
+        .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
+  }
+
+  /** The autoscale setting is sent every time: a synchronous, idempotent PUT that sets min and max right. */
+  private StepResult ensureAutoscale(StepContext ctx, VmPoolSpec spec) {
+    AutoscaleSettingResourceInner existing = autoscale(spec).find().get();
+    var foreign = existing == null ? null
+        : AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "autoscale setting", autoscaleName(spec));
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    String target = ctx.outputs().require("scaleSetId");
+    AutoscaleProfileInner profile = new AutoscaleProfileInner().withName("cpu")
+        .withCapacity(new ScaleCapacity().withMinimum(String.valueOf(spec.min()))
+            .withMaximum(String.valueOf(spec.max())).withDefaultProperty(String.valueOf(spec.min())))
+        .withRules(List.of(cpuRule(target, ComparisonOperationType.GREATER_THAN, 70, ScaleDirection.INCREASE,
+            Duration.ofMinutes(5)), cpuRule(target, ComparisonOperationType.LESS_THAN, 30, ScaleDirection.DECREASE,
+            Duration.ofMinutes(10))));
+    AutoscaleSettingResourceInner wanted = new AutoscaleSettingResourceInner().withProfiles(List.of(profile))
+        .withEnabled(true).withTargetResourceUri(target).withTargetResourceLocation(location.get())
+        .withNamePropertiesName(autoscaleName(spec));
+    wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "autoscale"));
+    calls.call(AUTOSCALE_WRITE, () -> clients.monitor().serviceClient().getAutoscaleSettings()
+        .createOrUpdate(resourceGroup, autoscaleName(spec), wanted));
+    return StepResult.done(Map.of("autoscaleName", autoscaleName(spec), "minSize", String.valueOf(spec.min()),
+        "maxSize", String.valueOf(spec.max())));
+  }
+
+  private static ScaleRuleInner cpuRule(String target, ComparisonOperationType operator, double threshold,
+      ScaleDirection direction, Duration cooldown) {
+    return new ScaleRuleInner()
+        .withMetricTrigger(new MetricTrigger().withMetricName("Percentage CPU").withMetricResourceUri(target)
+            .withTimeGrain(Duration.ofMinutes(1)).withStatistic(MetricStatisticType.AVERAGE)
+            .withTimeWindow(Duration.ofMinutes(5)).withTimeAggregation(TimeAggregationType.AVERAGE)
+            .withOperator(operator).withThreshold(threshold))
+        .withScaleAction(new ScaleAction().withDirection(direction).withType(ScaleType.CHANGE_COUNT).withValue("1")
+            .withCooldown(cooldown));
+  }
+}
