@@ -8,9 +8,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.containerregistry.fluent.models.RegistryInner;
+import com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner;
+import com.azure.resourcemanager.monitor.fluent.models.AutoscaleSettingResourceInner;
+import com.azure.resourcemanager.network.fluent.models.LoadBalancerInner;
+import com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner;
+import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
+import com.azure.resourcemanager.network.fluent.models.SubnetInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
+import com.azure.resourcemanager.network.fluent.models.VirtualNetworkPeeringInner;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.testkit.tck.EngineHalted;
 import dev.zop.provisioner.testkit.tck.HaltSwitch;
@@ -62,15 +73,15 @@ import reactor.core.publisher.Mono;
  *       bearer tokens over HTTPS only), trusted by the client it hands out — no trust-all anywhere.</li>
  * </ul>
  */
-final class ArmFake implements AutoCloseable {
-  static final String TOKEN = "fake-arm-token";
+public final class ArmFake implements AutoCloseable {
+  public static final String TOKEN = "fake-arm-token";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * A resource type the fake serves, and how the SDK's own model reads and writes a body of it: what the model
    * does not define does not survive the round trip.
    */
-  record Type(String namespace, String path, UnaryOperator<String> roundTrip, boolean synchronous) {
+  public record Type(String namespace, String path, UnaryOperator<String> roundTrip, boolean synchronous) {
     /**
      * The same type served without long-running operations (its resource provider answers PUT and DELETE
      * at once, as {@code Microsoft.Insights} does).
@@ -105,6 +116,7 @@ final class ArmFake implements AutoCloseable {
   }
 
   private final HttpsServer server;
+  private final java.util.concurrent.ExecutorService workers = Executors.newFixedThreadPool(4);
   private final SSLContext clientContext;
   private final Map<String, Type> types = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
@@ -144,7 +156,64 @@ final class ArmFake implements AutoCloseable {
     }
   }
 
-  ArmFake(Type... served) {
+  /** A fake serving every resource type the Azure provider makes, each validated by the SDK's own model. */
+  public static ArmFake forTheAzureProvider() {
+    return new ArmFake(
+        json("Microsoft.Network", "virtualNetworks", VirtualNetworkInner::fromJson),
+        json("Microsoft.Network", "virtualNetworks/subnets", SubnetInner::fromJson),
+        json("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
+        json("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson),
+        json("Microsoft.ContainerService", "managedClusters", ManagedClusterInner::fromJson),
+        Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers",
+            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class),
+        json("Microsoft.Network", "networkSecurityGroups", NetworkSecurityGroupInner::fromJson),
+        json("Microsoft.Network", "publicIPAddresses", PublicIpAddressInner::fromJson),
+        json("Microsoft.Network", "loadBalancers", LoadBalancerInner::fromJson),
+        json("Microsoft.Compute", "virtualMachineScaleSets", VirtualMachineScaleSetInner::fromJson),
+        json("Microsoft.Insights", "autoscalesettings", AutoscaleSettingResourceInner::fromJson).synchronously());
+  }
+
+  /** An azure-json model's {@code fromJson}. */
+  interface Parser {
+    Object parse(JsonReader reader) throws IOException;
+  }
+
+  private static Type json(String namespace, String path, Parser parser) {
+    return Type.json(namespace, path, reader -> {
+      try {
+        return parser.parse(reader);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** An account pointing at this fake, in a subscription and tenant of its own. */
+  public CloudAccountRequest account(String name, String subscription) {
+    return CloudAccountRequest.of("azure", name).property("tenantId", "00000000-0000-0000-0000-0000000000aa")
+        .property("subscriptionId", subscription).property("endpoint", endpoint());
+  }
+
+  /** A virtual network made outside the provider, with its subnets (name to address range). */
+  public void existingNetwork(String subscription, String group, String name, String cidr,
+      Map<String, String> subnets) {
+    String id = "/subscriptions/" + subscription + "/resourceGroups/" + group
+        + "/providers/Microsoft.Network/virtualNetworks/" + name;
+    ObjectNode vnet = JSON.createObjectNode().put("id", id).put("name", name)
+        .put("type", "Microsoft.Network/virtualNetworks").put("location", resourceGroups.getOrDefault(
+            group.toLowerCase(Locale.ROOT), "eastus"));
+    vnet.putObject("properties").put("provisioningState", "Succeeded").putObject("addressSpace")
+        .putArray("addressPrefixes").add(cidr);
+    put(id, vnet);
+    subnets.forEach((subnet, range) -> {
+      ObjectNode child = JSON.createObjectNode().put("id", id + "/subnets/" + subnet).put("name", subnet)
+          .put("type", "Microsoft.Network/virtualNetworks/subnets");
+      child.putObject("properties").put("provisioningState", "Succeeded").put("addressPrefix", range);
+      put(id + "/subnets/" + subnet, child);
+    });
+  }
+
+  public ArmFake(Type... served) {
     System.setProperty("sun.net.httpserver.nodelay", "true");
     for (Type type : served) {
       types.put((type.namespace() + "/" + type.path()).toLowerCase(Locale.ROOT), type);
@@ -175,7 +244,7 @@ final class ArmFake implements AutoCloseable {
       server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
       server.createContext("/", this::serve);
-      server.setExecutor(Executors.newFixedThreadPool(4));
+      server.setExecutor(workers);
       server.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -184,18 +253,18 @@ final class ArmFake implements AutoCloseable {
     }
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "https://127.0.0.1:" + server.getAddress().getPort();
   }
 
   /** The SDK's JDK-based HTTP client, trusting this fake's certificate and nothing else new. */
-  com.azure.core.http.HttpClient httpClient() {
+  public com.azure.core.http.HttpClient httpClient() {
     return new com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder(
         java.net.http.HttpClient.newBuilder().sslContext(clientContext)).build();
   }
 
   /** A credential that hands out the one token this fake accepts. */
-  static TokenCredential credential() {
+  public static TokenCredential credential() {
     return request -> Mono.just(new AccessToken(TOKEN, OffsetDateTime.now().plusHours(1)));
   }
 
@@ -217,11 +286,11 @@ final class ArmFake implements AutoCloseable {
    * The host a database server answers with, when a local server stands in for it (the databases feature's
    * tests connect there); null for the host Azure would name.
    */
-  void standInHost(String host) {
+  public void standInHost(String host) {
     standInHost = host;
   }
 
-  void operationPolls(int polls) {
+  public void operationPolls(int polls) {
     operationPolls = polls;
   }
 
@@ -243,20 +312,20 @@ final class ArmFake implements AutoCloseable {
   }
 
   /** Resources held, by lower-cased id, children included. */
-  Map<String, ObjectNode> resources() {
+  public Map<String, ObjectNode> resources() {
     return new TreeMap<>(store);
   }
 
   /** A resource group the subscription holds, in a location. */
-  void resourceGroup(String name, String location) {
+  public void resourceGroup(String name, String location) {
     resourceGroups.put(name.toLowerCase(Locale.ROOT), location);
   }
 
-  void put(String id, ObjectNode resource) {
+  public void put(String id, ObjectNode resource) {
     store.put(id.toLowerCase(Locale.ROOT), resource);
   }
 
-  void reset() {
+  public void reset() {
     store.clear();
     resourceGroups.clear();
     userTokens.clear();
@@ -272,6 +341,7 @@ final class ArmFake implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    workers.shutdownNow();
   }
 
   // ---- serving -----------------------------------------------------------------------------------------

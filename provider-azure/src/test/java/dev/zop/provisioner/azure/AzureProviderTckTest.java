@@ -1,10 +1,5 @@
 package dev.zop.provisioner.azure;
 
-import com.azure.json.JsonReader;
-import com.azure.resourcemanager.containerregistry.fluent.models.RegistryInner;
-import com.azure.resourcemanager.network.fluent.models.SubnetInner;
-import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
-import com.azure.resourcemanager.network.fluent.models.VirtualNetworkPeeringInner;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
@@ -14,8 +9,6 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import dev.zop.provisioner.testkit.tck.ProviderTck;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,41 +26,9 @@ class AzureProviderTckTest extends ProviderTck {
   private final AzureProvider provider = new AzureProvider().withCredential(ArmFake.credential())
       .withHttpClient(FAKE.httpClient()).observingCalls(FAKE.haltingObserver()).pollingEvery(Duration.ofMillis(20));
 
-  interface Parser {
-    Object parse(JsonReader reader) throws IOException;
-  }
-
-  private static ArmFake.Type type(String namespace, String path, Parser parser) {
-    return ArmFake.Type.json(namespace, path, reader -> {
-      try {
-        return parser.parse(reader);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-  }
-
   /** The resource types the provider makes, each validated by the SDK's own model class. */
   static ArmFake fake() {
-    return new ArmFake(
-        type("Microsoft.Network", "virtualNetworks", VirtualNetworkInner::fromJson),
-        type("Microsoft.Network", "virtualNetworks/subnets", SubnetInner::fromJson),
-        type("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
-        type("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson),
-        type("Microsoft.ContainerService", "managedClusters",
-            com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner::fromJson),
-        ArmFake.Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers",
-            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class),
-        type("Microsoft.Network", "networkSecurityGroups",
-            com.azure.resourcemanager.network.fluent.models.NetworkSecurityGroupInner::fromJson),
-        type("Microsoft.Network", "publicIPAddresses",
-            com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner::fromJson),
-        type("Microsoft.Network", "loadBalancers",
-            com.azure.resourcemanager.network.fluent.models.LoadBalancerInner::fromJson),
-        type("Microsoft.Compute", "virtualMachineScaleSets",
-            com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner::fromJson),
-        type("Microsoft.Insights", "autoscalesettings",
-            com.azure.resourcemanager.monitor.fluent.models.AutoscaleSettingResourceInner::fromJson).synchronously());
+    return ArmFake.forTheAzureProvider();
   }
 
   static CloudAccount account(ArmFake fake) {
@@ -78,13 +39,7 @@ class AzureProviderTckTest extends ProviderTck {
 
   /** A network made outside the provider, to peer with. */
   static void peerNetwork(ArmFake fake, String name) {
-    ObjectNode vnet = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
-    String id = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP
-        + "/providers/Microsoft.Network/virtualNetworks/" + name;
-    vnet.put("id", id).put("name", name).put("type", "Microsoft.Network/virtualNetworks").put("location", "eastus");
-    vnet.putObject("properties").put("provisioningState", "Succeeded").putObject("addressSpace")
-        .putArray("addressPrefixes").add("172.16.0.0/16");
-    fake.put(id, vnet);
+    fake.existingNetwork(SUBSCRIPTION, GROUP, name, "172.16.0.0/16", Map.of());
   }
 
   @BeforeEach
