@@ -1,5 +1,7 @@
 package dev.zop.provisioner.azure;
 
+import java.util.List;
+
 /**
  * Every Azure RBAC action the provider performs, written once: steps declare them (what {@code plan} lists),
  * calls are tagged with them (a call with an undeclared one is refused), and failures name them.
@@ -53,5 +55,24 @@ final class AzureActions {
   static final String AUTOSCALE_WRITE = "Microsoft.Insights/autoscalesettings/write";
   static final String AUTOSCALE_DELETE = "Microsoft.Insights/autoscalesettings/delete";
 
+  /** Key Vault data actions: the vault must grant them (Key Vault Secrets Officer has them all). */
+  static final String KEY_VAULT_SECRETS_GET = "Microsoft.KeyVault/vaults/secrets/getSecret/action";
+  static final String KEY_VAULT_SECRETS_SET = "Microsoft.KeyVault/vaults/secrets/setSecret/action";
+  static final String KEY_VAULT_SECRETS_DELETE = "Microsoft.KeyVault/vaults/secrets/delete";
+  static final String KEY_VAULT_SECRETS_PURGE = "Microsoft.KeyVault/vaults/secrets/purge/action";
+
   private AzureActions() {}
+
+  /**
+   * A step's actions, with the Key Vault data actions it calls when the account keeps secrets in a vault (and
+   * without them when the engine's local store does).
+   */
+  static List<String> withVault(boolean vault, List<String> actions, String... vaultActions) {
+    if (!vault) {
+      return actions;
+    }
+    List<String> all = new java.util.ArrayList<>(actions);
+    all.addAll(List.of(vaultActions));
+    return List.copyOf(all);
+  }
 }

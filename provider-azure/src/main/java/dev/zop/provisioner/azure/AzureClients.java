@@ -13,6 +13,8 @@ import com.azure.resourcemanager.containerservice.ContainerServiceManager;
 import com.azure.resourcemanager.postgresqlflexibleserver.PostgreSqlManager;
 import com.azure.resourcemanager.monitor.MonitorManager;
 import com.azure.resourcemanager.network.NetworkManager;
+import com.azure.security.keyvault.secrets.SecretClient;
+import com.azure.security.keyvault.secrets.SecretClientBuilder;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import java.util.Map;
@@ -35,6 +37,7 @@ final class AzureClients {
   private PostgreSqlManager postgres;
   private ComputeManager compute;
   private MonitorManager monitor;
+  private SecretClient vault;
   private TokenCredential credential;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
@@ -66,6 +69,22 @@ final class AzureClients {
       postgres = PostgreSqlManager.configure().withHttpClient(http).authenticate(credential(), profile());
     }
     return postgres;
+  }
+
+  /**
+   * The data-plane client of the account's Key Vault ({@code keyVaultUrl}). Key Vault answers a first request
+   * with a challenge naming its token audience, which must match the vault's domain unless the provider was told
+   * otherwise (a vault behind a private endpoint or an emulator, whose host is not under vault.azure.net).
+   */
+  synchronized SecretClient vault(String url, boolean verifyChallengeResource) {
+    if (vault == null) {
+      SecretClientBuilder builder = new SecretClientBuilder().vaultUrl(url).credential(credential()).httpClient(http);
+      if (!verifyChallengeResource) {
+        builder.disableChallengeResourceVerification();
+      }
+      vault = builder.buildClient();
+    }
+    return vault;
   }
 
   synchronized ComputeManager compute() {

@@ -21,7 +21,8 @@ import java.util.Set;
  * <p>An account names its tenant and subscription ({@code tenantId}, {@code subscriptionId}); its
  * {@code credentialsRef} says where credentials come from (see {@link AzureClients}). A space names its
  * {@code resourceGroup} (an existing group the account may write to), the session's scope, and optionally a
- * {@code region}; without one, resources go to the resource group's location. It makes AKS clusters (with
+ * {@code region}; without one, resources go to the resource group's location. An account whose
+ * {@code keyVaultUrl} names a vault keeps its jobs' secrets there; without one, the engine's local store does. It makes AKS clusters (with
  * kubeconfigs for their spaces), VM scale sets behind Standard Load Balancers, PostgreSQL flexible servers,
  * virtual networks (subnets, two-sided peering) and container registries.
  */
@@ -44,37 +45,47 @@ public final class AzureProvider implements CloudProvider {
   private final HttpClient http;
   private final CloudCalls.Observer observer;
   private final Duration pollInterval;
+  private final boolean verifyVaultChallenge;
 
   public AzureProvider() {
-    this(null, null, CloudCalls.Observer.NONE, null);
+    this(null, null, CloudCalls.Observer.NONE, null, true);
   }
 
   private AzureProvider(TokenCredential credential, HttpClient http, CloudCalls.Observer observer,
-      Duration pollInterval) {
+      Duration pollInterval, boolean verifyVaultChallenge) {
     this.credential = credential;
     this.http = http;
     this.observer = Objects.requireNonNull(observer);
     this.pollInterval = pollInterval;
+    this.verifyVaultChallenge = verifyVaultChallenge;
   }
 
   /** The same provider authenticating every account with this credential (a host's own, or a test's). */
   public AzureProvider withCredential(TokenCredential value) {
-    return new AzureProvider(value, http, observer, pollInterval);
+    return new AzureProvider(value, http, observer, pollInterval, verifyVaultChallenge);
   }
 
   /** The same provider over this HTTP client (a proxy, a custom trust store). */
   public AzureProvider withHttpClient(HttpClient value) {
-    return new AzureProvider(credential, value, observer, pollInterval);
+    return new AzureProvider(credential, value, observer, pollInterval, verifyVaultChallenge);
   }
 
   /** The same provider telling {@code value} of every call Azure answered with success. */
   public AzureProvider observingCalls(CloudCalls.Observer value) {
-    return new AzureProvider(credential, http, value, pollInterval);
+    return new AzureProvider(credential, http, value, pollInterval, verifyVaultChallenge);
   }
 
   /** The same provider looking again at unfinished changes every {@code interval}; for emulators and tests. */
   public AzureProvider pollingEvery(Duration interval) {
-    return new AzureProvider(credential, http, observer, interval);
+    return new AzureProvider(credential, http, observer, interval, verifyVaultChallenge);
+  }
+
+  /**
+   * The same provider accepting a Key Vault challenge whose token audience is not the vault's own domain: for a
+   * vault reached through a host outside vault.azure.net (a private endpoint's name, an emulator).
+   */
+  public AzureProvider withoutVaultChallengeVerification() {
+    return new AzureProvider(credential, http, observer, pollInterval, false);
   }
 
   @Override
@@ -90,8 +101,11 @@ public final class AzureProvider implements CloudProvider {
   @Override
   public ProviderSession open(CloudAccount account, String region, Map<String, String> scope) {
     AzureClients clients = new AzureClients(account, credential, http);
-    return new AzureSession(clients, AzureErrors.CALLS.observedBy(observer),
-        account.properties().getOrDefault("subscriptionId", "unknown"), scope.get("resourceGroup"), region,
-        pollInterval);
+    CloudCalls calls = AzureErrors.CALLS.observedBy(observer);
+    String vaultUrl = account.properties().get("keyVaultUrl");
+    KeyVaultStore vault = vaultUrl == null || vaultUrl.isBlank() ? null
+        : new KeyVaultStore(() -> clients.vault(vaultUrl, verifyVaultChallenge), calls, vaultUrl);
+    return new AzureSession(clients, calls, account.properties().getOrDefault("subscriptionId", "unknown"),
+        scope.get("resourceGroup"), region, pollInterval, vault);
   }
 }

@@ -10,6 +10,7 @@ import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
 
 /** The resource managers and drivers of one account, in one region and resource group. */
@@ -20,10 +21,12 @@ final class AzureSession implements ProviderSession {
   private final String region;
   private final Duration poll;
   private final AzureErrors errors;
+  private final KeyVaultStore vault;
   private String location;
 
   AzureSession(AzureClients clients, CloudCalls calls, String subscription, String resourceGroup, String region,
-      Duration poll) {
+      Duration poll, KeyVaultStore vault) {
+    this.vault = vault;
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
@@ -42,10 +45,11 @@ final class AzureSession implements ProviderSession {
       case KUBERNETES -> new KubernetesDriver(clients, calls, resourceGroup, this::location,
           poll(Duration.ofSeconds(30)));
       case DATASTORE -> new DatastoreDriver(clients, calls, resourceGroup, this::location,
-          poll(Duration.ofSeconds(30)));
+          poll(Duration.ofSeconds(30)), vault != null);
       case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
       case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
-      case VM_POOL -> new VmPoolDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(15)));
+      case VM_POOL -> new VmPoolDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(15)),
+          vault != null);
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
     };
   }
@@ -72,6 +76,11 @@ final class AzureSession implements ProviderSession {
   @Override
   public Discovery discovery() {
     return resourceGroup == null ? null : new AzureDiscovery(clients, calls, resourceGroup);
+  }
+
+  @Override
+  public SecretStore secrets() {
+    return vault;
   }
 
   @Override

@@ -60,9 +60,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final String resourceGroup;
   private final Supplier<String> location;
   private final StatusPoll poll;
+  private final boolean vault;
 
   DatastoreDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
-      StatusPoll poll) {
+      StatusPoll poll, boolean vault) {
+    this.vault = vault;
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
@@ -126,8 +128,10 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   @Override
   public List<Step> create(DatastoreSpec spec) {
     return List.of(
-        ProviderStep.of("create-admin-secret", List.of(FLEXIBLE_SERVERS_READ), ctx -> createAdminSecret(ctx, spec)),
-        ProviderStep.of("create-server", List.of(FLEXIBLE_SERVERS_READ, FLEXIBLE_SERVERS_WRITE, RESOURCE_GROUPS_READ),
+        ProviderStep.of("create-admin-secret", withVault(vault, List.of(FLEXIBLE_SERVERS_READ),
+            KEY_VAULT_SECRETS_SET), ctx -> createAdminSecret(ctx, spec)),
+        ProviderStep.of("create-server", withVault(vault, List.of(FLEXIBLE_SERVERS_READ, FLEXIBLE_SERVERS_WRITE,
+            RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET),
             ctx -> createServer(ctx, spec)),
         ProviderStep.of("await-server", List.of(FLEXIBLE_SERVERS_READ), ctx -> awaitServer(ctx, spec)));
   }
@@ -137,7 +141,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (!recorded.has("serverName") && !recorded.has("adminSecretRef")) {
       return List.of();
     }
-    return List.of(ProviderStep.of("delete-server", List.of(FLEXIBLE_SERVERS_READ, FLEXIBLE_SERVERS_DELETE),
+    return List.of(ProviderStep.of("delete-server", withVault(vault, List.of(FLEXIBLE_SERVERS_READ,
+        FLEXIBLE_SERVERS_DELETE), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
         ctx -> deleteServer(ctx, recorded.get("serverName"), recorded.get("adminSecretRef"))));
   }
 

@@ -109,9 +109,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final String resourceGroup;
   private final Supplier<String> location;
   private final StatusPoll poll;
+  private final boolean vault;
 
   VmPoolDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
-      StatusPoll poll) {
+      StatusPoll poll, boolean vault) {
+    this.vault = vault;
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
@@ -228,7 +230,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<Step> create(VmPoolSpec spec) {
     List<Step> steps = new ArrayList<>();
-    steps.add(ProviderStep.of("create-ssh-key", List.of(SCALE_SETS_READ), ctx -> createSshKey(ctx, spec)));
+    steps.add(ProviderStep.of("create-ssh-key", withVault(vault, List.of(SCALE_SETS_READ), KEY_VAULT_SECRETS_SET),
+        ctx -> createSshKey(ctx, spec)));
     if (ownsNetwork(spec)) {
       steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
           RESOURCE_GROUPS_READ), ctx -> network(spec).ensure(ctx, poll, () -> putNetwork(ctx, spec), n -> true,
@@ -246,8 +249,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           () -> putLoadBalancer(ctx, spec), lb -> rulePorts(lb).equals(wantedPorts(spec)),
           lb -> Map.of("loadBalancerName", lb.name(), "loadBalancerId", lb.id()))));
     }
-    steps.add(ProviderStep.of("create-scale-set", List.of(SCALE_SETS_READ, SCALE_SETS_WRITE, SUBNETS_JOIN,
-        SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), ctx -> scaleSet(spec).ensure(ctx, poll,
+    steps.add(ProviderStep.of("create-scale-set", withVault(vault, List.of(SCALE_SETS_READ, SCALE_SETS_WRITE,
+        SUBNETS_JOIN, SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET), ctx -> scaleSet(spec).ensure(ctx, poll,
         () -> putScaleSet(ctx, spec), set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
         set -> Map.of("scaleSetName", set.name(), "scaleSetId", set.id(), "adminUser", ADMIN_USER))));
     steps.add(ProviderStep.of("create-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE, RESOURCE_GROUPS_READ),
@@ -273,12 +276,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
               () -> clients.network().serviceClient().getPublicIpAddresses().beginDelete(resourceGroup,
                   ipName(spec))))));
     }
-    steps.add(ProviderStep.of("delete-security-group", List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_DELETE),
+    steps.add(ProviderStep.of("delete-security-group", withVault(vault && !ownsNetwork(spec),
+        List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_DELETE), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
         ctx -> forgetKeyOnceDone(ctx, !ownsNetwork(spec), securityGroup(spec).remove(ctx, poll,
             () -> calls.deleteIfExists(SECURITY_GROUPS_DELETE, () -> clients.network().serviceClient()
                 .getNetworkSecurityGroups().beginDelete(resourceGroup, nsgName(spec)))))));
     if (ownsNetwork(spec)) {
-      steps.add(ProviderStep.of("delete-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_DELETE),
+      steps.add(ProviderStep.of("delete-network", withVault(vault, List.of(VIRTUAL_NETWORKS_READ,
+          VIRTUAL_NETWORKS_DELETE), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
           ctx -> forgetKeyOnceDone(ctx, true, network(spec).remove(ctx, poll,
               () -> calls.deleteIfExists(VIRTUAL_NETWORKS_DELETE, () -> clients.network().serviceClient()
                   .getVirtualNetworks().beginDelete(resourceGroup, ownNetwork(spec)))))));

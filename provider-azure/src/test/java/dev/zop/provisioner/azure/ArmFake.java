@@ -124,6 +124,9 @@ public final class ArmFake implements AutoCloseable {
   private final Map<String, String> resourceGroups = new ConcurrentHashMap<>();
   private final Map<String, String> userTokens = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
+  private final Map<String, ObjectNode> vaultSecrets = new ConcurrentHashMap<>();
+  private final Map<String, ObjectNode> deletedSecrets = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger vaultChallenges = new java.util.concurrent.atomic.AtomicInteger();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private final HaltSwitch halts = new HaltSwitch();
   private final AtomicReference<String> haltDue = new AtomicReference<>();
@@ -332,6 +335,9 @@ public final class ArmFake implements AutoCloseable {
     provisioning.clear();
     faults.clear();
     calls.clear();
+    vaultSecrets.clear();
+    deletedSecrets.clear();
+    vaultChallenges.set(0);
     haltDue.set(null);
     halts.disarm();
     operationPolls = 0;
@@ -362,6 +368,11 @@ public final class ArmFake implements AutoCloseable {
   }
 
   private void route(HttpExchange exchange) throws IOException {
+    String raw = exchange.getRequestURI().getRawPath();
+    if (raw.startsWith("/secrets/") || raw.startsWith("/deletedsecrets/")) {
+      keyVault(exchange, URLDecoder.decode(raw, StandardCharsets.UTF_8));
+      return;
+    }
     String auth = exchange.getRequestHeaders().getFirst("Authorization");
     if (auth == null || !auth.equals("Bearer " + TOKEN)) {
       respond(exchange, 401, error("AuthenticationFailed", "Authentication failed. The 'Authorization' header is"
@@ -767,6 +778,135 @@ public final class ArmFake implements AutoCloseable {
     answer.putArray("kubeconfigs").addObject().put("name", "clusterUser")
         .put("value", java.util.Base64.getEncoder().encodeToString(yaml.getBytes(StandardCharsets.UTF_8)));
     respond(exchange, 200, answer.toString(), Map.of());
+  }
+
+  // ---- the Key Vault data plane (this fake's address is the vault's) -----------------------------------
+
+  /**
+   * Key Vault's secrets API: a request without a token gets the 401 challenge naming the tenant's authority and
+   * the vault audience, as Key Vault answers it; names over {@code [0-9a-zA-Z-]}, bodies read by the SDK's own
+   * {@code SecretSetParameters}; soft delete keeps a deleted secret's name reserved until it is purged.
+   */
+  private void keyVault(HttpExchange exchange, String path) throws IOException {
+    String auth = exchange.getRequestHeaders().getFirst("Authorization");
+    if (auth == null || !auth.equals("Bearer " + TOKEN)) {
+      vaultChallenges.incrementAndGet();
+      respond(exchange, 401, error("Unauthorized", "AKV10000: Request is missing a Bearer or PoP token."),
+          Map.of("WWW-Authenticate", "Bearer authorization=\"https://login.microsoftonline.com/"
+              + "00000000-0000-0000-0000-0000000000aa\", resource=\"https://vault.azure.net\""));
+      return;
+    }
+    String method = exchange.getRequestMethod();
+    boolean deletedPath = path.startsWith("/deletedsecrets/");
+    String[] parts = path.substring(deletedPath ? "/deletedsecrets/".length() : "/secrets/".length()).split("/");
+    String name = parts[0];
+    String action = "Microsoft.KeyVault/vaults/secrets/" + (deletedPath
+        ? (method.equals("DELETE") ? "purge/action" : "readMetadata/action")
+        : switch (method) {
+          case "PUT" -> "setSecret/action";
+          case "DELETE" -> "delete";
+          default -> "getSecret/action";
+        });
+    calls.add(action);
+    Deque<Fault> queued = faults.get(action);
+    Fault fault = queued == null ? null : queued.poll();
+    if (fault != null) {
+      respond(exchange, fault.status(), error(fault.code(), fault.message()),
+          fault.status() == 429 ? Map.of("Retry-After", "0") : Map.of());
+      return;
+    }
+    String base = endpoint() + "/secrets/" + name;
+    if (deletedPath) {
+      ObjectNode deleted = deletedSecrets.get(name);
+      if (deleted == null) {
+        respond(exchange, 404, error("SecretNotFound", "Deleted Secret not found: " + name), Map.of());
+      } else if (method.equals("DELETE")) {
+        deletedSecrets.remove(name);
+        acceptedChange(action);
+        respond(exchange, 204, "", Map.of());
+      } else {
+        respond(exchange, 200, deleted.toString(), Map.of());
+      }
+      return;
+    }
+    switch (method) {
+      case "PUT" -> {
+        if (!name.matches("[0-9a-zA-Z-]{1,127}")) {
+          respond(exchange, 400, error("BadParameter", "The request URI contains an invalid name: " + name), Map.of());
+          return;
+        }
+        if (deletedSecrets.containsKey(name)) {
+          ObjectNode body = JSON.createObjectNode();
+          body.putObject("error").put("code", "Conflict").put("message", "Secret " + name + " is currently in a"
+              + " deleted but recoverable state, and its name cannot be reused; in this state, the secret can only"
+              + " be recovered or purged.").putObject("innererror").put("code", "ObjectIsDeletedButRecoverable");
+          respond(exchange, 409, body.toString(), Map.of());
+          return;
+        }
+        String sent = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        JsonNode request;
+        String kept;
+        try (JsonReader reader = JsonProviders.createReader(sent)) {
+          request = JSON.readTree(sent);
+          kept = com.azure.security.keyvault.secrets.implementation.models.SecretSetParameters.fromJson(reader)
+              .toJsonString();
+        }
+        String unknown = unknownKey(request, JSON.readTree(kept), "");
+        if (unknown != null || !request.path("value").isTextual()) {
+          respond(exchange, 400, error("BadParameter", unknown != null ? "Unknown property " + unknown
+              : "Property value is required"), Map.of());
+          return;
+        }
+        long now = java.time.Instant.now().getEpochSecond();
+        ObjectNode bundle = JSON.createObjectNode().put("value", request.get("value").asText())
+            .put("id", base + "/" + UUID.randomUUID().toString().replace("-", ""));
+        bundle.putObject("attributes").put("enabled", true).put("created", now).put("updated", now)
+            .put("recoveryLevel", "Recoverable+Purgeable").put("recoverableDays", 90);
+        vaultSecrets.put(name, bundle);
+        acceptedChange(action);
+        respond(exchange, 200, bundle.toString(), Map.of());
+      }
+      case "DELETE" -> {
+        ObjectNode bundle = vaultSecrets.remove(name);
+        if (bundle == null) {
+          respond(exchange, 404, error("SecretNotFound", "A secret with (name/id) " + name + " was not found in"
+              + " this key vault."), Map.of());
+          return;
+        }
+        long now = java.time.Instant.now().getEpochSecond();
+        ObjectNode deleted = bundle.deepCopy().put("recoveryId", endpoint() + "/deletedsecrets/" + name)
+            .put("deletedDate", now).put("scheduledPurgeDate", now + 90L * 86400);
+        deleted.remove("value");
+        deletedSecrets.put(name, deleted);
+        acceptedChange(action);
+        respond(exchange, 200, deleted.toString(), Map.of());
+      }
+      default -> {
+        ObjectNode bundle = vaultSecrets.get(name);
+        if (bundle == null) {
+          respond(exchange, 404, error("SecretNotFound", "A secret with (name/id) " + name + " was not found in"
+              + " this key vault."), Map.of());
+        } else {
+          respond(exchange, 200, bundle.toString(), Map.of());
+        }
+      }
+    }
+  }
+
+  /** Secrets the vault holds, by name; and those deleted but not yet purged. */
+  Map<String, String> vaultSecrets() {
+    Map<String, String> values = new TreeMap<>();
+    vaultSecrets.forEach((name, bundle) -> values.put(name, bundle.path("value").asText()));
+    return values;
+  }
+
+  Set<String> deletedVaultSecrets() {
+    return Set.copyOf(deletedSecrets.keySet());
+  }
+
+  /** How many requests the vault answered with its authentication challenge. */
+  int vaultChallenges() {
+    return vaultChallenges.get();
   }
 
   /** The user token of a cluster's kubeconfig, to compare a minted one with. */

@@ -47,7 +47,7 @@ class AzureEngineTest {
     FAKE.resourceGroup(GROUP, "westeurope");
     zop = EmbeddedProvisioner.builder().dataDirectory(dir).discoverProviders(false)
         .provider(new AzureProvider().withCredential(ArmFake.credential()).withHttpClient(FAKE.httpClient())
-            .pollingEvery(Duration.ofMillis(20)))
+            .withoutVaultChallengeVerification().pollingEvery(Duration.ofMillis(20)))
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(2, Duration.ofMillis(10), Duration.ofMillis(30))).build();
     account = zop.accounts().create(CloudAccountRequest.of("azure", "fake")
@@ -301,6 +301,37 @@ class AzureEngineTest {
     assertThat(zop.jobs().plan(space.id(), dev.zop.provisioner.spec.VmPoolSpec.named("web")
         .instanceType("Standard_B2s").size(1, 2).build()).defaults()).extracting(d -> d.field() + "=" + d.value())
         .contains("vpcID=web-vnet");
+  }
+
+  @Test
+  void anAccountWithAKeyVaultKeepsItsJobsSecretsThere() {
+    CloudAccount vaulted = zop.accounts().create(CloudAccountRequest.of("azure", "vaulted")
+        .property("tenantId", "00000000-0000-0000-0000-0000000000aa").property("subscriptionId", SUBSCRIPTION)
+        .property("endpoint", FAKE.endpoint()).property("keyVaultUrl", FAKE.endpoint()));
+    Space vaultedSpace = zop.spaces().create(SpaceRequest.azure("vaulted", vaulted.id()).resourceGroup(GROUP));
+    Job pool = zop.jobs().await(zop.jobs().submit(vaultedSpace.id(), dev.zop.provisioner.spec.VmPoolSpec
+        .named("batch").instanceType("Standard_B2s").size(1, 2).build()).id(), WAIT);
+    assertThat(pool.status()).as(String.valueOf(pool.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    String ref = pool.outputs().get("sshKeySecretRef");
+    assertThat(ref).startsWith(FAKE.endpoint() + "/secrets/zop-s");
+    assertThat(FAKE.vaultSecrets()).hasSize(1).allSatisfy((name, value) ->
+        assertThat(value).startsWith("-----BEGIN PRIVATE KEY-----"));
+    // the engine reveals it through the vault, as it does any secret
+    assertThat(zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(ref))).startsWith("-----BEGIN PRIVATE KEY-----");
+
+    Job database = zop.jobs().await(zop.jobs().submit(vaultedSpace.id(), dev.zop.provisioner.spec.DatastoreSpec
+        .postgres().name("orders-db").version("16.3").instanceClass("Standard_B2s").allocatedStorageGb(32)
+        .build()).id(), WAIT);
+    assertThat(database.status()).as(String.valueOf(database.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(database.outputs().get("adminSecretRef")).startsWith(FAKE.endpoint() + "/secrets/zop-s");
+    assertThat(FAKE.vaultSecrets()).hasSize(2);
+
+    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(database.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.vaultSecrets()).isEmpty();
+    assertThat(FAKE.deletedVaultSecrets()).isEmpty();
+    assertThat(FAKE.resources()).isEmpty();
   }
 
   @Test
