@@ -55,6 +55,14 @@ final class AzureActions {
   static final String AUTOSCALE_WRITE = "Microsoft.Insights/autoscalesettings/write";
   static final String AUTOSCALE_DELETE = "Microsoft.Insights/autoscalesettings/delete";
 
+  static final String SCALE_SETS_START = "Microsoft.Compute/virtualMachineScaleSets/start/action";
+  static final String SCALE_SETS_DEALLOCATE = "Microsoft.Compute/virtualMachineScaleSets/deallocate/action";
+  static final String VIRTUAL_MACHINES_READ = "Microsoft.Compute/virtualMachines/read";
+  static final String VIRTUAL_MACHINES_START = "Microsoft.Compute/virtualMachines/start/action";
+  static final String VIRTUAL_MACHINES_DEALLOCATE = "Microsoft.Compute/virtualMachines/deallocate/action";
+  static final String FLEXIBLE_SERVERS_START = "Microsoft.DBforPostgreSQL/flexibleServers/start/action";
+  static final String FLEXIBLE_SERVERS_STOP = "Microsoft.DBforPostgreSQL/flexibleServers/stop/action";
+
   /** Key Vault data actions: the vault must grant them (Key Vault Secrets Officer has them all). */
   static final String KEY_VAULT_SECRETS_GET = "Microsoft.KeyVault/vaults/secrets/getSecret/action";
   static final String KEY_VAULT_SECRETS_SET = "Microsoft.KeyVault/vaults/secrets/setSecret/action";

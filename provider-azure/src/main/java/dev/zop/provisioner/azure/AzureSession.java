@@ -9,6 +9,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
@@ -76,6 +77,11 @@ final class AzureSession implements ProviderSession {
   @Override
   public Discovery discovery() {
     return resourceGroup == null ? null : new AzureDiscovery(clients, calls, resourceGroup);
+  }
+
+  @Override
+  public ResourceController controller() {
+    return new AzureController(clients, calls);
   }
 
   @Override

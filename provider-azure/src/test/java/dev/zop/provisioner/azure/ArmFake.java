@@ -173,6 +173,8 @@ public final class ArmFake implements AutoCloseable {
         json("Microsoft.Network", "publicIPAddresses", PublicIpAddressInner::fromJson),
         json("Microsoft.Network", "loadBalancers", LoadBalancerInner::fromJson),
         json("Microsoft.Compute", "virtualMachineScaleSets", VirtualMachineScaleSetInner::fromJson),
+        json("Microsoft.Compute", "virtualMachines",
+            com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner::fromJson),
         json("Microsoft.Insights", "autoscalesettings", AutoscaleSettingResourceInner::fromJson).synchronously());
   }
 
@@ -337,6 +339,8 @@ public final class ArmFake implements AutoCloseable {
     calls.clear();
     vaultSecrets.clear();
     deletedSecrets.clear();
+    powerStates.clear();
+    powerPolls.clear();
     vaultChallenges.set(0);
     haltDue.set(null);
     halts.disarm();
@@ -401,6 +405,11 @@ public final class ArmFake implements AutoCloseable {
     }
     if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listClusterUserCredential")) {
       listClusterUserCredential(exchange, path);
+      return;
+    }
+    java.util.regex.Matcher power = POWER_ACTION.matcher(path);
+    if (power.matches()) {
+      power(exchange, power.group(1), power.group(2), power.group(3));
       return;
     }
     Target target = parse(path);
@@ -700,6 +709,8 @@ public final class ArmFake implements AutoCloseable {
       properties.put("provisioningState", "Succeeded");
       if ("Starting".equals(properties.path("state").asText())) {
         properties.put("state", "Ready");
+      } else if ("Stopping".equals(properties.path("state").asText())) {
+        properties.put("state", "Stopped");
       }
     }
     ObjectNode answer = resource.deepCopy();
@@ -907,6 +918,70 @@ public final class ArmFake implements AutoCloseable {
   /** How many requests the vault answered with its authentication challenge. */
   int vaultChallenges() {
     return vaultChallenges.get();
+  }
+
+  // ---- power: what the controller does to scale sets, VMs and flexible servers ---------------------------
+
+  private static final java.util.regex.Pattern POWER_ACTION = java.util.regex.Pattern.compile(
+      "(/subscriptions/[^/]+/resourceGroups/[^/]+/providers/[^/]+/([^/]+)/[^/]+)/(deallocate|start|stop|instanceView)",
+      java.util.regex.Pattern.CASE_INSENSITIVE);
+  /** Power state by resource id (lower-cased): running unless an action changed it; transitional while counted. */
+  private final Map<String, String> powerStates = new ConcurrentHashMap<>();
+  private final Map<String, Integer> powerPolls = new ConcurrentHashMap<>();
+
+  private void power(HttpExchange exchange, String id, String type, String verb) throws IOException {
+    String key = id.toLowerCase(Locale.ROOT);
+    ObjectNode resource = store.get(key);
+    String typeName = resource == null ? type : resource.path("type").asText();
+    boolean read = verb.equalsIgnoreCase("instanceView");
+    String action = read ? typeName + "/read" : typeName + "/" + verb + "/action";
+    calls.add(action);
+    Deque<Fault> queued = faults.get(action);
+    Fault fault = queued == null ? null : queued.poll();
+    if (fault != null) {
+      respond(exchange, fault.status(), error(fault.code(), fault.message()), Map.of());
+      return;
+    }
+    if (resource == null) {
+      respond(exchange, 404, error("ResourceNotFound", "The Resource '" + id + "' was not found."), Map.of());
+      return;
+    }
+    boolean server = type.equalsIgnoreCase("flexibleServers");
+    if (!read) {
+      boolean stopping = !verb.equalsIgnoreCase("start");
+      powerStates.put(key, stopping ? (server ? "Stopped" : "deallocated") : (server ? "Ready" : "running"));
+      powerPolls.put(key, operationPolls);
+      if (server) {
+        ((ObjectNode) resource.get("properties")).put("state", operationPolls > 0
+            ? (stopping ? "Stopping" : "Starting") : powerStates.get(key));
+      }
+      acceptedChange(action);
+      respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
+          + "?api-version=2023-01-01"));
+      return;
+    }
+    String state = currentPower(key, powerStates.getOrDefault(key, "running"));
+    ObjectNode view = JSON.createObjectNode();
+    if (type.equalsIgnoreCase("virtualMachineScaleSets")) {
+      view.putObject("virtualMachine").putArray("statusesSummary").addObject().put("code", "PowerState/" + state)
+          .put("count", resource.path("sku").path("capacity").asInt(1));
+      view.putArray("statuses").addObject().put("code", "ProvisioningState/succeeded");
+    } else {
+      ArrayNode statuses = view.putArray("statuses");
+      statuses.addObject().put("code", "ProvisioningState/succeeded");
+      statuses.addObject().put("code", "PowerState/" + state);
+    }
+    respond(exchange, 200, view.toString(), Map.of());
+  }
+
+  /** The state a read sees: the transition's (deallocating, starting) until its polls are used up. */
+  private String currentPower(String key, String settled) {
+    int left = powerPolls.getOrDefault(key, 0);
+    if (left > 0) {
+      powerPolls.put(key, left - 1);
+      return settled.equals("running") ? "starting" : "deallocating";
+    }
+    return settled;
   }
 
   /** The user token of a cluster's kubeconfig, to compare a minted one with. */

@@ -45,7 +45,8 @@ public final class TemplateRegistry {
 
   public static List<WorkflowTemplate> builtIns() {
     return List.of(
-        stopTemplate(STOP_IDLE_VM, Set.of("vm", "ec2-instance", "compute-instance", "virtual-machine"),
+        stopTemplate(STOP_IDLE_VM, Set.of("vm", "ec2-instance", "compute-instance", "virtual-machine",
+            "vm-scale-set", "virtual-machine-scale-set"),
             "Stop the idle VM. It can be started again; its disks are kept."),
         stopTemplate(STOP_IDLE_DATABASE, Set.of("db-instance", "rds-instance", "cloudsql-instance",
             "azure-database-server"), "Stop the idle database. It can be started again; its data is kept."),
