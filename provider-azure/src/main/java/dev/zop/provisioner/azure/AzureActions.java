@@ -63,6 +63,15 @@ final class AzureActions {
   static final String FLEXIBLE_SERVERS_START = "Microsoft.DBforPostgreSQL/flexibleServers/start/action";
   static final String FLEXIBLE_SERVERS_STOP = "Microsoft.DBforPostgreSQL/flexibleServers/stop/action";
 
+  static final String SQL_POOLS_READ = "Microsoft.Synapse/workspaces/sqlPools/read";
+  static final String SQL_POOLS_PAUSE = "Microsoft.Synapse/workspaces/sqlPools/pause/action";
+  static final String SQL_POOLS_RESUME = "Microsoft.Synapse/workspaces/sqlPools/resume/action";
+  static final String TRIGGERS_READ = "Microsoft.DataFactory/factories/triggers/read";
+  static final String TRIGGERS_START = "Microsoft.DataFactory/factories/triggers/start/action";
+  static final String TRIGGERS_STOP = "Microsoft.DataFactory/factories/triggers/stop/action";
+  static final String COGNITIVE_ACCOUNTS_READ = "Microsoft.CognitiveServices/accounts/read";
+  static final String COGNITIVE_ACCOUNTS_WRITE = "Microsoft.CognitiveServices/accounts/write";
+
   /** Key Vault data actions: the vault must grant them (Key Vault Secrets Officer has them all). */
   static final String KEY_VAULT_SECRETS_GET = "Microsoft.KeyVault/vaults/secrets/getSecret/action";
   static final String KEY_VAULT_SECRETS_SET = "Microsoft.KeyVault/vaults/secrets/setSecret/action";

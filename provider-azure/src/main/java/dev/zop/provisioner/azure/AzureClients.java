@@ -38,6 +38,9 @@ final class AzureClients {
   private ComputeManager compute;
   private MonitorManager monitor;
   private SecretClient vault;
+  private com.azure.resourcemanager.synapse.SynapseManager synapse;
+  private com.azure.resourcemanager.datafactory.DataFactoryManager dataFactory;
+  private com.azure.resourcemanager.cognitiveservices.CognitiveServicesManager cognitive;
   private TokenCredential credential;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
@@ -85,6 +88,30 @@ final class AzureClients {
       vault = builder.buildClient();
     }
     return vault;
+  }
+
+  synchronized com.azure.resourcemanager.synapse.SynapseManager synapse() {
+    if (synapse == null) {
+      synapse = com.azure.resourcemanager.synapse.SynapseManager.configure().withHttpClient(http)
+          .authenticate(credential(), profile());
+    }
+    return synapse;
+  }
+
+  synchronized com.azure.resourcemanager.datafactory.DataFactoryManager dataFactory() {
+    if (dataFactory == null) {
+      dataFactory = com.azure.resourcemanager.datafactory.DataFactoryManager.configure().withHttpClient(http)
+          .authenticate(credential(), profile());
+    }
+    return dataFactory;
+  }
+
+  synchronized com.azure.resourcemanager.cognitiveservices.CognitiveServicesManager cognitive() {
+    if (cognitive == null) {
+      cognitive = com.azure.resourcemanager.cognitiveservices.CognitiveServicesManager.configure()
+          .withHttpClient(http).authenticate(credential(), profile());
+    }
+    return cognitive;
   }
 
   synchronized ComputeManager compute() {

@@ -173,6 +173,12 @@ public final class ArmFake implements AutoCloseable {
         json("Microsoft.Network", "publicIPAddresses", PublicIpAddressInner::fromJson),
         json("Microsoft.Network", "loadBalancers", LoadBalancerInner::fromJson),
         json("Microsoft.Compute", "virtualMachineScaleSets", VirtualMachineScaleSetInner::fromJson),
+        Type.jackson("Microsoft.Synapse", "workspaces/sqlPools",
+            com.azure.resourcemanager.synapse.fluent.models.SqlPoolInner.class),
+        json("Microsoft.DataFactory", "factories/triggers",
+            com.azure.resourcemanager.datafactory.fluent.models.TriggerResourceInner::fromJson),
+        json("Microsoft.CognitiveServices", "accounts",
+            com.azure.resourcemanager.cognitiveservices.fluent.models.AccountInner::fromJson),
         json("Microsoft.Compute", "virtualMachines",
             com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner::fromJson),
         json("Microsoft.Insights", "autoscalesettings", AutoscaleSettingResourceInner::fromJson).synchronously());
@@ -341,6 +347,7 @@ public final class ArmFake implements AutoCloseable {
     deletedSecrets.clear();
     powerStates.clear();
     powerPolls.clear();
+    settling.clear();
     vaultChallenges.set(0);
     haltDue.set(null);
     halts.disarm();
@@ -409,7 +416,7 @@ public final class ArmFake implements AutoCloseable {
     }
     java.util.regex.Matcher power = POWER_ACTION.matcher(path);
     if (power.matches()) {
-      power(exchange, power.group(1), power.group(2), power.group(3));
+      power(exchange, power.group(1), power.group(2));
       return;
     }
     Target target = parse(path);
@@ -446,6 +453,7 @@ public final class ArmFake implements AutoCloseable {
         }
       }
       case "DELETE" -> delete(exchange, target, action);
+      case "PATCH" -> patch(exchange, target, action);
       default -> respond(exchange, 405, error("MethodNotAllowed", method + " is not served"), Map.of());
     }
   }
@@ -527,6 +535,39 @@ public final class ArmFake implements AutoCloseable {
     acceptedChange(action);
     respond(exchange, created ? 201 : 200, resource.toString(), Map.of("Azure-AsyncOperation",
         endpoint() + "/fake/operations/" + UUID.randomUUID() + "?api-version=2023-01-01"));
+  }
+
+  /** A PATCH: the body, read by the SDK's model as a PUT's is, merged into the resource it names. */
+  private void patch(HttpExchange exchange, Target target, String action) throws IOException {
+    Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
+    ObjectNode resource = store.get(target.id().toLowerCase(Locale.ROOT));
+    if (type == null || resource == null) {
+      respond(exchange, 404, error("ResourceNotFound", "The Resource '" + target.id() + "' was not found."),
+          Map.of());
+      return;
+    }
+    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    JsonNode sent = JSON.readTree(body);
+    String unknown = unknownKey(sent, JSON.readTree(written(type, body)), "");
+    if (unknown != null) {
+      respond(exchange, 400, error("InvalidRequestContent", "Could not find member '" + unknown + "' on object of"
+          + " type '" + target.typePath() + "'."), Map.of());
+      return;
+    }
+    merge(resource, (ObjectNode) sent);
+    acceptedChange(action);
+    respond(exchange, 200, resource.toString(), Map.of());
+  }
+
+  private static void merge(ObjectNode into, ObjectNode patch) {
+    patch.fields().forEachRemaining(field -> {
+      JsonNode current = into.get(field.getKey());
+      if (current instanceof ObjectNode object && field.getValue() instanceof ObjectNode nested) {
+        merge(object, nested);
+      } else {
+        into.set(field.getKey(), field.getValue());
+      }
+    });
   }
 
   /** Read-only fields ARM fills in, by resource type. */
@@ -709,8 +750,10 @@ public final class ArmFake implements AutoCloseable {
       properties.put("provisioningState", "Succeeded");
       if ("Starting".equals(properties.path("state").asText())) {
         properties.put("state", "Ready");
-      } else if ("Stopping".equals(properties.path("state").asText())) {
-        properties.put("state", "Stopped");
+      }
+      Map.Entry<String, String> settled = settling.remove(key);
+      if (settled != null) {
+        properties.put(settled.getKey(), settled.getValue());
       }
     }
     ObjectNode answer = resource.deepCopy();
@@ -920,19 +963,45 @@ public final class ArmFake implements AutoCloseable {
     return vaultChallenges.get();
   }
 
-  // ---- power: what the controller does to scale sets, VMs and flexible servers ---------------------------
+  // ---- power: what the controller does to scale sets, VMs, servers, SQL pools and triggers ---------------
 
   private static final java.util.regex.Pattern POWER_ACTION = java.util.regex.Pattern.compile(
-      "(/subscriptions/[^/]+/resourceGroups/[^/]+/providers/[^/]+/([^/]+)/[^/]+)/(deallocate|start|stop|instanceView)",
+      "(/subscriptions/[^/]+/resourceGroups/[^/]+/providers/.+)/(deallocate|start|stop|pause|resume|instanceView)",
       java.util.regex.Pattern.CASE_INSENSITIVE);
-  /** Power state by resource id (lower-cased): running unless an action changed it; transitional while counted. */
+  /** Power state of scale sets and VMs by id (lower-cased): running unless an action changed it. */
   private final Map<String, String> powerStates = new ConcurrentHashMap<>();
   private final Map<String, Integer> powerPolls = new ConcurrentHashMap<>();
+  /** A property a resource settles to once its operation's polls are used up: id to (property, value). */
+  private final Map<String, Map.Entry<String, String>> settling = new ConcurrentHashMap<>();
 
-  private void power(HttpExchange exchange, String id, String type, String verb) throws IOException {
+  /**
+   * How each type answers a power action: the property that shows it, its value during the operation and after.
+   * Scale sets and VMs show theirs in the instance view instead.
+   */
+  private static Map.Entry<String, String[]> transition(String type, String verb) {
+    String t = type.toLowerCase(Locale.ROOT);
+    String v = verb.toLowerCase(Locale.ROOT);
+    if (t.endsWith("/flexibleservers")) {
+      return Map.entry("state", v.equals("start") ? new String[] {"Starting", "Ready"}
+          : new String[] {"Stopping", "Stopped"});
+    }
+    if (t.endsWith("/sqlpools")) {
+      return Map.entry("status", v.equals("resume") ? new String[] {"Resuming", "Online"}
+          : new String[] {"Pausing", "Paused"});
+    }
+    if (t.endsWith("/triggers")) {
+      return Map.entry("runtimeState", v.equals("start") ? new String[] {"Started", "Started"}
+          : new String[] {"Stopped", "Stopped"});
+    }
+    return null;
+  }
+
+  private void power(HttpExchange exchange, String id, String verb) throws IOException {
     String key = id.toLowerCase(Locale.ROOT);
     ObjectNode resource = store.get(key);
-    String typeName = resource == null ? type : resource.path("type").asText();
+    Target target = parse(id);
+    String typeName = resource != null ? resource.path("type").asText()
+        : target == null ? "unknown" : target.namespace() + "/" + target.typePath();
     boolean read = verb.equalsIgnoreCase("instanceView");
     String action = read ? typeName + "/read" : typeName + "/" + verb + "/action";
     calls.add(action);
@@ -946,23 +1015,30 @@ public final class ArmFake implements AutoCloseable {
       respond(exchange, 404, error("ResourceNotFound", "The Resource '" + id + "' was not found."), Map.of());
       return;
     }
-    boolean server = type.equalsIgnoreCase("flexibleServers");
+    Map.Entry<String, String[]> change = transition(typeName, verb);
     if (!read) {
-      boolean stopping = !verb.equalsIgnoreCase("start");
-      powerStates.put(key, stopping ? (server ? "Stopped" : "deallocated") : (server ? "Ready" : "running"));
-      powerPolls.put(key, operationPolls);
-      if (server) {
-        ((ObjectNode) resource.get("properties")).put("state", operationPolls > 0
-            ? (stopping ? "Stopping" : "Starting") : powerStates.get(key));
+      if (change != null) {
+        ((ObjectNode) resource.get("properties")).put(change.getKey(),
+            operationPolls > 0 ? change.getValue()[0] : change.getValue()[1]);
+        settling.put(key, Map.entry(change.getKey(), change.getValue()[1]));
+        provisioning.put(key, operationPolls);
+      } else {
+        powerStates.put(key, verb.equalsIgnoreCase("start") ? "running" : "deallocated");
+        powerPolls.put(key, operationPolls);
       }
       acceptedChange(action);
+      if (typeName.toLowerCase(Locale.ROOT).endsWith("/triggers")) {
+        // Data Factory answers a trigger's start and stop when they are done: 200, no operation to poll
+        respond(exchange, 200, "", Map.of());
+        return;
+      }
       respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
           + "?api-version=2023-01-01"));
       return;
     }
     String state = currentPower(key, powerStates.getOrDefault(key, "running"));
     ObjectNode view = JSON.createObjectNode();
-    if (type.equalsIgnoreCase("virtualMachineScaleSets")) {
+    if (typeName.toLowerCase(Locale.ROOT).endsWith("/virtualmachinescalesets")) {
       view.putObject("virtualMachine").putArray("statusesSummary").addObject().put("code", "PowerState/" + state)
           .put("count", resource.path("sku").path("capacity").asInt(1));
       view.putArray("statuses").addObject().put("code", "ProvisioningState/succeeded");

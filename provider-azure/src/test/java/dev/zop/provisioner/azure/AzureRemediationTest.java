@@ -61,7 +61,10 @@ class AzureRemediationTest {
 
   private String existing(String type, String name, ObjectNode resource) {
     String id = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/providers/" + type + "/" + name;
-    resource.put("id", id).put("name", name).put("type", type).put("location", "eastus");
+    // a child's name is parent/childType/child: its type is the parent's and the child type
+    String[] parts = name.split("/");
+    String fullType = parts.length == 3 ? type + "/" + parts[1] : type;
+    resource.put("id", id).put("name", parts[parts.length - 1]).put("type", fullType).put("location", "eastus");
     if (!resource.has("properties")) {
       resource.putObject("properties");
     }
@@ -121,10 +124,66 @@ class AzureRemediationTest {
         .isEqualTo("Stopped");
   }
 
+  /** Pauses through the pause-service template, checks the final state, and resumes through the controller. */
+  private void pausedAndResumed(String type, String id, String property, String paused, String resumed) {
+    RemediationJob job = started(type, id, "pause");
+    assertThat(job.templateId()).isEqualTo("pause-service");
+    assertThat(job.irreversible()).isFalse();
+    zop.remediations().approve(job.id(), StepRef.name("approval"), "idle outside business hours");
+    RemediationJob done = zop.remediations().await(job.id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(zop.remediations().audit(job.id()))).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(FAKE.resources().get(id.toLowerCase(Locale.ROOT)).at(property).asText()).isEqualTo(paused);
+
+    AzureController controller = new AzureController(new AzureClients(AzureProviderTckTest.account(FAKE),
+        ArmFake.credential(), FAKE.httpClient()), AzureErrors.CALLS);
+    assertThat(controller.observe(type, id)).isEqualTo("paused");
+    controller.start(type, id);
+    await().atMost(WAIT).until(() -> controller.observe(type, id).equals("running"));
+    assertThat(FAKE.resources().get(id.toLowerCase(Locale.ROOT)).at(property).asText()).isEqualTo(resumed);
+  }
+
+  @Test
+  void aSynapseSqlPoolIsPausedAndResumed() {
+    FAKE.put("/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP
+        + "/providers/Microsoft.Synapse/workspaces/analytics", JSON.createObjectNode().put("type",
+            "Microsoft.Synapse/workspaces"));
+    ObjectNode pool = JSON.createObjectNode();
+    pool.putObject("sku").put("name", "DW100c");
+    pool.putObject("properties").put("status", "Online");
+    String id = existing("Microsoft.Synapse/workspaces", "analytics/sqlPools/warehouse", pool);
+    pausedAndResumed("synapse-pool", id, "/properties/status", "Paused", "Online");
+    assertThat(FAKE.calls()).contains("Microsoft.Synapse/workspaces/sqlPools/pause/action",
+        "Microsoft.Synapse/workspaces/sqlPools/resume/action");
+  }
+
+  @Test
+  void aDataFactoryTriggerIsStoppedAsItsPauseAndStartedAgain() {
+    FAKE.put("/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP
+        + "/providers/Microsoft.DataFactory/factories/etl", JSON.createObjectNode().put("type",
+            "Microsoft.DataFactory/factories"));
+    ObjectNode trigger = JSON.createObjectNode();
+    trigger.putObject("properties").put("type", "ScheduleTrigger").put("runtimeState", "Started");
+    String id = existing("Microsoft.DataFactory/factories", "etl/triggers/hourly", trigger);
+    pausedAndResumed("data-factory", id, "/properties/runtimeState", "Stopped", "Started");
+  }
+
+  @Test
+  void aCognitiveServicesAccountIsPausedByTurningItsPublicAccessOff() {
+    ObjectNode account = JSON.createObjectNode().put("kind", "OpenAI");
+    account.putObject("sku").put("name", "S0");
+    account.putObject("tags").put("team", "search");
+    account.putObject("properties").put("publicNetworkAccess", "Enabled");
+    String id = existing("Microsoft.CognitiveServices/accounts", "assistant", account);
+    pausedAndResumed("cognitive-services", id, "/properties/publicNetworkAccess", "Disabled", "Enabled");
+    // the PATCH touched the one property: the account's tags and kind are as they were
+    ObjectNode after = FAKE.resources().get(id.toLowerCase(Locale.ROOT));
+    assertThat(after.path("tags").path("team").asText()).isEqualTo("search");
+    assertThat(after.path("kind").asText()).isEqualTo("OpenAI");
+  }
+
   @Test
   void pauseTargetsThisBuildCannotActOnAreRefusedWhenStartedNamingTheReason() {
-    for (String type : new String[] {"synapse-pool", "data-factory", "cognitive-services", "ml-compute",
-        "databricks-cluster"}) {
+    for (String type : new String[] {"ml-compute", "databricks-cluster"}) {
       String id = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/providers/Some/thing/" + type;
       zop.remediations().putRecommendation(new Recommendation("rec-" + type, "azure", account.id(), "eastus", type,
           id, "pause"));
