@@ -72,6 +72,15 @@ final class AzureActions {
   static final String COGNITIVE_ACCOUNTS_READ = "Microsoft.CognitiveServices/accounts/read";
   static final String COGNITIVE_ACCOUNTS_WRITE = "Microsoft.CognitiveServices/accounts/write";
 
+  static final String PRIVATE_ZONES_READ = "Microsoft.Network/privateDnsZones/read";
+  static final String PRIVATE_ZONES_WRITE = "Microsoft.Network/privateDnsZones/write";
+  static final String PRIVATE_ZONES_DELETE = "Microsoft.Network/privateDnsZones/delete";
+  static final String ZONE_LINKS_READ = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read";
+  static final String ZONE_LINKS_WRITE = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/write";
+  static final String ZONE_LINKS_DELETE = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/delete";
+  /** Linking a private zone to a network needs this on the network. */
+  static final String VIRTUAL_NETWORKS_JOIN = "Microsoft.Network/virtualNetworks/join/action";
+
   /** Key Vault data actions: the vault must grant them (Key Vault Secrets Officer has them all). */
   static final String KEY_VAULT_SECRETS_GET = "Microsoft.KeyVault/vaults/secrets/getSecret/action";
   static final String KEY_VAULT_SECRETS_SET = "Microsoft.KeyVault/vaults/secrets/setSecret/action";

@@ -38,6 +38,7 @@ final class AzureClients {
   private ComputeManager compute;
   private MonitorManager monitor;
   private SecretClient vault;
+  private com.azure.resourcemanager.privatedns.PrivateDnsZoneManager privateDns;
   private com.azure.resourcemanager.synapse.SynapseManager synapse;
   private com.azure.resourcemanager.datafactory.DataFactoryManager dataFactory;
   private com.azure.resourcemanager.cognitiveservices.CognitiveServicesManager cognitive;
@@ -112,6 +113,14 @@ final class AzureClients {
           .withHttpClient(http).authenticate(credential(), profile());
     }
     return cognitive;
+  }
+
+  synchronized com.azure.resourcemanager.privatedns.PrivateDnsZoneManager privateDns() {
+    if (privateDns == null) {
+      privateDns = com.azure.resourcemanager.privatedns.PrivateDnsZoneManager.configure().withHttpClient(http)
+          .authenticate(credential(), profile());
+    }
+    return privateDns;
   }
 
   synchronized ComputeManager compute() {

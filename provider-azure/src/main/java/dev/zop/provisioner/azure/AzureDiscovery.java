@@ -15,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a wizard offers for an Azure space: the virtual networks of its resource group and their subnets. A
- * network's id is its name (what {@code peerVpcID} takes), a subnet's too. Clusters and private DNS zones are
- * not discovered on Azure yet: both lists are empty.
+ * What a wizard offers for an Azure space: the virtual networks of its resource group and their subnets, its
+ * AKS clusters and its private DNS zones. A network's id is its name (what {@code peerVpcID} takes), a subnet's
+ * too.
  */
 final class AzureDiscovery implements Discovery {
   private final AzureClients clients;
@@ -61,11 +61,23 @@ final class AzureDiscovery implements Discovery {
 
   @Override
   public List<DiscoveredCluster> clusters() {
-    return List.of();
+    List<DiscoveredCluster> found = new ArrayList<>();
+    for (var cluster : calls.call(AzureActions.MANAGED_CLUSTERS_READ, () -> clients.containerService()
+        .serviceClient().getManagedClusters().listByResourceGroup(resourceGroup))) {
+      found.add(new DiscoveredCluster(cluster.name(), cluster.kubernetesVersion(),
+          String.valueOf(cluster.provisioningState()), cluster.fqdn() == null ? null : "https://" + cluster.fqdn()));
+    }
+    return found;
   }
 
+  /** The group's private DNS zones, by name (what {@code dnsZone} takes). */
   @Override
   public List<DiscoveredDnsZone> dnsZones() {
-    return List.of();
+    List<DiscoveredDnsZone> found = new ArrayList<>();
+    for (var zone : calls.call(AzureActions.PRIVATE_ZONES_READ, () -> clients.privateDns().serviceClient()
+        .getPrivateZones().listByResourceGroup(resourceGroup))) {
+      found.add(new DiscoveredDnsZone(zone.name(), zone.name(), true));
+    }
+    return found;
   }
 }

@@ -7,6 +7,8 @@ import com.azure.resourcemanager.network.fluent.models.SubnetInner;
 import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
 import com.azure.resourcemanager.network.fluent.models.VirtualNetworkPeeringInner;
 import com.azure.resourcemanager.network.models.AddressSpace;
+import com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner;
+import com.azure.resourcemanager.privatedns.fluent.models.VirtualNetworkLinkInner;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
@@ -32,7 +34,10 @@ import java.util.Map;
  * its tags; subnets and peerings are its children and go with it. A network that exists is never sent again:
  * ARM replaces a network's subnets with those of the body it is given, so a resumed step adopts it instead.
  *
- * <p>Not made on Azure yet (refused by {@link #validate}): private DNS zones and NAT gateways.
+ * <p>With {@code dnsZone}, a private DNS zone of that name (global, as Azure's private zones are) linked to the
+ * network, so names in it resolve from the network's machines; teardown removes the link, then the zone.
+ *
+ * <p>Not made on Azure yet (refused by {@link #validate}): NAT gateways.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final AzureClients clients;
@@ -58,9 +63,6 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<FieldError> validate(NetworkSpec spec) {
     List<FieldError> errors = new ArrayList<>();
-    if (spec.dnsZone() != null) {
-      errors.add(FieldError.of("dnsZone", "unsupported", "the Azure provider does not make private DNS zones yet"));
-    }
     if (!spec.natGatewayMode().equals(NetworkSpec.NAT_NONE)) {
       errors.add(FieldError.of("natGateways", "unsupported", "the Azure provider does not make NAT gateways yet"));
     }
@@ -76,6 +78,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
           SUBNETS_WRITE), ctx -> createSubnet(ctx, spec, subnet)));
     }
+    if (spec.dnsZone() != null) {
+      steps.add(ProviderStep.of("create-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_WRITE),
+          ctx -> zone(spec).ensure(ctx, poll, () -> putZone(ctx, spec), z -> true,
+              z -> Map.of("dnsZoneId", z.id(), "dnsZone", spec.dnsZone()))));
+      steps.add(ProviderStep.of("link-dns-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_WRITE, VIRTUAL_NETWORKS_READ,
+          VIRTUAL_NETWORKS_JOIN), ctx -> link(spec).ensure(ctx, poll, () -> putLink(ctx, spec), l -> true,
+              l -> Map.of("dnsZoneLink", l.name()))));
+    }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("add-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_READ, PEERINGS_WRITE,
           VIRTUAL_NETWORKS_PEER), ctx -> addPeering(ctx, spec)));
@@ -89,6 +99,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (spec.peerVpcId() != null && recorded.has("peering.part")) {
       steps.add(ProviderStep.of("remove-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_DELETE),
           ctx -> removePeering(ctx, spec)));
+    }
+    if (spec.dnsZone() != null) {
+      steps.add(ProviderStep.of("unlink-dns-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_DELETE),
+          ctx -> link(spec).remove(ctx, poll, () -> calls.deleteIfExists(ZONE_LINKS_DELETE, () -> clients.privateDns()
+              .serviceClient().getVirtualNetworkLinks().beginDelete(resourceGroup, spec.dnsZone(), linkName(spec))))));
+      steps.add(ProviderStep.of("delete-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_DELETE),
+          ctx -> zone(spec).remove(ctx, poll, () -> calls.deleteIfExists(PRIVATE_ZONES_DELETE, () -> clients
+              .privateDns().serviceClient().getPrivateZones().beginDelete(resourceGroup, spec.dnsZone())))));
     }
     if (recorded.has("network.part")) {
       // subnets are the network's children and go with it
@@ -161,6 +179,41 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private SubnetInner findSubnet(NetworkSpec spec, Subnet subnet) {
     return calls.findOrNull(SUBNETS_READ, () -> clients.network().serviceClient().getSubnets()
         .get(resourceGroup, spec.name(), subnet.name()));
+  }
+
+  // ---- private DNS ---------------------------------------------------------------------------------------
+
+  static String linkName(NetworkSpec spec) {
+    return spec.name() + "-link";
+  }
+
+  private ArmResource<PrivateZoneInner> zone(NetworkSpec spec) {
+    return new ArmResource<>("private DNS zone", spec.dnsZone(), () -> calls.findOrNull(PRIVATE_ZONES_READ,
+        () -> clients.privateDns().serviceClient().getPrivateZones().getByResourceGroup(resourceGroup,
+            spec.dnsZone())), PrivateZoneInner::tags, PrivateZoneInner::provisioningState);
+  }
+
+  private ArmResource<VirtualNetworkLinkInner> link(NetworkSpec spec) {
+    return new ArmResource<>("DNS zone link", linkName(spec), () -> calls.findOrNull(ZONE_LINKS_READ,
+        () -> clients.privateDns().serviceClient().getVirtualNetworkLinks().get(resourceGroup, spec.dnsZone(),
+            linkName(spec))), VirtualNetworkLinkInner::tags, VirtualNetworkLinkInner::provisioningState);
+  }
+
+  private void putZone(StepContext ctx, NetworkSpec spec) {
+    PrivateZoneInner wanted = new PrivateZoneInner();
+    // private zones are global resources, whatever the network's region
+    wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, "dns-zone"));
+    calls.call(PRIVATE_ZONES_WRITE, () -> clients.privateDns().serviceClient().getPrivateZones()
+        .beginCreateOrUpdate(resourceGroup, spec.dnsZone(), wanted));
+  }
+
+  private void putLink(StepContext ctx, NetworkSpec spec) {
+    String network = ctx.outputs().require("vpcId");
+    VirtualNetworkLinkInner wanted = new VirtualNetworkLinkInner()
+        .withVirtualNetwork(new SubResource().withId(network)).withRegistrationEnabled(false);
+    wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, "dns-zone-link"));
+    calls.call(ZONE_LINKS_WRITE, () -> clients.privateDns().serviceClient().getVirtualNetworkLinks()
+        .beginCreateOrUpdate(resourceGroup, spec.dnsZone(), linkName(spec), wanted));
   }
 
   // ---- peering -----------------------------------------------------------------------------------------

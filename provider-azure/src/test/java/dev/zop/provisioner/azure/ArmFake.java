@@ -179,6 +179,10 @@ public final class ArmFake implements AutoCloseable {
             com.azure.resourcemanager.datafactory.fluent.models.TriggerResourceInner::fromJson),
         json("Microsoft.CognitiveServices", "accounts",
             com.azure.resourcemanager.cognitiveservices.fluent.models.AccountInner::fromJson),
+        json("Microsoft.Network", "privateDnsZones",
+            com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner::fromJson),
+        json("Microsoft.Network", "privateDnsZones/virtualNetworkLinks",
+            com.azure.resourcemanager.privatedns.fluent.models.VirtualNetworkLinkInner::fromJson),
         json("Microsoft.Compute", "virtualMachines",
             com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner::fromJson),
         json("Microsoft.Insights", "autoscalesettings", AutoscaleSettingResourceInner::fromJson).synchronously());

@@ -76,7 +76,7 @@ class AzureEngineTest {
   void aNetworkAndARegistryAreMadeInTheSpacesResourceGroupAndTornDown() {
     AzureProviderTckTest.peerNetwork(FAKE, "shared-services");
     NetworkSpec spec = NetworkSpec.named("core").cidr("10.0.0.0/16").subnet("app", "10.0.1.0/24")
-        .subnet("data", "10.0.2.0/24").peerVpcId("shared-services").build();
+        .subnet("data", "10.0.2.0/24").peerVpcId("shared-services").dnsZone("core.internal.example.com").build();
 
     Plan plan = zop.jobs().plan(space.id(), spec);
     assertThat(plan.provider()).isEqualTo("azure");
@@ -103,6 +103,14 @@ class AzureEngineTest {
     assertThat(discovery.networks()).extracting(n -> n.id()).containsExactlyInAnyOrder("core", "shared-services");
     assertThat(discovery.subnets("core")).extracting(s -> s.cidr()).containsExactlyInAnyOrder("10.0.1.0/24",
         "10.0.2.0/24");
+    // the private zone, linked to the network
+    assertThat(discovery.dnsZones()).extracting(z -> z.name() + " private=" + z.privateZone())
+        .containsExactly("core.internal.example.com private=true");
+    ObjectNode link = resource("Microsoft.Network/privateDnsZones", "core.internal.example.com/virtualNetworkLinks/core-link");
+    assertThat(link.path("properties").path("virtualNetwork").path("id").asText()).isEqualTo(vnet.path("id").asText());
+    assertThat(link.path("properties").path("registrationEnabled").asBoolean()).isFalse();
+    assertThat(resource("Microsoft.Network/privateDnsZones", "core.internal.example.com").path("location").asText())
+        .isEqualTo("global");
 
     Job registry = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
     assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
@@ -162,6 +170,8 @@ class AzureEngineTest {
     var kubeconfig = zop.spaces().kubeconfig(registered.id());
     assertThat(kubeconfig.server()).isEqualTo(job.outputs().get("endpoint") + ":443");
     assertThat(kubeconfig.token()).isEqualTo(FAKE.userToken(cluster.path("id").asText()));
+    assertThat(zop.spaces().discovery(space.id()).clusters()).extracting(c -> c.name() + " " + c.version() + " "
+        + c.endpoint()).containsExactly("platform-prod 1.30 " + job.outputs().get("endpoint"));
 
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod")).isNull();
@@ -407,10 +417,11 @@ class AzureEngineTest {
 
   @Test
   void whatAzureDoesNotMakeYetIsRefusedByField() {
-    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("zoned").cidr("10.0.0.0/16")
-        .dnsZone("core.internal.example.com").build()))
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), NetworkSpec.named("natted").cidr("10.0.0.0/16")
+        .subnet(dev.zop.provisioner.spec.Subnet.publicSubnet("a", "10.0.1.0/24", null))
+        .natGateways(NetworkSpec.NAT_SINGLE).build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
-            .extracting(FieldError::field).containsExactly("config.dnsZone"));
+            .extracting(FieldError::field).containsExactly("config.natGateways"));
   }
 
   @Test

@@ -81,7 +81,7 @@ class AzureProviderTckTest extends ProviderTck {
         dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.30")
             .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
         NetworkSpec.named("tck-" + suffix).cidr("10.20.0.0/16").subnet("app", "10.20.1.0/24")
-            .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").build(),
+            .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").dnsZone("tck-" + suffix + ".internal").build(),
         RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"),
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
             .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build(),
