@@ -81,6 +81,11 @@ final class AzureActions {
   /** Linking a private zone to a network needs this on the network. */
   static final String VIRTUAL_NETWORKS_JOIN = "Microsoft.Network/virtualNetworks/join/action";
 
+  static final String REDIS_READ = "Microsoft.Cache/redis/read";
+  static final String REDIS_WRITE = "Microsoft.Cache/redis/write";
+  static final String REDIS_DELETE = "Microsoft.Cache/redis/delete";
+  static final String REDIS_LIST_KEYS = "Microsoft.Cache/redis/listKeys/action";
+
   /** Key Vault data actions: the vault must grant them (Key Vault Secrets Officer has them all). */
   static final String KEY_VAULT_SECRETS_GET = "Microsoft.KeyVault/vaults/secrets/getSecret/action";
   static final String KEY_VAULT_SECRETS_SET = "Microsoft.KeyVault/vaults/secrets/setSecret/action";

@@ -38,6 +38,7 @@ final class AzureClients {
   private ComputeManager compute;
   private MonitorManager monitor;
   private SecretClient vault;
+  private com.azure.resourcemanager.redis.RedisManager redis;
   private com.azure.resourcemanager.privatedns.PrivateDnsZoneManager privateDns;
   private com.azure.resourcemanager.synapse.SynapseManager synapse;
   private com.azure.resourcemanager.datafactory.DataFactoryManager dataFactory;
@@ -121,6 +122,14 @@ final class AzureClients {
           .authenticate(credential(), profile());
     }
     return privateDns;
+  }
+
+  synchronized com.azure.resourcemanager.redis.RedisManager redis() {
+    if (redis == null) {
+      redis = com.azure.resourcemanager.redis.RedisManager.configure().withHttpClient(http)
+          .authenticate(credential(), profile());
+    }
+    return redis;
   }
 
   synchronized ComputeManager compute() {

@@ -61,10 +61,12 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final Supplier<String> location;
   private final StatusPoll poll;
   private final boolean vault;
+  private final RedisCache redis;
 
   DatastoreDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
       StatusPoll poll, boolean vault) {
     this.vault = vault;
+    this.redis = new RedisCache(clients, calls, resourceGroup, location, poll, vault);
     this.clients = clients;
     this.calls = calls;
     this.resourceGroup = resourceGroup;
@@ -79,6 +81,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   @Override
   public Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return redis.withDefaults(spec);
+    }
     if (spec.engine() != DatastoreEngine.POSTGRES) {
       return Defaulted.as(spec);
     }
@@ -112,10 +117,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   @Override
   public List<FieldError> validate(DatastoreSpec spec) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return redis.validate(spec);
+    }
     List<FieldError> errors = new ArrayList<>();
     if (spec.engine() != DatastoreEngine.POSTGRES) {
-      errors.add(FieldError.of("engine", "unsupported", "the Azure provider makes PostgreSQL flexible servers;"
-          + " MySQL and Redis are not made yet"));
+      errors.add(FieldError.of("engine", "unsupported", "the Azure provider makes PostgreSQL flexible servers and"
+          + " Redis caches; MySQL is not made yet"));
       return errors;
     }
     if (!spec.instanceClass().startsWith("Standard_")) {
@@ -127,6 +135,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   @Override
   public List<Step> create(DatastoreSpec spec) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return redis.create(spec);
+    }
     return List.of(
         ProviderStep.of("create-admin-secret", withVault(vault, List.of(FLEXIBLE_SERVERS_READ),
             KEY_VAULT_SECRETS_SET), ctx -> createAdminSecret(ctx, spec)),
@@ -138,6 +149,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   @Override
   public List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return redis.teardown(spec, recorded);
+    }
     if (!recorded.has("serverName") && !recorded.has("adminSecretRef")) {
       return List.of();
     }
@@ -153,6 +167,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   @Override
   public List<CostComponent> price(DatastoreSpec spec, String priceRegion) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return redis.price(spec, priceRegion);
+    }
     int copies = spec.multiAz() ? 2 : 1;
     return List.of(
         AzurePrices.TABLE.hourly(priceRegion, "PostgreSQL flexible server " + spec.instanceClass()

@@ -123,6 +123,7 @@ public final class ArmFake implements AutoCloseable {
   private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
   private final Map<String, String> resourceGroups = new ConcurrentHashMap<>();
   private final Map<String, String> userTokens = new ConcurrentHashMap<>();
+  private final Map<String, String> accessKeys = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> vaultSecrets = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> deletedSecrets = new ConcurrentHashMap<>();
@@ -179,6 +180,7 @@ public final class ArmFake implements AutoCloseable {
             com.azure.resourcemanager.datafactory.fluent.models.TriggerResourceInner::fromJson),
         json("Microsoft.CognitiveServices", "accounts",
             com.azure.resourcemanager.cognitiveservices.fluent.models.AccountInner::fromJson),
+        json("Microsoft.Cache", "redis", com.azure.resourcemanager.redis.models.RedisCreateParameters::fromJson),
         json("Microsoft.Network", "privateDnsZones",
             com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner::fromJson),
         json("Microsoft.Network", "privateDnsZones/virtualNetworkLinks",
@@ -344,6 +346,7 @@ public final class ArmFake implements AutoCloseable {
     store.clear();
     resourceGroups.clear();
     userTokens.clear();
+    accessKeys.clear();
     provisioning.clear();
     faults.clear();
     calls.clear();
@@ -416,6 +419,10 @@ public final class ArmFake implements AutoCloseable {
     }
     if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listClusterUserCredential")) {
       listClusterUserCredential(exchange, path);
+      return;
+    }
+    if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listKeys")) {
+      listKeys(exchange, path.substring(0, path.length() - "/listKeys".length()));
       return;
     }
     java.util.regex.Matcher power = POWER_ACTION.matcher(path);
@@ -618,6 +625,8 @@ public final class ArmFake implements AutoCloseable {
         }
       }
       case "virtualmachinescalesets" -> properties.put("uniqueId", UUID.randomUUID().toString());
+      case "redis" -> properties.put("hostName", target.name() + ".redis.cache.windows.net").put("port", 6379)
+          .put("sslPort", 6380);
       case "virtualnetworks/virtualnetworkpeerings" -> {
         // connected once the other network peers back
         String remote = properties.path("remoteVirtualNetwork").path("id").asText("");
@@ -1062,6 +1071,26 @@ public final class ArmFake implements AutoCloseable {
       return settled.equals("running") ? "starting" : "deallocating";
     }
     return settled;
+  }
+
+  /** A cache's access keys, made once per cache as Azure makes them. */
+  private void listKeys(HttpExchange exchange, String id) throws IOException {
+    ObjectNode resource = store.get(id.toLowerCase(Locale.ROOT));
+    String action = (resource == null ? "unknown" : resource.path("type").asText()) + "/listKeys/action";
+    calls.add(action);
+    if (resource == null) {
+      respond(exchange, 404, error("ResourceNotFound", "The Resource '" + id + "' was not found."), Map.of());
+      return;
+    }
+    String primary = accessKeys.computeIfAbsent(id.toLowerCase(Locale.ROOT), k -> java.util.Base64.getEncoder()
+        .encodeToString(UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8)));
+    respond(exchange, 200, JSON.createObjectNode().put("primaryKey", primary).put("secondaryKey",
+        new StringBuilder(primary).reverse().toString()).toString(), Map.of());
+  }
+
+  /** The primary access key of a cache, to compare a stored one with. */
+  String accessKey(String id) {
+    return accessKeys.get(id.toLowerCase(Locale.ROOT));
   }
 
   /** The user token of a cluster's kubeconfig, to compare a minted one with. */

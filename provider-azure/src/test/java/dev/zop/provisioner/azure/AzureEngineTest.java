@@ -298,6 +298,39 @@ class AzureEngineTest {
   }
 
   @Test
+  void aRedisCacheIsTlsOnlyAndItsAccessKeyIsKeptAsASecret() {
+    var body = dev.zop.provisioner.spec.DatastoreSpec.redis().name("sessions").version("6")
+        .instanceClass("cache.m5.large").multiAz(true).build();
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).containsExactly("instanceClass=P1");
+    assertThat(plan.permissions()).contains("Microsoft.Cache/redis/write", "Microsoft.Cache/redis/listKeys/action");
+    // 730 h of Premium P1 at 0.554
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("404.42");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("host", "sessions.redis.cache.windows.net").containsEntry("port", "6380")
+        .containsEntry("tls", "true").containsEntry("engine", "redis");
+    ObjectNode cache = resource("Microsoft.Cache/redis", "sessions");
+    assertThat(cache.path("properties").path("enableNonSslPort").asBoolean(true)).isFalse();
+    assertThat(cache.path("properties").path("minimumTlsVersion").asText()).isEqualTo("1.2");
+    assertThat(cache.path("properties").path("sku").path("name").asText()).isEqualTo("Premium");
+    assertThat(cache.path("zones")).hasSize(2);
+    assertThat(zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs().get("authSecretRef"))))
+        .isEqualTo(FAKE.accessKey(cache.path("id").asText()));
+
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), dev.zop.provisioner.spec.DatastoreSpec.redis()
+        .name("snapshots").version("6").instanceClass("C1").backupRetentionDays(3).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("config.backupRetentionDays"));
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources()).isEmpty();
+    assertThatThrownBy(() -> zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs()
+        .get("authSecretRef")))).isInstanceOf(dev.zop.provisioner.NotFoundException.class);
+  }
+
+  @Test
   void aNetworkTheCallerNamesMustExistButOneTheDefaultsNameIsMadeByTheJob() {
     var typo = dev.zop.provisioner.spec.VmPoolSpec.named("web").instanceType("Standard_B2s").size(1, 2)
         .vpcId("sahred").subnetIds(List.of("app")).build();

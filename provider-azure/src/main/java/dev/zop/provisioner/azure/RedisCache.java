@@ -1,0 +1,160 @@
+package dev.zop.provisioner.azure;
+
+import static dev.zop.provisioner.azure.AzureActions.*;
+
+import com.azure.resourcemanager.redis.fluent.models.RedisResourceInner;
+import com.azure.resourcemanager.redis.models.RedisCreateParameters;
+import com.azure.resourcemanager.redis.models.Sku;
+import com.azure.resourcemanager.redis.models.SkuFamily;
+import com.azure.resourcemanager.redis.models.SkuName;
+import com.azure.resourcemanager.redis.models.TlsVersion;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spi.Defaulted;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Azure Cache for Redis, the {@code redis} engine of the Azure datastore: TLS only (the non-TLS port off, TLS 1.2
+ * at the least), its primary access key copied into the space's secret store ({@code authSecretRef}) once the
+ * cache is up. {@code multiAZ} is the Premium tier with a replica in another zone; otherwise Standard (a primary
+ * and a replica in one zone). {@code instanceClass} is a cache size ({@code C1}, {@code P1}) or an ElastiCache
+ * node type, mapped to the size of its memory; the plan shows the choice. Snapshots
+ * ({@code backupRetentionDays}) are refused: Azure keeps them in a storage account the spec cannot name.
+ */
+final class RedisCache {
+  /** ElastiCache node types by the Azure size of (at least) their memory: C for Standard, P for Premium. */
+  static final Map<String, String> SIZES = Map.of(
+      "cache.t3.micro", "C0", "cache.t3.small", "C1", "cache.t3.medium", "C2",
+      "cache.m5.large", "C3", "cache.r5.large", "C4", "cache.m5.xlarge", "C4");
+  static final int TLS_PORT = 6380;
+
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final Supplier<String> location;
+  private final StatusPoll poll;
+  private final boolean vault;
+
+  RedisCache(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
+      StatusPoll poll, boolean vault) {
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.location = location;
+    this.poll = poll;
+    this.vault = vault;
+  }
+
+  Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
+    List<PlanDefault> filled = new ArrayList<>();
+    String size = SIZES.getOrDefault(spec.instanceClass(), spec.instanceClass());
+    if (spec.multiAz() && size.startsWith("C")) {
+      // zone redundancy is Premium's; Premium sizes start at P1 (6 GB)
+      int capacity = Math.max(1, Integer.parseInt(size.substring(1)) - 2);
+      size = "P" + capacity;
+      filled.add(new PlanDefault("instanceClass", size, "a replica in another zone needs the Premium tier: the"
+          + " Premium size of at least the memory of " + spec.instanceClass()));
+    } else if (!size.equals(spec.instanceClass())) {
+      filled.add(new PlanDefault("instanceClass", size, "the Azure Cache for Redis size with the memory of "
+          + spec.instanceClass()));
+    }
+    return new Defaulted<>(spec.toBuilder().instanceClass(size).build(), filled);
+  }
+
+  List<FieldError> validate(DatastoreSpec spec) {
+    List<FieldError> errors = new ArrayList<>();
+    if (!spec.instanceClass().matches("[CP]\\d")) {
+      errors.add(FieldError.of("instanceClass", "invalid_value", "an Azure Cache for Redis size (C0..C6, P1..P5)"
+          + " or an ElastiCache node type of " + SIZES.keySet()));
+    } else if (spec.multiAz() && spec.instanceClass().startsWith("C")) {
+      errors.add(FieldError.of("instanceClass", "invalid_value", "multiAZ needs a Premium size (P1..P5)"));
+    }
+    if (spec.backupRetentionDays() != null && spec.backupRetentionDays() > 0) {
+      errors.add(FieldError.of("backupRetentionDays", "unsupported", "Azure Cache for Redis keeps snapshots in a"
+          + " storage account, which the Azure provider does not make yet"));
+    }
+    if (spec.vpcId() != null) {
+      errors.add(FieldError.of("vpcID", "unsupported", "the Azure provider does not place caches in a network"
+          + " yet; they are reached over TLS with their access key"));
+    }
+    return errors;
+  }
+
+  static String cacheName(StepContext ctx, DatastoreSpec spec) {
+    return spec.name() != null ? spec.name() : ctx.resourceName("cache");
+  }
+
+  private ArmResource<RedisResourceInner> cache(String name) {
+    return new ArmResource<>("Redis cache", name, () -> calls.findOrNull(REDIS_READ, () -> clients.redis()
+        .serviceClient().getRedis().getByResourceGroup(resourceGroup, name)), RedisResourceInner::tags,
+        RedisResourceInner::provisioningState);
+  }
+
+  List<Step> create(DatastoreSpec spec) {
+    return List.of(
+        ProviderStep.of("create-cache", List.of(REDIS_READ, REDIS_WRITE, RESOURCE_GROUPS_READ),
+            ctx -> cache(cacheName(ctx, spec)).ensure(ctx, poll, () -> put(ctx, spec), c -> true,
+                c -> Map.of("cacheName", c.name(), "host", c.hostname(), "port", String.valueOf(c.sslPort() == null
+                    ? TLS_PORT : c.sslPort()), "engine", "redis", "tls", "true"))),
+        ProviderStep.of("store-access-key", withVault(vault, List.of(REDIS_LIST_KEYS), KEY_VAULT_SECRETS_SET),
+            this::storeKey));
+  }
+
+  List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
+    return List.of(ProviderStep.of("delete-cache", withVault(vault, List.of(REDIS_READ, REDIS_DELETE),
+        KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE), ctx -> {
+          StepResult result = cache(cacheName(ctx, spec)).remove(ctx, poll, () -> calls.deleteIfExists(REDIS_DELETE,
+              () -> clients.redis().serviceClient().getRedis().beginDelete(resourceGroup, cacheName(ctx, spec))));
+          String key = ctx.outputs().get("authSecretRef");
+          if (result instanceof StepResult.Done && key != null) {
+            ctx.secrets().delete(SecretRef.of(key));
+          }
+          return result;
+        }));
+  }
+
+  List<CostComponent> price(DatastoreSpec spec, String priceRegion) {
+    return List.of(AzurePrices.TABLE.hourly(priceRegion, "Azure Cache for Redis " + spec.instanceClass()
+        + (spec.instanceClass().startsWith("P") ? " (Premium, a replica in another zone)" : " (Standard, primary"
+            + " and replica)"), "redis:" + spec.instanceClass(), 1));
+  }
+
+  private void put(StepContext ctx, DatastoreSpec spec) {
+    String size = spec.instanceClass();
+    boolean premium = size.startsWith("P");
+    RedisCreateParameters wanted = new RedisCreateParameters()
+        .withSku(new Sku().withName(premium ? SkuName.PREMIUM : SkuName.STANDARD)
+            .withFamily(premium ? SkuFamily.P : SkuFamily.C).withCapacity(Integer.parseInt(size.substring(1))))
+        .withEnableNonSslPort(false).withMinimumTlsVersion(TlsVersion.ONE_TWO)
+        .withRedisVersion(spec.version() == null ? "6" : spec.version().split("\\.")[0])
+        .withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cache"));
+    if (premium && spec.multiAz()) {
+      wanted.withZones(List.of("1", "2")).withReplicasPerPrimary(1);
+    }
+    String name = cacheName(ctx, spec);
+    calls.call(REDIS_WRITE, () -> clients.redis().serviceClient().getRedis().beginCreate(resourceGroup, name,
+        wanted));
+  }
+
+  /** The primary access key, copied into the space's secret store under the job's name (a re-run replaces it). */
+  private StepResult storeKey(StepContext ctx) {
+    String name = ctx.outputs().require("cacheName");
+    var keys = calls.call(REDIS_LIST_KEYS, () -> clients.redis().serviceClient().getRedis()
+        .listKeys(resourceGroup, name));
+    SecretRef ref = ctx.secrets().put("zop/" + ctx.jobId() + "/auth", keys.primaryKey());
+    return StepResult.done(Map.of("authSecretRef", ref.value()));
+  }
+}
