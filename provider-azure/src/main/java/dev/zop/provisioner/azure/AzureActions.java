@@ -81,6 +81,9 @@ final class AzureActions {
   /** Linking a private zone to a network needs this on the network. */
   static final String VIRTUAL_NETWORKS_JOIN = "Microsoft.Network/virtualNetworks/join/action";
 
+  static final String MYSQL_SERVERS_READ = "Microsoft.DBforMySQL/flexibleServers/read";
+  static final String MYSQL_SERVERS_WRITE = "Microsoft.DBforMySQL/flexibleServers/write";
+  static final String MYSQL_SERVERS_DELETE = "Microsoft.DBforMySQL/flexibleServers/delete";
   static final String REDIS_READ = "Microsoft.Cache/redis/read";
   static final String REDIS_WRITE = "Microsoft.Cache/redis/write";
   static final String REDIS_DELETE = "Microsoft.Cache/redis/delete";

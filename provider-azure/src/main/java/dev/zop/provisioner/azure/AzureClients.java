@@ -38,6 +38,7 @@ final class AzureClients {
   private ComputeManager compute;
   private MonitorManager monitor;
   private SecretClient vault;
+  private com.azure.resourcemanager.mysqlflexibleserver.MySqlManager mysql;
   private com.azure.resourcemanager.redis.RedisManager redis;
   private com.azure.resourcemanager.privatedns.PrivateDnsZoneManager privateDns;
   private com.azure.resourcemanager.synapse.SynapseManager synapse;
@@ -130,6 +131,14 @@ final class AzureClients {
           .authenticate(credential(), profile());
     }
     return redis;
+  }
+
+  synchronized com.azure.resourcemanager.mysqlflexibleserver.MySqlManager mysql() {
+    if (mysql == null) {
+      mysql = com.azure.resourcemanager.mysqlflexibleserver.MySqlManager.configure().withHttpClient(http)
+          .authenticate(credential(), profile());
+    }
+    return mysql;
   }
 
   synchronized ComputeManager compute() {

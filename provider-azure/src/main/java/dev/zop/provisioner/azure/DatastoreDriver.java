@@ -2,14 +2,6 @@ package dev.zop.provisioner.azure;
 
 import static dev.zop.provisioner.azure.AzureActions.*;
 
-import com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.Backup;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailability;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.ServerVersion;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.Sku;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.SkuTier;
-import com.azure.resourcemanager.postgresqlflexibleserver.models.Storage;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
@@ -35,11 +27,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Azure Database for PostgreSQL flexible server: the administrator's password generated into the space's secret
- * store first, zone-redundant high availability for {@code multiAZ}, {@code backupRetentionDays} of backups (Azure
- * keeps 7 to 35). Its outputs are what the databases feature needs ({@code host}, {@code port},
- * {@code adminUser}, {@code adminSecretRef}, {@code engine}). MySQL flexible servers and Azure Cache for Redis are
- * not made yet and are refused by field.
+ * Azure Database for PostgreSQL or MySQL flexible server ({@link FlexibleServers}): the administrator's password
+ * generated into the space's secret store first, zone-redundant high availability for {@code multiAZ},
+ * {@code backupRetentionDays} of backups (Azure keeps 7 to 35). Its outputs are what the databases feature needs
+ * ({@code host}, {@code port}, {@code adminUser}, {@code adminSecretRef}, {@code engine}). Redis is Azure Cache for
+ * Redis ({@link RedisCache}). Private access in a network is not given yet and {@code vpcID} is refused by field.
  *
  * <p>{@code instanceClass} may name a flexible-server SKU ({@code Standard_D2ds_v5}) or an RDS class, which becomes
  * the SKU of the same size ({@link #SKUS}); zone-redundant HA needs General Purpose or Memory Optimized, so a
@@ -53,23 +45,26 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       "db.t3.large", "Standard_B2ms", "db.m5.large", "Standard_D2ds_v5", "db.m5.xlarge", "Standard_D4ds_v5",
       "db.r5.large", "Standard_E2ds_v5");
   /** The storage sizes a flexible server offers, in GB. */
+  /** MySQL's flexible servers offer the v4 D and E sizes. */
+  static final Map<String, String> MYSQL_SKUS = Map.of(
+      "db.t3.micro", "Standard_B1ms", "db.t3.small", "Standard_B1ms", "db.t3.medium", "Standard_B2s",
+      "db.t3.large", "Standard_B2ms", "db.m5.large", "Standard_D2ds_v4", "db.m5.xlarge", "Standard_D4ds_v4",
+      "db.r5.large", "Standard_E2ds_v4");
   static final List<Integer> STORAGE_GB = List.of(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32767);
 
-  private final AzureClients clients;
-  private final CloudCalls calls;
-  private final String resourceGroup;
   private final Supplier<String> location;
   private final StatusPoll poll;
   private final boolean vault;
   private final RedisCache redis;
+  private final FlexibleServers postgres;
+  private final FlexibleServers mysql;
 
   DatastoreDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
       StatusPoll poll, boolean vault) {
     this.vault = vault;
     this.redis = new RedisCache(clients, calls, resourceGroup, location, poll, vault);
-    this.clients = clients;
-    this.calls = calls;
-    this.resourceGroup = resourceGroup;
+    this.postgres = FlexibleServers.postgres(clients, calls, resourceGroup);
+    this.mysql = FlexibleServers.mysql(clients, calls, resourceGroup);
     this.location = location;
     this.poll = poll;
   }
@@ -84,15 +79,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.withDefaults(spec);
     }
-    if (spec.engine() != DatastoreEngine.POSTGRES) {
-      return Defaulted.as(spec);
-    }
     List<PlanDefault> filled = new ArrayList<>();
     DatastoreSpec.Builder builder = spec.toBuilder();
-    String sku = SKUS.getOrDefault(spec.instanceClass(), spec.instanceClass());
+    String sku = (spec.engine() == DatastoreEngine.MYSQL ? MYSQL_SKUS : SKUS).getOrDefault(spec.instanceClass(),
+        spec.instanceClass());
     if (spec.multiAz() && sku.startsWith("Standard_B")) {
       String vcpus = sku.replaceAll("Standard_B(\\d+).*", "$1");
-      sku = "Standard_D" + vcpus + "ds_v5";
+      sku = "Standard_D" + vcpus + (spec.engine() == DatastoreEngine.MYSQL ? "ds_v4" : "ds_v5");
       filled.add(new PlanDefault("instanceClass", sku, "zone-redundant high availability needs General Purpose:"
           + " the General Purpose size with the vCPUs of " + spec.instanceClass()));
     } else if (!sku.equals(spec.instanceClass())) {
@@ -121,14 +114,16 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       return redis.validate(spec);
     }
     List<FieldError> errors = new ArrayList<>();
-    if (spec.engine() != DatastoreEngine.POSTGRES) {
-      errors.add(FieldError.of("engine", "unsupported", "the Azure provider makes PostgreSQL flexible servers and"
-          + " Redis caches; MySQL is not made yet"));
-      return errors;
-    }
     if (!spec.instanceClass().startsWith("Standard_")) {
       errors.add(FieldError.of("instanceClass", "invalid_value", "a flexible-server size such as Standard_D2ds_v5,"
           + " or an RDS class of " + SKUS.keySet()));
+    }
+    if (spec.engine() == DatastoreEngine.MYSQL && !spec.version().matches("(5\\.7|8)(\\..*)?")) {
+      errors.add(FieldError.of("version", "unsupported", "Azure's MySQL flexible servers run 5.7 and 8.0"));
+    }
+    if (spec.vpcId() != null) {
+      errors.add(FieldError.of("vpcID", "unsupported", "the Azure provider does not give flexible servers private"
+          + " access in a network yet; they are reached over TLS at their public name"));
     }
     return errors;
   }
@@ -138,13 +133,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.create(spec);
     }
+    FlexibleServers servers = servers(spec);
     return List.of(
-        ProviderStep.of("create-admin-secret", withVault(vault, List.of(FLEXIBLE_SERVERS_READ),
+        ProviderStep.of("create-admin-secret", withVault(vault, List.of(servers.readAction()),
             KEY_VAULT_SECRETS_SET), ctx -> createAdminSecret(ctx, spec)),
-        ProviderStep.of("create-server", withVault(vault, List.of(FLEXIBLE_SERVERS_READ, FLEXIBLE_SERVERS_WRITE,
+        ProviderStep.of("create-server", withVault(vault, List.of(servers.readAction(), servers.writeAction(),
             RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET),
             ctx -> createServer(ctx, spec)),
-        ProviderStep.of("await-server", List.of(FLEXIBLE_SERVERS_READ), ctx -> awaitServer(ctx, spec)));
+        ProviderStep.of("await-server", List.of(servers.readAction()), ctx -> awaitServer(ctx, spec)));
   }
 
   @Override
@@ -155,9 +151,10 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (!recorded.has("serverName") && !recorded.has("adminSecretRef")) {
       return List.of();
     }
-    return List.of(ProviderStep.of("delete-server", withVault(vault, List.of(FLEXIBLE_SERVERS_READ,
-        FLEXIBLE_SERVERS_DELETE), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
-        ctx -> deleteServer(ctx, recorded.get("serverName"), recorded.get("adminSecretRef"))));
+    FlexibleServers servers = servers(spec);
+    return List.of(ProviderStep.of("delete-server", withVault(vault, List.of(servers.readAction(),
+        servers.deleteAction()), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
+        ctx -> deleteServer(ctx, spec, recorded.get("serverName"), recorded.get("adminSecretRef"))));
   }
 
   @Override
@@ -171,11 +168,12 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       return redis.price(spec, priceRegion);
     }
     int copies = spec.multiAz() ? 2 : 1;
+    String prefix = spec.engine() == DatastoreEngine.MYSQL ? "mysqlflex:" : "pgflex:";
     return List.of(
-        AzurePrices.TABLE.hourly(priceRegion, "PostgreSQL flexible server " + spec.instanceClass()
-            + (spec.multiAz() ? " (zone-redundant: primary and standby)" : ""), "pgflex:" + spec.instanceClass(),
+        AzurePrices.TABLE.hourly(priceRegion, servers(spec).label() + " " + spec.instanceClass()
+            + (spec.multiAz() ? " (zone-redundant: primary and standby)" : ""), prefix + spec.instanceClass(),
             copies),
-        AzurePrices.TABLE.monthly(priceRegion, "storage", "GB-month", "pgflex:storage-gb",
+        AzurePrices.TABLE.monthly(priceRegion, "storage", "GB-month", prefix + "storage-gb",
             BigDecimal.valueOf((long) spec.allocatedStorageGb() * copies)));
   }
 
@@ -183,15 +181,20 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return spec.name() != null ? spec.name() : ctx.resourceName("db");
   }
 
+  private FlexibleServers servers(DatastoreSpec spec) {
+    return spec.engine() == DatastoreEngine.MYSQL ? mysql : postgres;
+  }
+
   /**
    * The administrator's password, generated into the space's secret store before the server is asked for — but
    * not for a name another holds: that is refused first, and no secret is left behind for it.
    */
   private StepResult createAdminSecret(StepContext ctx, DatastoreSpec spec) {
+    FlexibleServers servers = servers(spec);
     String name = serverName(ctx, spec);
-    ServerInner existing = find(name);
+    FlexibleServers.Server existing = servers.find(name);
     Failure foreign = existing == null ? null
-        : AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "PostgreSQL server", name);
+        : AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
@@ -201,67 +204,59 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", ADMIN_USER));
   }
 
-  private ServerInner find(String name) {
-    return calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
-        .getByResourceGroup(resourceGroup, name));
-  }
-
   private StepResult createServer(StepContext ctx, DatastoreSpec spec) {
+    FlexibleServers servers = servers(spec);
     String name = serverName(ctx, spec);
-    ServerInner existing = find(name);
+    FlexibleServers.Server existing = servers.find(name);
     if (existing == null) {
       String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
       ctx.recordIntent(Map.of("serverName", name));
-      ServerInner wanted = new ServerInner().withAdministratorLogin(ADMIN_USER)
-          .withAdministratorLoginPassword(password)
-          .withVersion(ServerVersion.fromString(spec.version().split("\\.")[0]))
-          .withStorage(new Storage().withStorageSizeGB(spec.allocatedStorageGb()))
-          .withBackup(new Backup().withBackupRetentionDays(spec.backupRetentionDays() == null ? 7
-              : spec.backupRetentionDays()))
-          .withHighAvailability(new HighAvailability().withMode(spec.multiAz() ? HighAvailabilityMode.ZONE_REDUNDANT
-              : HighAvailabilityMode.DISABLED));
-      wanted.withSku(new Sku().withName(spec.instanceClass()).withTier(tier(spec.instanceClass())))
-          .withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "server"));
-      calls.call(FLEXIBLE_SERVERS_WRITE, () -> clients.postgres().serviceClient().getServers()
-          .beginCreate(resourceGroup, name, wanted));
-      return StepResult.done(outputs(ctx, name));
+      servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
+          spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
+          spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server")));
+      return StepResult.done(outputs(spec, name));
     }
-    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "PostgreSQL server", name);
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(outputs(ctx, name));
+    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(outputs(spec, name));
   }
 
-  private static Map<String, String> outputs(StepContext ctx, String name) {
-    return Map.of("serverName", name, "engine", "postgres");
+  /** PostgreSQL by its major ({@code 16.3} is 16); MySQL by the versions Azure names ({@code 8.0.21}, {@code 5.7}). */
+  static String serverVersion(DatastoreSpec spec) {
+    String[] parts = spec.version().split("\\.");
+    if (spec.engine() != DatastoreEngine.MYSQL) {
+      return parts[0];
+    }
+    return parts[0].equals("5") ? "5.7" : "8.0.21";
   }
 
-  static SkuTier tier(String sku) {
-    return sku.startsWith("Standard_B") ? SkuTier.BURSTABLE : sku.startsWith("Standard_E")
-        ? SkuTier.MEMORY_OPTIMIZED : SkuTier.GENERAL_PURPOSE;
+  private static Map<String, String> outputs(DatastoreSpec spec, String name) {
+    return Map.of("serverName", name, "engine", spec.engine().wireName());
   }
 
   private StepResult awaitServer(StepContext ctx, DatastoreSpec spec) {
+    FlexibleServers servers = servers(spec);
     String name = ctx.outputs().require("serverName");
-    ServerInner server = find(name);
+    FlexibleServers.Server server = servers.find(name);
     if (server == null) {
-      return poll.waitFor(ctx, "PostgreSQL server " + name + " is not visible yet");
+      return poll.waitFor(ctx, servers.label() + " " + name + " is not visible yet");
     }
-    String state = String.valueOf(server.state());
+    String state = server.state();
     return switch (state) {
-      case "Ready" -> StepResult.done(Map.of("host", server.fullyQualifiedDomainName(), "port", "5432"));
+      case "Ready" -> StepResult.done(Map.of("host", server.host(), "port", String.valueOf(servers.port())));
       case "Disabled", "Dropping" -> StepResult.fail(Failure.userAction("server_" + state.toLowerCase(Locale.ROOT),
-          "PostgreSQL server " + name + " is " + state, "See the server in the portal, then retry.", null));
-      default -> poll.waitFor(ctx, "PostgreSQL server " + name + " is " + state);
+          servers.label() + " " + name + " is " + state, "See the server in the portal, then retry.", null));
+      default -> poll.waitFor(ctx, servers.label() + " " + name + " is " + state);
     };
   }
 
   /** The server, waited out; then its administrator's password, which nothing needs any more. */
-  private StepResult deleteServer(StepContext ctx, String name, String adminSecretRef) {
-    ServerInner server = name == null ? null : find(name);
+  private StepResult deleteServer(StepContext ctx, DatastoreSpec spec, String name, String adminSecretRef) {
+    FlexibleServers servers = servers(spec);
+    FlexibleServers.Server server = name == null ? null : servers.find(name);
     if (server != null && AzureTags.OWNER.owns(server.tags(), ctx)) {
-      calls.deleteIfExists(FLEXIBLE_SERVERS_DELETE, () -> clients.postgres().serviceClient().getServers()
-          .beginDelete(resourceGroup, name));
-      if (find(name) != null) {
-        return poll.waitFor(ctx, "PostgreSQL server " + name + " is being deleted");
+      servers.delete(name);
+      if (servers.find(name) != null) {
+        return poll.waitFor(ctx, servers.label() + " " + name + " is being deleted");
       }
     }
     if (adminSecretRef != null) {

@@ -180,6 +180,8 @@ public final class ArmFake implements AutoCloseable {
             com.azure.resourcemanager.datafactory.fluent.models.TriggerResourceInner::fromJson),
         json("Microsoft.CognitiveServices", "accounts",
             com.azure.resourcemanager.cognitiveservices.fluent.models.AccountInner::fromJson),
+        Type.jackson("Microsoft.DBforMySQL", "flexibleServers",
+            com.azure.resourcemanager.mysqlflexibleserver.fluent.models.ServerInner.class),
         json("Microsoft.Cache", "redis", com.azure.resourcemanager.redis.models.RedisCreateParameters::fromJson),
         json("Microsoft.Network", "privateDnsZones",
             com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner::fromJson),
@@ -589,7 +591,8 @@ public final class ArmFake implements AutoCloseable {
         // the administrator's password is write-only: ARM never answers with it
         properties.remove("administratorLoginPassword");
         properties.put("fullyQualifiedDomainName", standInHost != null ? standInHost
-            : target.name() + ".postgres.database.azure.com");
+            : target.name() + (target.namespace().equalsIgnoreCase("Microsoft.DBforMySQL") ? ".mysql" : ".postgres")
+                + ".database.azure.com");
         properties.put("state", operationPolls > 0 ? "Starting" : "Ready");
       }
       case "managedclusters" -> {

@@ -298,6 +298,53 @@ class AzureEngineTest {
   }
 
   @Test
+  void aMySqlFlexibleServerFeedsTheDatabasesFeature() throws Exception {
+    // the local MariaDB stands in for the server; its administrator gets the password the job generated, as Azure
+    // gives the server's administrator the one it is sent
+    var server = dev.zop.provisioner.testkit.TestDatabaseServers.mariadb();
+    FAKE.standInHost(server.host());
+    var body = dev.zop.provisioner.spec.DatastoreSpec.mysql().name("orders-mysql").version("8.0")
+        .instanceClass("db.m5.large").allocatedStorageGb(50).multiAz(true).backupRetentionDays(14).build();
+    Plan plan = zop.jobs().plan(space.id(), body);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
+        .contains("instanceClass=Standard_D2ds_v4", "allocatedStorageGB=64");
+    assertThat(plan.permissions()).contains("Microsoft.DBforMySQL/flexibleServers/write");
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(job.outputs()).containsEntry("engine", "mysql").containsEntry("port", "3306")
+        .containsEntry("host", server.host()).containsEntry("adminUser", "zopadmin");
+    ObjectNode flexible = resource("Microsoft.DBforMySQL/flexibleServers", "orders-mysql");
+    assertThat(flexible.path("properties").path("version").asText()).isEqualTo("8.0.21");
+    assertThat(flexible.path("properties").path("highAvailability").path("mode").asText()).isEqualTo("ZoneRedundant");
+    assertThat(flexible.path("properties").path("backup").path("backupRetentionDays").asInt()).isEqualTo(14);
+    assertThat(flexible.path("sku").path("tier").asText()).isEqualTo("GeneralPurpose");
+
+    String password = zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs().get("adminSecretRef")));
+    String prefix = "zm" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+    try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+        .mariadbUrl(server, ""), server.adminUser(), server.adminPassword()); var s = c.createStatement()) {
+      s.execute("DROP USER IF EXISTS 'zopadmin'@'%'");
+      s.execute("CREATE USER 'zopadmin'@'%' IDENTIFIED BY '" + password + "'");
+      s.execute("GRANT ALL PRIVILEGES ON *.* TO 'zopadmin'@'%' WITH GRANT OPTION");
+    }
+    try {
+      var database = zop.jobs().databases(job.id()).create(prefix + "app", prefix + "owner");
+      assertThat(database.host()).isEqualTo(server.host());
+      zop.jobs().databases(job.id()).delete(database.id());
+    } finally {
+      try (var c = java.sql.DriverManager.getConnection(dev.zop.provisioner.testkit.TestDatabaseServers
+          .mariadbUrl(server, ""), server.adminUser(), server.adminPassword()); var s = c.createStatement()) {
+        s.execute("DROP DATABASE IF EXISTS `" + prefix + "app`");
+        s.execute("DROP USER IF EXISTS '" + prefix + "owner'@'%'");
+        s.execute("DROP USER IF EXISTS 'zopadmin'@'%'");
+      }
+    }
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources()).isEmpty();
+  }
+
+  @Test
   void aRedisCacheIsTlsOnlyAndItsAccessKeyIsKeptAsASecret() {
     var body = dev.zop.provisioner.spec.DatastoreSpec.redis().name("sessions").version("6")
         .instanceClass("cache.m5.large").multiAz(true).build();

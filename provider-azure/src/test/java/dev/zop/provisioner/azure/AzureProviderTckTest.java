@@ -85,6 +85,8 @@ class AzureProviderTckTest extends ProviderTck {
         RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"),
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
             .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build(),
+        dev.zop.provisioner.spec.DatastoreSpec.mysql().name("tck-my-" + suffix).version("8.0")
+            .instanceClass("Standard_D2ds_v4").allocatedStorageGb(32).backupRetentionDays(7).build(),
         dev.zop.provisioner.spec.DatastoreSpec.redis().name("tck-cache-" + suffix).version("6")
             .instanceClass("C1").build(),
         dev.zop.provisioner.spec.VmPoolSpec.named("tck-pool-" + suffix).instanceType("Standard_D2s_v5").size(1, 3)

@@ -1,0 +1,170 @@
+package dev.zop.provisioner.azure;
+
+import static dev.zop.provisioner.azure.AzureActions.*;
+
+import dev.zop.provisioner.kit.CloudCalls;
+import java.util.Map;
+
+/**
+ * Azure Database flexible servers of one engine. PostgreSQL's and MySQL's management libraries have the same
+ * shape in different model classes; the datastore's steps see them through this.
+ */
+interface FlexibleServers {
+  /** What the steps read of a server. */
+  record Server(Map<String, String> tags, String state, String host) {}
+
+  /** What a create asks for. */
+  record Wanted(String adminUser, String password, String version, int storageGb, int backupRetentionDays,
+      boolean zoneRedundant, String sku, String location, Map<String, String> tags) {}
+
+  String label();
+
+  int port();
+
+  String readAction();
+
+  String writeAction();
+
+  String deleteAction();
+
+  /** The server, or null when there is none of that name. */
+  Server find(String name);
+
+  void create(String name, Wanted wanted);
+
+  void delete(String name);
+
+  /** Burstable B sizes, Memory Optimized E sizes, General Purpose the rest: both engines name tiers alike. */
+  static String tier(String sku) {
+    return sku.startsWith("Standard_B") ? "Burstable" : sku.startsWith("Standard_E") ? "MemoryOptimized"
+        : "GeneralPurpose";
+  }
+
+  static FlexibleServers postgres(AzureClients clients, CloudCalls calls, String resourceGroup) {
+    return new FlexibleServers() {
+      @Override
+      public String label() {
+        return "PostgreSQL server";
+      }
+
+      @Override
+      public int port() {
+        return 5432;
+      }
+
+      @Override
+      public String readAction() {
+        return FLEXIBLE_SERVERS_READ;
+      }
+
+      @Override
+      public String writeAction() {
+        return FLEXIBLE_SERVERS_WRITE;
+      }
+
+      @Override
+      public String deleteAction() {
+        return FLEXIBLE_SERVERS_DELETE;
+      }
+
+      @Override
+      public Server find(String name) {
+        var server = calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
+            .getByResourceGroup(resourceGroup, name));
+        return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
+            server.fullyQualifiedDomainName());
+      }
+
+      @Override
+      public void create(String name, Wanted w) {
+        var server = new com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner()
+            .withAdministratorLogin(w.adminUser()).withAdministratorLoginPassword(w.password())
+            // the library's ServerVersion enum stops at 14: newer majors by name
+            .withVersion(com.azure.resourcemanager.postgresqlflexibleserver.models.ServerVersion
+                .fromString(w.version()))
+            .withStorage(new com.azure.resourcemanager.postgresqlflexibleserver.models.Storage()
+                .withStorageSizeGB(w.storageGb()))
+            .withBackup(new com.azure.resourcemanager.postgresqlflexibleserver.models.Backup()
+                .withBackupRetentionDays(w.backupRetentionDays()))
+            .withHighAvailability(new com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailability()
+                .withMode(w.zoneRedundant()
+                    ? com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                    : com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.DISABLED));
+        server.withSku(new com.azure.resourcemanager.postgresqlflexibleserver.models.Sku().withName(w.sku())
+            .withTier(com.azure.resourcemanager.postgresqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
+            .withLocation(w.location()).withTags(w.tags());
+        calls.call(FLEXIBLE_SERVERS_WRITE, () -> clients.postgres().serviceClient().getServers()
+            .beginCreate(resourceGroup, name, server));
+      }
+
+      @Override
+      public void delete(String name) {
+        calls.deleteIfExists(FLEXIBLE_SERVERS_DELETE, () -> clients.postgres().serviceClient().getServers()
+            .beginDelete(resourceGroup, name));
+      }
+    };
+  }
+
+  static FlexibleServers mysql(AzureClients clients, CloudCalls calls, String resourceGroup) {
+    return new FlexibleServers() {
+      @Override
+      public String label() {
+        return "MySQL server";
+      }
+
+      @Override
+      public int port() {
+        return 3306;
+      }
+
+      @Override
+      public String readAction() {
+        return MYSQL_SERVERS_READ;
+      }
+
+      @Override
+      public String writeAction() {
+        return MYSQL_SERVERS_WRITE;
+      }
+
+      @Override
+      public String deleteAction() {
+        return MYSQL_SERVERS_DELETE;
+      }
+
+      @Override
+      public Server find(String name) {
+        var server = calls.findOrNull(MYSQL_SERVERS_READ, () -> clients.mysql().serviceClient().getServers()
+            .getByResourceGroup(resourceGroup, name));
+        return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
+            server.fullyQualifiedDomainName());
+      }
+
+      @Override
+      public void create(String name, Wanted w) {
+        var server = new com.azure.resourcemanager.mysqlflexibleserver.fluent.models.ServerInner()
+            .withAdministratorLogin(w.adminUser()).withAdministratorLoginPassword(w.password())
+            .withVersion(com.azure.resourcemanager.mysqlflexibleserver.models.ServerVersion.fromString(w.version()))
+            .withStorage(new com.azure.resourcemanager.mysqlflexibleserver.models.Storage()
+                .withStorageSizeGB(w.storageGb()))
+            .withBackup(new com.azure.resourcemanager.mysqlflexibleserver.models.Backup()
+                .withBackupRetentionDays(w.backupRetentionDays()))
+            .withHighAvailability(new com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailability()
+                .withMode(w.zoneRedundant()
+                    ? com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                    : com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.DISABLED));
+        server.withSku(new com.azure.resourcemanager.mysqlflexibleserver.models.Sku().withName(w.sku())
+            .withTier(com.azure.resourcemanager.mysqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
+            .withLocation(w.location()).withTags(w.tags());
+        calls.call(MYSQL_SERVERS_WRITE, () -> clients.mysql().serviceClient().getServers()
+            .beginCreate(resourceGroup, name, server));
+      }
+
+      @Override
+      public void delete(String name) {
+        calls.deleteIfExists(MYSQL_SERVERS_DELETE, () -> clients.mysql().serviceClient().getServers()
+            .beginDelete(resourceGroup, name));
+      }
+    };
+  }
+}
