@@ -4,6 +4,7 @@ import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
 import com.azure.core.management.AzureEnvironment;
 import com.azure.core.management.profile.AzureProfile;
+import com.azure.identity.ClientCertificateCredentialBuilder;
 import com.azure.identity.ClientSecretCredentialBuilder;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.ManagedIdentityCredentialBuilder;
@@ -25,10 +26,13 @@ import java.util.Map;
  * {@code endpoint} points Resource Manager elsewhere (a sovereign cloud, a private endpoint, a fake). Its
  * {@code credentialsRef} says where credentials come from: {@code default-chain} (or none) for azure-identity's
  * default chain; {@code managed-identity} (optionally {@code managed-identity:<client id>}); {@code env:<PREFIX>}
- * for a service principal's {@code <PREFIX>_CLIENT_ID} and {@code <PREFIX>_CLIENT_SECRET}.
+ * for a service principal's {@code <PREFIX>_CLIENT_ID} and its {@code <PREFIX>_CLIENT_SECRET} or certificate
+ * ({@code <PREFIX>_CLIENT_CERTIFICATE_PATH}, PEM or PFX with {@code <PREFIX>_CLIENT_CERTIFICATE_PASSWORD}).
+ * Property {@code environment} picks a sovereign cloud ({@code AzureChinaCloud}, {@code AzureUSGovernment}).
  */
 final class AzureClients {
   private final CloudAccount account;
+  private final java.util.function.UnaryOperator<String> environment;
   private final TokenCredential credentialOverride;
   private final HttpClient http;
   private NetworkManager network;
@@ -47,6 +51,13 @@ final class AzureClients {
   private TokenCredential credential;
 
   AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http) {
+    this(account, credentialOverride, http, System::getenv);
+  }
+
+  /** With the environment the {@code env:} references read, which tests give their own. */
+  AzureClients(CloudAccount account, TokenCredential credentialOverride, HttpClient http,
+      java.util.function.UnaryOperator<String> environment) {
+    this.environment = environment;
     this.account = account;
     this.credentialOverride = credentialOverride;
     this.http = http != null ? http : new com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder().build();
@@ -173,7 +184,15 @@ final class AzureClients {
 
   private AzureProfile profile() {
     String endpoint = account.properties().get("endpoint");
-    AzureEnvironment environment = AzureEnvironment.AZURE;
+    String cloud = account.properties().getOrDefault("environment", "AzureCloud");
+    AzureEnvironment environment = switch (cloud) {
+      case "AzureCloud" -> AzureEnvironment.AZURE;
+      case "AzureChinaCloud" -> AzureEnvironment.AZURE_CHINA;
+      case "AzureUSGovernment" -> AzureEnvironment.AZURE_US_GOVERNMENT;
+      default -> throw new CredentialsUnavailableException("unknown Azure environment '" + cloud + "'",
+          "Set the account's environment property to AzureCloud, AzureChinaCloud or AzureUSGovernment, or point"
+              + " endpoint at Resource Manager.", null);
+    };
     if (endpoint != null) {
       String base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
       environment = new AzureEnvironment(Map.of("resourceManagerEndpointUrl", base, "managementEndpointUrl", base,
@@ -183,7 +202,7 @@ final class AzureClients {
   }
 
   /** One credential for all the account's managers, so they share its token cache. */
-  private synchronized TokenCredential credential() {
+  synchronized TokenCredential credential() {
     if (credential == null) {
       credential = load();
     }
@@ -208,15 +227,31 @@ final class AzureClients {
     }
     if (ref.startsWith("env:")) {
       String prefix = ref.substring("env:".length());
-      String id = System.getenv(prefix + "_CLIENT_ID");
-      String secret = System.getenv(prefix + "_CLIENT_SECRET");
-      if (id == null || secret == null) {
-        throw new CredentialsUnavailableException(prefix + "_CLIENT_ID or " + prefix + "_CLIENT_SECRET is not set",
-            "Set " + prefix + "_CLIENT_ID and " + prefix + "_CLIENT_SECRET to the service principal's id and secret"
-                + " in the engine's environment, or change the account's credentialsRef.", null);
+      String id = environment.apply(prefix + "_CLIENT_ID");
+      String secret = environment.apply(prefix + "_CLIENT_SECRET");
+      String certificate = environment.apply(prefix + "_CLIENT_CERTIFICATE_PATH");
+      if (id == null || secret == null && certificate == null) {
+        throw new CredentialsUnavailableException(prefix + "_CLIENT_ID, or both " + prefix + "_CLIENT_SECRET and "
+            + prefix + "_CLIENT_CERTIFICATE_PATH, are not set", "Set " + prefix + "_CLIENT_ID to the service"
+                + " principal's id and " + prefix + "_CLIENT_SECRET to its secret, or " + prefix
+                + "_CLIENT_CERTIFICATE_PATH to its certificate (PEM, or PFX with " + prefix
+                + "_CLIENT_CERTIFICATE_PASSWORD), in the engine's environment; or change the account's"
+                + " credentialsRef.", null);
       }
-      return new ClientSecretCredentialBuilder().tenantId(require("tenantId")).clientId(id).clientSecret(secret)
-          .build();
+      if (secret != null) {
+        return new ClientSecretCredentialBuilder().tenantId(require("tenantId")).clientId(id).clientSecret(secret)
+            .build();
+      }
+      if (!java.nio.file.Files.isReadable(java.nio.file.Path.of(certificate))) {
+        throw new CredentialsUnavailableException("the service principal's certificate " + certificate
+            + " cannot be read", "Put the certificate where " + prefix + "_CLIENT_CERTIFICATE_PATH says, readable"
+                + " by the engine.", null);
+      }
+      var builder = new ClientCertificateCredentialBuilder().tenantId(require("tenantId")).clientId(id);
+      String password = environment.apply(prefix + "_CLIENT_CERTIFICATE_PASSWORD");
+      return certificate.endsWith(".pfx") || certificate.endsWith(".p12")
+          ? builder.pfxCertificate(certificate).clientCertificatePassword(password).build()
+          : builder.pemCertificate(certificate).build();
     }
     throw new CredentialsUnavailableException("unknown credentialsRef '" + ref + "'",
         "Use default-chain, managed-identity[:<client id>] or env:<PREFIX>.", null);

@@ -1,0 +1,68 @@
+package dev.zop.provisioner.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.identity.ClientCertificateCredential;
+import com.azure.identity.ClientSecretCredential;
+import com.azure.identity.ManagedIdentityCredential;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.kit.CredentialsUnavailableException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which azure-identity credential an account's reference makes, and what it says when it cannot make one. */
+class AzureCredentialsTest {
+  @TempDir Path dir;
+
+  private static AzureClients clients(String ref, Map<String, String> environment, Map<String, String> extra) {
+    Map<String, String> properties = new java.util.HashMap<>(Map.of("tenantId", "t", "subscriptionId", "s"));
+    properties.putAll(extra);
+    CloudAccount account = new CloudAccount(CloudAccountId.of("ca_creds"), "azure", "creds", ref, properties,
+        Instant.now());
+    return new AzureClients(account, null, null, environment::get);
+  }
+
+  @Test
+  void aServicePrincipalSignsInWithItsSecretOrItsCertificate() throws Exception {
+    assertThat(clients("env:SP", Map.of("SP_CLIENT_ID", "app", "SP_CLIENT_SECRET", "s3cret"), Map.of())
+        .credential()).isInstanceOf(ClientSecretCredential.class);
+    Path pem = Files.writeString(dir.resolve("sp.pem"), dev.zop.provisioner.kit.GeneratedSecrets.sshPrivateKey());
+    assertThat(clients("env:SP", Map.of("SP_CLIENT_ID", "app", "SP_CLIENT_CERTIFICATE_PATH", pem.toString()),
+        Map.of()).credential()).isInstanceOf(ClientCertificateCredential.class);
+    assertThat(clients("managed-identity:1234", Map.of(), Map.of()).credential())
+        .isInstanceOf(ManagedIdentityCredential.class);
+  }
+
+  @Test
+  void whatIsMissingIsNamedWithItsFix() {
+    assertThatThrownBy(() -> clients("env:SP", Map.of("SP_CLIENT_ID", "app"), Map.of()).credential())
+        .isInstanceOfSatisfying(CredentialsUnavailableException.class, e -> assertThat(e.fixHint())
+            .contains("SP_CLIENT_SECRET", "SP_CLIENT_CERTIFICATE_PATH"));
+    assertThatThrownBy(() -> clients("env:SP", Map.of("SP_CLIENT_ID", "app", "SP_CLIENT_CERTIFICATE_PATH",
+        dir.resolve("absent.pem").toString()), Map.of()).credential())
+        .isInstanceOfSatisfying(CredentialsUnavailableException.class, e -> assertThat(e.getMessage())
+            .contains("absent.pem"));
+    assertThatThrownBy(() -> clients("password:hunter2", Map.of(), Map.of()).credential())
+        .isInstanceOfSatisfying(CredentialsUnavailableException.class, e -> assertThat(e.fixHint())
+            .contains("default-chain", "managed-identity", "env:"));
+  }
+
+  @Test
+  void aSovereignCloudIsNamedByTheAccountsEnvironment() {
+    AzureClients china = new AzureClients(new CloudAccount(CloudAccountId.of("ca_cn"), "azure", "cn",
+        "default-chain", Map.of("tenantId", "t", "subscriptionId", "s", "environment", "AzureChinaCloud"),
+        Instant.now()), ArmFake.credential(), null);
+    assertThat(china.network().serviceClient().getEndpoint()).isEqualTo("https://management.chinacloudapi.cn/");
+    AzureClients mars = new AzureClients(new CloudAccount(CloudAccountId.of("ca_mars"), "azure", "mars",
+        "default-chain", Map.of("tenantId", "t", "subscriptionId", "s", "environment", "MarsCloud"),
+        Instant.now()), ArmFake.credential(), null);
+    assertThatThrownBy(mars::network).isInstanceOfSatisfying(CredentialsUnavailableException.class,
+        e -> assertThat(e.fixHint()).contains("AzureChinaCloud", "AzureUSGovernment"));
+  }
+}
