@@ -78,6 +78,8 @@ final class AzureActions {
   static final String ZONE_LINKS_READ = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read";
   static final String ZONE_LINKS_WRITE = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/write";
   static final String ZONE_LINKS_DELETE = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/delete";
+  /** A flexible server with private access publishes its name in a private zone with this on the zone. */
+  static final String PRIVATE_ZONES_JOIN = "Microsoft.Network/privateDnsZones/join/action";
   /** Linking a private zone to a network needs this on the network. */
   static final String VIRTUAL_NETWORKS_JOIN = "Microsoft.Network/virtualNetworks/join/action";
 

@@ -52,6 +52,10 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       "db.r5.large", "Standard_E2ds_v4");
   static final List<Integer> STORAGE_GB = List.of(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32767);
 
+  private final AzureClients clients;
+  private final CloudCalls calls;
+  private final String resourceGroup;
+  private final PrivateZones zones;
   private final Supplier<String> location;
   private final StatusPoll poll;
   private final boolean vault;
@@ -65,6 +69,10 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     this.redis = new RedisCache(clients, calls, resourceGroup, location, poll, vault);
     this.postgres = FlexibleServers.postgres(clients, calls, resourceGroup);
     this.mysql = FlexibleServers.mysql(clients, calls, resourceGroup);
+    this.clients = clients;
+    this.calls = calls;
+    this.resourceGroup = resourceGroup;
+    this.zones = new PrivateZones(clients, calls, resourceGroup, poll);
     this.location = location;
     this.poll = poll;
   }
@@ -121,9 +129,9 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.MYSQL && !spec.version().matches("(5\\.7|8)(\\..*)?")) {
       errors.add(FieldError.of("version", "unsupported", "Azure's MySQL flexible servers run 5.7 and 8.0"));
     }
-    if (spec.vpcId() != null) {
-      errors.add(FieldError.of("vpcID", "unsupported", "the Azure provider does not give flexible servers private"
-          + " access in a network yet; they are reached over TLS at their public name"));
+    if (spec.vpcId() != null && spec.subnetIds().isEmpty()) {
+      errors.add(FieldError.of("subnetIDs", "required", "private access takes the subnet of " + spec.vpcId()
+          + " delegated to the server (the first named)"));
     }
     return errors;
   }
@@ -134,13 +142,23 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       return redis.create(spec);
     }
     FlexibleServers servers = servers(spec);
-    return List.of(
-        ProviderStep.of("create-admin-secret", withVault(vault, List.of(servers.readAction()),
-            KEY_VAULT_SECRETS_SET), ctx -> createAdminSecret(ctx, spec)),
-        ProviderStep.of("create-server", withVault(vault, List.of(servers.readAction(), servers.writeAction(),
-            RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET),
-            ctx -> createServer(ctx, spec)),
-        ProviderStep.of("await-server", List.of(servers.readAction()), ctx -> awaitServer(ctx, spec)));
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("create-admin-secret", withVault(vault, List.of(servers.readAction()),
+        KEY_VAULT_SECRETS_SET), ctx -> createAdminSecret(ctx, spec)));
+    List<String> serverActions = new ArrayList<>(List.of(servers.readAction(), servers.writeAction(),
+        RESOURCE_GROUPS_READ));
+    if (spec.vpcId() != null) {
+      steps.add(ProviderStep.of("create-private-zone", List.of(SUBNETS_READ, PRIVATE_ZONES_READ,
+          PRIVATE_ZONES_WRITE), ctx -> createPrivateZone(ctx, spec)));
+      steps.add(ProviderStep.of("link-private-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_WRITE,
+          VIRTUAL_NETWORKS_JOIN), ctx -> zones.ensureLink(ctx, privateZone(ctx, spec), serverName(ctx, spec)
+              + "-link", networkId(spec), "private-zone-link")));
+      serverActions.addAll(List.of(SUBNETS_JOIN, PRIVATE_ZONES_JOIN));
+    }
+    steps.add(ProviderStep.of("create-server", withVault(vault, serverActions, KEY_VAULT_SECRETS_GET),
+        ctx -> createServer(ctx, spec)));
+    steps.add(ProviderStep.of("await-server", List.of(servers.readAction()), ctx -> awaitServer(ctx, spec)));
+    return steps;
   }
 
   @Override
@@ -152,9 +170,17 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       return List.of();
     }
     FlexibleServers servers = servers(spec);
-    return List.of(ProviderStep.of("delete-server", withVault(vault, List.of(servers.readAction(),
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("delete-server", withVault(vault, List.of(servers.readAction(),
         servers.deleteAction()), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
         ctx -> deleteServer(ctx, spec, recorded.get("serverName"), recorded.get("adminSecretRef"))));
+    if (spec.vpcId() != null) {
+      steps.add(ProviderStep.of("unlink-private-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_DELETE),
+          ctx -> zones.removeLink(ctx, privateZone(ctx, spec), serverName(ctx, spec) + "-link")));
+      steps.add(ProviderStep.of("delete-private-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_DELETE),
+          ctx -> zones.removeZone(ctx, privateZone(ctx, spec))));
+    }
+    return steps;
   }
 
   @Override
@@ -179,6 +205,41 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   private static String serverName(StepContext ctx, DatastoreSpec spec) {
     return spec.name() != null ? spec.name() : ctx.resourceName("db");
+  }
+
+  /** The private zone a server with private access publishes its name in: Azure wants the engine's suffix. */
+  private String privateZone(StepContext ctx, DatastoreSpec spec) {
+    return serverName(ctx, spec) + ".private" + servers(spec).zoneSuffix();
+  }
+
+  private String networkId(DatastoreSpec spec) {
+    return spec.vpcId().startsWith("/subscriptions/") ? spec.vpcId() : "/subscriptions/" + clients.subscription()
+        + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.Network/virtualNetworks/" + spec.vpcId();
+  }
+
+  private String subnetId(DatastoreSpec spec) {
+    String subnet = spec.subnetIds().get(0);
+    return subnet.startsWith("/subscriptions/") ? subnet : networkId(spec) + "/subnets/" + subnet;
+  }
+
+  /**
+   * The server's private zone — once its subnet is known to be delegated to the engine's servers, which Azure
+   * requires and which the job does not do to a subnet it did not make.
+   */
+  private StepResult createPrivateZone(StepContext ctx, DatastoreSpec spec) {
+    String subnetId = subnetId(spec);
+    String[] parts = subnetId.split("/");
+    var subnet = calls.findOrNull(SUBNETS_READ, () -> clients.network().serviceClient().getSubnets()
+        .get(parts[4], parts[8], parts[10]));
+    String delegation = servers(spec).delegation();
+    if (subnet == null || subnet.delegations() == null || subnet.delegations().stream()
+        .noneMatch(d -> delegation.equalsIgnoreCase(d.serviceName()))) {
+      return StepResult.fail(Failure.userAction("subnet_not_delegated", "subnet " + spec.subnetIds().get(0) + " of "
+          + spec.vpcId() + (subnet == null ? " does not exist" : " is not delegated to " + delegation),
+          "Delegate the subnet to " + delegation + " (az network vnet subnet update --delegations " + delegation
+              + "), then retry the job.", "https://portal.azure.com/#resource" + subnetId));
+    }
+    return zones.ensureZone(ctx, privateZone(ctx, spec), "private-zone", "privateZoneId");
   }
 
   private FlexibleServers servers(DatastoreSpec spec) {
@@ -213,7 +274,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       ctx.recordIntent(Map.of("serverName", name));
       servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
           spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
-          spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server")));
+          spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server"),
+          spec.vpcId() == null ? null : subnetId(spec), ctx.outputs().get("privateZoneId")));
       return StepResult.done(outputs(spec, name));
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);

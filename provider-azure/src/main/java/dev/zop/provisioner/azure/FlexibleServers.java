@@ -14,10 +14,18 @@ interface FlexibleServers {
   record Server(Map<String, String> tags, String state, String host) {}
 
   /** What a create asks for. */
+  /** {@code subnetId} and {@code privateZoneId} for private access in a network, both null for public access. */
   record Wanted(String adminUser, String password, String version, int storageGb, int backupRetentionDays,
-      boolean zoneRedundant, String sku, String location, Map<String, String> tags) {}
+      boolean zoneRedundant, String sku, String location, Map<String, String> tags, String subnetId,
+      String privateZoneId) {}
 
   String label();
+
+  /** The service a subnet must be delegated to for the engine's servers to live in it. */
+  String delegation();
+
+  /** What the name of the private DNS zone of a server with private access must end with. */
+  String zoneSuffix();
 
   int port();
 
@@ -50,6 +58,16 @@ interface FlexibleServers {
       @Override
       public int port() {
         return 5432;
+      }
+
+      @Override
+      public String delegation() {
+        return "Microsoft.DBforPostgreSQL/flexibleServers";
+      }
+
+      @Override
+      public String zoneSuffix() {
+        return ".postgres.database.azure.com";
       }
 
       @Override
@@ -93,6 +111,10 @@ interface FlexibleServers {
         server.withSku(new com.azure.resourcemanager.postgresqlflexibleserver.models.Sku().withName(w.sku())
             .withTier(com.azure.resourcemanager.postgresqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
             .withLocation(w.location()).withTags(w.tags());
+        if (w.subnetId() != null) {
+          server.withNetwork(new com.azure.resourcemanager.postgresqlflexibleserver.models.Network()
+              .withDelegatedSubnetResourceId(w.subnetId()).withPrivateDnsZoneArmResourceId(w.privateZoneId()));
+        }
         calls.call(FLEXIBLE_SERVERS_WRITE, () -> clients.postgres().serviceClient().getServers()
             .beginCreate(resourceGroup, name, server));
       }
@@ -115,6 +137,16 @@ interface FlexibleServers {
       @Override
       public int port() {
         return 3306;
+      }
+
+      @Override
+      public String delegation() {
+        return "Microsoft.DBforMySQL/flexibleServers";
+      }
+
+      @Override
+      public String zoneSuffix() {
+        return ".mysql.database.azure.com";
       }
 
       @Override
@@ -156,6 +188,11 @@ interface FlexibleServers {
         server.withSku(new com.azure.resourcemanager.mysqlflexibleserver.models.Sku().withName(w.sku())
             .withTier(com.azure.resourcemanager.mysqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
             .withLocation(w.location()).withTags(w.tags());
+        if (w.subnetId() != null) {
+          server.withNetwork(new com.azure.resourcemanager.mysqlflexibleserver.models.Network()
+              .withDelegatedSubnetResourceId(w.subnetId()).withPrivateDnsZoneResourceId(w.privateZoneId())
+              .withPublicNetworkAccess(com.azure.resourcemanager.mysqlflexibleserver.models.EnableStatusEnum.DISABLED));
+        }
         calls.call(MYSQL_SERVERS_WRITE, () -> clients.mysql().serviceClient().getServers()
             .beginCreate(resourceGroup, name, server));
       }

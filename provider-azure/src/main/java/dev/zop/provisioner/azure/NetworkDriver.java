@@ -7,8 +7,6 @@ import com.azure.resourcemanager.network.fluent.models.SubnetInner;
 import com.azure.resourcemanager.network.fluent.models.VirtualNetworkInner;
 import com.azure.resourcemanager.network.fluent.models.VirtualNetworkPeeringInner;
 import com.azure.resourcemanager.network.models.AddressSpace;
-import com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner;
-import com.azure.resourcemanager.privatedns.fluent.models.VirtualNetworkLinkInner;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
@@ -45,6 +43,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final String resourceGroup;
   private final java.util.function.Supplier<String> location;
   private final StatusPoll poll;
+  private final PrivateZones zones;
 
   NetworkDriver(AzureClients clients, CloudCalls calls, String resourceGroup,
       java.util.function.Supplier<String> location, StatusPoll poll) {
@@ -53,6 +52,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     this.resourceGroup = resourceGroup;
     this.location = location;
     this.poll = poll;
+    this.zones = new PrivateZones(clients, calls, resourceGroup, poll);
   }
 
   @Override
@@ -80,11 +80,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     }
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("create-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_WRITE),
-          ctx -> zone(spec).ensure(ctx, poll, () -> putZone(ctx, spec), z -> true,
-              z -> Map.of("dnsZoneId", z.id(), "dnsZone", spec.dnsZone()))));
+          ctx -> zones.ensureZone(ctx, spec.dnsZone(), "dns-zone", "dnsZoneId")));
       steps.add(ProviderStep.of("link-dns-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_WRITE, VIRTUAL_NETWORKS_READ,
-          VIRTUAL_NETWORKS_JOIN), ctx -> link(spec).ensure(ctx, poll, () -> putLink(ctx, spec), l -> true,
-              l -> Map.of("dnsZoneLink", l.name()))));
+          VIRTUAL_NETWORKS_JOIN), ctx -> zones.ensureLink(ctx, spec.dnsZone(), linkName(spec),
+              ctx.outputs().require("vpcId"), "dns-zone-link")));
     }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("add-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_READ, PEERINGS_WRITE,
@@ -102,11 +101,9 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     }
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("unlink-dns-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_DELETE),
-          ctx -> link(spec).remove(ctx, poll, () -> calls.deleteIfExists(ZONE_LINKS_DELETE, () -> clients.privateDns()
-              .serviceClient().getVirtualNetworkLinks().beginDelete(resourceGroup, spec.dnsZone(), linkName(spec))))));
+          ctx -> zones.removeLink(ctx, spec.dnsZone(), linkName(spec))));
       steps.add(ProviderStep.of("delete-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_DELETE),
-          ctx -> zone(spec).remove(ctx, poll, () -> calls.deleteIfExists(PRIVATE_ZONES_DELETE, () -> clients
-              .privateDns().serviceClient().getPrivateZones().beginDelete(resourceGroup, spec.dnsZone())))));
+          ctx -> zones.removeZone(ctx, spec.dnsZone())));
     }
     if (recorded.has("network.part")) {
       // subnets are the network's children and go with it
@@ -185,35 +182,6 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   static String linkName(NetworkSpec spec) {
     return spec.name() + "-link";
-  }
-
-  private ArmResource<PrivateZoneInner> zone(NetworkSpec spec) {
-    return new ArmResource<>("private DNS zone", spec.dnsZone(), () -> calls.findOrNull(PRIVATE_ZONES_READ,
-        () -> clients.privateDns().serviceClient().getPrivateZones().getByResourceGroup(resourceGroup,
-            spec.dnsZone())), PrivateZoneInner::tags, PrivateZoneInner::provisioningState);
-  }
-
-  private ArmResource<VirtualNetworkLinkInner> link(NetworkSpec spec) {
-    return new ArmResource<>("DNS zone link", linkName(spec), () -> calls.findOrNull(ZONE_LINKS_READ,
-        () -> clients.privateDns().serviceClient().getVirtualNetworkLinks().get(resourceGroup, spec.dnsZone(),
-            linkName(spec))), VirtualNetworkLinkInner::tags, VirtualNetworkLinkInner::provisioningState);
-  }
-
-  private void putZone(StepContext ctx, NetworkSpec spec) {
-    PrivateZoneInner wanted = new PrivateZoneInner();
-    // private zones are global resources, whatever the network's region
-    wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, "dns-zone"));
-    calls.call(PRIVATE_ZONES_WRITE, () -> clients.privateDns().serviceClient().getPrivateZones()
-        .beginCreateOrUpdate(resourceGroup, spec.dnsZone(), wanted));
-  }
-
-  private void putLink(StepContext ctx, NetworkSpec spec) {
-    String network = ctx.outputs().require("vpcId");
-    VirtualNetworkLinkInner wanted = new VirtualNetworkLinkInner()
-        .withVirtualNetwork(new SubResource().withId(network)).withRegistrationEnabled(false);
-    wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, "dns-zone-link"));
-    calls.call(ZONE_LINKS_WRITE, () -> clients.privateDns().serviceClient().getVirtualNetworkLinks()
-        .beginCreateOrUpdate(resourceGroup, spec.dnsZone(), linkName(spec), wanted));
   }
 
   // ---- peering -----------------------------------------------------------------------------------------

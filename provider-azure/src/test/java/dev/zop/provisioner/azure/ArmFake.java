@@ -232,6 +232,14 @@ public final class ArmFake implements AutoCloseable {
     });
   }
 
+  /** Delegates a subnet the fake holds to a service, as {@code az network vnet subnet update --delegations} does. */
+  public void delegate(String subscription, String group, String network, String subnet, String service) {
+    ObjectNode held = store.get(("/subscriptions/" + subscription + "/resourceGroups/" + group
+        + "/providers/Microsoft.Network/virtualNetworks/" + network + "/subnets/" + subnet).toLowerCase(Locale.ROOT));
+    ((ObjectNode) held.get("properties")).putArray("delegations").addObject().put("name", "delegation")
+        .putObject("properties").put("serviceName", service);
+  }
+
   public ArmFake(Type... served) {
     System.setProperty("sun.net.httpserver.nodelay", "true");
     for (Type type : served) {
@@ -685,7 +693,8 @@ public final class ArmFake implements AutoCloseable {
   private static void collectReferences(JsonNode node, List<String> into) {
     if (node.isObject()) {
       node.fields().forEachRemaining(field -> {
-        if (field.getValue().isTextual() && Set.of("id", "targetresourceuri", "metricresourceuri")
+        if (field.getValue().isTextual() && Set.of("id", "targetresourceuri", "metricresourceuri",
+            "delegatedsubnetresourceid", "privatednszonearmresourceid", "privatednszoneresourceid")
             .contains(field.getKey().toLowerCase(Locale.ROOT))) {
           into.add(field.getValue().asText());
         } else {

@@ -345,6 +345,39 @@ class AzureEngineTest {
   }
 
   @Test
+  void aServerWithPrivateAccessLivesInItsDelegatedSubnetAndPublishesItsNameInAPrivateZone() {
+    FAKE.existingNetwork(SUBSCRIPTION, GROUP, "data-net", "10.5.0.0/16", java.util.Map.of("db", "10.5.1.0/24",
+        "apps", "10.5.2.0/24"));
+    var undelegated = dev.zop.provisioner.spec.DatastoreSpec.postgres().name("ledger-x").version("16")
+        .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).vpcId("data-net").subnetIds(List.of("apps"))
+        .build();
+    Job refused = zop.jobs().await(zop.jobs().submit(space.id(), undelegated).id(), WAIT);
+    assertThat(refused.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(refused.lastFailure().code()).isEqualTo("subnet_not_delegated");
+    assertThat(refused.lastFailure().fixHint()).contains("--delegations Microsoft.DBforPostgreSQL/flexibleServers");
+    assertThat(zop.jobs().await(zop.jobs().delete(refused.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+
+    FAKE.delegate(SUBSCRIPTION, GROUP, "data-net", "db", "Microsoft.DBforPostgreSQL/flexibleServers");
+    var body = dev.zop.provisioner.spec.DatastoreSpec.postgres().name("ledger").version("16")
+        .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).vpcId("data-net").subnetIds(List.of("db")).build();
+    assertThat(zop.jobs().plan(space.id(), body).permissions()).contains(
+        "Microsoft.Network/virtualNetworks/subnets/join/action", "Microsoft.Network/privateDnsZones/join/action");
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var network = resource("Microsoft.DBforPostgreSQL/flexibleServers", "ledger").path("properties").path("network");
+    assertThat(network.path("delegatedSubnetResourceId").asText()).endsWith("/virtualNetworks/data-net/subnets/db");
+    assertThat(network.path("privateDnsZoneArmResourceId").asText())
+        .endsWith("/privateDnsZones/ledger.private.postgres.database.azure.com");
+    assertThat(resource("Microsoft.Network/privateDnsZones",
+        "ledger.private.postgres.database.azure.com/virtualNetworkLinks/ledger-link").path("properties")
+        .path("virtualNetwork").path("id").asText()).endsWith("/virtualNetworks/data-net");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    // only the network the test put there is left
+    assertThat(FAKE.resources().keySet()).allMatch(id -> id.contains("/virtualnetworks/data-net"));
+  }
+
+  @Test
   void aRedisCacheIsTlsOnlyAndItsAccessKeyIsKeptAsASecret() {
     var body = dev.zop.provisioner.spec.DatastoreSpec.redis().name("sessions").version("6")
         .instanceClass("cache.m5.large").multiAz(true).build();

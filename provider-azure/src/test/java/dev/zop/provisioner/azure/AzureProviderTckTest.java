@@ -48,6 +48,9 @@ class AzureProviderTckTest extends ProviderTck {
     FAKE.operationPolls(1);
     FAKE.resourceGroup(GROUP, "eastus");
     peerNetwork(FAKE, "tck-peer");
+    // a subnet delegated to PostgreSQL's flexible servers, for a server with private access
+    FAKE.existingNetwork(SUBSCRIPTION, GROUP, "tck-data", "10.60.0.0/16", Map.of("db", "10.60.1.0/24"));
+    FAKE.delegate(SUBSCRIPTION, GROUP, "tck-data", "db", "Microsoft.DBforPostgreSQL/flexibleServers");
   }
 
   @AfterAll
@@ -84,7 +87,8 @@ class AzureProviderTckTest extends ProviderTck {
             .subnet("data", "10.20.2.0/24").peerVpcId("tck-peer").dnsZone("tck-" + suffix + ".internal").build(),
         RegistrySpec.named("tck" + suffix.replace("-", "") + "registry"),
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
-            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7).build(),
+            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7)
+            .vpcId("tck-data").subnetIds(List.of("db")).build(),
         dev.zop.provisioner.spec.DatastoreSpec.mysql().name("tck-my-" + suffix).version("8.0")
             .instanceClass("Standard_D2ds_v4").allocatedStorageGb(32).backupRetentionDays(7).build(),
         dev.zop.provisioner.spec.DatastoreSpec.redis().name("tck-cache-" + suffix).version("6")
