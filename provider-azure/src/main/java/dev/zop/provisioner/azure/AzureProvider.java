@@ -41,7 +41,8 @@ public final class AzureProvider implements CloudProvider {
           JobKind.VM_POOL, Duration.ofMinutes(30)),
       Set.of("resourceGroup"));
 
-  private final TokenCredential credential;
+  /** The host's credential for an account, or null to load it from the account's credentialsRef. */
+  private final java.util.function.Function<CloudAccount, TokenCredential> credential;
   private final HttpClient http;
   private final CloudCalls.Observer observer;
   private final Duration pollInterval;
@@ -51,7 +52,7 @@ public final class AzureProvider implements CloudProvider {
     this(null, null, CloudCalls.Observer.NONE, null, true);
   }
 
-  private AzureProvider(TokenCredential credential, HttpClient http, CloudCalls.Observer observer,
+  private AzureProvider(java.util.function.Function<CloudAccount, TokenCredential> credential, HttpClient http, CloudCalls.Observer observer,
       Duration pollInterval, boolean verifyVaultChallenge) {
     this.credential = credential;
     this.http = http;
@@ -62,7 +63,17 @@ public final class AzureProvider implements CloudProvider {
 
   /** The same provider authenticating every account with this credential (a host's own, or a test's). */
   public AzureProvider withCredential(TokenCredential value) {
-    return new AzureProvider(value, http, observer, pollInterval, verifyVaultChallenge);
+    Objects.requireNonNull(value);
+    return withCredentials(account -> value);
+  }
+
+  /**
+   * The same provider asking the host for each account's credential (one it already holds, or one built its own
+   * way); an account it answers null for loads its credential from its credentialsRef.
+   */
+  public AzureProvider withCredentials(java.util.function.Function<CloudAccount, TokenCredential> perAccount) {
+    return new AzureProvider(Objects.requireNonNull(perAccount), http, observer, pollInterval,
+        verifyVaultChallenge);
   }
 
   /** The same provider over this HTTP client (a proxy, a custom trust store). */
@@ -100,7 +111,7 @@ public final class AzureProvider implements CloudProvider {
 
   @Override
   public ProviderSession open(CloudAccount account, String region, Map<String, String> scope) {
-    AzureClients clients = new AzureClients(account, credential, http);
+    AzureClients clients = new AzureClients(account, credential == null ? null : credential.apply(account), http);
     CloudCalls calls = AzureErrors.CALLS.observedBy(observer);
     String vaultUrl = account.properties().get("keyVaultUrl");
     KeyVaultStore vault = vaultUrl == null || vaultUrl.isBlank() ? null

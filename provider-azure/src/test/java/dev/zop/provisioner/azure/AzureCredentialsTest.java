@@ -40,6 +40,32 @@ class AzureCredentialsTest {
   }
 
   @Test
+  void aHostMayHandInEachAccountsCredential() throws Exception {
+    ArmFake fake = ArmFake.forTheAzureProvider();
+    try (fake) {
+      fake.resourceGroup("rg", "eastus");
+      java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+      AzureProvider provider = new AzureProvider().withHttpClient(fake.httpClient()).withCredentials(account -> {
+        asked.add(account.name());
+        return account.name().equals("hosted") ? ArmFake.credential() : null;
+      });
+      CloudAccount hosted = new CloudAccount(CloudAccountId.of("ca_h"), "azure", "hosted", "env:UNSET_FOR_TEST",
+          Map.of("tenantId", "t", "subscriptionId", "s", "endpoint", fake.endpoint()), Instant.now());
+      try (var session = provider.open(hosted, null, Map.of("resourceGroup", "rg"))) {
+        assertThat(session.discovery().networks()).isEmpty();
+      }
+      // an account the host does not answer for loads its own: here, from variables that are not set
+      CloudAccount own = new CloudAccount(CloudAccountId.of("ca_o"), "azure", "own", "env:UNSET_FOR_TEST",
+          Map.of("tenantId", "t", "subscriptionId", "s", "endpoint", fake.endpoint()), Instant.now());
+      try (var session = provider.open(own, null, Map.of("resourceGroup", "rg"))) {
+        assertThatThrownBy(() -> session.discovery().networks())
+            .isInstanceOf(CredentialsUnavailableException.class);
+      }
+      assertThat(asked).containsExactly("hosted", "own");
+    }
+  }
+
+  @Test
   void whatIsMissingIsNamedWithItsFix() {
     assertThatThrownBy(() -> clients("env:SP", Map.of("SP_CLIENT_ID", "app"), Map.of()).credential())
         .isInstanceOfSatisfying(CredentialsUnavailableException.class, e -> assertThat(e.fixHint())
