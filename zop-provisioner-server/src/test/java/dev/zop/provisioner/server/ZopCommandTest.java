@@ -145,6 +145,131 @@ class ZopCommandTest {
     assertThat(text.replace(" ", "")).contains("~/.local/share/zop-provisioner").doesNotContain("~/.zop");
   }
 
+  private static Path jobFile(String yaml) throws Exception {
+    Path file = Files.createTempFile("job", ".yaml");
+    Files.writeString(file, yaml.replace("SPACE", space.id().value()));
+    return file;
+  }
+
+  @Test
+  void jobFileMistakesAreNamedByLineFieldAndWhatWasExpected() throws Exception {
+    // a misspelt field: its line, its path, and the fields there are
+    Path misspelt = jobFile("""
+        spaceID: SPACE
+        kind: kubernetes
+        config:
+          name: c1
+          version: "1.30"
+          nodegroups:
+            - {name: default, instanceType: m5.large, min: 1, max: 3}
+        """);
+    Run unknown = zop("jobs", "plan", "-f", misspelt.toString());
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains(misspelt + ":6:", "config.nodegroups: unknown field", "nodeGroups")
+        .doesNotContain("KubernetesSpec", "byte offset", "at com.");
+
+    // a word where a number goes
+    Run word = zop("jobs", "plan", "-f", jobFile("""
+        spaceID: SPACE
+        kind: kubernetes
+        config:
+          name: c1
+          version: "1.30"
+          nodeGroups:
+            - {name: default, instanceType: m5.large, min: two, max: 3}
+        """).toString());
+    assertThat(word.exit()).isEqualTo(2);
+    assertThat(word.err()).contains(":7:", "config.nodeGroups[0].min: expected a number, got 'two'")
+        .doesNotContain("java.lang.Integer");
+
+    // a kind that does not exist: the kinds that do
+    Run kind = zop("jobs", "plan", "-f", jobFile("spaceID: SPACE\nkind: database\nconfig: {name: x}\n").toString());
+    assertThat(kind.exit()).isEqualTo(2);
+    assertThat(kind.err()).contains(":2:", "unknown kind 'database'; one of: kubernetes, vm_pool, datastore");
+
+    // YAML that is not YAML
+    Run broken = zop("jobs", "plan", "-f", jobFile("spaceID: SPACE\nkind: [kubernetes\nconfig: {}\n").toString());
+    assertThat(broken.exit()).isEqualTo(2);
+    assertThat(broken.err()).contains("not YAML or JSON").doesNotContain("at com.");
+
+    // missing fields, all named at once
+    Run missing = zop("jobs", "plan", "-f", jobFile("name: nothing else\n").toString());
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("spaceID, kind, config are required");
+  }
+
+  @Test
+  void anUnquotedVersionKeepsItsDigitsAndSpaceIdIsSpaceID() throws Exception {
+    // 1.30 written as a number, and spaceId as jobs get prints it
+    Run plan = zop("jobs", "plan", "-f", jobFile("""
+        spaceId: SPACE
+        kind: kubernetes
+        config:
+          name: c1
+          version: 1.30
+          nodeGroups:
+            - {name: default, instanceType: m5.large, min: 1, max: 3}
+        """).toString());
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    Run refused = zop("jobs", "submit", "-f", jobFile("""
+        spaceID: SPACE
+        kind: kubernetes
+        config:
+          name: c1
+          version: 1.3
+          nodeGroups:
+            - {name: default, instanceType: m5.large, min: 1, max: 3}
+        """).toString());
+    // 1.3 is what was written, and the service says what it thinks of it
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(refused.err()).contains("config.version", "supported versions");
+  }
+
+  @Test
+  void exitCodesSayWhatKindOfTroubleItWas() throws Exception {
+    Path file = jobFile("""
+        spaceID: SPACE
+        kind: kubernetes
+        config:
+          name: c1
+          version: "1.30"
+          nodeGroups:
+            - {name: default, instanceType: m5.large, min: 1, max: 3}
+        """);
+    // nothing listens on a port the test just closed
+    int closed;
+    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    List<String> args = new ArrayList<>(List.of("jobs", "plan", "-f", file.toString(),
+        "--url=http://127.0.0.1:" + closed, "--token=" + fixture.adminToken));
+    PrintStream err = System.err;
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = Zop.execute(args.toArray(String[]::new));
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(exit).isEqualTo(3);
+    assertThat(stderr.toString(StandardCharsets.UTF_8)).contains("cannot reach", "fix: start it (zop serve)")
+        .doesNotContain("at okhttp3");
+
+    assertThat(zop("jobs", "plan", "--no-such-option", "-f", file.toString()).exit()).isEqualTo(2);
+
+    ByteArrayOutputStream help = new ByteArrayOutputStream();
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(help, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(Zop.execute("--help")).isZero();
+    } finally {
+      System.setOut(out);
+    }
+    assertThat(help.toString(StandardCharsets.UTF_8)).contains("Exit codes:", "3", "cannot be reached",
+        "4", "ended failed");
+  }
+
   @Test
   void refusalsPrintTheCodeAndFieldsAndExitNonZero() throws Exception {
     Path file = Files.createTempFile("bad", ".json");

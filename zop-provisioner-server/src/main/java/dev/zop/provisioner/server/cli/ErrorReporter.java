@@ -5,10 +5,19 @@ import dev.zop.provisioner.ProvisionerException;
 import dev.zop.provisioner.ValidationException;
 import picocli.CommandLine;
 
-/** A refusal is printed as the service's code and message (and bad fields), not as a stack trace. */
+/**
+ * A refusal is printed as the service's code and message (and bad fields), not as a stack trace; the exit code
+ * says which kind of trouble it was ({@link Zop}).
+ */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+    if (e instanceof ProviderException unreachable
+        && "service_unreachable".equals(unreachable.failure().code())) {
+      cmd.getErr().println("error: " + unreachable.getMessage());
+      cmd.getErr().println("  fix: start it (zop serve), or point --url / ZOP_URL at it");
+      return Zop.UNREACHABLE;
+    }
     if (e instanceof ProvisionerException refused) {
       cmd.getErr().println("error: " + refused.code() + ": " + refused.getMessage());
       if (refused instanceof ValidationException invalid) {
@@ -17,11 +26,11 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
       if (refused instanceof ProviderException provider && provider.failure().fixHint() != null) {
         cmd.getErr().println("  fix: " + provider.failure().fixHint());
       }
-      return 1;
+      return Zop.REFUSED;
     }
     if (e instanceof java.io.IOException || e instanceof IllegalArgumentException) {
       cmd.getErr().println("error: " + e.getMessage());
-      return 2;
+      return Zop.USAGE;
     }
     throw new IllegalStateException(e);
   }

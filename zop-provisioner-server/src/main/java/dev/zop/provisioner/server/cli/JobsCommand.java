@@ -36,27 +36,6 @@ import picocli.CommandLine.Parameters;
     subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
         JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class})
 final class JobsCommand {
-  /** A job file: the body of POST /provisioning-jobs ({spaceID, kind, config, name, tags}) in JSON or YAML. */
-  record JobFile(SpaceId spaceId, ResourceSpec spec, String name, Map<String, String> tags) {
-    static JobFile read(Path file) throws IOException {
-      JsonNode node = new YAMLMapper().readTree(file.toFile()); // YAML is a superset of JSON
-      List<FieldError> missing = new ArrayList<>();
-      for (String field : List.of("spaceID", "kind", "config")) {
-        if (node == null || !node.hasNonNull(field)) {
-          missing.add(FieldError.required(field));
-        }
-      }
-      ValidationException.throwIfAny(missing);
-      ObjectMapper json = WireJson.strict();
-      ResourceSpec spec = json.treeToValue(node.get("config"),
-          ResourceSpec.typeFor(JobKind.fromWire(node.get("kind").asText())));
-      Map<String, String> tags = node.has("tags") ? json.convertValue(node.get("tags"),
-          json.getTypeFactory().constructMapType(Map.class, String.class, String.class)) : Map.of();
-      return new JobFile(SpaceId.of(node.get("spaceID").asText()), spec,
-          node.hasNonNull("name") ? node.get("name").asText() : null, tags);
-    }
-  }
-
   @Command(name = "list", mixinStandardHelpOptions = true)
   static final class ListJobs implements Callable<Integer> {
     @Mixin
@@ -163,7 +142,7 @@ final class JobsCommand {
   }
 
   @Command(name = "watch", mixinStandardHelpOptions = true,
-      description = "Follow a job with a live progress bar until it ends; exit 0 if it succeeded.")
+      description = "Follow a job with a live progress bar until it ends; exit 0 if it succeeded, 4 if it failed.")
   static final class Watch implements Callable<Integer> {
     @Mixin
     ClientOptions client;
@@ -207,7 +186,7 @@ final class JobsCommand {
         System.out.println(last.lastFailure().category().wireName() + ": " + last.lastFailure().message()
             + (last.lastFailure().fixHint() == null ? "" : "\nfix: " + last.lastFailure().fixHint()));
       }
-      return last.status() == JobStatus.SUCCEEDED || last.status() == JobStatus.DELETED ? 0 : 1;
+      return last.status() == JobStatus.SUCCEEDED || last.status() == JobStatus.DELETED ? Zop.DONE : Zop.JOB_FAILED;
     }
 
     static String bar(Job job) {

@@ -6,9 +6,19 @@ import picocli.CommandLine;
 /** The {@code zop} command: run the service, make tokens, and drive a running service from a shell. */
 @Command(name = "zop", mixinStandardHelpOptions = true, version = "zop 0.1.0",
     description = "Zop Provisioner: the provisioning service and its command-line client.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:done (a watched job succeeded)", "1:refused by the service (the error says why)",
+        "2:usage: a bad option or job file (the error says where)", "3:the service cannot be reached",
+        "4:the watched job ended failed"},
     subcommands = {ServeCommand.class, TokensCommand.class, AccountsCommand.class, SpacesCommand.class,
         JobsCommand.class, RemediationsCommand.class})
 public final class Zop implements Runnable {
+  static final int DONE = 0;
+  static final int REFUSED = 1;
+  static final int USAGE = 2;
+  static final int UNREACHABLE = 3;
+  static final int JOB_FAILED = 4;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -16,7 +26,10 @@ public final class Zop implements Runnable {
     System.exit(execute(args));
   }
 
-  /** Runs the command and returns its exit code: 0 done, 1 refused by the service, 2 bad usage. */
+  /**
+   * Runs the command and returns its exit code: 0 done, 1 refused by the service, 2 bad usage or job file,
+   * 3 the service unreachable, 4 a watched job ended failed.
+   */
   public static int execute(String... args) {
     return new CommandLine(new Zop()).setExecutionExceptionHandler(new ErrorReporter()).execute(args);
   }
