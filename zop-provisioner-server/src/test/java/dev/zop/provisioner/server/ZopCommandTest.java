@@ -271,6 +271,76 @@ class ZopCommandTest {
   }
 
   @Test
+  void answersPrintAsTablesJsonOrYamlAndEveryNounHasItsCommands() throws Exception {
+    Path file = jobFile("""
+        spaceID: SPACE
+        kind: network
+        name: cli network
+        config: {name: cli-net, cidr: 10.8.0.0/16}
+        """);
+    Run submitted = zop("jobs", "submit", "-f", file.toString(), "--watch");
+    assertThat(submitted.exit()).as(submitted.err()).isZero();
+    String id = submitted.out().lines().findFirst().orElseThrow().substring("job ".length());
+
+    // a table: a header and a row a person reads; yaml: the same fields as JSON
+    Run table = zop("jobs", "list", "--space", space.id().value(), "-o", "table");
+    assertThat(table.out().lines().findFirst().orElseThrow()).contains("ID", "KIND", "STATUS");
+    assertThat(table.out()).contains(id, "network", "succeeded");
+    Run yaml = zop("jobs", "get", id, "-o", "yaml");
+    assertThat(yaml.out()).contains("id: " + id, "kind: network", "status: succeeded");
+    assertThat(zop("jobs", "get", id, "-o", "xml").exit()).isEqualTo(2);
+
+    Run events = zop("jobs", "events", id);
+    assertThat(events.exit()).isZero();
+    assertThat(events.json().get(0).get("type").asText()).isEqualTo("submitted");
+    long first = events.json().get(0).get("seq").asLong();
+    JsonNode later = zop("jobs", "events", id, "--after", String.valueOf(first)).json();
+    assertThat(later.size()).isEqualTo(events.json().size() - 1);
+    assertThat(later.get(0).get("seq").asLong()).isGreaterThan(first);
+
+    Run patched = zop("jobs", "patch", id, "--name", "renamed", "--tag", "team=network");
+    assertThat(patched.exit()).as(patched.err()).isZero();
+    assertThat(patched.json().get("name").asText()).isEqualTo("renamed");
+    assertThat(patched.json().get("tags").get("team").asText()).isEqualTo("network");
+    assertThat(zop("jobs", "patch", id).err()).contains("give --name, --tag or both");
+
+    Run networks = zop("spaces", "discovery", space.id().value(), "--what", "networks");
+    assertThat(networks.exit()).as(networks.err()).isZero();
+    assertThat(networks.out()).contains("cli-net");
+
+    Run inactive = zop("spaces", "status", space.id().value(), "inactive");
+    assertThat(inactive.json().get("status").asText()).isEqualTo("inactive");
+    Run active = zop("spaces", "status", space.id().value(), "active");
+    assertThat(active.json().get("status").asText()).isEqualTo("active");
+    assertThat(zop("spaces", "status", space.id().value(), "paused").exit()).isEqualTo(2);
+
+    // a remediation waiting for approval, cancelled with its reason
+    fixture.cloud.workload("i-cli", "running");
+    client.remediations().putRecommendation(new dev.zop.provisioner.remediation.Recommendation("rec-cli", "sim",
+        space.cloudAccountId(), "sim-east-1", "vm", "i-cli", "stop"));
+    Run started = zop("remediations", "start", "--recommendation", "rec-cli", "--subject", "i-cli");
+    assertThat(started.exit()).as(started.err()).isZero();
+    String remediation = started.json().get("id").asText();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> client.remediations()
+        .get(dev.zop.provisioner.JobId.of(remediation)).status() == dev.zop.provisioner.JobStatus.AWAITING_USER);
+    Run cancelled = zop("remediations", "cancel", remediation, "--reason", "done by hand");
+    assertThat(cancelled.exit()).as(cancelled.err()).isZero();
+    assertThat(client.remediations().await(dev.zop.provisioner.JobId.of(remediation), java.time.Duration
+        .ofSeconds(30)).status()).isEqualTo(dev.zop.provisioner.JobStatus.CANCELLED);
+
+    // completion for bash and zsh, from picocli
+    ByteArrayOutputStream script = new ByteArrayOutputStream();
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(script, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(Zop.execute("generate-completion")).isZero();
+    } finally {
+      System.setOut(out);
+    }
+    assertThat(script.toString(StandardCharsets.UTF_8)).contains("complete -F", "discovery", "events");
+  }
+
+  @Test
   void refusalsPrintTheCodeAndFieldsAndExitNonZero() throws Exception {
     Path file = Files.createTempFile("bad", ".json");
     Files.writeString(file, "{\"spaceID\":\"" + space.id() + "\",\"kind\":\"vm_pool\",\"config\":{\"name\":\"\","

@@ -22,7 +22,7 @@ final class AccountsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.accounts().list());
+        client.show(zop.accounts().list());
       }
       return 0;
     }
@@ -39,7 +39,7 @@ final class AccountsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.accounts().get(CloudAccountId.of(id)));
+        client.show(zop.accounts().get(CloudAccountId.of(id)));
       }
       return 0;
     }
@@ -76,7 +76,7 @@ final class AccountsCommand {
         request = request.property(property.getKey(), property.getValue());
       }
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.accounts().create(request));
+        client.show(zop.accounts().create(request));
       }
       return 0;
     }

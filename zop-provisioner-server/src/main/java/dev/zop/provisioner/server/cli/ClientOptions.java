@@ -1,16 +1,27 @@
 package dev.zop.provisioner.server.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.client.ProvisionerClient;
 import dev.zop.provisioner.wire.WireJson;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** Where the service is and who is calling it. */
+/** Where the service is, who is calling it, and how answers are printed. */
 final class ClientOptions {
   static final ObjectMapper JSON = WireJson.lenient().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper YAML = WireJson.lenient().copyWith(new YAMLFactory()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+  /** Columns a table shows at most: the first scalar fields of the first row, which carry id, name and status. */
+  private static final int COLUMNS = 6;
 
   @Option(names = "--url", defaultValue = "${env:ZOP_URL:-http://localhost:5087}",
       description = "the service (env ZOP_URL, default http://localhost:5087)")
@@ -20,15 +31,80 @@ final class ClientOptions {
       description = "a bearer token from `zop tokens create` (env ZOP_TOKEN)")
   String token;
 
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
+      description = "table, json or yaml (default: table on a terminal, json when piped, so scripts get JSON)")
+  String output;
+
   Provisioner client() {
     return ProvisionerClient.builder().baseUrl(url).bearerToken(token).build();
   }
 
-  static void print(Object value) {
+  void show(Object value) {
+    String format = output != null ? output : System.console() != null ? "table" : "json";
+    System.out.println(switch (format) {
+      case "json" -> write(JSON, value).stripTrailing();
+      case "yaml" -> write(YAML, value).stripTrailing();
+      case "table" -> table(JSON.valueToTree(value));
+      default -> throw new IllegalArgumentException("unknown output format '" + format + "'; use table, json or"
+          + " yaml");
+    });
+  }
+
+  private static String write(ObjectMapper mapper, Object value) {
     try {
-      System.out.println(JSON.writeValueAsString(value));
+      return mapper.writeValueAsString(value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * A list (or a page's items) as aligned columns; one object as its fields, one per line. Nested values are
+   * left to {@code -o json}/{@code yaml}, which show everything.
+   */
+  static String table(JsonNode node) {
+    JsonNode rows = node.isArray() ? node : node.has("items") && node.get("items").isArray() ? node.get("items")
+        : null;
+    if (rows == null) {
+      StringBuilder out = new StringBuilder();
+      for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = fields.next();
+        JsonNode value = field.getValue();
+        if (value.isValueNode() && !value.isNull()) {
+          out.append(field.getKey()).append(": ").append(value.asText()).append('\n');
+        }
+      }
+      return out.toString().stripTrailing();
+    }
+    if (rows.isEmpty()) {
+      return "(none)";
+    }
+    List<String> columns = new ArrayList<>();
+    rows.get(0).fields().forEachRemaining(f -> {
+      if (f.getValue().isValueNode() && columns.size() < COLUMNS) {
+        columns.add(f.getKey());
+      }
+    });
+    List<List<String>> cells = new ArrayList<>();
+    cells.add(columns.stream().map(c -> c.toUpperCase(java.util.Locale.ROOT)).toList());
+    rows.forEach(row -> cells.add(columns.stream().map(c -> row.path(c).isNull() || row.path(c).isMissingNode()
+        ? "" : row.path(c).asText()).toList()));
+    int[] widths = new int[columns.size()];
+    cells.forEach(line -> {
+      for (int i = 0; i < line.size(); i++) {
+        widths[i] = Math.max(widths[i], line.get(i).length());
+      }
+    });
+    StringBuilder out = new StringBuilder();
+    for (List<String> line : cells) {
+      for (int i = 0; i < line.size(); i++) {
+        out.append(i + 1 == line.size() ? line.get(i) : String.format("%-" + (widths[i] + 2) + "s", line.get(i)));
+      }
+      out.append('\n');
+    }
+    if (node.has("nextCursor") && !node.get("nextCursor").isNull()) {
+      out.append("(more: --cursor ").append(node.get("nextCursor").asText()).append(")\n");
+    }
+    return out.toString().stripTrailing();
   }
 }

@@ -34,7 +34,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "jobs", mixinStandardHelpOptions = true, description = "Provisioning jobs.",
     subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
-        JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class})
+        JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class, JobsCommand.Events.class,
+        JobsCommand.Patch.class})
 final class JobsCommand {
   @Command(name = "list", mixinStandardHelpOptions = true)
   static final class ListJobs implements Callable<Integer> {
@@ -67,7 +68,7 @@ final class JobsCommand {
         query = query.after(cursor);
       }
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.jobs().list(query));
+        client.show(zop.jobs().list(query));
       }
       return 0;
     }
@@ -84,7 +85,7 @@ final class JobsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.jobs().get(JobId.of(id)));
+        client.show(zop.jobs().get(JobId.of(id)));
       }
       return 0;
     }
@@ -112,7 +113,7 @@ final class JobsCommand {
         Job submitted = zop.jobs().submit(job.spaceId(), job.spec(),
             new SubmitOptions(key, job.name(), job.tags()));
         if (!watch) {
-          ClientOptions.print(submitted);
+          client.show(submitted);
           return 0;
         }
         // the id first, so a person (or a script) can come back to the job after interrupting the watch
@@ -135,7 +136,7 @@ final class JobsCommand {
     public Integer call() throws IOException {
       JobFile job = JobFile.read(file);
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.jobs().plan(job.spaceId(), job.spec()));
+        client.show(zop.jobs().plan(job.spaceId(), job.spec()));
       }
       return 0;
     }
@@ -211,7 +212,7 @@ final class JobsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.jobs().retry(JobId.of(id)));
+        client.show(zop.jobs().retry(JobId.of(id)));
       }
       return 0;
     }
@@ -228,7 +229,54 @@ final class JobsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.jobs().delete(JobId.of(id)));
+        client.show(zop.jobs().delete(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "events", mixinStandardHelpOptions = true,
+      description = "The job's events: each step's start, end and failure, in order.")
+  static final class Events implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Option(names = "--after", description = "only events after this sequence number (default 0: all)")
+    long after;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().events(JobId.of(id), after));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "patch", mixinStandardHelpOptions = true, description = "Rename a job or replace its tags.")
+  static final class Patch implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Option(names = "--name", description = "the job's new name")
+    String name;
+
+    @Option(names = "--tag", description = "a tag, e.g. --tag team=platform; the given tags replace the job's")
+    Map<String, String> tags;
+
+    @Override
+    public Integer call() {
+      if (name == null && tags == null) {
+        throw new IllegalArgumentException("give --name, --tag or both");
+      }
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().update(JobId.of(id), new dev.zop.provisioner.JobPatch(name, tags)));
       }
       return 0;
     }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "remediations", mixinStandardHelpOptions = true, description = "Remediation workflows.",
     subcommands = {RemediationsCommand.Start.class, RemediationsCommand.Approve.class,
-        RemediationsCommand.Reject.class, RemediationsCommand.Audit.class})
+        RemediationsCommand.Reject.class, RemediationsCommand.Audit.class, RemediationsCommand.Cancel.class})
 final class RemediationsCommand {
   @Command(name = "start", mixinStandardHelpOptions = true)
   static final class Start implements Callable<Integer> {
@@ -29,7 +29,7 @@ final class RemediationsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.remediations().start(recommendation, SubjectType.RESOURCE, subject));
+        client.show(zop.remediations().start(recommendation, SubjectType.RESOURCE, subject));
       }
       return 0;
     }
@@ -61,7 +61,7 @@ final class RemediationsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.remediations().approve(JobId.of(job), step(stepRef), reason));
+        client.show(zop.remediations().approve(JobId.of(job), step(stepRef), reason));
       }
       return 0;
     }
@@ -84,7 +84,7 @@ final class RemediationsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.remediations().reject(JobId.of(job), step(stepRef), reason));
+        client.show(zop.remediations().reject(JobId.of(job), step(stepRef), reason));
       }
       return 0;
     }
@@ -101,7 +101,28 @@ final class RemediationsCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.remediations().audit(JobId.of(job)));
+        client.show(zop.remediations().audit(JobId.of(job)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "cancel", mixinStandardHelpOptions = true,
+      description = "Cancel a remediation that has not finished; it ends cancelled, with the reason in its audit.")
+  static final class Cancel implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String job;
+
+    @Option(names = "--reason")
+    String reason;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.remediations().cancel(JobId.of(job), reason));
       }
       return 0;
     }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "spaces", mixinStandardHelpOptions = true, description = "Deployment spaces.",
     subcommands = {SpacesCommand.ListSpaces.class, SpacesCommand.Get.class, SpacesCommand.Create.class,
-        SpacesCommand.Delete.class})
+        SpacesCommand.Delete.class, SpacesCommand.Discovery.class, SpacesCommand.Status.class})
 final class SpacesCommand {
   @Command(name = "list", mixinStandardHelpOptions = true)
   static final class ListSpaces implements Callable<Integer> {
@@ -23,7 +23,7 @@ final class SpacesCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.spaces().list());
+        client.show(zop.spaces().list());
       }
       return 0;
     }
@@ -40,7 +40,7 @@ final class SpacesCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.spaces().get(SpaceId.of(id)));
+        client.show(zop.spaces().get(SpaceId.of(id)));
       }
       return 0;
     }
@@ -66,7 +66,7 @@ final class SpacesCommand {
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        ClientOptions.print(zop.spaces().create(
+        client.show(zop.spaces().create(
             new SpaceRequest(name, provider, null, CloudAccountId.of(account), config)));
       }
       return 0;
@@ -85,6 +85,63 @@ final class SpacesCommand {
     public Integer call() {
       try (Provisioner zop = client.client()) {
         zop.spaces().delete(SpaceId.of(id));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "discovery", mixinStandardHelpOptions = true,
+      description = "What the space's cloud holds that a job may name: networks, subnets, clusters, DNS zones.")
+  static final class Discovery implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "SPACE_ID")
+    String id;
+
+    @Option(names = "--what", description = "networks, subnets, clusters or dns-zones (default networks)")
+    String what = "networks";
+
+    @Option(names = "--network", description = "with --what subnets: only this network's")
+    String network;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        var found = zop.spaces().discovery(SpaceId.of(id));
+        client.show(switch (what) {
+          case "networks" -> found.networks();
+          case "subnets" -> found.subnets(network);
+          case "clusters" -> found.clusters();
+          case "dns-zones" -> found.dnsZones();
+          default -> throw new IllegalArgumentException("--what is networks, subnets, clusters or dns-zones");
+        });
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "status", mixinStandardHelpOptions = true,
+      description = "Set a space active or inactive; an inactive space takes no new jobs.")
+  static final class Status implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "SPACE_ID")
+    String id;
+
+    @Parameters(index = "1", paramLabel = "STATUS", description = "active or inactive")
+    String status;
+
+    @Override
+    public Integer call() {
+      dev.zop.provisioner.SpaceStatus wanted = switch (status) {
+        case "active" -> dev.zop.provisioner.SpaceStatus.ACTIVE;
+        case "inactive" -> dev.zop.provisioner.SpaceStatus.INACTIVE;
+        default -> throw new IllegalArgumentException("STATUS is active or inactive");
+      };
+      try (Provisioner zop = client.client()) {
+        client.show(zop.spaces().setStatus(SpaceId.of(id), wanted));
       }
       return 0;
     }
