@@ -341,6 +341,38 @@ class ZopCommandTest {
   }
 
   @Test
+  void serveSaysInOneLineWhyItCannotStart() throws Exception {
+    Path data = Files.createTempDirectory("zop-serve");
+    try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Run inUse = zopWithoutClient("serve", "--port", String.valueOf(taken.getLocalPort()), "--data-dir",
+          data.toString());
+      assertThat(inUse.exit()).isEqualTo(2);
+      assertThat(inUse.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort(), "fix:")
+          .doesNotContain("\tat ");
+    }
+    Run badStore = zopWithoutClient("serve", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/none", "--data-dir",
+        data.toString());
+    assertThat(badStore.exit()).isEqualTo(2);
+    assertThat(badStore.err()).contains("cannot open the store", "--jdbc-url").doesNotContain("\tat ");
+  }
+
+  static Run zopWithoutClient(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    try {
+      int exit = Zop.execute(args);
+      return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  @Test
   void refusalsPrintTheCodeAndFieldsAndExitNonZero() throws Exception {
     Path file = Files.createTempFile("bad", ".json");
     Files.writeString(file, "{\"spaceID\":\"" + space.id() + "\",\"kind\":\"vm_pool\",\"config\":{\"name\":\"\","

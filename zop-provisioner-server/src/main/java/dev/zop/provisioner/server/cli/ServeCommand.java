@@ -35,9 +35,29 @@ final class ServeCommand implements Callable<Integer> {
     if (notifier != null) {
       builder.notifier(notifier);
     }
-    EmbeddedProvisioner engine = builder.build();
-    ProvisionerServer server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource()))
-        .host(host).port(port).start();
+    EmbeddedProvisioner engine;
+    try {
+      engine = builder.build();
+    } catch (RuntimeException e) {
+      java.sql.SQLException sql = cause(e, java.sql.SQLException.class);
+      if (sql == null) {
+        throw e;
+      }
+      throw new IllegalArgumentException("cannot open the store: " + sql.getMessage() + "\n  fix: check --jdbc-url"
+          + " (or ZOP_JDBC_URL) and that the database runs and takes these credentials");
+    }
+    ProvisionerServer server;
+    try {
+      server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource())).host(host).port(port)
+          .start();
+    } catch (RuntimeException e) {
+      engine.close();
+      if (cause(e, java.net.BindException.class) == null) {
+        throw e;
+      }
+      throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": the address is in use or not"
+          + " this machine's\n  fix: stop what holds the port, or pass another --port (or --host)");
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       // requests in flight finish first; then the engine lets running steps end and releases their leases
@@ -49,5 +69,14 @@ final class ServeCommand implements Callable<Integer> {
     System.out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static <T extends Throwable> T cause(Throwable error, Class<T> type) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
   }
 }
