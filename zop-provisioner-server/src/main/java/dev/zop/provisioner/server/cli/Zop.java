@@ -24,6 +24,11 @@ public final class Zop implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // the service logs what it does; a one-shot command prints its answer, and only warnings beside it
+    // (ZOP_LOG_LEVEL sets it for either); read once, when the first logger is made
+    String level = System.getenv("ZOP_LOG_LEVEL");
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level != null ? level
+        : args.length > 0 && args[0].equals("serve") ? "info" : "warn");
     System.exit(execute(args));
   }
 
