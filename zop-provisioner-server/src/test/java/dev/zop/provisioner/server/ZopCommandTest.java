@@ -356,6 +356,30 @@ class ZopCommandTest {
     assertThat(badStore.err()).contains("cannot open the store", "--jdbc-url").doesNotContain("\tat ");
   }
 
+  @Test
+  void aTokenCommandOnAStoreAServiceHoldsSaysSoInOneLine() throws Exception {
+    Path data = Files.createTempDirectory("zop-held");
+    // a real zop serve in its own process holds the H2 store
+    Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--port", "0", "--data-dir",
+        data.toString()).redirectErrorStream(true).start();
+    try {
+      var lines = new java.io.BufferedReader(new java.io.InputStreamReader(serve.getInputStream(),
+          StandardCharsets.UTF_8));
+      java.util.concurrent.CompletableFuture<Boolean> listening = java.util.concurrent.CompletableFuture.supplyAsync(
+          () -> lines.lines().anyMatch(line -> line.startsWith("zop provisioner listening")));
+      assertThat(listening.get(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+      Run held = zopWithoutClient("tokens", "create", "--org", "acme", "--actor", "a@acme.com", "--role", "admin",
+          "--data-dir", data.toString());
+      assertThat(held.exit()).isEqualTo(2);
+      assertThat(held.err()).contains("the store is in use by another process", "fix:").doesNotContain("\tat ");
+    } finally {
+      serve.destroy();
+      assertThat(serve.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
   static Run zopWithoutClient(String... args) {
     PrintStream out = System.out;
     PrintStream err = System.err;

@@ -22,6 +22,28 @@ final class StoreOptions {
       description = "(env ZOP_JDBC_PASSWORD)")
   String jdbcPassword;
 
+  /**
+   * The store for a one-shot command (no workers). An H2 file store has one user at a time: while a
+   * {@code zop serve} holds it, this says so in one line instead of H2's lock error.
+   */
+  EmbeddedProvisioner open() {
+    try {
+      return engine().runWorkers(false).build();
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        if (t instanceof java.sql.SQLException sql && sql.getErrorCode() == H2_DATABASE_IN_USE) {
+          throw new IllegalArgumentException("the store is in use by another process (a running zop serve?)\n"
+              + "  fix: stop it for a moment, or keep the service's store on PostgreSQL (--jdbc-url), where any"
+              + " number of zop commands share it");
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** H2's "Database may be already in use" (ErrorCode.DATABASE_ALREADY_OPEN_1). */
+  private static final int H2_DATABASE_IN_USE = 90020;
+
   EmbeddedProvisionerBuilder engine() {
     EmbeddedProvisionerBuilder builder = EmbeddedProvisioner.builder();
     if (dataDir != null) {

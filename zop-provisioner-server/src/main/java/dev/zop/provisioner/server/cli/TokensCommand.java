@@ -38,7 +38,7 @@ final class TokensCommand {
 
     @Override
     public Integer call() {
-      try (EmbeddedProvisioner engine = store.engine().runWorkers(false).build()) {
+      try (EmbeddedProvisioner engine = store.open()) {
         AccessStore.IssuedToken issued = open(engine).createToken(org, actor, new LinkedHashSet<>(roles),
             ttlDays == null ? null : Duration.ofDays(ttlDays));
         System.out.println(issued.token());
@@ -59,7 +59,7 @@ final class TokensCommand {
 
     @Override
     public Integer call() {
-      try (EmbeddedProvisioner engine = store.engine().runWorkers(false).build()) {
+      try (EmbeddedProvisioner engine = store.open()) {
         open(engine).revoke(id);
       }
       return 0;
@@ -83,7 +83,7 @@ final class TokensCommand {
 
     @Override
     public Integer call() {
-      try (EmbeddedProvisioner engine = store.engine().runWorkers(false).build()) {
+      try (EmbeddedProvisioner engine = store.open()) {
         open(engine).defineRole(org, name, new LinkedHashSet<>(policies));
       }
       return 0;
