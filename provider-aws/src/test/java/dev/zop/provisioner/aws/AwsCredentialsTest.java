@@ -52,6 +52,49 @@ class AwsCredentialsTest {
     }
   }
 
+  /**
+   * A profile on IAM Identity Center: the SDK loads its SSO provider from the {@code sso} module at run time. With
+   * the module there, resolving goes as far as the cached SSO token — absent here, since nobody ran
+   * {@code aws sso login} — and the failure is the user's to fix; without it the SDK would say the module is
+   * missing from the class path.
+   */
+  @org.junit.jupiter.api.Test
+  void anIdentityCenterProfileIsResolvedThroughTheSsoModule() throws Exception {
+    java.nio.file.Path config = java.nio.file.Files.createTempFile("aws-config", "");
+    java.nio.file.Files.writeString(config, """
+        [profile zop-sso]
+        sso_session = zop
+        sso_account_id = 123456789012
+        sso_role_name = Provisioner
+        region = us-east-1
+
+        [sso-session zop]
+        sso_start_url = https://zop-test.awsapps.com/start
+        sso_region = us-east-1
+        sso_registration_scopes = sso:account:access
+        """);
+    System.setProperty("aws.configFile", config.toString());
+    System.setProperty("aws.sharedCredentialsFile", "/nonexistent/zop-test-credentials");
+    CloudAccount account = new CloudAccount(CloudAccountId.of("ca_sso"), "aws", "sso", "profile:zop-sso",
+        Map.of("endpoint", "http://127.0.0.1:9"), Instant.now());
+    try (ProviderSession session = new AwsProvider().open(account, "us-east-1")) {
+      @SuppressWarnings("unchecked")
+      ResourceDriver<RegistrySpec> driver = (ResourceDriver<RegistrySpec>) session.driver(JobKind.REGISTRY);
+      Throwable thrown = catchThrowable(() -> driver.create(RegistrySpec.named("team/sso")).get(0)
+          .run(new BareContext()));
+      StringBuilder causes = new StringBuilder();
+      for (Throwable t = thrown; t != null; t = t.getCause()) {
+        causes.append(t.getMessage()).append('\n');
+      }
+      assertThat(causes.toString()).doesNotContain("must be on the class path").containsIgnoringCase("token");
+      Failure failure = session.classify(thrown);
+      assertThat(failure.code()).isEqualTo("credentials_missing");
+    } finally {
+      System.clearProperty("aws.configFile");
+      System.clearProperty("aws.sharedCredentialsFile");
+    }
+  }
+
   @org.junit.jupiter.api.Test
   void anAssumedRoleSessionIsGivenClusterAccessAsItsRole() {
     assertThat(EksAccess.principalOf("arn:aws:sts::123456789012:assumed-role/zop-provisioner/zop-1700000000"))
