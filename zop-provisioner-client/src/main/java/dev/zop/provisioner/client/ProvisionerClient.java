@@ -36,6 +36,22 @@ import okhttp3.OkHttpClient;
 public final class ProvisionerClient implements Provisioner {
   /** The server may hold an {@code await} request this long before answering; reads allow for it. */
   private static final Duration AWAIT_LONG_POLL = Duration.ofSeconds(30);
+  /** The version this client was built as, from the jar's {@code version.properties}. */
+  public static final String VERSION = version();
+  static final String USER_AGENT = "zop-provisioner-client/" + VERSION + " (Java " + System.getProperty(
+      "java.version") + ")";
+
+  private static String version() {
+    try (var in = ProvisionerClient.class.getResourceAsStream("version.properties")) {
+      java.util.Properties properties = new java.util.Properties();
+      if (in != null) {
+        properties.load(in);
+      }
+      return properties.getProperty("version", "unknown");
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
 
   private final HttpTransport http;
   private final OkHttpClient ownHttp;
@@ -47,7 +63,9 @@ public final class ProvisionerClient implements Provisioner {
 
   private ProvisionerClient(Builder builder) {
     HttpUrl base = HttpUrl.get(Objects.requireNonNull(builder.baseUrl, "baseUrl"));
-    OkHttpClient http = new OkHttpClient.Builder()
+    // a caller's client lends its connection pool, dispatcher, proxy, TLS and interceptors; ours go after them
+    OkHttpClient.Builder configured = builder.base != null ? builder.base.newBuilder() : new OkHttpClient.Builder();
+    configured
         .connectTimeout(builder.connectTimeout)
         .readTimeout(builder.readTimeout.plus(AWAIT_LONG_POLL))
         .callTimeout(Duration.ZERO)
@@ -55,8 +73,12 @@ public final class ProvisionerClient implements Provisioner {
         .addInterceptor(Interceptors.idempotencyKeys())
         .addInterceptor(Interceptors.retries(builder.maxRetries, builder.retryBaseDelay))
         .addInterceptor(Interceptors.logging()) // inside the retries: one line per attempt
-        .build();
-    this.ownHttp = http;
+        .addInterceptor(Interceptors.userAgent(USER_AGENT));
+    if (builder.customizer != null) {
+      builder.customizer.accept(configured);
+    }
+    OkHttpClient http = configured.build();
+    this.ownHttp = builder.base == null ? http : null;
     this.http = new HttpTransport(http, base);
     this.jobs = new RemoteJobs(this.http);
     this.spaces = new RemoteSpaces(this.http);
@@ -128,8 +150,11 @@ public final class ProvisionerClient implements Provisioner {
 
   @Override
   public void close() {
-    ownHttp.dispatcher().executorService().shutdown();
-    ownHttp.connectionPool().evictAll();
+    // a client the caller handed in is the caller's to close: its pool and threads may serve others
+    if (ownHttp != null) {
+      ownHttp.dispatcher().executorService().shutdown();
+      ownHttp.connectionPool().evictAll();
+    }
   }
 
   /** Settings of a client; only the base URL and the token are required. */
@@ -140,8 +165,25 @@ public final class ProvisionerClient implements Provisioner {
     private Duration readTimeout = Duration.ofSeconds(30);
     private int maxRetries = 3;
     private Duration retryBaseDelay = Duration.ofMillis(200);
+    private OkHttpClient base;
+    private java.util.function.Consumer<OkHttpClient.Builder> customizer;
 
     private Builder() {}
+
+    /**
+     * An OkHttpClient to build on (its proxy, trust store, connection pool, interceptors); the client adds its
+     * own interceptors and timeouts to a copy. Closing the provisioner client leaves it running.
+     */
+    public Builder httpClient(OkHttpClient value) {
+      this.base = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Changes the OkHttpClient's builder last, after the client's own settings (e.g. an event listener). */
+    public Builder customizeHttpClient(java.util.function.Consumer<OkHttpClient.Builder> value) {
+      this.customizer = Objects.requireNonNull(value);
+      return this;
+    }
 
     /** Where the service listens, e.g. {@code http://localhost:5087}. */
     public Builder baseUrl(String value) {

@@ -268,6 +268,8 @@ class ZopCommandTest {
     }
     assertThat(help.toString(StandardCharsets.UTF_8)).contains("Exit codes:", "3", "cannot be reached",
         "4", "ended failed");
+    assertThat(zopWithoutClient("--version").out().strip()).isEqualTo("zop " + dev.zop.provisioner.client
+        .ProvisionerClient.VERSION).matches("zop \\d+\\.\\d+\\.\\d+.*");
   }
 
   @Test

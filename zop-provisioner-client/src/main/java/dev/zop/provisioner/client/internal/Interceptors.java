@@ -32,6 +32,16 @@ public final class Interceptors {
     };
   }
 
+  /** Names the client and its version on every request, unless the caller's client already did. */
+  public static Interceptor userAgent(String value) {
+    return chain -> {
+      Request request = chain.request();
+      String current = request.header("User-Agent");
+      return chain.proceed(current != null && !current.startsWith("okhttp/") ? request
+          : request.newBuilder().header("User-Agent", value).build());
+    };
+  }
+
   /** Sends the bearer token on every request. */
   public static Interceptor bearer(String token) {
     String header = "Bearer " + token;

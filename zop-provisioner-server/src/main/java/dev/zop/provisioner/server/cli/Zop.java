@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 /** The {@code zop} command: run the service, make tokens, and drive a running service from a shell. */
-@Command(name = "zop", mixinStandardHelpOptions = true, version = "zop 0.1.0",
+@Command(name = "zop", mixinStandardHelpOptions = true, versionProvider = Zop.Version.class,
     description = "Zop Provisioner: the provisioning service and its command-line client.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done (a watched job succeeded)", "1:refused by the service (the error says why)",
@@ -38,6 +38,14 @@ public final class Zop implements Runnable {
    */
   public static int execute(String... args) {
     return new CommandLine(new Zop()).setExecutionExceptionHandler(new ErrorReporter()).execute(args);
+  }
+
+  /** The version the build stamped into the client jar, not one written here. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"zop " + dev.zop.provisioner.client.ProvisionerClient.VERSION};
+    }
   }
 
   @Override
