@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.ResponseBody;
-import okio.BufferedSource;
+import okhttp3.sse.EventSource;
+import okhttp3.sse.EventSourceListener;
+import okhttp3.sse.EventSources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,8 +34,8 @@ final class EventStream implements Subscription {
   private final AtomicReference<Call> current = new AtomicReference<>();
   private volatile boolean closed;
   private long lastSeq;
-  /** The open stream's body; read by the reader thread only. */
-  private ResponseBody body;
+  /** The open stream; read by the reader thread only. */
+  private okhttp3.Response response;
 
   private EventStream(HttpTransport http, JobId job, JobEventListener listener) {
     this.http = http;
@@ -63,32 +64,52 @@ final class EventStream implements Subscription {
     Call call = streaming.newCall(request);
     current.set(call);
     try {
-      body = streamBody(call);
+      response = open(call);
     } catch (IOException e) {
-      body = null;
+      response = null;
     }
   }
 
-  private ResponseBody streamBody(Call call) throws IOException {
-    okhttp3.Response response = call.execute();
-    if (!response.isSuccessful()) {
-      byte[] bytes = response.body().bytes();
-      response.close();
-      throw RemoteErrors.toException(response.code(), bytes, http.json(), response.header("X-Request-Id"));
+  private okhttp3.Response open(Call call) throws IOException {
+    okhttp3.Response opened = call.execute();
+    if (!opened.isSuccessful()) {
+      byte[] bytes = opened.body().bytes();
+      opened.close();
+      throw RemoteErrors.toException(opened.code(), bytes, http.json(), opened.header("X-Request-Id"));
     }
-    return response.body();
+    return opened;
   }
 
   private void run() {
     while (!closed) {
-      if (body != null) {
-        try (ResponseBody open = body) {
-          read(open.source());
-        } catch (IOException e) {
-          if (!closed) {
-            LOG.debug("event stream of {} dropped; resuming after event {}", job, lastSeq, e);
+      if (response != null) {
+        // okhttp-sse parses the stream (multi-line data joined with newlines, comments skipped) until it ends
+        EventSources.processResponse(response, new EventSourceListener() {
+          @Override
+          public void onEvent(EventSource source, String id, String type, String data) {
+            if (closed) {
+              source.cancel();
+              return;
+            }
+            try {
+              JobEvent event = http.json().readValue(data, JobEvent.class);
+              if (event.seq() > lastSeq) {
+                lastSeq = event.seq();
+                listener.onEvent(event);
+              }
+            } catch (IOException e) {
+              LOG.warn("an event of {} that is not a job event was skipped", job, e);
+            }
           }
-        }
+
+          @Override
+          public void onFailure(EventSource source, Throwable error, okhttp3.Response failed) {
+            if (!closed) {
+              LOG.debug("event stream of {} dropped; resuming after event {}", job, lastSeq, error);
+            }
+          }
+        });
+        response = null;
       }
       if (closed) {
         return;
@@ -102,26 +123,6 @@ final class EventStream implements Subscription {
       } catch (ProvisionerException e) {
         LOG.debug("cannot resume the event stream of {}: {}", job, e.getMessage());
       }
-    }
-  }
-
-  private void read(BufferedSource source) throws IOException {
-    StringBuilder data = new StringBuilder();
-    String line;
-    while (!closed && (line = source.readUtf8Line()) != null) {
-      if (line.isEmpty()) {
-        if (!data.isEmpty()) {
-          JobEvent event = http.json().readValue(data.toString(), JobEvent.class);
-          data.setLength(0);
-          if (event.seq() > lastSeq) {
-            lastSeq = event.seq();
-            listener.onEvent(event);
-          }
-        }
-      } else if (line.startsWith("data:")) {
-        data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
-      }
-      // "id:", "event:" and ":" comment lines carry nothing the JSON does not
     }
   }
 
