@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: starts what the tests need, then builds and tests every module on JDK 17;
-# then builds every module again on JDK 25 and runs the unit tests of the modules a consumer compiles against.
+# The whole test suite, as CI runs it: starts what the tests need, then builds, tests and installs every module on
+# JDK 17; builds and runs a consumer that imports only the BOM; then builds every module again on JDK 25 and runs
+# the unit tests of the modules a consumer compiles against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-services.sh
 # the Kubernetes control plane the Helm and service tests run against: built once (about 12 minutes), then cached
 ZOP_KUBE_BIN="$(scripts/kube-binaries.sh)"
 export ZOP_KUBE_BIN
-./mvnw -B -ntp verify "$@"
+# install: the consumer below resolves the modules as a platform team's build would, from the local repository
+./mvnw -B -ntp install "$@"
+# a project outside the reactor that imports only the BOM and names the modules without versions runs a job
+./mvnw -B -ntp -q -f examples-bom-consumer/pom.xml compile exec:java
 
 jdk25="${ZOP_JDK25_HOME:-$(ls -d /usr/lib/jvm/*-25-* /usr/lib/jvm/*25*jdk* 2>/dev/null | head -n 1 || true)}"
 if [[ -z "$jdk25" || ! -x "$jdk25/bin/java" ]]; then
