@@ -14,7 +14,19 @@ import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.sim.SimCloud;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import javax.sql.DataSource;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +42,14 @@ import java.util.function.Function;
  * Measures the engine and prints one JSON line per figure: start-up time, step transitions per second on H2
  * and on PostgreSQL, and the heap and threads used while 10,000 jobs wait on a slow cloud.
  *
+ * <p>On PostgreSQL the engine's figure has an anchor: db-scheduler (lock-and-fetch, the same thread count) runs
+ * one-time tasks with an empty body on the same database, alternating with the engine for {@code bench.rounds}
+ * rounds, so that noise on the machine hits both; each round prints both rates, their ratio and the commits per
+ * step or execution read from {@code pg_stat_database}.
+ *
  * <p>System properties: {@code bench.jobs} (throughput jobs, default 2000), {@code bench.waiting} (default
- * 10000), {@code bench.postgres} (false skips the PostgreSQL runs). Run through {@code ./mvnw -pl benchmarks
+ * 10000), {@code bench.postgres} (false skips the PostgreSQL runs), {@code bench.rounds} (default 3),
+ * {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.threads} (default 8). Run through {@code ./mvnw -pl benchmarks
  * exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is this engine's, not Maven's.
  */
 public final class EngineBenchmark {
@@ -46,8 +64,28 @@ public final class EngineBenchmark {
     Path h2 = tempDir();
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     if (postgres) {
-      try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
-        transitions("postgresql", jobs, cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud));
+      int rounds = Integer.getInteger("bench.rounds", 3);
+      int tasks = Integer.getInteger("bench.tasks", 20_000);
+      int threads = Integer.getInteger("bench.threads", 8);
+      try (PostgresTestDatabase db = PostgresTestDatabase.create();
+          HikariDataSource pool = pool(db, threads + 2)) {
+        createSchedulerTable(pool);
+        for (int round = 1; round <= rounds; round++) {
+          Rate scheduler = dbScheduler(pool, tasks, threads);
+          Rate engine = transitions("postgresql", jobs, threads,
+              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool);
+          Map<String, Object> line = new LinkedHashMap<>();
+          line.put("benchmark", "engine_vs_db_scheduler");
+          line.put("store", "postgresql");
+          line.put("round", round);
+          line.put("threads", threads);
+          line.put("engine_steps_per_second", round(engine.perSecond()));
+          line.put("engine_commits_per_step", round(engine.commitsPerUnit()));
+          line.put("db_scheduler_executions_per_second", round(scheduler.perSecond()));
+          line.put("db_scheduler_commits_per_execution", round(scheduler.commitsPerUnit()));
+          line.put("ratio", round(engine.perSecond() / scheduler.perSecond()));
+          print(line);
+        }
       }
     }
     waitingJobs(waiting);
@@ -70,12 +108,111 @@ public final class EngineBenchmark {
     }
   }
 
+  /** Units (steps, executions) a second, and the database commits each cost (NaN where not counted). */
+  record Rate(double perSecond, double commitsPerUnit) {}
+
+  private static HikariDataSource pool(PostgresTestDatabase db, int size) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db.url());
+    config.setUsername(db.user());
+    config.setPassword(db.password());
+    config.setMaximumPoolSize(size);
+    config.setPoolName("db-scheduler");
+    return new HikariDataSource(config);
+  }
+
+  /** db-scheduler's own PostgreSQL table, as its repository defines it for 16.7.1. */
+  private static void createSchedulerTable(DataSource pool) throws SQLException {
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      s.execute("""
+          create table scheduled_tasks (
+            task_name text not null,
+            task_instance text not null,
+            task_data bytea,
+            execution_time timestamp with time zone not null,
+            picked BOOLEAN not null,
+            picked_by text,
+            last_success timestamp with time zone,
+            last_failure timestamp with time zone,
+            consecutive_failures INT,
+            last_heartbeat timestamp with time zone,
+            version BIGINT not null,
+            priority SMALLINT,
+            PRIMARY KEY (task_name, task_instance)
+          )""");
+      s.execute("CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time)");
+      s.execute("CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
+      s.execute("CREATE INDEX priority_execution_time_idx on scheduled_tasks (priority desc, execution_time asc)");
+    }
+  }
+
+  /** The database's committed transactions so far; every backend that ran some has reported them on close. */
+  private static long commits(DataSource pool) throws SQLException {
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      s.execute("select pg_stat_clear_snapshot()");
+      try (ResultSet r = s.executeQuery(
+          "select xact_commit from pg_stat_database where datname = current_database()")) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * One-time tasks with an empty body, inserted due now in one batch, then run by a scheduler polling with
+   * lock-and-fetch; timed from its start until the last execution ends.
+   */
+  private static Rate dbScheduler(HikariDataSource pool, int tasks, int threads) throws Exception {
+    String round = Long.toString(System.nanoTime(), 36);
+    CountDownLatch done = new CountDownLatch(tasks);
+    OneTimeTask<Void> task = Tasks.oneTime("bench-" + round).execute((instance, context) -> done.countDown());
+    try (Connection c = pool.getConnection(); PreparedStatement insert = c.prepareStatement(
+        "insert into scheduled_tasks (task_name, task_instance, execution_time, picked, version)"
+            + " values (?, ?, now(), false, 1)")) {
+      for (int i = 0; i < tasks; i++) {
+        insert.setString(1, "bench-" + round);
+        insert.setString(2, "i" + i);
+        insert.addBatch();
+        if (i % 1000 == 999) {
+          insert.executeBatch();
+        }
+      }
+      insert.executeBatch();
+    }
+    // its own pool, closed before counting, so its connections' statistics are flushed
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(pool.getJdbcUrl());
+    config.setUsername(pool.getUsername());
+    config.setPassword(pool.getPassword());
+    config.setMaximumPoolSize(threads + 2);
+    long before;
+    double seconds;
+    try (HikariDataSource schedulerPool = new HikariDataSource(config)) {
+      Scheduler scheduler = Scheduler.create(schedulerPool, task).threads(threads)
+          .pollUsingLockAndFetch(0.5, 1.0).pollingInterval(Duration.ofMillis(100)).build();
+      before = commits(pool);
+      long start = System.nanoTime();
+      scheduler.start();
+      if (!done.await(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("db-scheduler ran " + (tasks - done.getCount()) + " of " + tasks);
+      }
+      seconds = (System.nanoTime() - start) / 1e9;
+      scheduler.stop();
+    }
+    return new Rate(tasks / seconds, (commits(pool) - before) / (double) tasks);
+  }
+
   /**
    * Jobs of four quick steps each are submitted with workers off, then one engine runs them all. A step makes
    * two transitions (pending to running, running to succeeded); the figure counts both.
    */
   private static void transitions(String store, int jobCount,
       Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
+    transitions(store, jobCount, Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), engine, null);
+  }
+
+  private static Rate transitions(String store, int jobCount, int threads,
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
     try (EmbeddedProvisioner submitter = engine.apply(cloud).runWorkers(false).build()) {
@@ -85,8 +222,10 @@ public final class EngineBenchmark {
             .subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")).id());
       }
     }
-    int threads = Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
+    long before = stats == null ? 0 : commits(stats);
     long start = System.nanoTime();
+    double seconds;
+    long steps = jobCount * 4L;
     try (EmbeddedProvisioner worker = engine.apply(cloud).workerThreads(threads).build()) {
       for (JobId id : ids) {
         Job done = worker.jobs().await(id, PATIENCE);
@@ -94,8 +233,7 @@ public final class EngineBenchmark {
           throw new IllegalStateException(id + " ended " + done.status());
         }
       }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      long steps = jobCount * 4L;
+      seconds = (System.nanoTime() - start) / 1e9;
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("benchmark", "step_transitions");
       line.put("store", store);
@@ -107,6 +245,8 @@ public final class EngineBenchmark {
       line.put("transitions_per_second", round(2 * steps / seconds));
       print(line);
     }
+    // the engine is closed: its connections have reported their commits
+    return new Rate(steps / seconds, stats == null ? Double.NaN : (commits(stats) - before) / (double) steps);
   }
 
   /**
