@@ -399,6 +399,20 @@ class ZopCommandTest {
   }
 
   @Test
+  void theReadmesJobFilesPlanAsWritten() throws Exception {
+    Path examples = Path.of("..", "examples", "jobs");
+    for (String kind : List.of("kubernetes", "vm_pool", "datastore", "network", "registry", "component")) {
+      String text = Files.readString(examples.resolve(kind + ".yaml"))
+          .replace("spc_your_space", space.id().value()).replace("spc_your_cluster_space", space.id().value());
+      Path file = Files.createTempFile(kind, ".yaml");
+      Files.writeString(file, text);
+      Run plan = zop("jobs", "plan", "-f", file.toString());
+      assertThat(plan.exit()).as(kind + ": " + plan.err()).isZero();
+      assertThat(plan.json().get("kind").asText()).isEqualTo(kind);
+    }
+  }
+
+  @Test
   void refusalsPrintTheCodeAndFieldsAndExitNonZero() throws Exception {
     Path file = Files.createTempFile("bad", ".json");
     Files.writeString(file, "{\"spaceID\":\"" + space.id() + "\",\"kind\":\"vm_pool\",\"config\":{\"name\":\"\","
