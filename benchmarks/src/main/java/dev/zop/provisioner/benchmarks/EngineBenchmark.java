@@ -216,7 +216,8 @@ public final class EngineBenchmark {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
     try (EmbeddedProvisioner submitter = engine.apply(cloud).runWorkers(false).build()) {
-      Space space = space(submitter, "bench-" + store);
+      // a name of its own: rounds run on one database
+      Space space = space(submitter, "bench-" + store + "-" + Long.toString(System.nanoTime(), 36));
       for (int i = 0; i < jobCount; i++) {
         ids.add(submitter.jobs().submit(space.id(), NetworkSpec.named("net-" + i).cidr("10.0.0.0/16")
             .subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")).id());
