@@ -23,20 +23,39 @@ final class ClientOptions {
   /** Columns a table shows at most: the first scalar fields of the first row, which carry id, name and status. */
   private static final int COLUMNS = 6;
 
-  @Option(names = "--url", defaultValue = "${env:ZOP_URL:-http://localhost:5087}",
-      description = "the service (env ZOP_URL, default http://localhost:5087)")
+  @Option(names = "--url", defaultValue = "${env:ZOP_URL}",
+      description = "the service (env ZOP_URL; else the context's; else http://localhost:5087)")
   String url;
 
-  @Option(names = "--token", defaultValue = "${env:ZOP_TOKEN}", required = true,
-      description = "a bearer token from `zop tokens create` (env ZOP_TOKEN)")
+  @Option(names = "--token", defaultValue = "${env:ZOP_TOKEN}",
+      description = "a bearer token from `zop tokens create` (env ZOP_TOKEN; else the context's)")
   String token;
+
+  @Option(names = "--context", defaultValue = "${env:ZOP_CONTEXT}",
+      description = "a context from `zop config set-context` (env ZOP_CONTEXT; default the current one)")
+  String context;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
       description = "table, json or yaml (default: table on a terminal, json when piped, so scripts get JSON)")
   String output;
 
+  /** Flags and environment first, then the context (named, or the current one), then the local default URL. */
   Provisioner client() {
-    return ProvisionerClient.builder().baseUrl(url).bearerToken(token).build();
+    String resolvedUrl = url;
+    String resolvedToken = token;
+    if (resolvedUrl == null || resolvedToken == null) {
+      Contexts.Context chosen = Contexts.standard(System.getenv()).find(context);
+      if (chosen != null) {
+        resolvedUrl = resolvedUrl != null ? resolvedUrl : chosen.url();
+        resolvedToken = resolvedToken != null ? resolvedToken : chosen.token();
+      }
+    }
+    if (resolvedToken == null || resolvedToken.isBlank()) {
+      throw new IllegalArgumentException("no token: pass --token, set ZOP_TOKEN, or add a context (zop config"
+          + " set-context NAME --url URL --token-env VAR)");
+    }
+    return ProvisionerClient.builder().baseUrl(resolvedUrl != null ? resolvedUrl : "http://localhost:5087")
+        .bearerToken(resolvedToken).build();
   }
 
   void show(Object value) {

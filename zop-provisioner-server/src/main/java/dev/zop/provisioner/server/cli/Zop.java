@@ -11,7 +11,7 @@ import picocli.CommandLine;
         "2:usage: a bad option or job file (the error says where)", "3:the service cannot be reached",
         "4:the watched job ended failed"},
     subcommands = {ServeCommand.class, TokensCommand.class, AccountsCommand.class, SpacesCommand.class,
-        JobsCommand.class, RemediationsCommand.class, CommandLine.HelpCommand.class,
+        JobsCommand.class, RemediationsCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class,
         picocli.AutoComplete.GenerateCompletion.class})
 public final class Zop implements Runnable {
   static final int DONE = 0;
