@@ -3,6 +3,7 @@ package dev.zop.provisioner.core;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.core.internal.jobs.EngineMetrics;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
@@ -38,6 +39,7 @@ public final class EmbeddedProvisionerBuilder {
   private int workerThreads = Math.min(64, Math.max(4, 4 * java.lang.Runtime.getRuntime().availableProcessors()));
   private Duration lease = Duration.ofSeconds(30);
   private Duration poll = Duration.ofMillis(250);
+  private io.micrometer.core.instrument.MeterRegistry meterRegistry;
   private RetryPolicy retryPolicy = RetryPolicy.defaults();
   private boolean runWorkers = true;
   private String instanceId;
@@ -161,6 +163,15 @@ public final class EmbeddedProvisionerBuilder {
     return this;
   }
 
+  /**
+   * Where the engine's meters go (jobs by status, step timers, claims, lease losses, retries, failures) and, for
+   * the engine's own pool, the pool's; none by default.
+   */
+  public EmbeddedProvisionerBuilder meterRegistry(io.micrometer.core.instrument.MeterRegistry value) {
+    this.meterRegistry = Objects.requireNonNull(value);
+    return this;
+  }
+
   public EmbeddedProvisionerBuilder retryPolicy(RetryPolicy value) {
     this.retryPolicy = Objects.requireNonNull(value);
     return this;
@@ -207,6 +218,11 @@ public final class EmbeddedProvisionerBuilder {
       config.setPassword(jdbcUrl != null ? jdbcPassword : "");
       config.setMaximumPoolSize(Math.max(10, workerThreads / 2 + 4));
       config.setPoolName("zop-provisioner");
+      if (meterRegistry != null) {
+        // the pool's connections, waits and timeouts beside the engine's own meters
+        config.setMetricsTrackerFactory(new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(
+            meterRegistry));
+      }
       if (schema != null) {
         createSchema(config, schema);
         config.setSchema(schema);
@@ -220,7 +236,8 @@ public final class EmbeddedProvisionerBuilder {
           Thread.currentThread().getContextClassLoader());
       String id = instanceId != null ? instanceId
           : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
-      JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers);
+      JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers,
+          new EngineMetrics(meterRegistry));
       Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
       LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),
           System.getenv("ZOP_SECRET_KEY"));

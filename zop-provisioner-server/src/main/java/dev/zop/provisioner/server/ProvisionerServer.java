@@ -64,11 +64,38 @@ public final class ProvisionerServer implements AutoCloseable {
         server.setErrorHandler(new JsonErrorHandler());
       });
       for (Endpoint endpoint : endpoints) {
-        config.routes.addHttpHandler(HandlerType.findOrCreate(endpoint.method()), endpoint.path(),
-            ctx -> dispatcher.handle(endpoint, ctx));
+        config.routes.addHttpHandler(HandlerType.findOrCreate(endpoint.method()), endpoint.path(), ctx -> {
+          long started = System.nanoTime();
+          try {
+            dispatcher.handle(endpoint, ctx);
+          } finally {
+            if (builder.metrics != null) {
+              // the route's template, not the path: ids would make a series per job
+              io.micrometer.core.instrument.Timer.builder("http.server.requests")
+                  .tag("method", endpoint.method()).tag("uri", endpoint.path())
+                  .tag("status", Integer.toString(ctx.statusCode())).register(builder.metrics)
+                  .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+          }
+        });
       }
       // the document itself, not wrapped in {"data": ...}
       config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+      if (builder.metrics != null) {
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry = builder.metrics;
+        // any valid token may read the meters (Prometheus sends one with bearer_token); they hold no secrets
+        config.routes.get("/metrics", ctx -> {
+          String header = ctx.header("Authorization");
+          if (header == null || !header.startsWith("Bearer ") || builder.access.authenticate(
+              header.substring(7).trim()) == null) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"zop\"");
+            dispatcher.writeRouteError(ctx, 401, "unauthenticated", "send a bearer token: Authorization: Bearer"
+                + " <token>");
+            return;
+          }
+          ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+        });
+      }
       config.routes.error(404, "*", ctx -> {
         if (!Dispatcher.answered(ctx)) {
           dispatcher.writeRouteError(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
@@ -129,6 +156,7 @@ public final class ProvisionerServer implements AutoCloseable {
     private int requestsPerSecond = 500;
     private Duration keepAlive = Duration.ofSeconds(15);
     private Duration shutdownGrace = Duration.ofSeconds(30);
+    private io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
 
     private Builder(Provisioner engine, AccessStore access) {
       this.engine = Objects.requireNonNull(engine, "engine");
@@ -165,6 +193,16 @@ public final class ProvisionerServer implements AutoCloseable {
     }
 
     /** How long {@link #close()} waits for requests in flight. */
+    /**
+     * Serves {@code /metrics} from this registry in Prometheus's text format, to any valid token, and times every
+     * request into it ({@code http.server.requests} by method, route template and status). Give the engine the
+     * same registry for its meters.
+     */
+    public Builder metrics(io.micrometer.prometheusmetrics.PrometheusMeterRegistry value) {
+      this.metrics = Objects.requireNonNull(value);
+      return this;
+    }
+
     public Builder shutdownGrace(Duration value) {
       this.shutdownGrace = Objects.requireNonNull(value);
       return this;

@@ -37,6 +37,13 @@ final class ServerFixture implements AutoCloseable {
     this(components, e -> e, customise);
   }
 
+  /** With both builders customised (a registry the engine and the server share). */
+  static ServerFixture with(
+      java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise,
+      java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
+    return new ServerFixture(false, engineCustomise, customise);
+  }
+
   /** With the engine's builder customised too (an extra provider, its settings). */
   static ServerFixture withEngine(
       java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise) {

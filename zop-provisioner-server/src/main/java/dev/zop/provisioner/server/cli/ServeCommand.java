@@ -31,6 +31,15 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     EmbeddedProvisionerBuilder builder = store.engine();
+    // one registry for the engine, its pool, the HTTP server and the JVM; scraped at /metrics
+    io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics =
+        new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+            io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(metrics);
+    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(metrics);
+    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(metrics);
+    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(metrics);
+    builder.meterRegistry(metrics);
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
@@ -49,7 +58,7 @@ final class ServeCommand implements Callable<Integer> {
     ProvisionerServer server;
     try {
       server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource())).host(host).port(port)
-          .start();
+          .metrics(metrics).start();
     } catch (RuntimeException e) {
       engine.close();
       if (cause(e, java.net.BindException.class) == null) {

@@ -58,12 +58,14 @@ final class StepRunner {
   private final WorkflowRunner workflows;
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
+  private final EngineMetrics metrics;
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts,
       List<JobCompletionListener> completionListeners,
       ProviderRegistry providers, JobScopes scopes, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
       ClusterTargets targets, FencedWriter writer, WorkflowRunner workflows, BooleanSupplier halted,
-      BooleanSupplier stopping) {
+      BooleanSupplier stopping, EngineMetrics metrics) {
+    this.metrics = metrics;
     this.targets = targets;
     this.db = db;
     this.transitions = new StatusTransitions(jobs, db.dialect());
@@ -85,6 +87,9 @@ final class StepRunner {
     try {
       runSteps(lease);
     } catch (LeaseLostException e) {
+      if (!halted.getAsBoolean()) {
+        metrics.leaseLost();
+      }
       LOG.info("stopped working on {}: {}", lease.jobId, halted.getAsBoolean() ? "engine halted" : "lease lost");
     } catch (RuntimeException e) {
       // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
@@ -151,7 +156,9 @@ final class StepRunner {
         run.write(c -> startStep(c, job, row, attempt, running));
       }
       LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
+      long began = System.nanoTime();
       StepResult result = invoke(step, context, session);
+      metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
 
       if (result instanceof StepResult.Done done) {
         Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
@@ -193,7 +200,9 @@ final class StepRunner {
         return;
       } else {
         Failure failure = ((StepResult.Failed) result).failure();
+        metrics.failed(job, failure.category());
         if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
+          metrics.retried(job);
           long delay = retryPolicy.delayAfter(attempt).toMillis();
           run.write(c -> {
             transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
@@ -254,6 +263,19 @@ final class StepRunner {
       });
       start = c -> { };
     }
+  }
+
+  /** What became of a run of a step's body, as the step timer's {@code outcome} tag. */
+  private String outcome(StepResult result, int attempt) {
+    if (result instanceof StepResult.Done) {
+      return "succeeded";
+    }
+    if (result instanceof StepResult.Wait) {
+      return "waiting";
+    }
+    Failure failure = ((StepResult.Failed) result).failure();
+    return failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts() ? "retrying"
+        : "failed";
   }
 
   private StepResult invoke(Step step, StepContext context, ProviderSession session) {

@@ -38,7 +38,11 @@ final class Worker implements AutoCloseable {
   private volatile boolean running = true;
   private volatile boolean halted;
 
-  Worker(Database db, StepRunner runner, String owner, int threads, Duration lease, Duration poll) {
+  private final EngineMetrics metrics;
+
+  Worker(Database db, StepRunner runner, String owner, int threads, Duration lease, Duration poll,
+      EngineMetrics metrics) {
+    this.metrics = metrics;
     this.db = db;
     this.runner = runner;
     this.owner = owner;
@@ -77,6 +81,9 @@ final class Worker implements AutoCloseable {
         int free = threads - busy.get();
         List<Dialect.Claimed> claimed = free <= 0 ? List.of()
             : db.tx(c -> db.dialect().claim(c, owner, leaseMillis, free));
+        if (!claimed.isEmpty()) {
+          metrics.claimed(claimed.size());
+        }
         for (Dialect.Claimed claim : claimed) {
           Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version());
           leases.put(lease.jobId, lease);

@@ -1,0 +1,103 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import dev.zop.provisioner.FailureCategory;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.core.internal.store.Database;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * What an operator watches of the engine, as Micrometer meters in the host's registry:
+ *
+ * <ul>
+ *   <li>{@code zop.jobs} (gauge, tag {@code status}): the store's jobs (provisioning and remediation) by status,
+ *       read at most every five seconds;</li>
+ *   <li>{@code zop.steps} (timer, tags {@code provider}, {@code kind}, {@code step}, {@code outcome}: succeeded,
+ *       waiting, retrying, failed): each run of a step's body, the cloud calls in it;</li>
+ *   <li>{@code zop.step.failures} (counter, tags {@code provider}, {@code category}), {@code zop.step.retries}
+ *       (counter, tags {@code provider}, {@code kind}), {@code zop.claims} (jobs this engine leased),
+ *       {@code zop.lease.losses} (runs stopped because another engine holds the job now).</li>
+ * </ul>
+ *
+ * <p>Without a registry the meters go nowhere (an empty composite registry).
+ */
+public final class EngineMetrics {
+  private static final Duration FRESH = Duration.ofSeconds(5);
+
+  private final MeterRegistry registry;
+  private final Counter claims;
+  private final Counter leaseLosses;
+  private volatile Map<JobStatus, Long> counts = Map.of();
+  private volatile long countedAt;
+
+  public EngineMetrics(MeterRegistry registry) {
+    this.registry = registry != null ? registry : new CompositeMeterRegistry();
+    this.claims = Counter.builder("zop.claims").description("jobs this engine leased to run")
+        .register(this.registry);
+    this.leaseLosses = Counter.builder("zop.lease.losses")
+        .description("runs stopped because the job's lease passed to another engine").register(this.registry);
+  }
+
+  /** The store's jobs by status, as gauges; the count is one grouped query, shared by the gauges and cached. */
+  void watchJobs(Database db) {
+    for (JobStatus status : JobStatus.values()) {
+      Gauge.builder("zop.jobs", () -> count(db, status)).tag("status", status.wireName())
+          .description("jobs in the store by status").register(registry);
+    }
+  }
+
+  private long count(Database db, JobStatus status) {
+    long now = System.nanoTime();
+    if (now - countedAt > FRESH.toNanos()) {
+      Map<JobStatus, Long> fresh = new EnumMap<>(JobStatus.class);
+      try {
+        db.read(c -> {
+          try (Statement s = c.createStatement();
+              ResultSet r = s.executeQuery("SELECT status, COUNT(*) FROM provisioning_jobs GROUP BY status")) {
+            while (r.next()) {
+              fresh.put(JobStatus.fromWire(r.getString(1)), r.getLong(2));
+            }
+          }
+          return null;
+        });
+        counts = fresh;
+        countedAt = now;
+      } catch (RuntimeException e) {
+        // a store that cannot answer now shows the last count; the failure is the pool's to report
+      }
+    }
+    return counts.getOrDefault(status, 0L);
+  }
+
+  void claimed(int jobs) {
+    claims.increment(jobs);
+  }
+
+  void leaseLost() {
+    leaseLosses.increment();
+  }
+
+  void stepRan(JobRecord job, String step, String outcome, long nanos) {
+    Timer.builder("zop.steps").description("runs of a step's body, its cloud calls included")
+        .tag("provider", job.provider()).tag("kind", job.kind().wireName()).tag("step", step)
+        .tag("outcome", outcome).register(registry).record(Duration.ofNanos(nanos));
+  }
+
+  void retried(JobRecord job) {
+    Counter.builder("zop.step.retries").tag("provider", job.provider()).tag("kind", job.kind().wireName())
+        .register(registry).increment();
+  }
+
+  void failed(JobRecord job, FailureCategory category) {
+    Counter.builder("zop.step.failures").tag("provider", job.provider()).tag("category", category.wireName())
+        .register(registry).increment();
+  }
+}
