@@ -8,7 +8,6 @@ import com.google.protobuf.Message;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
-import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
@@ -74,21 +73,13 @@ class GcpThroughTheServiceTest {
     }
   }
 
-  /** Posts a document body, as its curl example does, and waits for the job through the client. */
   private Job submit(String body) throws Exception {
-    RawHttp.Reply reply = RawHttp.json(fixture.baseUrl(), "POST", "/provisioning-jobs", fixture.adminToken,
-        body.replace("spc_abc123", space.id().value()));
-    assertThat(reply.status()).as(reply.body()).isEqualTo(201);
-    String id = RawHttp.JSON.readTree(reply.body()).at("/data/id").asText();
-    return client.jobs().await(JobId.of(id), WAIT);
+    return ProvisioningDocument.submit(fixture, client, space.id(), body, WAIT);
   }
 
   @Test
   void theDocumentsKubernetesBodySucceedsOnGcp() throws Exception {
-    Job job = submit("""
-        { "spaceID": "spc_abc123", "kind": "kubernetes", "config": { "name": "platform-prod", "version": "1.30",
-          "nodeGroups": [ { "name": "default", "instanceType": "m5.large", "min": 2, "max": 6 } ],
-          "vpcID": "platform-net", "subnetIDs": ["platform-net-a", "platform-net-b"] } }""");
+    Job job = submit(ProvisioningDocument.KUBERNETES);
     assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(job.outputs()).containsEntry("clusterName", "platform-prod");
     assertThat(client.jobs().await(client.jobs().delete(job.id()).id(), WAIT).status())
@@ -98,9 +89,7 @@ class GcpThroughTheServiceTest {
 
   @Test
   void theDocumentsDatastoreBodySucceedsOnGcp() throws Exception {
-    Job job = submit("""
-        { "spaceID": "spc_abc123", "kind": "datastore", "config": { "engine": "postgres", "version": "16.3",
-          "instanceClass": "db.t3.medium", "allocatedStorageGB": 50, "multiAZ": true, "backupRetentionDays": 7 } }""");
+    Job job = submit(ProvisioningDocument.DATASTORE);
     assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(job.outputs()).containsKeys("host", "port", "adminSecretRef");
     assertThat(client.jobs().await(client.jobs().delete(job.id()).id(), WAIT).status())
@@ -109,9 +98,7 @@ class GcpThroughTheServiceTest {
 
   @Test
   void theDocumentsVmPoolBodySucceedsOnGcp() throws Exception {
-    Job job = submit("""
-        { "spaceID": "spc_abc123", "kind": "vm_pool", "config": { "name": "checkout-edge", "instanceType": "m5.large",
-          "min": 2, "max": 6, "createLoadBalancer": true, "listenerPorts": [80, 443] } }""");
+    Job job = submit(ProvisioningDocument.VM_POOL);
     assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(job.outputs()).containsKey("loadBalancerAddress");
     assertThat(client.jobs().await(client.jobs().delete(job.id()).id(), WAIT).status())
