@@ -86,6 +86,8 @@ final class AzureActions {
   static final String MYSQL_SERVERS_READ = "Microsoft.DBforMySQL/flexibleServers/read";
   static final String MYSQL_SERVERS_WRITE = "Microsoft.DBforMySQL/flexibleServers/write";
   static final String MYSQL_SERVERS_DELETE = "Microsoft.DBforMySQL/flexibleServers/delete";
+  static final String MYSQL_SERVERS_START = "Microsoft.DBforMySQL/flexibleServers/start/action";
+  static final String MYSQL_SERVERS_STOP = "Microsoft.DBforMySQL/flexibleServers/stop/action";
   static final String REDIS_READ = "Microsoft.Cache/redis/read";
   static final String REDIS_WRITE = "Microsoft.Cache/redis/write";
   static final String REDIS_DELETE = "Microsoft.Cache/redis/delete";

@@ -24,8 +24,8 @@ import java.util.Locale;
  *   <li>{@code vm-scale-set} / {@code virtual-machine-scale-set}: a VM scale set, deallocated (its instances stop
  *       and stop billing for compute, their disks kept) and started;</li>
  *   <li>{@code virtual-machine} / {@code vm}: one VM, deallocated and started;</li>
- *   <li>{@code azure-database-server}: an Azure Database for PostgreSQL flexible server, stopped and started
- *       (Azure starts a stopped server again by itself after seven days);</li>
+ *   <li>{@code azure-database-server} (PostgreSQL) and {@code azure-mysql-server}: an Azure Database flexible
+ *       server, stopped and started (Azure starts a stopped server again by itself after seven days);</li>
  *   <li>{@code synapse-pool}: a Synapse dedicated SQL pool, paused and resumed (a paused pool bills storage
  *       only);</li>
  *   <li>{@code data-factory}: a Data Factory trigger, stopped as its pause and started as its resume (the
@@ -47,7 +47,7 @@ final class AzureController implements ResourceController {
     this.calls = calls;
   }
 
-  private enum Kind { SCALE_SET, VM, POSTGRES, SQL_POOL, TRIGGER, COGNITIVE }
+  private enum Kind { SCALE_SET, VM, POSTGRES, MYSQL, SQL_POOL, TRIGGER, COGNITIVE }
 
   /** A resource group and the names below it (a pool's workspace and pool), from an ARM id or the short form. */
   private record Target(String group, List<String> names) {
@@ -110,10 +110,14 @@ final class AzureController implements ResourceController {
         yield powerState(view.statuses() == null ? List.of() : view.statuses().stream()
             .map(InstanceViewStatus::code).toList());
       }
-      case POSTGRES -> {
-        var server = calls.call(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
-            .getByResourceGroup(t.group(), t.name()));
-        yield switch (String.valueOf(server.state())) {
+      case POSTGRES, MYSQL -> {
+        FlexibleServers servers = servers(kind);
+        var server = servers.find(t.name(), t.group());
+        if (server == null) {
+          throw new ProviderException(Failure.userAction("resource_not_found", servers.label() + " " + resourceId
+              + " does not exist", "Check the recommendation's resource id.", null));
+        }
+        yield switch (server.state()) {
           case "Ready" -> "running";
           case "Stopped", "Disabled" -> "stopped";
           case "Stopping", "Dropping" -> "stopping";
@@ -145,6 +149,11 @@ final class AzureController implements ResourceController {
     };
   }
 
+  private FlexibleServers servers(Kind kind) {
+    return kind == Kind.MYSQL ? FlexibleServers.mysql(clients, calls, null) : FlexibleServers.postgres(clients,
+        calls, null);
+  }
+
   /** The power state of a VM, or of every instance of a scale set: running only when all run. */
   static String powerState(List<String> codes) {
     List<String> power = codes.stream().filter(c -> c != null && c.startsWith("PowerState/"))
@@ -173,6 +182,8 @@ final class AzureController implements ResourceController {
           .beginStart(t.group(), t.name()));
       case POSTGRES -> calls.call(FLEXIBLE_SERVERS_START, () -> clients.postgres().serviceClient().getServers()
           .beginStart(t.group(), t.name()));
+      case MYSQL -> calls.call(MYSQL_SERVERS_START, () -> clients.mysql().serviceClient().getServers()
+          .beginStart(t.group(), t.name()));
       case SQL_POOL -> calls.call(SQL_POOLS_RESUME, () -> clients.synapse().serviceClient().getSqlPools()
           .beginResume(t.group(), t.parent(), t.name()));
       case TRIGGER -> calls.call(TRIGGERS_START, () -> clients.dataFactory().serviceClient().getTriggers()
@@ -191,6 +202,8 @@ final class AzureController implements ResourceController {
       case VM -> calls.call(VIRTUAL_MACHINES_DEALLOCATE, () -> clients.compute().serviceClient()
           .getVirtualMachines().beginDeallocate(t.group(), t.name()));
       case POSTGRES -> calls.call(FLEXIBLE_SERVERS_STOP, () -> clients.postgres().serviceClient().getServers()
+          .beginStop(t.group(), t.name()));
+      case MYSQL -> calls.call(MYSQL_SERVERS_STOP, () -> clients.mysql().serviceClient().getServers()
           .beginStop(t.group(), t.name()));
       default -> throw new ProviderException(Failure.userAction("unsupported_action", "Azure " + resourceType
           + " is paused, not stopped", "Start a pause remediation for it instead.", null));
@@ -227,6 +240,7 @@ final class AzureController implements ResourceController {
         case SCALE_SET -> SCALE_SETS_READ;
         case VM -> VIRTUAL_MACHINES_READ;
         case POSTGRES -> FLEXIBLE_SERVERS_READ;
+        case MYSQL -> MYSQL_SERVERS_READ;
         case SQL_POOL -> SQL_POOLS_READ;
         case TRIGGER -> TRIGGERS_READ;
         case COGNITIVE -> COGNITIVE_ACCOUNTS_READ;
@@ -235,6 +249,7 @@ final class AzureController implements ResourceController {
         case SCALE_SET -> SCALE_SETS_START;
         case VM -> VIRTUAL_MACHINES_START;
         case POSTGRES -> FLEXIBLE_SERVERS_START;
+        case MYSQL -> MYSQL_SERVERS_START;
         case SQL_POOL -> SQL_POOLS_RESUME;
         case TRIGGER -> TRIGGERS_START;
         case COGNITIVE -> COGNITIVE_ACCOUNTS_WRITE;
@@ -243,6 +258,7 @@ final class AzureController implements ResourceController {
         case SCALE_SET -> SCALE_SETS_DEALLOCATE;
         case VM -> VIRTUAL_MACHINES_DEALLOCATE;
         case POSTGRES -> FLEXIBLE_SERVERS_STOP;
+        case MYSQL -> MYSQL_SERVERS_STOP;
         default -> throw unsupported(verb, resourceType);
       };
       case "pause" -> switch (kind) {
@@ -266,6 +282,7 @@ final class AzureController implements ResourceController {
       case "vm-scale-set", "virtual-machine-scale-set" -> Kind.SCALE_SET;
       case "virtual-machine", "vm" -> Kind.VM;
       case "azure-database-server" -> Kind.POSTGRES;
+      case "azure-mysql-server" -> Kind.MYSQL;
       case "synapse-pool" -> Kind.SQL_POOL;
       case "data-factory" -> Kind.TRIGGER;
       case "cognitive-services" -> Kind.COGNITIVE;
@@ -280,8 +297,8 @@ final class AzureController implements ResourceController {
     };
     if (kind == Kind.POSTGRES && resourceId != null && resourceId.toLowerCase(Locale.ROOT)
         .contains("/providers/microsoft.dbformysql/")) {
-      throw new ProviderException(Failure.userAction("unsupported_resource_type", "the Azure controller does"
-          + " not act on MySQL flexible servers yet", "Stop it in the Azure portal.", null));
+      throw new ProviderException(Failure.userAction("wrong_resource_type", resourceId + " is a MySQL flexible"
+          + " server", "Name its type azure-mysql-server: MySQL's servers are stopped with their own actions.", null));
     }
     return kind;
   }

@@ -62,6 +62,10 @@ final class AzureErrors {
       }
     }
     Throwable cause = CloudCallException.unwrap(error);
+    if (cause instanceof dev.zop.provisioner.ProviderException classified) {
+      // the provider's own refusal (a resource id of the wrong type): already in the user's terms
+      return classified.failure();
+    }
     if (cause instanceof UndeclaredPermissionException e) {
       return Failure.system(FailureCodes.UNDECLARED_PERMISSION, e.getMessage());
     }

@@ -38,6 +38,9 @@ interface FlexibleServers {
   /** The server, or null when there is none of that name. */
   Server find(String name);
 
+  /** The server of that name in another resource group (the controller's, named by ARM id), or null. */
+  Server find(String name, String group);
+
   void create(String name, Wanted wanted);
 
   void delete(String name);
@@ -87,8 +90,13 @@ interface FlexibleServers {
 
       @Override
       public Server find(String name) {
+        return find(name, resourceGroup);
+      }
+
+      @Override
+      public Server find(String name, String group) {
         var server = calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
-            .getByResourceGroup(resourceGroup, name));
+            .getByResourceGroup(group, name));
         return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
             server.fullyQualifiedDomainName());
       }
@@ -166,8 +174,13 @@ interface FlexibleServers {
 
       @Override
       public Server find(String name) {
+        return find(name, resourceGroup);
+      }
+
+      @Override
+      public Server find(String name, String group) {
         var server = calls.findOrNull(MYSQL_SERVERS_READ, () -> clients.mysql().serviceClient().getServers()
-            .getByResourceGroup(resourceGroup, name));
+            .getByResourceGroup(group, name));
         return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
             server.fullyQualifiedDomainName());
       }

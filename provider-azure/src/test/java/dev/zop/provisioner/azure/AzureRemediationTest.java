@@ -124,6 +124,30 @@ class AzureRemediationTest {
         .isEqualTo("Stopped");
   }
 
+  @Test
+  void anIdleMySqlFlexibleServerIsStoppedByItsOwnActions() {
+    ObjectNode server = JSON.createObjectNode();
+    server.putObject("properties").put("state", "Ready").put("version", "8.0.21");
+    String id = existing("Microsoft.DBforMySQL/flexibleServers", "orders", server);
+    // named as a PostgreSQL server, it ends at its precondition with the type to use; nothing was stopped
+    zop.remediations().putRecommendation(new Recommendation("rec-wrong", "azure", account.id(), "eastus",
+        "azure-database-server", id, "stop"));
+    RemediationJob wrong = zop.remediations().await(zop.remediations().start("rec-wrong", SubjectType.RESOURCE, id)
+        .id(), WAIT);
+    assertThat(wrong.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(String.valueOf(zop.remediations().audit(wrong.id()))).contains("wrong_resource_type");
+    assertThat(FAKE.calls()).doesNotContain("Microsoft.DBforMySQL/flexibleServers/stop/action",
+        "Microsoft.DBforPostgreSQL/flexibleServers/stop/action");
+
+    RemediationJob job = started("azure-mysql-server", id, "stop");
+    assertThat(job.templateId()).isEqualTo("stop-idle-database");
+    zop.remediations().approve(job.id(), StepRef.name("approval"), "the orders replica is idle at night");
+    assertThat(zop.remediations().await(job.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(FAKE.calls()).contains("Microsoft.DBforMySQL/flexibleServers/stop/action");
+    assertThat(FAKE.resources().get(id.toLowerCase(Locale.ROOT)).path("properties").path("state").asText())
+        .isEqualTo("Stopped");
+  }
+
   /** Pauses through the pause-service template, checks the final state, and resumes through the controller. */
   private void pausedAndResumed(String type, String id, String property, String paused, String resumed) {
     RemediationJob job = started(type, id, "pause");

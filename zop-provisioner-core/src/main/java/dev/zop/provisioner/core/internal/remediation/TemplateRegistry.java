@@ -49,7 +49,7 @@ public final class TemplateRegistry {
             "vm-scale-set", "virtual-machine-scale-set"),
             "Stop the idle VM. It can be started again; its disks are kept."),
         stopTemplate(STOP_IDLE_DATABASE, Set.of("db-instance", "rds-instance", "cloudsql-instance",
-            "azure-database-server"), "Stop the idle database. It can be started again; its data is kept."),
+            "azure-database-server", "azure-mysql-server"), "Stop the idle database. It can be started again; its data is kept."),
         pauseTemplate(PAUSE_SERVICE, Set.of("synapse-pool", "ml-compute", "data-factory", "cognitive-services",
             "databricks-cluster"), false, "paused",
             "Pause the service. It has no stop; the provisioner pauses it and it can be resumed."),
