@@ -15,7 +15,7 @@ import dev.zop.provisioner.server.AccessStore;
 import dev.zop.provisioner.server.ProvisionerServer;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Locale;

@@ -20,7 +20,7 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.kube.KubeTestCluster;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.net.ServerSocket;
 import java.nio.file.Files;

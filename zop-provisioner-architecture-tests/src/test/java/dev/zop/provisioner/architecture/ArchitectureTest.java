@@ -21,7 +21,7 @@ class ArchitectureTest {
   private static final String[] PROVIDERS = {"dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
       "dev.zop.provisioner.azure..",
       "dev.zop.provisioner.helm..",
-      "dev.zop.provisioner.testkit.sim..", "dev.zop.provisioner.examples.localcloud.."};
+      "dev.zop.provisioner.sim..", "dev.zop.provisioner.examples.localcloud.."};
   private static final String[] ENGINE_SIDE = {"dev.zop.provisioner.core..", "dev.zop.provisioner.wire..",
       "dev.zop.provisioner.client..", "dev.zop.provisioner.server..", "dev.zop.provisioner.benchmarks.."};
 
@@ -39,10 +39,11 @@ class ArchitectureTest {
     // a rule over classes that are not imported passes vacuously: make sure each artifact is seen
     for (String type : new String[] {"dev.zop.provisioner.Provisioner", "dev.zop.provisioner.kit.ProviderStep",
         "dev.zop.provisioner.wire.WireJson", "dev.zop.provisioner.core.EmbeddedProvisioner",
-        "dev.zop.provisioner.testkit.sim.SimProvider", "dev.zop.provisioner.aws.AwsProvider",
+        "dev.zop.provisioner.sim.SimProvider", "dev.zop.provisioner.aws.AwsProvider",
         "dev.zop.provisioner.gcp.GcpProvider", "dev.zop.provisioner.azure.AzureProvider",
         "dev.zop.provisioner.helm.HelmComponents", "dev.zop.provisioner.client.ProvisionerClient",
         "dev.zop.provisioner.server.ProvisionerServer", "dev.zop.provisioner.notify.WebhookNotifier",
+        "dev.zop.provisioner.cli.Zop",
         "dev.zop.provisioner.examples.localcloud.LocalCloudProvider"}) {
       if (!production.contain(type)) {
         throw new AssertionError(type + " was not imported: the rules below would not see its module");
@@ -71,13 +72,13 @@ class ArchitectureTest {
         .check(production);
     noClasses().that().resideInAnyPackage("dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
             "dev.zop.provisioner.azure..",
-            "dev.zop.provisioner.helm..", "dev.zop.provisioner.examples.localcloud..")
+            "dev.zop.provisioner.helm..", "dev.zop.provisioner.sim..", "dev.zop.provisioner.examples.localcloud..")
         .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.testkit..")
         .check(production);
-    // the sim, a test double, also reports accepted changes to the TCK's halt switch (the crash matrix's hook)
-    classes().that().resideInAPackage("dev.zop.provisioner.testkit.sim..")
-        .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, KIT, "dev.zop.provisioner.testkit.sim..",
-            "dev.zop.provisioner.testkit.tck", "java..", "com.google.auto.service.."))
+    // the sim ships (zop serve --demo): it stands on the API and the kit alone, like a real provider
+    classes().that().resideInAPackage("dev.zop.provisioner.sim..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, KIT, "dev.zop.provisioner.sim..",
+            "java.."))
         .check(production);
   }
 
@@ -111,10 +112,23 @@ class ArchitectureTest {
     noClasses().that().resideInAPackage("dev.zop.provisioner.client..")
         .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.server..")
         .check(production);
-    // the `zop` command (server.cli) is a client of the service and may use the client; the service may not
+    // the service never calls itself through the client; its commands (server.cli) join the zop command
+    noClasses().that().resideInAPackage("dev.zop.provisioner.server..")
+        .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.client..")
+        .check(production);
     noClasses().that().resideInAPackage("dev.zop.provisioner.server..")
         .and().resideOutsideOfPackage("dev.zop.provisioner.server.cli..")
-        .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.client..")
+        .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.cli..")
+        .check(production);
+  }
+
+  @Test
+  void theClientCommandsStandOnTheClientAlone() {
+    // what keeps `zop` fast to start: no engine, store, service or provider on its class path
+    classes().that().resideInAPackage("dev.zop.provisioner.cli..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, "dev.zop.provisioner.cli..",
+            "dev.zop.provisioner.client", "dev.zop.provisioner.wire..", "picocli..", "com.fasterxml.jackson..",
+            "java.."))
         .check(production);
   }
 

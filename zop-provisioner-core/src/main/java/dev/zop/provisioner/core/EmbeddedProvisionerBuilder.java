@@ -259,10 +259,19 @@ public final class EmbeddedProvisionerBuilder {
       throw new UncheckedIOException("cannot create the data directory " + dir, e);
     }
     // the engine uses a few dozen distinct statements; H2's default parse cache holds 8
-    return "jdbc:h2:file:" + dir.resolve("zop").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;QUERY_CACHE_SIZE=64";
+    return "jdbc:h2:file:" + h2Database(dir) + ";DB_CLOSE_ON_EXIT=FALSE;QUERY_CACHE_SIZE=64";
   }
 
-  private static Path defaultDataDirectory() {
+  /** The H2 database (its path, without H2's file suffix) of the default store in {@code dataDirectory}. */
+  public static String h2Database(Path dataDirectory) {
+    return dataDirectory.resolve("zop").toAbsolutePath().toString();
+  }
+
+  /**
+   * Where the default store lives when {@link #dataDirectory} is not given: {@code $ZOP_HOME}, else
+   * {@code $XDG_DATA_HOME/zop-provisioner}, else {@code ~/.local/share/zop-provisioner}.
+   */
+  public static Path defaultDataDirectory() {
     String home = System.getenv("ZOP_HOME");
     if (home != null && !home.isBlank()) {
       return Path.of(home);

@@ -3,7 +3,7 @@ package dev.zop.provisioner.server;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.testkit.contract.ProvisionerContract;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -19,7 +19,7 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.kube.KubeTestCluster;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.Set;

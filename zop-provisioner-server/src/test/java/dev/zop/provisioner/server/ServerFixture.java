@@ -5,7 +5,7 @@ import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.client.ProvisionerClient;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

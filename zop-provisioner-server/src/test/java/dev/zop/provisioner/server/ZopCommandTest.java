@@ -8,7 +8,7 @@ import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
-import dev.zop.provisioner.server.cli.Zop;
+import dev.zop.provisioner.cli.Zop;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -291,6 +291,17 @@ class ZopCommandTest {
     Run yaml = zop("jobs", "get", id, "-o", "yaml");
     assertThat(yaml.out()).contains("id: " + id, "kind: network", "status: succeeded");
     assertThat(zop("jobs", "get", id, "-o", "xml").exit()).isEqualTo(2);
+    // quiet: the ids alone, one per line, for scripts
+    Run quiet = zop("jobs", "list", "--space", space.id().value(), "-q");
+    assertThat(quiet.out().lines().toList()).contains(id).allMatch(line -> line.matches("job_[a-z0-9]+"));
+    Path spaceless = jobFile("""
+        kind: network
+        config: {name: cli-quiet, cidr: 10.9.0.0/16}
+        """);
+    Run quietWatch = zop("jobs", "submit", "-f", spaceless.toString(), "--space", space.id().value(), "--watch",
+        "-q");
+    assertThat(quietWatch.exit()).as(quietWatch.err()).isZero();
+    assertThat(quietWatch.out().strip()).matches("job_[a-z0-9]+");
 
     Run events = zop("jobs", "events", id);
     assertThat(events.exit()).isZero();
@@ -359,23 +370,42 @@ class ZopCommandTest {
   }
 
   @Test
-  void aTokenCommandOnAStoreAServiceHoldsSaysSoInOneLine() throws Exception {
+  void tokensAreMadeAndRevokedWhileADemoServiceHoldsItsH2Store() throws Exception {
     Path data = Files.createTempDirectory("zop-held");
-    // a real zop serve in its own process holds the H2 store
+    // a real zop serve --demo in its own process holds the H2 store and shares it with the zop tokens below
     Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--port", "0", "--data-dir",
+        System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--demo", "--port", "0", "--data-dir",
         data.toString()).redirectErrorStream(true).start();
     try {
       var lines = new java.io.BufferedReader(new java.io.InputStreamReader(serve.getInputStream(),
           StandardCharsets.UTF_8));
-      java.util.concurrent.CompletableFuture<Boolean> listening = java.util.concurrent.CompletableFuture.supplyAsync(
-          () -> lines.lines().anyMatch(line -> line.startsWith("zop provisioner listening")));
-      assertThat(listening.get(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      java.util.concurrent.CompletableFuture<List<String>> started = java.util.concurrent.CompletableFuture
+          .supplyAsync(() -> {
+            List<String> seen = new ArrayList<>();
+            lines.lines().takeWhile(line -> seen.add(line) && !line.startsWith("demo: zop tokens create"))
+                .forEach(line -> { });
+            return seen;
+          });
+      List<String> banner = started.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      String base = banner.stream().filter(l -> l.startsWith("zop provisioner listening on ")).findFirst()
+          .orElseThrow().substring("zop provisioner listening on ".length());
+      String demoSpace = banner.stream().filter(l -> l.contains("nothing real is created")).findFirst()
+          .map(l -> l.replaceAll(".*space (spc_\\S+).*", "$1")).orElseThrow(() -> new AssertionError(banner));
 
-      Run held = zopWithoutClient("tokens", "create", "--org", "acme", "--actor", "a@acme.com", "--role", "admin",
-          "--data-dir", data.toString());
-      assertThat(held.exit()).isEqualTo(2);
-      assertThat(held.err()).contains("the store is in use by another process", "fix:").doesNotContain("\tat ");
+      Run made = zopWithoutClient("tokens", "create", "--org", "demo", "--actor", "a@example.com", "--role",
+          "admin", "--data-dir", data.toString());
+      assertThat(made.exit()).as(made.err()).isZero();
+      String token = made.out().strip();
+      String tokenId = made.err().replaceAll("(?s).*token (tok_\\S+) .*", "$1");
+      assertThat(token).startsWith("zop_");
+      RawHttp.Reply spaces = RawHttp.json(base, "GET", "/spaces", token, null);
+      assertThat(spaces.status()).isEqualTo(200);
+      assertThat(spaces.body()).contains(demoSpace, "\"provider\":\"sim\"");
+
+      Run revoked = zopWithoutClient("tokens", "revoke", "--id", tokenId, "--data-dir", data.toString());
+      assertThat(revoked.exit()).as(revoked.err()).isZero();
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(RawHttp.json(base, "GET", "/spaces", token, null).status()).isEqualTo(401));
     } finally {
       serve.destroy();
       assertThat(serve.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();

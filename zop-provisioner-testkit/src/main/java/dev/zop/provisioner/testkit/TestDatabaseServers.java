@@ -1,6 +1,6 @@
 package dev.zop.provisioner.testkit;
 
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

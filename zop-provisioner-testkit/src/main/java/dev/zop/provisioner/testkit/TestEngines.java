@@ -3,8 +3,8 @@ package dev.zop.provisioner.testkit;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.core.RetryPolicy;
-import dev.zop.provisioner.testkit.sim.SimCloud;
-import dev.zop.provisioner.testkit.sim.SimProvider;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.sim.SimProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 

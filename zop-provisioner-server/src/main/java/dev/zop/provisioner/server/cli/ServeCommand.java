@@ -1,10 +1,20 @@
 package dev.zop.provisioner.server.cli;
 
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.server.AccessStore;
 import dev.zop.provisioner.server.ProvisionerServer;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.sim.SimProvider;
+import java.time.Duration;
 import dev.zop.provisioner.spi.Notifier;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -28,9 +38,22 @@ final class ServeCommand implements Callable<Integer> {
           + " listens on every interface")
   String host;
 
+  @Option(names = "--demo", description = "also run the simulated cloud (provider sim: nothing real is created), with"
+      + " an account and a space named demo ready in organisation demo; make its token with"
+      + " zop tokens create --org demo --actor you@example.com --role admin")
+  boolean demo;
+
+  /** Where --demo's account and space live: an organisation of their own in the store. */
+  static final String DEMO_ORG = "demo";
+
   @Override
   public Integer call() throws InterruptedException {
     EmbeddedProvisionerBuilder builder = store.engine();
+    if (demo) {
+      // a few seconds per cluster and database, so a watched demo job shows its steps go by
+      builder.provider(new SimProvider(SimCloud.create().creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
+          .creatingTime("db-instance", Duration.ofSeconds(3))));
+    }
     // one registry for the engine, its pool, the HTTP server and the JVM; scraped at /metrics
     io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics =
         new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
@@ -48,7 +71,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       engine = builder.build();
     } catch (RuntimeException e) {
-      java.sql.SQLException sql = cause(e, java.sql.SQLException.class);
+      java.sql.SQLException sql = StoreOptions.cause(e, java.sql.SQLException.class);
       if (sql == null) {
         throw e;
       }
@@ -61,31 +84,46 @@ final class ServeCommand implements Callable<Integer> {
           .metrics(metrics).start();
     } catch (RuntimeException e) {
       engine.close();
-      if (cause(e, java.net.BindException.class) == null) {
+      if (StoreOptions.cause(e, java.net.BindException.class) == null) {
         throw e;
       }
       throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": the address is in use or not"
           + " this machine's\n  fix: stop what holds the port, or pass another --port (or --host)");
     }
+    // zop tokens beside this service: the H2 file is this process's alone, so it is served to them on loopback
+    SharedH2Store shared = store.h2() ? SharedH2Store.serve(store.directory()) : null;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       // requests in flight finish first; then the engine lets running steps end and releases their leases
       server.close();
+      if (shared != null) {
+        shared.close();
+      }
       engine.close();
       stopped.countDown();
     }, "zop-shutdown"));
     System.out.println("zop provisioner listening on http://" + host + ":" + server.port());
+    if (demo) {
+      Space space = demoSpace(engine);
+      System.out.println("demo: provider sim is a simulated cloud; nothing real is created. Organisation "
+          + DEMO_ORG + ": account " + space.cloudAccountId().value() + ", space " + space.id().value() + " (demo)");
+      System.out.println("demo: zop tokens create --org " + DEMO_ORG + " --actor you@example.com --role admin,"
+          + " then zop jobs submit -f examples/jobs/kubernetes.yaml --space " + space.id().value() + " --watch");
+    }
     System.out.flush();
     stopped.await();
     return 0;
   }
 
-  private static <T extends Throwable> T cause(Throwable error, Class<T> type) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
+  /** The demo organisation's sim account and space, made the first time and found by name after that. */
+  static Space demoSpace(EmbeddedProvisioner engine) {
+    Provisioner demoOrg = engine.as(new Principal(DEMO_ORG, "zop-demo", Set.of(Principal.ADMIN)));
+    CloudAccount account = demoOrg.accounts().list().stream()
+        .filter(a -> a.provider().equals(SimProvider.ID) && a.name().equals("demo")).findFirst()
+        .orElseGet(() -> demoOrg.accounts().create(CloudAccountRequest.of(SimProvider.ID, "demo")));
+    return demoOrg.spaces().list().stream()
+        .filter(s -> account.id().equals(s.cloudAccountId()) && s.name().equals("demo")).findFirst()
+        .orElseGet(() -> demoOrg.spaces().create(SpaceRequest.of(SimProvider.ID, "demo", account.id())
+            .region("sim-demo-1")));
   }
 }

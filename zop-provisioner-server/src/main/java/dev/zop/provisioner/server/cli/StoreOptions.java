@@ -3,6 +3,7 @@ package dev.zop.provisioner.server.cli;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** Where the engine keeps its state: an H2 file store by default, PostgreSQL by flag or environment. */
@@ -23,19 +24,32 @@ final class StoreOptions {
   String jdbcPassword;
 
   /**
-   * The store for a one-shot command (no workers). An H2 file store has one user at a time: while a
-   * {@code zop serve} holds it, this says so in one line instead of H2's lock error.
+   * The store for a one-shot command (no workers). An H2 file store a running {@code zop serve} holds is reached
+   * through the loopback port it serves it on ({@link SharedH2Store}); one held by a program that does not share
+   * it is said so in one line instead of H2's lock error.
    */
   EmbeddedProvisioner open() {
+    if (h2()) {
+      Optional<String> served = SharedH2Store.servedUrl(directory());
+      if (served.isPresent()) {
+        try {
+          return engine().jdbc(served.get(), "sa", "").runWorkers(false).build();
+        } catch (RuntimeException e) {
+          if (cause(e, java.net.ConnectException.class) == null) {
+            throw e;
+          }
+          // the service that wrote the address is gone (killed before it could remove it): open the file
+        }
+      }
+    }
     try {
       return engine().runWorkers(false).build();
     } catch (RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-        if (t instanceof java.sql.SQLException sql && sql.getErrorCode() == H2_DATABASE_IN_USE) {
-          throw new IllegalArgumentException("the store is in use by another process (a running zop serve?)\n"
-              + "  fix: stop it for a moment, or keep the service's store on PostgreSQL (--jdbc-url), where any"
-              + " number of zop commands share it");
-        }
+      java.sql.SQLException sql = cause(e, java.sql.SQLException.class);
+      if (sql != null && sql.getErrorCode() == H2_DATABASE_IN_USE) {
+        throw new IllegalArgumentException("the store is held by a program that does not share it\n"
+            + "  fix: stop it for a moment (a running zop serve shares its store with zop tokens), or keep the"
+            + " store on PostgreSQL (--jdbc-url)");
       }
       throw e;
     }
@@ -44,14 +58,30 @@ final class StoreOptions {
   /** H2's "Database may be already in use" (ErrorCode.DATABASE_ALREADY_OPEN_1). */
   private static final int H2_DATABASE_IN_USE = 90020;
 
+  /** Whether the store is the H2 file in the data directory (no --jdbc-url). */
+  boolean h2() {
+    return jdbcUrl == null || jdbcUrl.isBlank();
+  }
+
+  /** The data directory: H2's file, the local secrets and the served store's address. */
+  Path directory() {
+    return dataDir != null ? dataDir : EmbeddedProvisionerBuilder.defaultDataDirectory();
+  }
+
   EmbeddedProvisionerBuilder engine() {
-    EmbeddedProvisionerBuilder builder = EmbeddedProvisioner.builder();
-    if (dataDir != null) {
-      builder.dataDirectory(dataDir);
-    }
-    if (jdbcUrl != null && !jdbcUrl.isBlank()) {
+    EmbeddedProvisionerBuilder builder = EmbeddedProvisioner.builder().dataDirectory(directory());
+    if (!h2()) {
       builder.jdbc(jdbcUrl, jdbcUser, jdbcPassword);
     }
     return builder;
+  }
+
+  static <T extends Throwable> T cause(Throwable error, Class<T> type) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
   }
 }

@@ -17,7 +17,7 @@ import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.SubjectType;
 import dev.zop.provisioner.spi.Notifier;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Duration;

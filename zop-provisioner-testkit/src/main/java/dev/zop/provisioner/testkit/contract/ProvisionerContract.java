@@ -48,7 +48,7 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.VmPoolSpec;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -23,7 +23,7 @@ import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -8,7 +8,7 @@ import dev.zop.provisioner.Job;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.testkit.TestDatabaseServers;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -15,7 +15,7 @@ import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.core.EngineCrashes;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

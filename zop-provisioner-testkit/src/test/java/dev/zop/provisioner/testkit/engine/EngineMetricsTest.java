@@ -12,7 +12,7 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -19,7 +19,7 @@ import dev.zop.provisioner.remediation.StepRef;
 import dev.zop.provisioner.remediation.SubjectType;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.internal.store.EngineMigrations;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -3,7 +3,7 @@ package dev.zop.provisioner.testkit.remediation;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.testkit.TestEngines;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -29,7 +29,7 @@ import dev.zop.provisioner.remediation.SubjectType;
 import dev.zop.provisioner.remediation.TemplateStep;
 import dev.zop.provisioner.remediation.WorkflowTemplate;
 import dev.zop.provisioner.spi.Notification;
-import dev.zop.provisioner.testkit.sim.SimCloud;
+import dev.zop.provisioner.sim.SimCloud;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,215 @@
+package dev.zop.provisioner.sim;
+
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spec.ComponentSpec;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.LoadBalancerSpec;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.NodeGroup;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** One generic driver per kind: the kind decides which simulated resources exist and how they are priced. */
+final class SimDrivers {
+  private static final Set<String> KUBERNETES_VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31");
+
+  private SimDrivers() {}
+
+  static ResourceDriver<? extends ResourceSpec> forKind(JobKind kind, SimCloud cloud, String region) {
+    return switch (kind) {
+      case KUBERNETES -> new Driver<>(KubernetesSpec.class, cloud, region, SimDrivers::kubernetes,
+          SimDrivers::validateKubernetes, SimPrices::kubernetes);
+      case VM_POOL -> new Driver<>(VmPoolSpec.class, cloud, region, SimDrivers::vmPool, s -> List.of(),
+          SimPrices::vmPool);
+      case DATASTORE -> new Driver<>(DatastoreSpec.class, cloud, region, SimDrivers::datastore, s -> List.of(),
+          SimPrices::datastore);
+      case NETWORK -> new Driver<>(NetworkSpec.class, cloud, region, SimDrivers::network, s -> List.of(),
+          SimPrices::network);
+      case REGISTRY -> new Driver<>(RegistrySpec.class, cloud, region, SimDrivers::registry, s -> List.of(),
+          SimPrices::registry);
+      case LOAD_BALANCER -> new Driver<>(LoadBalancerSpec.class, cloud, region, SimDrivers::loadBalancer,
+          s -> List.of(), SimPrices::loadBalancer);
+      case COMPONENT -> new Driver<>(ComponentSpec.class, cloud, region, SimDrivers::component, s -> List.of(),
+          (s, r) -> List.of());
+      case REMEDIATION -> throw new IllegalArgumentException("sim provisions no " + kind.wireName());
+    };
+  }
+
+  private static List<Part> kubernetes(KubernetesSpec spec, String region) {
+    List<Part> parts = new ArrayList<>();
+    parts.add(Part.derived("role", "iam-role", "cluster-role", "iam", "Role"));
+    parts.add(Part.named("cluster", "kubernetes-cluster", spec.name(), "kubernetes", "Cluster")
+        .attributes(Map.of("version", spec.version()))
+        .outputs(Map.of("clusterName", "{name}", "endpoint", "https://{name}." + region + ".k8s.sim.invalid"))
+        .waiting());
+    for (NodeGroup group : spec.nodeGroups()) {
+      parts.add(Part.named("nodegroup." + group.name(), "node-group", spec.name() + "-" + group.name(),
+              "kubernetes", "Nodegroup")
+          .attributes(Map.of("instanceType", group.instanceType(), "desired", String.valueOf(group.desiredSize())))
+          .waiting());
+    }
+    return parts;
+  }
+
+  private static List<FieldError> validateKubernetes(KubernetesSpec spec) {
+    if (spec.version() != null && !KUBERNETES_VERSIONS.contains(spec.version())) {
+      return List.of(FieldError.of("version", "unsupported_version",
+          "supported versions are " + KUBERNETES_VERSIONS.stream().sorted().toList()));
+    }
+    return List.of();
+  }
+
+  private static List<Part> vmPool(VmPoolSpec spec, String region) {
+    List<Part> parts = new ArrayList<>();
+    parts.add(Part.named("launch-template", "launch-template", spec.name(), "compute", "LaunchTemplate")
+        .attributes(Map.of("instanceType", spec.instanceType())));
+    parts.add(Part.named("group", "scaling-group", spec.name(), "autoscaling", "AutoScalingGroup")
+        .attributes(Map.of("min", String.valueOf(spec.min()), "max", String.valueOf(spec.max()))));
+    if (spec.createLoadBalancer()) {
+      parts.addAll(balancer(spec.name(), spec.loadBalancerType() == null ? "application" : spec.loadBalancerType(),
+          spec.listenerPorts(), region));
+    }
+    return parts;
+  }
+
+  private static List<Part> balancer(String name, String type, List<Integer> ports, String region) {
+    List<Part> parts = new ArrayList<>();
+    parts.add(Part.named("lb", "load-balancer", name, "loadbalancing", "LoadBalancer")
+        .attributes(Map.of("type", type))
+        .outputs(Map.of("dnsName", "{name}." + region + ".lb.sim.invalid"))
+        .waiting());
+    parts.add(Part.named("target-group", "target-group", name, "loadbalancing", "TargetGroup"));
+    for (Integer port : ports) {
+      parts.add(Part.named("listener." + port, "listener", name + "-" + port, "loadbalancing", "Listener"));
+    }
+    return parts;
+  }
+
+  private static List<Part> datastore(DatastoreSpec spec, String region) {
+    List<Part> parts = new ArrayList<>();
+    if (spec.engine().isSql()) {
+      parts.add(Part.derived("subnet-group", "db-subnet-group", "db-subnets", "database", "DBSubnetGroup"));
+      parts.add(new Part("db", "db-instance", spec.name(), "db", "database", "DBInstance",
+          Map.of("engine", spec.engine().wireName(), "version", spec.version(),
+              "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz())),
+          true, Map.of("host", "{name}." + region + ".db.sim.invalid",
+              "port", String.valueOf(spec.engine().defaultPort()), "engine", spec.engine().wireName()), null)
+          .backedBy(spec.engine()));
+    } else {
+      parts.add(new Part("cache", "cache-cluster", spec.name(), "cache", "cache", "ReplicationGroup",
+          Map.of("engine", "redis", "version", spec.version(), "nodeType", spec.instanceClass()),
+          true, Map.of("host", "{name}." + region + ".cache.sim.invalid", "port", "6379", "engine", "redis"), null));
+    }
+    return parts;
+  }
+
+  private static List<Part> network(NetworkSpec spec, String region) {
+    List<Part> parts = new ArrayList<>();
+    parts.add(Part.named("vpc", "vpc", spec.name(), "network", "Vpc")
+        .attributes(Map.of("cidr", spec.cidr())));
+    for (Subnet subnet : spec.subnets()) {
+      parts.add(Part.named("subnet." + subnet.name(), "subnet", spec.name() + "-" + subnet.name(), "network",
+          "Subnet").attributes(Map.of("cidr", subnet.cidr(), "vpc", spec.name())));
+    }
+    if (spec.peerVpcId() != null) {
+      parts.add(Part.named("peering", "vpc-peering", spec.name() + "-to-" + spec.peerVpcId(), "network",
+          "VpcPeeringConnection").waiting());
+    }
+    if (spec.dnsZone() != null) {
+      parts.add(Part.named("dns-zone", "dns-zone", spec.dnsZone(), "dns", "HostedZone"));
+    }
+    return parts;
+  }
+
+  private static List<Part> registry(RegistrySpec spec, String region) {
+    return List.of(Part.named("repository", "registry", spec.name(), "registry", "Repository")
+        .attributes(Map.of("immutableTags", String.valueOf(spec.immutableTags())))
+        .outputs(Map.of("repositoryUri", "123456789012.registry." + region + ".sim.invalid/{name}")));
+  }
+
+  private static List<Part> loadBalancer(LoadBalancerSpec spec, String region) {
+    return balancer(spec.name(), spec.type(), spec.listenerPorts(), region);
+  }
+
+  private static List<Part> component(ComponentSpec spec, String region) {
+    String namespace = spec.namespace() != null ? spec.namespace() : spec.componentId();
+    return List.of(Part.named("release", "helm-release", namespace + "/" + spec.componentId(), "helm", "Release")
+        .attributes(Map.of("namespace", namespace)));
+  }
+
+  /** A driver over a kind's parts: create each (and wait when it is asynchronous); delete in reverse. */
+  private static final class Driver<S extends ResourceSpec> implements ResourceDriver<S> {
+    private final Class<S> type;
+    private final SimCloud cloud;
+    private final String region;
+    private final BiFunction<S, String, List<Part>> parts;
+    private final Function<S, List<FieldError>> validator;
+    private final BiFunction<S, String, List<CostComponent>> pricing;
+
+    Driver(Class<S> type, SimCloud cloud, String region, BiFunction<S, String, List<Part>> parts,
+        Function<S, List<FieldError>> validator, BiFunction<S, String, List<CostComponent>> pricing) {
+      this.type = type;
+      this.cloud = cloud;
+      this.region = region;
+      this.parts = parts;
+      this.validator = validator;
+      this.pricing = pricing;
+    }
+
+    @Override
+    public Class<S> specType() {
+      return type;
+    }
+
+    @Override
+    public List<FieldError> validate(S spec) {
+      return validator.apply(spec);
+    }
+
+    @Override
+    public List<Step> create(S spec) {
+      List<Step> steps = new ArrayList<>();
+      for (Part part : parts.apply(spec, region)) {
+        steps.add(SimSteps.create(cloud, part, region));
+        if (part.waits()) {
+          steps.add(SimSteps.await(cloud, part));
+        }
+      }
+      return steps;
+    }
+
+    @Override
+    public List<Step> teardown(S spec, Outputs recorded) {
+      List<Part> all = parts.apply(spec, region);
+      List<Step> steps = new ArrayList<>();
+      for (int i = all.size() - 1; i >= 0; i--) {
+        Part part = all.get(i);
+        String name = recorded.get(part.nameKey());
+        if (name != null) {
+          steps.add(SimSteps.delete(cloud, part, name));
+        }
+      }
+      return steps;
+    }
+
+    @Override
+    public List<CostComponent> price(S spec, String priceRegion) {
+      return pricing.apply(spec, priceRegion);
+    }
+  }
+
+}

@@ -1,0 +1,113 @@
+package dev.zop.provisioner.sim;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The three step shapes every simulated resource uses: create, wait until active, delete. */
+final class SimSteps {
+  private SimSteps() {}
+
+  /** A step that tells the cloud which step is calling (the cloud counts calls per step), then does {@code body}. */
+  private static Step tracked(String name, List<String> permissions, SimCloud cloud, ProviderStep.Body body) {
+    return ProviderStep.of(name, permissions, context -> {
+      cloud.enterStep(context.jobId().value(), name);
+      try {
+        return body.run(context);
+      } finally {
+        cloud.leaveStep();
+      }
+    });
+  }
+
+  /** Observes, records intent, creates; adopts a resource this job already created. */
+  static Step create(SimCloud cloud, Part part, String region) {
+    return tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
+      String name = part.name() != null ? part.name() : ctx.resourceName(part.suffix());
+      SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+      Failure foreign = existing == null ? null
+          : SimProvider.OWNER.refuseForeign(existing.tags(), ctx, part.type(), name);
+      if (foreign != null) {
+        return StepResult.fail(foreign);
+      }
+      if (existing == null) {
+        ctx.recordIntent(Map.of(part.nameKey(), name));
+        try {
+          cloud.create(part.create(), part.type(), name, part.attributes(),
+              SimProvider.OWNER.of(ctx));
+        } catch (SimException e) {
+          if (e.code() != SimException.Code.ALREADY_EXISTS) {
+            throw e;
+          }
+          // created by an earlier attempt whose answer was lost; the next run's describe confirms it is ours
+          return StepResult.waitFor(cloud.pollInterval(), part.type() + " " + name + " is being created");
+        }
+      } else {
+        ctx.log("adopted existing " + part.type() + " " + name);
+      }
+      Map<String, String> outputs = new LinkedHashMap<>();
+      outputs.put(part.nameKey(), name);
+      outputs.put(part.key() + ".id", "sim:" + region + ":" + part.type() + "/" + name);
+      part.outputs().forEach((k, v) -> outputs.put(k, v.replace("{name}", name)));
+      SimCloud.Server server = part.server() == null ? null : cloud.backingServer(part.server());
+      if (server != null) {
+        // the simulated instance stands for a real server; its admin login goes to the secret store
+        SecretRef admin = ctx.secrets().put("zop/sim/" + ctx.jobId() + "/" + part.key() + "/admin",
+            server.adminPassword());
+        outputs.put("host", server.host());
+        outputs.put("port", String.valueOf(server.port()));
+        outputs.put("adminUser", server.adminUser());
+        outputs.put("adminSecretRef", admin.value());
+      }
+      return StepResult.done(outputs);
+    });
+  }
+
+  /** Waits, without holding a thread, until the resource leaves CREATING. */
+  static Step await(SimCloud cloud, Part part) {
+    return tracked("await-" + part.stepSuffix(), List.of(part.describe()), cloud, ctx -> {
+      String name = ctx.outputs().require(part.nameKey());
+      SimCloud.Resource resource = cloud.describe(part.describe(), part.type(), name);
+      if (resource == null) {
+        return StepResult.fail(Failure.system("resource_missing",
+            part.type() + " " + name + " disappeared while it was being created"));
+      }
+      if (resource.status(cloud.now()) == SimCloud.Status.CREATING) {
+        return StepResult.waitFor(cloud.pollInterval(), part.type() + " " + name + " is CREATING");
+      }
+      return StepResult.done();
+    });
+  }
+
+  /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
+  static Step delete(SimCloud cloud, Part part, String name) {
+    return tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {
+      SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+      if (existing == null) {
+        return StepResult.done();
+      }
+      if (!SimProvider.OWNER.owns(existing.tags(), ctx)) {
+        ctx.log(part.type() + " " + name + " belongs to another job; left in place");
+        return StepResult.done();
+      }
+      try {
+        cloud.delete(part.delete(), part.type(), name);
+      } catch (SimException e) {
+        if (e.code() != SimException.Code.NOT_FOUND) {
+          throw e;
+        }
+      }
+      String admin = ctx.outputs().get("adminSecretRef");
+      if (part.server() != null && admin != null) {
+        ctx.secrets().delete(SecretRef.of(admin));
+      }
+      return StepResult.done();
+    });
+  }
+}

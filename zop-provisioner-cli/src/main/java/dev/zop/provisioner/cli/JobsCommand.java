@@ -1,0 +1,304 @@
+package dev.zop.provisioner.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.wire.WireJson;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "jobs", mixinStandardHelpOptions = true, description = "Provisioning jobs.",
+    subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
+        JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class, JobsCommand.Events.class,
+        JobsCommand.Patch.class})
+final class JobsCommand {
+  @Command(name = "list", mixinStandardHelpOptions = true)
+  static final class ListJobs implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = "--space")
+    String space;
+
+    @Option(names = "--status", split = ",")
+    List<String> statuses = List.of();
+
+    @Option(names = "--limit", defaultValue = "50")
+    int limit;
+
+    @Option(names = "--cursor")
+    String cursor;
+
+    @Override
+    public Integer call() {
+      JobQuery query = JobQuery.all().limit(limit);
+      if (space != null) {
+        query = query.withSpace(SpaceId.of(space));
+      }
+      if (!statuses.isEmpty()) {
+        query = new JobQuery(query.spaceId(),
+            statuses.stream().map(JobStatus::fromWire).collect(java.util.stream.Collectors.toSet()), limit, null);
+      }
+      if (cursor != null) {
+        query = query.after(cursor);
+      }
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().list(query));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "get", mixinStandardHelpOptions = true)
+  static final class Get implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().get(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "submit", mixinStandardHelpOptions = true, description = "Submit the job a JSON or YAML file "
+      + "describes ({spaceID, kind, config, name, tags}, as the REST body).")
+  static final class Submit implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true)
+    Path file;
+
+    @Option(names = "--space", description = "the space to submit into, in place of the file's spaceID")
+    String space;
+
+    @Option(names = "--idempotency-key")
+    String key;
+
+    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    boolean watch;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      JobFile job = JobFile.read(file, space);
+      try (Provisioner zop = client.client()) {
+        Job submitted = zop.jobs().submit(job.spaceId(), job.spec(),
+            new SubmitOptions(key, job.name(), job.tags()));
+        if (!watch) {
+          client.show(submitted);
+          return 0;
+        }
+        // the id first, so a person (or a script) can come back to the job after interrupting the watch
+        System.out.println(client.quiet ? submitted.id().value() : "job " + submitted.id());
+        return Watch.follow(zop, submitted.id(), client.quiet);
+      }
+    }
+  }
+
+  @Command(name = "plan", mixinStandardHelpOptions = true,
+      description = "Show the steps, IAM operations and monthly cost of a job file; nothing changes.")
+  static final class PlanJob implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true)
+    Path file;
+
+    @Option(names = "--space", description = "the space to plan in, in place of the file's spaceID")
+    String space;
+
+    @Override
+    public Integer call() throws IOException {
+      JobFile job = JobFile.read(file, space);
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().plan(job.spaceId(), job.spec()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "watch", mixinStandardHelpOptions = true,
+      description = "Follow a job with a live progress bar until it ends; exit 0 if it succeeded, 4 if it failed.")
+  static final class Watch implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (Provisioner zop = client.client()) {
+        return follow(zop, JobId.of(id), client.quiet);
+      }
+    }
+
+    /** Follows the job to its end; {@code quiet} prints no progress, only a failure (on stderr). */
+    static int follow(Provisioner zop, JobId id, boolean quiet) throws InterruptedException {
+      // Events only wake this thread; all printing happens here, so nothing reaches stdout after the
+      // command returns. The bounded wait re-reads the job if the event stream drops silently.
+      // a terminal gets one line redrawn in place; a pipe or file gets a line for each change, no \r frames
+      boolean terminal = System.console() != null;
+      BlockingQueue<Object> wake = new LinkedBlockingQueue<>();
+      String shown = null;
+      try (Subscription ignored = zop.jobs().watch(id, wake::add)) {
+        Job job = zop.jobs().get(id);
+        while (!job.status().isTerminal()) {
+          String line = bar(job);
+          if (quiet) {
+            // nothing to show while it runs
+          } else if (terminal) {
+            System.out.print("\r" + line + " ".repeat(8));
+          } else if (!line.equals(shown)) {
+            System.out.println(line);
+          }
+          shown = line;
+          System.out.flush();
+          wake.poll(2, TimeUnit.SECONDS);
+          wake.clear();
+          job = zop.jobs().get(id);
+        }
+      }
+      Job last = zop.jobs().get(id);
+      if (!quiet) {
+        System.out.println((terminal ? "\r" : "") + bar(last));
+      }
+      boolean ok = last.status() == JobStatus.SUCCEEDED || last.status() == JobStatus.DELETED;
+      if (last.lastFailure() != null && (!quiet || !ok)) {
+        (quiet ? System.err : System.out).println(last.lastFailure().category().wireName() + ": "
+            + last.lastFailure().message()
+            + (last.lastFailure().fixHint() == null ? "" : "\nfix: " + last.lastFailure().fixHint()));
+      }
+      return ok ? Zop.DONE : Zop.JOB_FAILED;
+    }
+
+    static String bar(Job job) {
+      List<JobStep> steps = job.steps().stream().filter(s -> s.phase() == job.phase()).toList();
+      long done = steps.stream().filter(s -> s.status() == StepStatus.SUCCEEDED).count();
+      int width = 20;
+      int filled = steps.isEmpty() ? 0 : (int) (width * done / steps.size());
+      JobStep current = job.currentStep();
+      return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "] " + done + "/" + steps.size() + " "
+          + job.status().wireName() + (current == null ? "" : " " + current.name());
+    }
+  }
+
+  @Command(name = "retry", mixinStandardHelpOptions = true)
+  static final class Retry implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().retry(JobId.of(id)));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tear the job's resources down.")
+  static final class Delete implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Option(names = "--watch", description = "follow the teardown until it ends; exit 0 once deleted, 4 if it failed")
+    boolean watch;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (Provisioner zop = client.client()) {
+        Job deleting = zop.jobs().delete(JobId.of(id));
+        if (!watch) {
+          client.show(deleting);
+          return 0;
+        }
+        return Watch.follow(zop, deleting.id(), client.quiet);
+      }
+    }
+  }
+
+  @Command(name = "events", mixinStandardHelpOptions = true,
+      description = "The job's events: each step's start, end and failure, in order.")
+  static final class Events implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Option(names = "--after", description = "only events after this sequence number (default 0: all)")
+    long after;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().events(JobId.of(id), after));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "patch", mixinStandardHelpOptions = true, description = "Rename a job or replace its tags.")
+  static final class Patch implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID")
+    String id;
+
+    @Option(names = "--name", description = "the job's new name")
+    String name;
+
+    @Option(names = "--tag", description = "a tag, e.g. --tag team=platform; the given tags replace the job's")
+    Map<String, String> tags;
+
+    @Override
+    public Integer call() {
+      if (name == null && tags == null) {
+        throw new IllegalArgumentException("give --name, --tag or both");
+      }
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().update(JobId.of(id), new dev.zop.provisioner.JobPatch(name, tags)));
+      }
+      return 0;
+    }
+  }
+}
