@@ -33,7 +33,7 @@ final class AccountsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "ACCOUNT_ID")
+    @Parameters(paramLabel = "ACCOUNT_ID", description = "the account's id (ca_...)")
     String id;
 
     @Override
@@ -54,7 +54,7 @@ final class AccountsCommand {
     @Option(names = "--provider", required = true, description = "aws, gcp, azure, or sim (the simulated cloud)")
     String provider;
 
-    @Option(names = "--name", required = true)
+    @Option(names = "--name", required = true, description = "the account's name, unique in the organisation")
     String name;
 
     @Option(names = "--credentials-ref",

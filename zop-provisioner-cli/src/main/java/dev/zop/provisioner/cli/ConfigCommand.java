@@ -15,7 +15,7 @@ final class ConfigCommand {
   @Command(name = "set-context", mixinStandardHelpOptions = true,
       description = "Add or change a context; the first one added becomes the current one.")
   static final class SetContext implements Callable<Integer> {
-    @Parameters(paramLabel = "NAME")
+    @Parameters(paramLabel = "NAME", description = "the context's name")
     String name;
 
     @Option(names = "--url", required = true, description = "the service, e.g. https://zop.internal:5087")
@@ -43,7 +43,7 @@ final class ConfigCommand {
 
   @Command(name = "use-context", mixinStandardHelpOptions = true, description = "Make a context the current one.")
   static final class UseContext implements Callable<Integer> {
-    @Parameters(paramLabel = "NAME")
+    @Parameters(paramLabel = "NAME", description = "the context's name")
     String name;
 
     @Override

@@ -37,21 +37,23 @@ import picocli.CommandLine.Parameters;
         JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class, JobsCommand.Events.class,
         JobsCommand.Patch.class})
 final class JobsCommand {
-  @Command(name = "list", mixinStandardHelpOptions = true)
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "List jobs, newest first, a page at a time.")
   static final class ListJobs implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Option(names = "--space")
+    @Option(names = "--space", description = "only the jobs of this space (spc_...)")
     String space;
 
-    @Option(names = "--status", split = ",")
+    @Option(names = "--status", split = ",",
+        description = "only jobs in these statuses, e.g. failed,running")
     List<String> statuses = List.of();
 
-    @Option(names = "--limit", defaultValue = "50")
+    @Option(names = "--limit", defaultValue = "50", description = "jobs per page (default 50)")
     int limit;
 
-    @Option(names = "--cursor")
+    @Option(names = "--cursor", description = "the next page, from the previous page's nextCursor")
     String cursor;
 
     @Override
@@ -74,12 +76,13 @@ final class JobsCommand {
     }
   }
 
-  @Command(name = "get", mixinStandardHelpOptions = true)
+  @Command(name = "get", mixinStandardHelpOptions = true,
+      description = "Show one job: its status, steps, outputs (never secrets) and last failure.")
   static final class Get implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Override
@@ -97,13 +100,14 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Option(names = {"-f", "--file"}, required = true)
+    @Option(names = {"-f", "--file"}, required = true, description = "the job file, YAML or JSON")
     Path file;
 
     @Option(names = "--space", description = "the space to submit into, in place of the file's spaceID")
     String space;
 
-    @Option(names = "--idempotency-key")
+    @Option(names = "--idempotency-key",
+        description = "the same key again answers with the job it made, instead of a second job")
     String key;
 
     @Option(names = "--watch", description = "follow the job's progress until it ends")
@@ -132,7 +136,7 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Option(names = {"-f", "--file"}, required = true)
+    @Option(names = {"-f", "--file"}, required = true, description = "the job file, YAML or JSON")
     Path file;
 
     @Option(names = "--space", description = "the space to plan in, in place of the file's spaceID")
@@ -154,7 +158,7 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Override
@@ -214,12 +218,13 @@ final class JobsCommand {
     }
   }
 
-  @Command(name = "retry", mixinStandardHelpOptions = true)
+  @Command(name = "retry", mixinStandardHelpOptions = true,
+      description = "Run a failed job again from the step that failed.")
   static final class Retry implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Override
@@ -236,7 +241,7 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Option(names = "--watch", description = "follow the teardown until it ends; exit 0 once deleted, 4 if it failed")
@@ -261,7 +266,7 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Option(names = "--after", description = "only events after this sequence number (default 0: all)")
@@ -281,7 +286,7 @@ final class JobsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String id;
 
     @Option(names = "--name", description = "the job's new name")

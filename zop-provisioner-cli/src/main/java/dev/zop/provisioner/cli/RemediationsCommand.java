@@ -15,12 +15,14 @@ import picocli.CommandLine.Parameters;
     subcommands = {RemediationsCommand.Start.class, RemediationsCommand.Approve.class,
         RemediationsCommand.Reject.class, RemediationsCommand.Audit.class, RemediationsCommand.Cancel.class})
 final class RemediationsCommand {
-  @Command(name = "start", mixinStandardHelpOptions = true)
+  @Command(name = "start", mixinStandardHelpOptions = true,
+      description = "Start the workflow a recommendation names, on one resource.")
   static final class Start implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Option(names = "--recommendation", required = true)
+    @Option(names = "--recommendation", required = true,
+        description = "the recommendation (template) to act on, e.g. stop-idle-instance")
     String recommendation;
 
     @Option(names = "--subject", required = true, description = "the resource id, e.g. i-0123456789abcdef0")
@@ -44,18 +46,19 @@ final class RemediationsCommand {
     }
   }
 
-  @Command(name = "approve", mixinStandardHelpOptions = true)
+  @Command(name = "approve", mixinStandardHelpOptions = true,
+      description = "Approve a workflow's step that waits for approval.")
   static final class Approve implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(index = "0", paramLabel = "JOB_ID")
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the workflow's job id (job_...)")
     String job;
 
     @Parameters(index = "1", paramLabel = "STEP", description = "step id (UUID) or step name")
     String stepRef;
 
-    @Option(names = "--reason")
+    @Option(names = "--reason", description = "why, kept in the audit trail")
     String reason;
 
     @Override
@@ -67,18 +70,19 @@ final class RemediationsCommand {
     }
   }
 
-  @Command(name = "reject", mixinStandardHelpOptions = true)
+  @Command(name = "reject", mixinStandardHelpOptions = true,
+      description = "Reject a workflow's step that waits for approval; the workflow ends.")
   static final class Reject implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(index = "0", paramLabel = "JOB_ID")
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the workflow's job id (job_...)")
     String job;
 
     @Parameters(index = "1", paramLabel = "STEP", description = "step id (UUID) or step name")
     String stepRef;
 
-    @Option(names = "--reason")
+    @Option(names = "--reason", description = "why, kept in the audit trail")
     String reason;
 
     @Override
@@ -90,12 +94,13 @@ final class RemediationsCommand {
     }
   }
 
-  @Command(name = "audit", mixinStandardHelpOptions = true)
+  @Command(name = "audit", mixinStandardHelpOptions = true,
+      description = "The workflow's audit trail: who did what, when and why.")
   static final class Audit implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the workflow's job id (job_...)")
     String job;
 
     @Override
@@ -113,10 +118,10 @@ final class RemediationsCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "JOB_ID")
+    @Parameters(paramLabel = "JOB_ID", description = "the workflow's job id (job_...)")
     String job;
 
-    @Option(names = "--reason")
+    @Option(names = "--reason", description = "why, kept in the audit trail")
     String reason;
 
     @Override

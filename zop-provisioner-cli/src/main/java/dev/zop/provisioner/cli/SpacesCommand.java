@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
     subcommands = {SpacesCommand.ListSpaces.class, SpacesCommand.Get.class, SpacesCommand.Create.class,
         SpacesCommand.Delete.class, SpacesCommand.Discovery.class, SpacesCommand.Status.class})
 final class SpacesCommand {
-  @Command(name = "list", mixinStandardHelpOptions = true)
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the deployment spaces.")
   static final class ListSpaces implements Callable<Integer> {
     @Mixin
     ClientOptions client;
@@ -29,12 +29,12 @@ final class SpacesCommand {
     }
   }
 
-  @Command(name = "get", mixinStandardHelpOptions = true)
+  @Command(name = "get", mixinStandardHelpOptions = true, description = "Show one space (its credentials are never shown).")
   static final class Get implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "SPACE_ID")
+    @Parameters(paramLabel = "SPACE_ID", description = "the space's id (spc_...)")
     String id;
 
     @Override
@@ -46,15 +46,16 @@ final class SpacesCommand {
     }
   }
 
-  @Command(name = "create", mixinStandardHelpOptions = true)
+  @Command(name = "create", mixinStandardHelpOptions = true,
+      description = "Make a space: where jobs run, in one cloud account and the provider's settings.")
   static final class Create implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Option(names = "--name", required = true)
+    @Option(names = "--name", required = true, description = "the space's name")
     String name;
 
-    @Option(names = "--provider", required = true)
+    @Option(names = "--provider", required = true, description = "aws, gcp, azure, or sim (the simulated cloud)")
     String provider;
 
     @Option(names = "--account", required = true, description = "cloud account id (ca_...)")
@@ -73,12 +74,12 @@ final class SpacesCommand {
     }
   }
 
-  @Command(name = "delete", mixinStandardHelpOptions = true)
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a space that holds no jobs.")
   static final class Delete implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "SPACE_ID")
+    @Parameters(paramLabel = "SPACE_ID", description = "the space's id (spc_...)")
     String id;
 
     @Override
@@ -96,7 +97,7 @@ final class SpacesCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(paramLabel = "SPACE_ID")
+    @Parameters(paramLabel = "SPACE_ID", description = "the space's id (spc_...)")
     String id;
 
     @Option(names = "--what", description = "networks, subnets, clusters or dns-zones (default networks)")
@@ -127,7 +128,7 @@ final class SpacesCommand {
     @Mixin
     ClientOptions client;
 
-    @Parameters(index = "0", paramLabel = "SPACE_ID")
+    @Parameters(index = "0", paramLabel = "SPACE_ID", description = "the space's id (spc_...)")
     String id;
 
     @Parameters(index = "1", paramLabel = "STATUS", description = "active or inactive")

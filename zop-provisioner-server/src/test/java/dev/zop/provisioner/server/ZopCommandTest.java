@@ -429,6 +429,29 @@ class ZopCommandTest {
   }
 
   @Test
+  void everyCommandAndOptionSaysWhatItIs() {
+    List<String> undescribed = new ArrayList<>();
+    java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>();
+    todo.add(new picocli.CommandLine(new Zop()));
+    picocli.CommandLine root = todo.peek();
+    // the full tree, serve and tokens included, as zop --help shows it on the server's class path
+    new dev.zop.provisioner.server.cli.ServerCommands().commands().forEach(root::addSubcommand);
+    while (!todo.isEmpty()) {
+      picocli.CommandLine command = todo.poll();
+      var spec = command.getCommandSpec();
+      if (spec.usageMessage().description().length == 0) {
+        undescribed.add(spec.qualifiedName());
+      }
+      spec.options().stream().filter(o -> o.description().length == 0)
+          .forEach(o -> undescribed.add(spec.qualifiedName() + " " + o.longestName()));
+      spec.positionalParameters().stream().filter(p -> p.description().length == 0)
+          .forEach(p -> undescribed.add(spec.qualifiedName() + " " + p.paramLabel()));
+      todo.addAll(command.getSubcommands().values());
+    }
+    assertThat(undescribed).isEmpty();
+  }
+
+  @Test
   void theReadmesJobFilesPlanAsWritten() throws Exception {
     Path examples = Path.of("..", "examples", "jobs");
     for (String kind : List.of("kubernetes", "vm_pool", "datastore", "network", "registry", "component")) {

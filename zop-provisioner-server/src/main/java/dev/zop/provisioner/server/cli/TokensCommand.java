@@ -23,7 +23,7 @@ final class TokensCommand {
     @Mixin
     StoreOptions store;
 
-    @Option(names = "--org", required = true)
+    @Option(names = "--org", required = true, description = "the organisation the token acts in")
     String org;
 
     @Option(names = "--actor", required = true, description = "who the token acts as, e.g. alice@acme.com")
@@ -54,7 +54,7 @@ final class TokensCommand {
     @Mixin
     StoreOptions store;
 
-    @Option(names = "--id", required = true)
+    @Option(names = "--id", required = true, description = "the token's id (tok_...), as create printed it")
     String id;
 
     @Override
@@ -72,13 +72,13 @@ final class TokensCommand {
     @Mixin
     StoreOptions store;
 
-    @Option(names = "--org", required = true)
+    @Option(names = "--org", required = true, description = "the organisation the role is defined in")
     String org;
 
-    @Option(names = "--name", required = true)
+    @Option(names = "--name", required = true, description = "the role's name, given to tokens with --role")
     String name;
 
-    @Option(names = "--policy", required = true, split = ",")
+    @Option(names = "--policy", required = true, split = ",", description = "the policies the role grants")
     List<String> policies;
 
     @Override
