@@ -71,6 +71,7 @@ public final class ProvisionerClient implements Provisioner {
         .callTimeout(Duration.ZERO)
         .addInterceptor(Interceptors.bearer(Objects.requireNonNull(builder.bearerToken, "bearerToken")))
         .addInterceptor(Interceptors.idempotencyKeys())
+        .addInterceptor(Interceptors.traceContext())
         .addInterceptor(Interceptors.retries(builder.maxRetries, builder.retryBaseDelay))
         .addInterceptor(Interceptors.logging()) // inside the retries: one line per attempt
         .addInterceptor(Interceptors.userAgent(USER_AGENT));

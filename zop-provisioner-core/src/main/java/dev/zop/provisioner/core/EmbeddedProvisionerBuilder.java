@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.core.internal.jobs.EngineMetrics;
+import dev.zop.provisioner.core.internal.jobs.EngineTracing;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
@@ -40,6 +41,7 @@ public final class EmbeddedProvisionerBuilder {
   private Duration lease = Duration.ofSeconds(30);
   private Duration poll = Duration.ofMillis(250);
   private io.micrometer.core.instrument.MeterRegistry meterRegistry;
+  private io.opentelemetry.api.OpenTelemetry openTelemetry;
   private RetryPolicy retryPolicy = RetryPolicy.defaults();
   private boolean runWorkers = true;
   private String instanceId;
@@ -172,6 +174,16 @@ public final class EmbeddedProvisionerBuilder {
     return this;
   }
 
+  /**
+   * Where the engine's spans go: a span for each job's submission (a child of the caller's current span) and one
+   * for each run of a step, in the same trace however much later and on whichever engine it runs. Default:
+   * {@code GlobalOpenTelemetry}, a no-op unless the host installed an SDK.
+   */
+  public EmbeddedProvisionerBuilder openTelemetry(io.opentelemetry.api.OpenTelemetry value) {
+    this.openTelemetry = Objects.requireNonNull(value);
+    return this;
+  }
+
   public EmbeddedProvisionerBuilder retryPolicy(RetryPolicy value) {
     this.retryPolicy = Objects.requireNonNull(value);
     return this;
@@ -237,7 +249,8 @@ public final class EmbeddedProvisionerBuilder {
       String id = instanceId != null ? instanceId
           : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
       JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers,
-          new EngineMetrics(meterRegistry));
+          new EngineMetrics(meterRegistry), new EngineTracing(openTelemetry != null ? openTelemetry
+              : io.opentelemetry.api.GlobalOpenTelemetry.get()));
       Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
       LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),
           System.getenv("ZOP_SECRET_KEY"));

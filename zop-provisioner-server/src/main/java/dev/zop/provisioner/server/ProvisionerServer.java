@@ -49,7 +49,8 @@ public final class ProvisionerServer implements AutoCloseable {
     }
     // strict: a request field we do not know is refused rather than silently dropped
     Dispatcher dispatcher = new Dispatcher(builder.engine, builder.access, strict, builder.maxBodyBytes,
-        builder.requestsPerSecond);
+        builder.requestsPerSecond, builder.openTelemetry != null ? builder.openTelemetry
+            : io.opentelemetry.api.GlobalOpenTelemetry.get());
     this.shutdownGrace = builder.shutdownGrace;
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
@@ -157,6 +158,7 @@ public final class ProvisionerServer implements AutoCloseable {
     private Duration keepAlive = Duration.ofSeconds(15);
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
+    private io.opentelemetry.api.OpenTelemetry openTelemetry;
 
     private Builder(Provisioner engine, AccessStore access) {
       this.engine = Objects.requireNonNull(engine, "engine");
@@ -200,6 +202,16 @@ public final class ProvisionerServer implements AutoCloseable {
      */
     public Builder metrics(io.micrometer.prometheusmetrics.PrometheusMeterRegistry value) {
       this.metrics = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Where request spans go: one server span per request, a child of the caller's {@code traceparent} when it
+     * sends one (the client does), and the parent of what the engine does for it. Default:
+     * {@code GlobalOpenTelemetry}, a no-op unless the host installed an SDK. Give the engine the same one.
+     */
+    public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry value) {
+      this.openTelemetry = Objects.requireNonNull(value);
       return this;
     }
 

@@ -43,6 +43,21 @@ public final class Interceptors {
   }
 
   /** Sends the bearer token on every request. */
+  /**
+   * The caller's current span as a W3C {@code traceparent} (and {@code tracestate}), so the service's request span
+   * and the job's spans join the caller's trace. Runs on the calling thread, where the caller's span is current;
+   * sends nothing when no span is (the OpenTelemetry API alone, or no SDK installed).
+   */
+  public static Interceptor traceContext() {
+    return chain -> {
+      Request.Builder request = chain.request().newBuilder();
+      io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator.getInstance()
+          .inject(io.opentelemetry.context.Context.current(), request, (carrier, key, value) -> carrier.header(key,
+              value));
+      return chain.proceed(request.build());
+    };
+  }
+
   public static Interceptor bearer(String token) {
     String header = "Bearer " + token;
     return chain -> chain.proceed(chain.request().newBuilder().header("Authorization", header).build());

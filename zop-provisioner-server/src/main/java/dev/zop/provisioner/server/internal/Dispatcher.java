@@ -49,9 +49,25 @@ public final class Dispatcher {
   private final ObjectMapper json;
   private final long maxBodyBytes;
   private final RateLimiterRegistry limiters;
+  private final io.opentelemetry.api.trace.Tracer tracer;
+
+  /** Reads the caller's W3C {@code traceparent}/{@code tracestate}, so a request's span joins the caller's trace. */
+  private static final io.opentelemetry.context.propagation.TextMapGetter<Context> HEADERS =
+      new io.opentelemetry.context.propagation.TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Context ctx) {
+          return ctx.headerMap().keySet();
+        }
+
+        @Override
+        public String get(Context ctx, String key) {
+          return ctx == null ? null : ctx.header(key);
+        }
+      };
 
   public Dispatcher(Provisioner engine, AccessStore access, ObjectMapper json, long maxBodyBytes,
-      int requestsPerSecondPerToken) {
+      int requestsPerSecondPerToken, io.opentelemetry.api.OpenTelemetry openTelemetry) {
+    this.tracer = openTelemetry.getTracer("dev.zop.provisioner.server");
     this.engine = engine;
     this.access = access;
     this.json = json;
@@ -72,6 +88,27 @@ public final class Dispatcher {
     ctx.attribute(ANSWERED, Boolean.TRUE);
     String requestId = UUID.randomUUID().toString();
     ctx.header(REQUEST_ID, requestId);
+    io.opentelemetry.context.Context parent = io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator
+        .getInstance().extract(io.opentelemetry.context.Context.root(), ctx, HEADERS);
+    io.opentelemetry.api.trace.Span span = tracer.spanBuilder(endpoint.method() + " " + endpoint.path())
+        .setParent(parent).setSpanKind(io.opentelemetry.api.trace.SpanKind.SERVER)
+        .setAttribute("http.request.method", endpoint.method()).setAttribute("http.route", endpoint.path())
+        .setAttribute("zop.request.id", requestId).startSpan();
+    // what the engine does for this request (a job's submission span) is a child of the request's span, and
+    // what it logs names the request
+    try (io.opentelemetry.context.Scope ignored = span.makeCurrent();
+        org.slf4j.MDC.MDCCloseable request = org.slf4j.MDC.putCloseable("zop.request", requestId)) {
+      int status = respond(endpoint, ctx, requestId);
+      span.setAttribute("http.response.status_code", (long) status);
+      if (status >= 500) {
+        span.setStatus(io.opentelemetry.api.trace.StatusCode.ERROR);
+      }
+    } finally {
+      span.end();
+    }
+  }
+
+  private int respond(Endpoint endpoint, Context ctx, String requestId) {
     Caller caller = null;
     Call call = null;
     int status;
@@ -101,6 +138,7 @@ public final class Dispatcher {
     if (endpoint.mutating() && caller != null) {
       audit(endpoint, ctx, caller, call, status, requestId);
     }
+    return status;
   }
 
   private Caller authenticate(Context ctx) {

@@ -24,7 +24,7 @@ public final class JobEngine implements AutoCloseable {
 
   /** Settings the host chose; see {@code EmbeddedProvisionerBuilder} for what each means. */
   public record Settings(String instanceId, int workerThreads, Duration lease, Duration poll,
-      RetryPolicy retryPolicy, boolean runWorkers, EngineMetrics metrics) {}
+      RetryPolicy retryPolicy, boolean runWorkers, EngineMetrics metrics, EngineTracing tracing) {}
 
   /** What a workflow feature builds on: the job rows, the fenced writer that guards them, the retry policy. */
   public record Parts(Database db, JobRepository jobs, FencedWriter writer, RetryPolicy retryPolicy) {}
@@ -47,7 +47,7 @@ public final class JobEngine implements AutoCloseable {
     JobScopes scopes = new JobScopes(db, spaces, providers);
     StepRunner runner = new StepRunner(db, jobs, accounts, completionListeners, providers, scopes,
         settings.retryPolicy(), signals, secrets, targets, writer, workflows.apply(parts), halted,
-        () -> self[0] != null && self[0].stopping(), settings.metrics());
+        () -> self[0] != null && self[0].stopping(), settings.metrics(), settings.tracing());
     this.worker = settings.runWorkers()
         ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll(),
             settings.metrics())
@@ -57,7 +57,7 @@ public final class JobEngine implements AutoCloseable {
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
     this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
-        settings.poll(), teardownGuards);
+        settings.poll(), teardownGuards, settings.tracing());
     if (worker != null) {
       worker.start();
     }

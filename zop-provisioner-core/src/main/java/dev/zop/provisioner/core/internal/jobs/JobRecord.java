@@ -33,4 +33,5 @@ public record JobRecord(
     Instant createdAt,
     Instant updatedAt,
     Instant finishedAt,
-    long version) {}
+    long version,
+    String traceParent) {}

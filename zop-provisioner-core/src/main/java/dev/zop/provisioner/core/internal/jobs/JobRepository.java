@@ -32,7 +32,7 @@ import java.util.UUID;
 public final class JobRepository {
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
-      + " finished_at, version";
+      + " finished_at, version, trace_parent";
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
       + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
@@ -40,13 +40,13 @@ public final class JobRepository {
       throws SQLException {
     Database.update(c, "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
             + " cloud_account_id, region, spec, status, phase, outputs, failure, idempotency_key, request_hash,"
-            + " created_by, created_at, updated_at, next_run_at, version)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0)",
+            + " created_by, created_at, updated_at, next_run_at, version, trace_parent)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)",
         job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(), job.jobType(),
         job.kind(), job.name(), Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(),
         job.spec() == null ? "{}" : Json.write(job.spec()),
         job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), idempotencyKey,
-        requestHash, job.createdBy(), job.createdAt(), job.updatedAt());
+        requestHash, job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent());
     insertSteps(c, steps);
   }
 
@@ -205,7 +205,8 @@ public final class JobRepository {
         kind == JobKind.REMEDIATION ? null : Json.spec(kind, rs.getString("spec")), JobStatus.fromWire(rs.getString("status")),
         JobPhase.fromWire(rs.getString("phase")), Json.stringMap(rs.getString("outputs")),
         Json.failure(rs.getString("failure")), rs.getString("created_by"), Database.instant(rs, "created_at"),
-        Database.instant(rs, "updated_at"), Database.instant(rs, "finished_at"), rs.getLong("version"));
+        Database.instant(rs, "updated_at"), Database.instant(rs, "finished_at"), rs.getLong("version"),
+        rs.getString("trace_parent"));
   }
 
   private static StepRecord mapStep(ResultSet rs) throws SQLException {

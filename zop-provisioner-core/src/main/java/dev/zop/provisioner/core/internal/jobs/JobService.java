@@ -61,6 +61,7 @@ public final class JobService {
   private static final int MAX_TAGS = 50;
 
   private final Database db;
+  private final EngineTracing tracing;
   private final JobRepository jobs;
   private final StatusTransitions transitions;
   private final SpaceRepository spaces;
@@ -76,7 +77,8 @@ public final class JobService {
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, JobScopes scopes, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
-      Runnable wakeWorker, Duration awaitPoll, List<TeardownGuard> teardownGuards) {
+      Runnable wakeWorker, Duration awaitPoll, List<TeardownGuard> teardownGuards, EngineTracing tracing) {
+    this.tracing = tracing;
     this.db = db;
     this.jobs = jobs;
     this.transitions = new StatusTransitions(jobs, db.dialect());
@@ -121,7 +123,9 @@ public final class JobService {
     ResourceSpec spec = withDefaults(principal, spaceId, asked).spec(); // asks the cloud: outside the tx
     List<FieldError> networkErrors = networkErrors(principal, spaceId, asked); // asks the cloud: outside the tx
     JobId id = JobId.random();
-    try {
+    io.opentelemetry.api.trace.Span span = tracing.submitted(id.value(), spec.kind().wireName());
+    String traceParent = EngineTracing.traceParent(span);
+    try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       db.tx(c -> {
         Target target = target(c, principal, spaceId, spec, true, networkErrors);
         List<Step> steps = target.driver.create(spec);
@@ -135,7 +139,8 @@ public final class JobService {
             : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
         JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
             options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
-            JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0);
+            JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, traceParent);
+        span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
         jobs.insert(c, job, key, hash, rows);
         jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
             "submitted by " + principal.actor());
@@ -146,7 +151,13 @@ public final class JobService {
         // Another call with the same key won the insert a moment ago.
         return get(principal, existingForKey(principal, key, hash));
       }
+      EngineTracing.failed(span, e.getMessage());
       throw e;
+    } catch (RuntimeException e) {
+      EngineTracing.failed(span, e.getMessage());
+      throw e;
+    } finally {
+      span.end();
     }
     wakeWorker.run();
     return get(principal, id);

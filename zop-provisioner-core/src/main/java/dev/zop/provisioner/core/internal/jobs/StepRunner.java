@@ -35,6 +35,7 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs a claimed job step by step until it finishes, fails, or parks (a wait or a retry backoff). Every write
@@ -59,13 +60,15 @@ final class StepRunner {
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
   private final EngineMetrics metrics;
+  private final EngineTracing tracing;
 
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts,
       List<JobCompletionListener> completionListeners,
       ProviderRegistry providers, JobScopes scopes, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
       ClusterTargets targets, FencedWriter writer, WorkflowRunner workflows, BooleanSupplier halted,
-      BooleanSupplier stopping, EngineMetrics metrics) {
+      BooleanSupplier stopping, EngineMetrics metrics, EngineTracing tracing) {
     this.metrics = metrics;
+    this.tracing = tracing;
     this.targets = targets;
     this.db = db;
     this.transitions = new StatusTransitions(jobs, db.dialect());
@@ -157,7 +160,7 @@ final class StepRunner {
       }
       LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
       long began = System.nanoTime();
-      StepResult result = invoke(step, context, session);
+      StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
       metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
 
       if (result instanceof StepResult.Done done) {
@@ -276,6 +279,28 @@ final class StepRunner {
     Failure failure = ((StepResult.Failed) result).failure();
     return failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts() ? "retrying"
         : "failed";
+  }
+
+  /**
+   * Runs a step inside its span (a child of the job's, see {@link EngineTracing}), with the job and step in the
+   * logging MDC so whatever the step and its provider log names them.
+   */
+  private StepResult traced(JobRecord job, String step, int attempt, java.util.function.Supplier<StepResult> run) {
+    io.opentelemetry.api.trace.Span span = tracing.step(job, step, attempt);
+    try (io.opentelemetry.context.Scope ignored = span.makeCurrent();
+        MDC.MDCCloseable jobId = MDC.putCloseable("zop.job", job.id().value());
+        MDC.MDCCloseable stepName = MDC.putCloseable("zop.step", step)) {
+      StepResult result = run.get();
+      if (result instanceof StepResult.Failed failed) {
+        EngineTracing.failed(span, failed.failure().category().wireName() + " " + failed.failure().code());
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      EngineTracing.failed(span, String.valueOf(e));
+      throw e;
+    } finally {
+      span.end();
+    }
   }
 
   private StepResult invoke(Step step, StepContext context, ProviderSession session) {

@@ -125,7 +125,7 @@ public final class RemediationService {
     }
     JobRecord job = new JobRecord(id, principal.orgId(), null, JobType.REMEDIATION, JobKind.REMEDIATION,
         template.id() + " " + rec.resourceId(), Map.of(), account.provider(), account.id(), rec.region(), null,
-        JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0);
+        JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, null);
     db.tx(c -> {
       jobs.insert(c, job, null, null, rows);
       remediations.insert(c, new RemediationRepository.Details(id, recommendationId, subjectType, subjectId,

@@ -45,7 +45,7 @@ class StatusTransitionsTest {
           + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
       jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
           CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), status, JobPhase.CREATE,
-          Map.of(), null, "alice", now, now, null, 0), null, null, List.of());
+          Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
       return null;
     });
     return id;
