@@ -73,28 +73,28 @@ final class AwsClients implements AutoCloseable {
     this.identity = identity;
   }
 
-  static AwsClients create(CloudAccount account, String region, List<ExecutionInterceptor> interceptors) {
+  static AwsClients create(CloudAccount account, String region, ClientOverrideConfiguration overrides) {
     SdkHttpClient http = UrlConnectionHttpClient.create();
     String endpoint = account.properties().get("endpoint");
     Region awsRegion = Region.of(region);
     StsClient sts = configure(StsClient.builder(), http, awsRegion, endpoint, DefaultCredentialsProvider.builder()
-        .build(), interceptors).build();
+        .build(), overrides).build();
     AwsCredentialsProvider credentials = credentials(account, sts);
     return new AwsClients(http, sts, credentials,
-        configure(Ec2Client.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(RdsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(ElastiCacheClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(EksClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
+        configure(Ec2Client.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(EcrClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(RdsClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(ElastiCacheClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(SecretsManagerClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(EksClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
         // IAM is global: its endpoint lives in aws-global whatever the session's region
-        configure(IamClient.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
-        configure(AutoScalingClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, interceptors)
+        configure(IamClient.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, overrides).build(),
+        configure(AutoScalingClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(ElasticLoadBalancingV2Client.builder(), http, awsRegion, endpoint, credentials, overrides)
             .build(),
-        configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, interceptors).build(),
-        configure(SsmClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build(),
-        configure(StsClient.builder(), http, awsRegion, endpoint, credentials, interceptors).build());
+        configure(Route53Client.builder(), http, Region.AWS_GLOBAL, endpoint, credentials, overrides).build(),
+        configure(SsmClient.builder(), http, awsRegion, endpoint, credentials, overrides).build(),
+        configure(StsClient.builder(), http, awsRegion, endpoint, credentials, overrides).build());
   }
 
   /**
@@ -185,9 +185,8 @@ final class AwsClients implements AutoCloseable {
   }
 
   private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder, SdkHttpClient http, Region region,
-      String endpoint, AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
-    builder.region(region).credentialsProvider(credentials)
-        .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors).build());
+      String endpoint, AwsCredentialsProvider credentials, ClientOverrideConfiguration overrides) {
+    builder.region(region).credentialsProvider(credentials).overrideConfiguration(overrides);
     if (endpoint != null && !endpoint.isBlank()) {
       builder.endpointOverride(URI.create(endpoint));
     }

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.metrics.MetricPublisher;
 
 /**
  * Amazon Web Services, through the AWS SDK for Java v2.
@@ -38,21 +40,34 @@ public final class AwsProvider implements CloudProvider {
           JobKind.DATASTORE, Duration.ofMinutes(60)));
 
   private final List<ExecutionInterceptor> interceptors;
+  private final List<MetricPublisher> publishers;
   private final Duration pollInterval;
 
   /** The provider as {@link java.util.ServiceLoader} makes it: no interceptors, AWS's own waiting times. */
   public AwsProvider() {
-    this(List.of(), null);
+    this(List.of(), List.of(), null);
   }
 
-  private AwsProvider(List<ExecutionInterceptor> interceptors, Duration pollInterval) {
+  private AwsProvider(List<ExecutionInterceptor> interceptors, List<MetricPublisher> publishers,
+      Duration pollInterval) {
     this.interceptors = List.copyOf(interceptors);
+    this.publishers = List.copyOf(publishers);
     this.pollInterval = pollInterval;
   }
 
   /** The provider with SDK interceptors added to every client (request logging, call recording in tests). */
   public static AwsProvider withInterceptors(ExecutionInterceptor... added) {
-    return new AwsProvider(List.of(added), null);
+    return new AwsProvider(List.of(added), List.of(), null);
+  }
+
+  /**
+   * The same provider with the SDK's metrics of every call (duration, retries, throttling, per service and
+   * operation) handed to {@code publisher}, for example {@link AwsSdkMeters} into a Micrometer registry.
+   */
+  public AwsProvider metricPublisher(MetricPublisher publisher) {
+    List<MetricPublisher> all = new java.util.ArrayList<>(publishers);
+    all.add(java.util.Objects.requireNonNull(publisher));
+    return new AwsProvider(interceptors, all, pollInterval);
   }
 
   /**
@@ -60,7 +75,7 @@ public final class AwsProvider implements CloudProvider {
    * instead of each kind's default (5 s for networks up to 30 s for clusters); for emulators and tests.
    */
   public AwsProvider pollingEvery(Duration interval) {
-    return new AwsProvider(interceptors, interval);
+    return new AwsProvider(interceptors, publishers, interval);
   }
 
   @Override
@@ -70,6 +85,7 @@ public final class AwsProvider implements CloudProvider {
 
   @Override
   public ProviderSession open(CloudAccount account, String region) {
-    return new AwsSession(AwsClients.create(account, region, interceptors), region, pollInterval);
+    return new AwsSession(AwsClients.create(account, region, ClientOverrideConfiguration.builder()
+        .executionInterceptors(interceptors).metricPublishers(publishers).build()), region, pollInterval);
   }
 }

@@ -6,6 +6,8 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.aws.AwsProvider;
+import dev.zop.provisioner.aws.AwsSdkMeters;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.server.AccessStore;
@@ -63,6 +65,8 @@ final class ServeCommand implements Callable<Integer> {
     new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(metrics);
     new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(metrics);
     builder.meterRegistry(metrics);
+    // the AWS SDK's own meters of each call (durations, retries, throttling) beside the engine's
+    builder.provider(new AwsProvider().metricPublisher(new AwsSdkMeters(metrics)));
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
