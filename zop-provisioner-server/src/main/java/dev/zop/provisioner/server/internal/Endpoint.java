@@ -8,7 +8,25 @@ package dev.zop.provisioner.server.internal;
  * @param takesBody   reads a JSON body; a route that does not refuses any body other than {@code {}}
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, boolean takesBody, Action action) {
+    boolean isPublic, boolean takesBody, Action action, Shape request, Shape response) {
+
+  /**
+   * A JSON shape the document describes: a type, with its type arguments for a generic one
+   * ({@code Page<Job>} is {@code Shape.of(Page.class, Job.class)}).
+   */
+  public record Shape(Class<?> type, Class<?>... arguments) {
+    public static Shape of(Class<?> type, Class<?>... arguments) {
+      return new Shape(type, arguments);
+    }
+  }
+
+  Endpoint takes(Shape body) {
+    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, action, body, response);
+  }
+
+  Endpoint returns(Shape data) {
+    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, action, request, data);
+  }
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */
   @FunctionalInterface

@@ -8,29 +8,41 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The OpenAPI 3 document of the service, generated from the same route table the server registers. */
+/**
+ * The OpenAPI 3.1 document of the service, generated from the same route table the server registers: every
+ * route's request body and the {@code data} of its answer as JSON Schemas made from the records the service reads
+ * and writes ({@link WireSchemas}).
+ */
 public final class OpenApi {
   private static final Pattern PARAM = Pattern.compile("\\{([^}]+)}");
 
   private OpenApi() {}
 
   public static Map<String, Object> document(List<Endpoint> endpoints, String version) {
-    Map<String, Object> paths = new LinkedHashMap<>();
+    WireSchemas schemas = new WireSchemas();
+    Map<String, Object> paths = new java.util.TreeMap<>();
     for (Endpoint endpoint : endpoints) {
       @SuppressWarnings("unchecked")
       Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(endpoint.path(),
-          p -> new LinkedHashMap<String, Object>());
-      item.put(endpoint.method().toLowerCase(Locale.ROOT), operation(endpoint));
+          p -> new java.util.TreeMap<String, Object>());
+      item.put(endpoint.method().toLowerCase(Locale.ROOT), operation(endpoint, schemas));
     }
+    Map<String, Object> components = new java.util.TreeMap<>();
+    components.put("Error", ERROR);
+    schemas.definitions().properties().forEach(field -> components.put(field.getKey(), field.getValue()));
     Map<String, Object> doc = new LinkedHashMap<>();
-    doc.put("openapi", "3.0.3");
+    doc.put("openapi", "3.1.0");
     doc.put("info", Map.of("title", "Zop Provisioner", "version", version,
         "description", "Every response is {\"data\": ...}; every error is {\"error\": {code, message, category, "
             + "fixHint, consoleUrl, fields, requestId}}. x-policy names the policy a route needs."));
     doc.put("paths", paths);
     doc.put("components", Map.of(
         "securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer")),
-        "schemas", Map.of("Error", Map.of("type", "object", "properties", Map.of("error", Map.of(
+        "schemas", components));
+    return doc;
+  }
+
+  private static final Map<String, Object> ERROR = Map.of("type", "object", "properties", Map.of("error", Map.of(
             "type", "object", "required", List.of("code", "message", "requestId"), "properties", Map.of(
                 "code", Map.of("type", "string"),
                 "message", Map.of("type", "string"),
@@ -40,11 +52,9 @@ public final class OpenApi {
                 "requestId", Map.of("type", "string"),
                 "fields", Map.of("type", "array", "items", Map.of("type", "object", "properties", Map.of(
                     "field", Map.of("type", "string"), "code", Map.of("type", "string"),
-                    "message", Map.of("type", "string")))))))))));
-    return doc;
-  }
+                    "message", Map.of("type", "string"))))))));
 
-  private static Map<String, Object> operation(Endpoint endpoint) {
+  private static Map<String, Object> operation(Endpoint endpoint, WireSchemas schemas) {
     Map<String, Object> op = new LinkedHashMap<>();
     op.put("summary", endpoint.summary());
     op.put("operationId", operationId(endpoint));
@@ -69,8 +79,30 @@ public final class OpenApi {
     Map<String, Object> responses = new LinkedHashMap<>();
     Map<String, Object> error = Map.of("description", "error", "content",
         Map.of("application/json", Map.of("schema", Map.of("$ref", "#/components/schemas/Error"))));
-    responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
-        endpoint.successStatus() == 204 ? "done; no body" : "{\"data\": ...}"));
+    if (endpoint.request() != null) {
+      op.put("requestBody", Map.of("required", true, "content", Map.of("application/json",
+          Map.of("schema", schemas.reference(endpoint.request())))));
+    }
+    if (endpoint.response() == null) {
+      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description", "done; no body"));
+    } else if (endpoint.path().endsWith("/stream")) {
+      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
+          "Server-Sent Events; each event's data is this", "content", Map.of("text/event-stream",
+              Map.of("schema", schemas.reference(endpoint.response())))));
+    } else if (endpoint.response().type() == dev.zop.provisioner.Page.class) {
+      // a page is written as its items under data, and the cursor of the next page beside them
+      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
+          "{\"data\": [...], \"nextCursor\": ...}; pass nextCursor as ?cursor= for the next page",
+          "content", Map.of("application/json", Map.of("schema", Map.of("type", "object",
+              "required", List.of("data"), "properties", Map.of(
+                  "data", Map.of("type", "array", "items", schemas.reference(
+                      Endpoint.Shape.of(endpoint.response().arguments()[0]))),
+                  "nextCursor", Map.of("type", List.of("string", "null"))))))));
+    } else {
+      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description", "{\"data\": ...}",
+          "content", Map.of("application/json", Map.of("schema", Map.of("type", "object",
+              "required", List.of("data"), "properties", Map.of("data", schemas.reference(endpoint.response())))))));
+    }
     if (!endpoint.isPublic()) {
       responses.put("400", error);
       responses.put("401", error);

@@ -34,6 +34,120 @@ public final class Routes {
     SpaceRoutes.register(this);
     JobRoutes.register(this, streams);
     RemediationRoutes.register(this);
+    describe();
+  }
+
+  /**
+   * What each route reads and answers under {@code data}, for the OpenAPI document. Kept beside the table so that
+   * a route without its shapes fails at start (and in the tests), never silently undocumented.
+   */
+  private void describe() {
+    Map<String, Endpoint.Shape[]> shapes = new java.util.HashMap<>();
+    java.util.function.BiConsumer<String, Endpoint.Shape[]> put = (route, both) -> {
+      if (shapes.put(route, both) != null) {
+        throw new IllegalStateException("shapes given twice for " + route);
+      }
+    };
+    Endpoint.Shape none = null;
+    class Table {
+      void add(String route, Endpoint.Shape request, Endpoint.Shape response) {
+        put.accept(route, new Endpoint.Shape[] {request, response});
+      }
+    }
+    Table t = new Table();
+    String jobDatabases = "/provisioning-jobs/{jobID}/databases";
+    String jobConnections = "/provisioning-jobs/{jobID}/connections";
+    String dbConnections = jobDatabases + "/{dbID}/connections";
+    String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
+    t.add("GET /healthz", none, of(Map.class, String.class, String.class));
+    t.add("GET /readyz", none, of(Map.class, String.class, String.class));
+    t.add("GET /me", none, of(dev.zop.provisioner.Principal.class));
+    t.add("GET /audit-log", none, of(Page.class, AccessStore.AuditRecord.class));
+    t.add("GET /cloud-accounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class));
+    t.add("POST /cloud-accounts", of(dev.zop.provisioner.CloudAccountRequest.class),
+        of(dev.zop.provisioner.CloudAccount.class));
+    t.add("GET /cloud-accounts/{accountID}", none, of(dev.zop.provisioner.CloudAccount.class));
+    t.add("GET /cloud-accounts/{accountID}/clusters", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
+    t.add("PUT " + access, none, of(dev.zop.provisioner.ClusterAccessGrant.class));
+    t.add("DELETE " + access, none, none);
+    t.add("GET /spaces", none, of(Page.class, dev.zop.provisioner.Space.class));
+    t.add("POST /spaces", of(dev.zop.provisioner.SpaceRequest.class), of(dev.zop.provisioner.Space.class));
+    t.add("GET /spaces/{spaceID}", none, of(dev.zop.provisioner.Space.class));
+    t.add("PATCH /spaces/{spaceID}/status", of(dev.zop.provisioner.wire.Requests.SpaceStatusChange.class),
+        of(dev.zop.provisioner.Space.class));
+    t.add("DELETE /spaces/{spaceID}", none, none);
+    t.add("POST /spaces/{spaceID}/kubeconfig", none, of(dev.zop.provisioner.Kubeconfig.class));
+    t.add("GET /space-discovery/{spaceID}/namespaces", none, of(List.class, dev.zop.provisioner.Namespace.class));
+    t.add("POST /space-discovery/{spaceID}/namespaces", of(dev.zop.provisioner.wire.Requests.CreateNamespace.class),
+        of(dev.zop.provisioner.Namespace.class));
+    t.add("GET /space-discovery/{spaceID}/networks", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredNetwork.class));
+    t.add("GET /space-discovery/{spaceID}/subnets", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredSubnet.class));
+    t.add("GET /space-discovery/{spaceID}/dns-zones", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredDnsZone.class));
+    t.add("GET /space-discovery/{spaceID}/clusters", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
+    Endpoint.Shape job = of(Job.class);
+    Endpoint.Shape submit = of(dev.zop.provisioner.wire.Requests.SubmitJob.class);
+    t.add("POST /provisioning-jobs", submit, job);
+    t.add("POST /provisioning-jobs/plan", submit, of(dev.zop.provisioner.Plan.class));
+    t.add("GET /provisioning-jobs", none, of(Page.class, Job.class));
+    t.add("GET /provisioning-jobs/{id}", none, job);
+    t.add("GET /provisioning-jobs/{id}/await", none, job);
+    t.add("PATCH /provisioning-jobs/{id}", of(dev.zop.provisioner.JobPatch.class), job);
+    t.add("DELETE /provisioning-jobs/{id}", none, job);
+    t.add("POST /provisioning-jobs/{id}/retry", none, job);
+    t.add("GET /provisioning-jobs/{id}/events", none, of(List.class, dev.zop.provisioner.JobEvent.class));
+    // Server-Sent Events: each event's data is one JobEvent
+    t.add("GET /provisioning-jobs/{id}/events/stream", none, of(dev.zop.provisioner.JobEvent.class));
+    Endpoint.Shape database = of(dev.zop.provisioner.Database.class);
+    Endpoint.Shape connection = of(dev.zop.provisioner.Connection.class);
+    t.add("POST " + jobDatabases, of(dev.zop.provisioner.wire.Requests.CreateDatabase.class), database);
+    t.add("GET " + jobDatabases, none, of(Page.class, dev.zop.provisioner.Database.class));
+    t.add("GET " + jobDatabases + "/{dbID}", none, database);
+    t.add("DELETE " + jobDatabases + "/{dbID}", none, none);
+    for (String connections : List.of(jobConnections, dbConnections)) {
+      t.add("POST " + connections, none, connection);
+      t.add("GET " + connections, none, of(Page.class, dev.zop.provisioner.Connection.class));
+      t.add("GET " + connections + "/{connID}", none, connection);
+      t.add("DELETE " + connections + "/{connID}", none, none);
+    }
+    t.add("GET /catalog/components", none, of(List.class, dev.zop.provisioner.CatalogComponent.class));
+    t.add("POST /provisioning-jobs/install-component",
+        of(dev.zop.provisioner.wire.Requests.InstallComponent.class), job);
+    Endpoint.Shape remediation = of(RemediationJob.class);
+    Endpoint.Shape decision = of(dev.zop.provisioner.wire.Requests.Decision.class);
+    t.add("POST /remediation-jobs", of(dev.zop.provisioner.wire.Requests.StartRemediation.class), remediation);
+    t.add("GET /remediation-jobs", none, of(Page.class, RemediationJob.class));
+    t.add("GET /remediation-jobs/{id}", none, remediation);
+    t.add("GET /remediation-jobs/{id}/await", none, remediation);
+    t.add("POST /remediation-jobs/{id}/cancel", decision, remediation);
+    for (String step : List.of("steps-by-id/{stepID}", "steps/{stepName}")) {
+      t.add("POST /remediation-jobs/{jobID}/" + step + "/approve", decision, remediation);
+      t.add("POST /remediation-jobs/{jobID}/" + step + "/reject", decision, remediation);
+    }
+    t.add("GET /remediation-jobs/{id}/audit", none,
+        of(List.class, dev.zop.provisioner.remediation.AuditEntry.class));
+    t.add("PUT /recommendations/{id}", of(dev.zop.provisioner.remediation.Recommendation.class), none);
+    t.add("GET /remediation-templates", none,
+        of(List.class, dev.zop.provisioner.remediation.WorkflowTemplate.class));
+    for (int i = 0; i < table.size(); i++) {
+      Endpoint endpoint = table.get(i);
+      Endpoint.Shape[] both = shapes.remove(endpoint.auditAction());
+      if (both == null) {
+        throw new IllegalStateException("no request/response shapes for " + endpoint.auditAction());
+      }
+      table.set(i, endpoint.takes(both[0]).returns(both[1]));
+    }
+    if (!shapes.isEmpty()) {
+      throw new IllegalStateException("shapes for routes that do not exist: " + shapes.keySet());
+    }
+  }
+
+  private static Endpoint.Shape of(Class<?> type, Class<?>... arguments) {
+    return Endpoint.Shape.of(type, arguments);
   }
 
   public List<Endpoint> all() {
@@ -42,17 +156,17 @@ public final class Routes {
 
   void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
     boolean takesBody = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
-    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, action));
+    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, action, null, null));
   }
 
   /** A route that acts on its path alone; a body, if one is sent, must be empty or {@code {}}. */
   void routeWithoutBody(String method, String path, String policy, String summary, int status,
       Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, false, action));
+    table.add(new Endpoint(method, path, policy, summary, status, false, false, action, null, null));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, false, action));
+    table.add(new Endpoint(method, path, null, summary, 200, true, false, action, null, null));
   }
 
   private void service() {
