@@ -1,0 +1,79 @@
+package dev.zop.provisioner.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The auto-configuration in a bare context: what it makes, what it leaves alone, what it wires in. */
+class ZopAutoConfigurationTest {
+  @TempDir
+  Path data;
+
+  private ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ZopProvisionerAutoConfiguration.class))
+        .withPropertyValues("zop.data-directory=" + data, "zop.worker-threads=2");
+  }
+
+  @Test
+  void anEngineOnItsOwnH2StoreWhenTheApplicationHasNoDataSource() {
+    runner().run(context -> {
+      assertThat(context).hasSingleBean(EmbeddedProvisioner.class).hasSingleBean(ZopHealthIndicator.class);
+      EmbeddedProvisioner engine = context.getBean(EmbeddedProvisioner.class);
+      assertThat(engine.dataSource().getConnection().getMetaData().getURL()).contains(data.toString());
+      var health = context.getBean(ZopHealthIndicator.class).health(true);
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsEntry("store", "H2");
+    });
+  }
+
+  @Test
+  void theApplicationsOwnProvisionerAndTheSwitchAreRespected() {
+    runner().withBean(Provisioner.class, () -> EmbeddedProvisioner.builder().dataDirectory(data.resolve("own"))
+        .runWorkers(false).build()).run(context -> {
+          assertThat(context).hasSingleBean(Provisioner.class);
+          assertThat(context.getBeanNamesForType(Provisioner.class)).doesNotContain("zopProvisioner");
+        });
+    runner().withPropertyValues("zop.enabled=false").run(context ->
+        assertThat(context).doesNotHaveBean(Provisioner.class).doesNotHaveBean(ZopHealthIndicator.class));
+  }
+
+  @Test
+  void theApplicationsMeterRegistryGetsTheEnginesMeters() {
+    runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      assertThat(registry.find("zop.jobs").tag("status", "running").gauge()).isNotNull();
+      assertThat(registry.find("zop.claims").counter()).isNotNull();
+    });
+  }
+
+  @Test
+  void everyPropertyIsDescribedInTheMetadata() throws Exception {
+    JsonNode metadata;
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertThat(in).as("the configuration processor wrote the metadata").isNotNull();
+      metadata = new ObjectMapper().readTree(in);
+    }
+    List<String> names = new ArrayList<>();
+    metadata.get("properties").forEach(p -> {
+      names.add(p.get("name").asText());
+      assertThat(p.path("description").asText()).as(p.get("name").asText()).isNotBlank();
+    });
+    assertThat(names).contains("zop.enabled", "zop.use-application-data-source", "zop.jdbc-url", "zop.schema",
+        "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers");
+  }
+}
