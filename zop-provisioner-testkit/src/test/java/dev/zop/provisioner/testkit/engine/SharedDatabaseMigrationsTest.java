@@ -102,11 +102,14 @@ class SharedDatabaseMigrationsTest {
 
   /**
    * Turns a store of today's code back into the layout of one made before the engine had its own history: the
-   * same tables and rows, the history in Flyway's default table under its default constraint and index names.
+   * same tables and rows, the history in Flyway's default table under its default constraint and index names,
+   * and what the migrations written since the move (V5 on) added taken away again, as such a store never had it.
    */
   private static void asBeforeTheMove(String url, String user, String password) throws SQLException {
     String history = EngineMigrations.HISTORY;
     try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE provisioning_jobs DROP COLUMN trace_parent"); // V5__job_trace_parent
+      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" = '5'");
       s.execute("ALTER TABLE \"" + history + "\" RENAME TO \"flyway_schema_history\"");
       s.execute("ALTER TABLE \"flyway_schema_history\" RENAME CONSTRAINT \"" + history
           + "_pk\" TO \"flyway_schema_history_pk\"");
@@ -131,8 +134,8 @@ class SharedDatabaseMigrationsTest {
         assertThat(zop.accounts().get(made.id()).name()).isEqualTo(made.name());
       }
       assertThat(tableExists(db.url(), db.user(), db.password(), "flyway_schema_history")).isFalse();
-      // the engine's history starts from a baseline at the version the old store had reached
-      assertThat(history(db.url(), db.user(), db.password())).containsExactly("BASELINE 4");
+      // the engine's history starts from a baseline at the version the old store had reached, then migrates on
+      assertThat(history(db.url(), db.user(), db.password())).containsExactly("BASELINE 4", "SQL 5");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -153,7 +156,7 @@ class SharedDatabaseMigrationsTest {
       assertThat(zop.accounts().get(made.id()).name()).isEqualTo("from-before");
     }
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
-    assertThat(history(url, "sa", "")).containsExactly("BASELINE 4");
+    assertThat(history(url, "sa", "")).containsExactly("BASELINE 4", "SQL 5");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {
