@@ -42,107 +42,105 @@ public final class Routes {
    * a route without its shapes fails at start (and in the tests), never silently undocumented.
    */
   private void describe() {
-    Map<String, Endpoint.Shape[]> shapes = new java.util.HashMap<>();
-    java.util.function.BiConsumer<String, Endpoint.Shape[]> put = (route, both) -> {
-      if (shapes.put(route, both) != null) {
-        throw new IllegalStateException("shapes given twice for " + route);
-      }
-    };
+    Map<String, Shapes> t = new java.util.HashMap<>();
     Endpoint.Shape none = null;
-    class Table {
-      void add(String route, Endpoint.Shape request, Endpoint.Shape response) {
-        put.accept(route, new Endpoint.Shape[] {request, response});
-      }
-    }
-    Table t = new Table();
     String jobDatabases = "/provisioning-jobs/{jobID}/databases";
     String jobConnections = "/provisioning-jobs/{jobID}/connections";
     String dbConnections = jobDatabases + "/{dbID}/connections";
     String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
-    t.add("GET /healthz", none, of(Map.class, String.class, String.class));
-    t.add("GET /readyz", none, of(Map.class, String.class, String.class));
-    t.add("GET /me", none, of(dev.zop.provisioner.Principal.class));
-    t.add("GET /audit-log", none, of(Page.class, AccessStore.AuditRecord.class));
-    t.add("GET /cloud-accounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class));
-    t.add("POST /cloud-accounts", of(dev.zop.provisioner.CloudAccountRequest.class),
+    add(t, "GET /healthz", none, of(Map.class, String.class, String.class));
+    add(t, "GET /readyz", none, of(Map.class, String.class, String.class));
+    add(t, "GET /me", none, of(dev.zop.provisioner.Principal.class));
+    add(t, "GET /audit-log", none, of(Page.class, AccessStore.AuditRecord.class));
+    add(t, "GET /cloud-accounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class));
+    add(t, "POST /cloud-accounts", of(dev.zop.provisioner.CloudAccountRequest.class),
         of(dev.zop.provisioner.CloudAccount.class));
-    t.add("GET /cloud-accounts/{accountID}", none, of(dev.zop.provisioner.CloudAccount.class));
-    t.add("GET /cloud-accounts/{accountID}/clusters", none,
+    add(t, "GET /cloud-accounts/{accountID}", none, of(dev.zop.provisioner.CloudAccount.class));
+    add(t, "GET /cloud-accounts/{accountID}/clusters", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
-    t.add("PUT " + access, none, of(dev.zop.provisioner.ClusterAccessGrant.class));
-    t.add("DELETE " + access, none, none);
-    t.add("GET /spaces", none, of(Page.class, dev.zop.provisioner.Space.class));
-    t.add("POST /spaces", of(dev.zop.provisioner.SpaceRequest.class), of(dev.zop.provisioner.Space.class));
-    t.add("GET /spaces/{spaceID}", none, of(dev.zop.provisioner.Space.class));
-    t.add("PATCH /spaces/{spaceID}/status", of(dev.zop.provisioner.wire.Requests.SpaceStatusChange.class),
+    add(t, "PUT " + access, none, of(dev.zop.provisioner.ClusterAccessGrant.class));
+    add(t, "DELETE " + access, none, none);
+    add(t, "GET /spaces", none, of(Page.class, dev.zop.provisioner.Space.class));
+    add(t, "POST /spaces", of(dev.zop.provisioner.SpaceRequest.class), of(dev.zop.provisioner.Space.class));
+    add(t, "GET /spaces/{spaceID}", none, of(dev.zop.provisioner.Space.class));
+    add(t, "PATCH /spaces/{spaceID}/status", of(dev.zop.provisioner.wire.Requests.SpaceStatusChange.class),
         of(dev.zop.provisioner.Space.class));
-    t.add("DELETE /spaces/{spaceID}", none, none);
-    t.add("POST /spaces/{spaceID}/kubeconfig", none, of(dev.zop.provisioner.Kubeconfig.class));
-    t.add("GET /space-discovery/{spaceID}/namespaces", none, of(List.class, dev.zop.provisioner.Namespace.class));
-    t.add("POST /space-discovery/{spaceID}/namespaces", of(dev.zop.provisioner.wire.Requests.CreateNamespace.class),
+    add(t, "DELETE /spaces/{spaceID}", none, none);
+    add(t, "POST /spaces/{spaceID}/kubeconfig", none, of(dev.zop.provisioner.Kubeconfig.class));
+    add(t, "GET /space-discovery/{spaceID}/namespaces", none, of(List.class, dev.zop.provisioner.Namespace.class));
+    add(t, "POST /space-discovery/{spaceID}/namespaces", of(dev.zop.provisioner.wire.Requests.CreateNamespace.class),
         of(dev.zop.provisioner.Namespace.class));
-    t.add("GET /space-discovery/{spaceID}/networks", none,
+    add(t, "GET /space-discovery/{spaceID}/networks", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredNetwork.class));
-    t.add("GET /space-discovery/{spaceID}/subnets", none,
+    add(t, "GET /space-discovery/{spaceID}/subnets", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredSubnet.class));
-    t.add("GET /space-discovery/{spaceID}/dns-zones", none,
+    add(t, "GET /space-discovery/{spaceID}/dns-zones", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredDnsZone.class));
-    t.add("GET /space-discovery/{spaceID}/clusters", none,
+    add(t, "GET /space-discovery/{spaceID}/clusters", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
     Endpoint.Shape job = of(Job.class);
     Endpoint.Shape submit = of(dev.zop.provisioner.wire.Requests.SubmitJob.class);
-    t.add("POST /provisioning-jobs", submit, job);
-    t.add("POST /provisioning-jobs/plan", submit, of(dev.zop.provisioner.Plan.class));
-    t.add("GET /provisioning-jobs", none, of(Page.class, Job.class));
-    t.add("GET /provisioning-jobs/{id}", none, job);
-    t.add("GET /provisioning-jobs/{id}/await", none, job);
-    t.add("PATCH /provisioning-jobs/{id}", of(dev.zop.provisioner.JobPatch.class), job);
-    t.add("DELETE /provisioning-jobs/{id}", none, job);
-    t.add("POST /provisioning-jobs/{id}/retry", none, job);
-    t.add("GET /provisioning-jobs/{id}/events", none, of(List.class, dev.zop.provisioner.JobEvent.class));
+    add(t, "POST /provisioning-jobs", submit, job);
+    add(t, "POST /provisioning-jobs/plan", submit, of(dev.zop.provisioner.Plan.class));
+    add(t, "GET /provisioning-jobs", none, of(Page.class, Job.class));
+    add(t, "GET /provisioning-jobs/{id}", none, job);
+    add(t, "GET /provisioning-jobs/{id}/await", none, job);
+    add(t, "PATCH /provisioning-jobs/{id}", of(dev.zop.provisioner.JobPatch.class), job);
+    add(t, "DELETE /provisioning-jobs/{id}", none, job);
+    add(t, "POST /provisioning-jobs/{id}/retry", none, job);
+    add(t, "GET /provisioning-jobs/{id}/events", none, of(List.class, dev.zop.provisioner.JobEvent.class));
     // Server-Sent Events: each event's data is one JobEvent
-    t.add("GET /provisioning-jobs/{id}/events/stream", none, of(dev.zop.provisioner.JobEvent.class));
+    add(t, "GET /provisioning-jobs/{id}/events/stream", none, of(dev.zop.provisioner.JobEvent.class));
     Endpoint.Shape database = of(dev.zop.provisioner.Database.class);
     Endpoint.Shape connection = of(dev.zop.provisioner.Connection.class);
-    t.add("POST " + jobDatabases, of(dev.zop.provisioner.wire.Requests.CreateDatabase.class), database);
-    t.add("GET " + jobDatabases, none, of(Page.class, dev.zop.provisioner.Database.class));
-    t.add("GET " + jobDatabases + "/{dbID}", none, database);
-    t.add("DELETE " + jobDatabases + "/{dbID}", none, none);
+    add(t, "POST " + jobDatabases, of(dev.zop.provisioner.wire.Requests.CreateDatabase.class), database);
+    add(t, "GET " + jobDatabases, none, of(Page.class, dev.zop.provisioner.Database.class));
+    add(t, "GET " + jobDatabases + "/{dbID}", none, database);
+    add(t, "DELETE " + jobDatabases + "/{dbID}", none, none);
     for (String connections : List.of(jobConnections, dbConnections)) {
-      t.add("POST " + connections, none, connection);
-      t.add("GET " + connections, none, of(Page.class, dev.zop.provisioner.Connection.class));
-      t.add("GET " + connections + "/{connID}", none, connection);
-      t.add("DELETE " + connections + "/{connID}", none, none);
+      add(t, "POST " + connections, none, connection);
+      add(t, "GET " + connections, none, of(Page.class, dev.zop.provisioner.Connection.class));
+      add(t, "GET " + connections + "/{connID}", none, connection);
+      add(t, "DELETE " + connections + "/{connID}", none, none);
     }
-    t.add("GET /catalog/components", none, of(List.class, dev.zop.provisioner.CatalogComponent.class));
-    t.add("POST /provisioning-jobs/install-component",
+    add(t, "GET /catalog/components", none, of(List.class, dev.zop.provisioner.CatalogComponent.class));
+    add(t, "POST /provisioning-jobs/install-component",
         of(dev.zop.provisioner.wire.Requests.InstallComponent.class), job);
     Endpoint.Shape remediation = of(RemediationJob.class);
     Endpoint.Shape decision = of(dev.zop.provisioner.wire.Requests.Decision.class);
-    t.add("POST /remediation-jobs", of(dev.zop.provisioner.wire.Requests.StartRemediation.class), remediation);
-    t.add("GET /remediation-jobs", none, of(Page.class, RemediationJob.class));
-    t.add("GET /remediation-jobs/{id}", none, remediation);
-    t.add("GET /remediation-jobs/{id}/await", none, remediation);
-    t.add("POST /remediation-jobs/{id}/cancel", decision, remediation);
+    add(t, "POST /remediation-jobs", of(dev.zop.provisioner.wire.Requests.StartRemediation.class), remediation);
+    add(t, "GET /remediation-jobs", none, of(Page.class, RemediationJob.class));
+    add(t, "GET /remediation-jobs/{id}", none, remediation);
+    add(t, "GET /remediation-jobs/{id}/await", none, remediation);
+    add(t, "POST /remediation-jobs/{id}/cancel", decision, remediation);
     for (String step : List.of("steps-by-id/{stepID}", "steps/{stepName}")) {
-      t.add("POST /remediation-jobs/{jobID}/" + step + "/approve", decision, remediation);
-      t.add("POST /remediation-jobs/{jobID}/" + step + "/reject", decision, remediation);
+      add(t, "POST /remediation-jobs/{jobID}/" + step + "/approve", decision, remediation);
+      add(t, "POST /remediation-jobs/{jobID}/" + step + "/reject", decision, remediation);
     }
-    t.add("GET /remediation-jobs/{id}/audit", none,
+    add(t, "GET /remediation-jobs/{id}/audit", none,
         of(List.class, dev.zop.provisioner.remediation.AuditEntry.class));
-    t.add("PUT /recommendations/{id}", of(dev.zop.provisioner.remediation.Recommendation.class), none);
-    t.add("GET /remediation-templates", none,
+    add(t, "PUT /recommendations/{id}", of(dev.zop.provisioner.remediation.Recommendation.class), none);
+    add(t, "GET /remediation-templates", none,
         of(List.class, dev.zop.provisioner.remediation.WorkflowTemplate.class));
     for (int i = 0; i < table.size(); i++) {
       Endpoint endpoint = table.get(i);
-      Endpoint.Shape[] both = shapes.remove(endpoint.auditAction());
-      if (both == null) {
+      Shapes shapes = t.remove(endpoint.auditAction());
+      if (shapes == null) {
         throw new IllegalStateException("no request/response shapes for " + endpoint.auditAction());
       }
-      table.set(i, endpoint.takes(both[0]).returns(both[1]));
+      table.set(i, endpoint.takes(shapes.request()).returns(shapes.response()));
     }
-    if (!shapes.isEmpty()) {
-      throw new IllegalStateException("shapes for routes that do not exist: " + shapes.keySet());
+    if (!t.isEmpty()) {
+      throw new IllegalStateException("shapes for routes that do not exist: " + t.keySet());
+    }
+  }
+
+  private record Shapes(Endpoint.Shape request, Endpoint.Shape response) {}
+
+  private static void add(Map<String, Shapes> shapes, String route, Endpoint.Shape request,
+      Endpoint.Shape response) {
+    if (shapes.put(route, new Shapes(request, response)) != null) {
+      throw new IllegalStateException("shapes given twice for " + route);
     }
   }
 
