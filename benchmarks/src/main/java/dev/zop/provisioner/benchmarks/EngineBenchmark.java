@@ -49,7 +49,7 @@ import java.util.function.Function;
  *
  * <p>System properties: {@code bench.jobs} (throughput jobs, default 2000), {@code bench.waiting} (default
  * 10000), {@code bench.postgres} (false skips the PostgreSQL runs), {@code bench.rounds} (default 3),
- * {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.threads} (default 8). Run through {@code ./mvnw -pl benchmarks
+ * {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.threads} (default 8), {@code bench.submits} (default 4000). Run through {@code ./mvnw -pl benchmarks
  * exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is this engine's, not Maven's.
  */
 public final class EngineBenchmark {
@@ -62,6 +62,10 @@ public final class EngineBenchmark {
 
     startup();
     Path h2 = tempDir();
+    int submits = Integer.getInteger("bench.submits", 4000);
+    // submits on stores of their own: their jobs stay queued, and no later engine should run them
+    Path submitStore = tempDir();
+    submits("h2", submits, 1, cloud -> TestEngines.h2(submitStore, cloud));
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     if (postgres) {
       int rounds = Integer.getInteger("bench.rounds", 3);
@@ -70,6 +74,12 @@ public final class EngineBenchmark {
       try (PostgresTestDatabase db = PostgresTestDatabase.create();
           HikariDataSource pool = pool(db, threads + 2)) {
         createSchedulerTable(pool);
+        try (PostgresTestDatabase own = PostgresTestDatabase.create()) {
+          submits("postgresql", submits, 1,
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud));
+          submits("postgresql", submits, threads,
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud));
+        }
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
           Rate engine = transitions("postgresql", jobs, threads,
@@ -215,9 +225,10 @@ public final class EngineBenchmark {
       Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
+    Space space;
     try (EmbeddedProvisioner submitter = engine.apply(cloud).runWorkers(false).build()) {
       // a name of its own: rounds run on one database
-      Space space = space(submitter, "bench-" + store + "-" + Long.toString(System.nanoTime(), 36));
+      space = space(submitter, "bench-" + store + "-" + Long.toString(System.nanoTime(), 36));
       for (int i = 0; i < jobCount; i++) {
         ids.add(submitter.jobs().submit(space.id(), NetworkSpec.named("net-" + i).cidr("10.0.0.0/16")
             .subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")).id());
@@ -228,13 +239,14 @@ public final class EngineBenchmark {
     double seconds;
     long steps = jobCount * 4L;
     try (EmbeddedProvisioner worker = engine.apply(cloud).workerThreads(threads).build()) {
+      awaitAllFinished(worker.dataSource(), space);
+      seconds = (System.nanoTime() - start) / 1e9;
       for (JobId id : ids) {
-        Job done = worker.jobs().await(id, PATIENCE);
+        Job done = worker.jobs().get(id);
         if (done.status() != JobStatus.SUCCEEDED) {
           throw new IllegalStateException(id + " ended " + done.status());
         }
       }
-      seconds = (System.nanoTime() - start) / 1e9;
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("benchmark", "step_transitions");
       line.put("store", store);
@@ -248,6 +260,73 @@ public final class EngineBenchmark {
     }
     // the engine is closed: its connections have reported their commits
     return new Rate(steps / seconds, stats == null ? Double.NaN : (commits(stats) - before) / (double) steps);
+  }
+
+  /**
+   * Jobs submitted with idempotency keys on an engine whose workers are off, from {@code callers} threads at once:
+   * what a host embedding the engine pays to queue work.
+   */
+  private static void submits(String store, int count, int callers,
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
+    SimCloud cloud = SimCloud.create().recordCalls(false);
+    try (EmbeddedProvisioner zop = engine.apply(cloud).runWorkers(false).build()) {
+      Space space = space(zop, "bench-submit-" + callers + "-" + Long.toString(System.nanoTime(), 36));
+      String run = Long.toString(System.nanoTime(), 36);
+      java.util.function.IntConsumer submit = i -> zop.jobs().submit(space.id(),
+          NetworkSpec.named("net-" + i).cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").build(),
+          dev.zop.provisioner.SubmitOptions.idempotencyKey(run + "-" + i));
+      for (int i = 0; i < 200; i++) { // warm-up: JIT and pool
+        submit.accept(-1 - i);
+      }
+      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+      List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+      long start = System.nanoTime();
+      for (int t = 0; t < callers; t++) {
+        running.add(pool.submit(() -> {
+          for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+            submit.accept(i);
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : running) {
+        f.get(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      pool.shutdown();
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("benchmark", "submits");
+      line.put("store", store);
+      line.put("callers", callers);
+      line.put("jobs", count);
+      line.put("jobs_per_second", round(count / seconds));
+      print(line);
+    }
+  }
+
+  /**
+   * Waits until no job of {@code space} is still pending or running, with one count query every 20 ms: awaiting
+   * each job in turn would read its row again at every step it takes, and those reads would be counted as the
+   * engine's commits.
+   */
+  private static void awaitAllFinished(DataSource store, Space space) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    try (Connection c = store.getConnection(); PreparedStatement unfinished = c.prepareStatement(
+        "select count(*) from provisioning_jobs where space_id = ? and status in ('pending', 'running')")) {
+      unfinished.setString(1, space.id().value());
+      while (true) {
+        try (ResultSet r = unfinished.executeQuery()) {
+          r.next();
+          if (r.getLong(1) == 0) {
+            return;
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("jobs still running after " + PATIENCE);
+        }
+        Thread.sleep(20);
+      }
+    }
   }
 
   /**

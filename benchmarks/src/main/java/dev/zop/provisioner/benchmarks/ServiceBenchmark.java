@@ -23,17 +23,160 @@ import java.util.Set;
 import java.util.function.IntConsumer;
 
 /**
- * The REST service under load over loopback (get job, list jobs, submit job), against the same calls on the
- * embedded engine in the same run. One caller thread, so the figures are latency-bound; prints JSON lines.
+ * The REST service under load over loopback, printing JSON lines: first a mix of calls from {@code bench.callers}
+ * concurrent callers (default 50) for {@code bench.seconds} (default 60) on a PostgreSQL store; then, with one
+ * caller and an H2 store, get job, list jobs and submit job over HTTP against the same calls on the embedded
+ * engine ({@code bench.ops} each, default 2000; 0 skips them).
  *
- * <p>{@code ./mvnw -q -pl benchmarks exec:exec -Dbench.main=dev.zop.provisioner.benchmarks.ServiceBenchmark
- * -Dbench.ops=2000}
+ * <p>{@code ./mvnw -q -pl benchmarks exec:exec -Dbench.main=dev.zop.provisioner.benchmarks.ServiceBenchmark}
  */
 public final class ServiceBenchmark {
   private ServiceBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    int ops = Integer.getInteger("bench.ops", 2000);
+    int callers = Integer.getInteger("bench.callers", 50);
+    int seconds = Integer.getInteger("bench.seconds", 60);
+    if (callers > 0) {
+      mix(callers, seconds);
+    }
+    if (Integer.getInteger("bench.ops", 2000) > 0) {
+      oneCaller(Integer.getInteger("bench.ops", 2000));
+    }
+  }
+
+  /** What each caller of the mix asks, by weight out of 20. */
+  private enum Call {
+    SUBMIT(2), PLAN(2), LIST(5), GET(5), EVENTS(2), SPACES(2), ME(2);
+
+    final int weight;
+
+    Call(int weight) {
+      this.weight = weight;
+    }
+  }
+
+  /**
+   * The service on a PostgreSQL store under {@code callers} concurrent Java callers for {@code seconds} (after a
+   * warm-up of a fifth of that): 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code
+   * /me}, each caller over its own HTTP connection to the same server on loopback, the simulated cloud without
+   * latency behind it, the engine running the submitted jobs meanwhile. Prints throughput, p50 and p99 over all
+   * calls and per call, errors, and heap after a full GC before and after.
+   */
+  private static void mix(int callers, int seconds) throws Exception {
+    SimCloud cloud = SimCloud.create().recordCalls(false);
+    java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+    try (dev.zop.provisioner.testkit.PostgresTestDatabase db = dev.zop.provisioner.testkit.PostgresTestDatabase
+        .create();
+        EmbeddedProvisioner engine = TestEngines.jdbc(db.url(), db.user(), db.password(), cloud)
+            .maxPoolSize(Integer.getInteger("bench.pool", 10)).build()) {
+      AccessStore access = AccessStore.open(engine.dataSource());
+      String token = access.createToken("bench", "bench@local", Set.of(Policies.ADMIN), null).token();
+      try (ProvisionerServer server = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0)
+          .requestsPerSecond(1_000_000).start();
+          ProvisionerClient client = ProvisionerClient.builder().baseUrl("http://127.0.0.1:" + server.port())
+              .bearerToken(token).build()) {
+        CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "mix"));
+        Space space = client.spaces().create(SpaceRequest.of("sim", "bench-mix", account.id())
+            .region("sim-east-1"));
+        java.util.List<dev.zop.provisioner.JobId> seeded = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          Job job = client.jobs().submit(space.id(), RegistrySpec.named("seed-" + i));
+          seeded.add(client.jobs().await(job.id(), java.time.Duration.ofSeconds(60)).id());
+        }
+        Call[] deck = Arrays.stream(Call.values())
+            .flatMap(c -> java.util.stream.Stream.generate(() -> c).limit(c.weight)).toArray(Call[]::new);
+        java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
+        java.util.function.BiConsumer<Call, java.util.Random> call = (op, random) -> {
+          dev.zop.provisioner.JobId job = seeded.get(random.nextInt(seeded.size()));
+          switch (op) {
+            case SUBMIT -> client.jobs().submit(space.id(),
+                RegistrySpec.named("m" + submitted.incrementAndGet()));
+            case PLAN -> client.jobs().plan(space.id(), RegistrySpec.named("plan"));
+            case LIST -> client.jobs().list(JobQuery.inSpace(space.id()).limit(50));
+            case GET -> client.jobs().get(job);
+            case EVENTS -> client.jobs().events(job, 0);
+            case SPACES -> client.spaces().list();
+            case ME -> client.refreshPrincipal();
+          }
+        };
+        long heapBefore = heapAfterGc(memory);
+        runMix(callers, Math.max(2, seconds / 5), deck, call); // warm-up: JIT, pools, connections
+        Mix result = runMix(callers, seconds, deck, call);
+        long heapAfter = heapAfterGc(memory);
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+            "{\"bench\":\"service_mix\",\"store\":\"postgresql\",\"callers\":%d,\"seconds\":%d,"
+                + "\"requests\":%d,\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,"
+                + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f",
+            callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
+            millis(result.all, 0.99), result.errors, heapBefore / 1048576.0, heapAfter / 1048576.0));
+        for (Call op : Call.values()) {
+          long[] nanos = result.byCall.get(op);
+          line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
+              op.name().toLowerCase(Locale.ROOT), nanos.length, millis(nanos, 0.5), millis(nanos, 0.99)));
+        }
+        System.out.println(line.append('}'));
+      }
+    }
+  }
+
+  private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds) {}
+
+  private static Mix runMix(int callers, int seconds, Call[] deck,
+      java.util.function.BiConsumer<Call, java.util.Random> call) throws Exception {
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    java.util.concurrent.atomic.AtomicLong errors = new java.util.concurrent.atomic.AtomicLong();
+    java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
+    java.util.List<Thread> threads = new java.util.ArrayList<>();
+    long start = System.nanoTime();
+    for (int t = 0; t < callers; t++) {
+      java.util.Map<Call, java.util.List<Long>> mine = new java.util.EnumMap<>(Call.class);
+      for (Call op : Call.values()) {
+        mine.put(op, new java.util.ArrayList<>());
+      }
+      perCaller.add(mine);
+      java.util.Random random = new java.util.Random(t);
+      Thread thread = new Thread(() -> {
+        while (System.nanoTime() < end) {
+          Call op = deck[random.nextInt(deck.length)];
+          long began = System.nanoTime();
+          try {
+            call.accept(op, random);
+            mine.get(op).add(System.nanoTime() - began);
+          } catch (RuntimeException e) {
+            if (errors.incrementAndGet() <= 3) {
+              System.err.println("mix " + op + " failed: " + e);
+            }
+          }
+        }
+      }, "caller-" + t);
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    double took = (System.nanoTime() - start) / 1e9;
+    java.util.Map<Call, long[]> byCall = new java.util.EnumMap<>(Call.class);
+    for (Call op : Call.values()) {
+      byCall.put(op, perCaller.stream().flatMap(m -> m.get(op).stream()).mapToLong(Long::longValue).sorted()
+          .toArray());
+    }
+    long[] all = byCall.values().stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    return new Mix(all, byCall, errors.get(), took);
+  }
+
+  private static double millis(long[] sorted, double quantile) {
+    return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1e6;
+  }
+
+  private static long heapAfterGc(java.lang.management.MemoryMXBean memory) {
+    System.gc();
+    System.gc();
+    return memory.getHeapMemoryUsage().getUsed();
+  }
+
+  /** The former single-caller figures: each call in turn, over HTTP and embedded. */
+  private static void oneCaller(int ops) throws Exception {
     SimCloud cloud = SimCloud.create();
     try (EmbeddedProvisioner engine = TestEngines.h2(Files.createTempDirectory("zop-bench-service"), cloud)
         .build()) {
