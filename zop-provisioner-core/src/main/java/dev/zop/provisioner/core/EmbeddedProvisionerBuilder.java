@@ -33,6 +33,7 @@ public final class EmbeddedProvisionerBuilder {
   private String jdbcUrl;
   private String jdbcUser;
   private String jdbcPassword;
+  private int maxPoolSize;
   private Path dataDirectory;
   private final List<CloudProvider> providers = new ArrayList<>();
   private boolean discoverProviders = true;
@@ -147,6 +148,19 @@ public final class EmbeddedProvisionerBuilder {
     return this;
   }
 
+  /**
+   * Connections of the engine's own pool (with {@link #jdbc} or the default H2 store; a host's data source keeps
+   * its own size). Default: half the worker threads plus four, at least 10. A service answering many callers at
+   * once wants more: each request holds a connection while it reads.
+   */
+  public EmbeddedProvisionerBuilder maxPoolSize(int value) {
+    if (value < 2) {
+      throw new IllegalArgumentException("maxPoolSize must be at least 2");
+    }
+    this.maxPoolSize = value;
+    return this;
+  }
+
   /** How long a claim lasts without a heartbeat before another engine may take the job (default 30 s). */
   public EmbeddedProvisionerBuilder leaseDuration(Duration value) {
     if (value.toMillis() < 100) {
@@ -228,7 +242,7 @@ public final class EmbeddedProvisionerBuilder {
       config.setJdbcUrl(jdbcUrl != null ? jdbcUrl : defaultH2Url());
       config.setUsername(jdbcUrl != null ? jdbcUser : "sa");
       config.setPassword(jdbcUrl != null ? jdbcPassword : "");
-      config.setMaximumPoolSize(Math.max(10, workerThreads / 2 + 4));
+      config.setMaximumPoolSize(maxPoolSize > 0 ? maxPoolSize : Math.max(10, workerThreads / 2 + 4));
       config.setPoolName("zop-provisioner");
       if (meterRegistry != null) {
         // the pool's connections, waits and timeouts beside the engine's own meters

@@ -1,13 +1,24 @@
 package dev.zop.provisioner.core.internal.jobs;
 
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
+ *
+ * <p>Writes of different jobs that arrive while another commit is under way share the next transaction (group
+ * commit): the first waiting writer commits everything queued behind it, and every caller still returns only once
+ * its own write is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
+ * fails has nothing of its write run; then each write's {@link Write#before} work, then the row writes of all the
+ * writes as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When anything in a
+ * shared transaction fails, it is rolled back and each write runs again alone, so every caller gets the outcome
+ * its write would have had by itself.
  */
 public final class FencedWriter {
   /** Statements of one fenced transaction. */
@@ -16,10 +27,82 @@ public final class FencedWriter {
     void run(Connection c) throws SQLException;
   }
 
+  private static final Writes NOTHING = c -> { };
+
+  /**
+   * What one fenced transaction writes to a job. Its row writes may run in any order relative to row writes with
+   * a different statement text (they touch different rows, or are inserts whose order only matters among
+   * themselves); writes with the same text keep their order.
+   */
+  public static final class Write {
+    private String jobOutputs;
+    private Writes before = NOTHING;
+    private final List<RowWrite> rows = new ArrayList<>();
+    private Writes after = NOTHING;
+
+    public static Write rows(RowWrite... writes) {
+      Write write = new Write();
+      write.rows.addAll(List.of(writes));
+      return write;
+    }
+
+    public static Write of(Writes work) {
+      return new Write().after(work);
+    }
+
+    /** Sets the job's outputs (as JSON) with the fence itself. */
+    public Write jobOutputs(String json) {
+      this.jobOutputs = json;
+      return this;
+    }
+
+    public Write row(RowWrite write) {
+      rows.add(write);
+      return this;
+    }
+
+    /** Work that runs right after the fence, before the row writes; its statements run as it issues them. */
+    public Write before(Writes work) {
+      Writes earlier = before;
+      before = earlier == NOTHING ? work : c -> {
+        earlier.run(c);
+        work.run(c);
+      };
+      return this;
+    }
+
+    /** Work that runs after the row writes; its statements run as it issues them. */
+    public Write after(Writes work) {
+      Writes earlier = after;
+      after = earlier == NOTHING ? work : c -> {
+        earlier.run(c);
+        work.run(c);
+      };
+      return this;
+    }
+  }
+
+  /** One caller's write, waiting for a transaction to carry it. */
+  private static final class Pending {
+    final Lease lease;
+    final Write write;
+    boolean done;
+    boolean leads;
+    RuntimeException failure;
+
+    Pending(Lease lease, Write write) {
+      this.lease = lease;
+      this.write = write;
+    }
+  }
+
   private final Database db;
   private final JobRepository jobs;
   private final JobSignals signals;
   private final BooleanSupplier halted;
+  private final Object queue = new Object();
+  private List<Pending> waiting = new ArrayList<>();
+  private boolean committing;
 
   FencedWriter(Database db, JobRepository jobs, JobSignals signals, BooleanSupplier halted) {
     this.db = db;
@@ -29,15 +112,19 @@ public final class FencedWriter {
   }
 
   public void write(Lease lease, Writes work) {
+    write(lease, Write.of(work));
+  }
+
+  public void write(Lease lease, Write write) {
     synchronized (lease) {
       if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
       }
-      db.tx(c -> {
-        jobs.fence(c, lease);
-        work.run(c);
-        return null;
-      });
+      Pending mine = new Pending(lease, write);
+      commit(mine);
+      if (mine.failure != null) {
+        throw mine.failure;
+      }
       lease.advanced();
     }
     signals.changed(lease.jobId);
@@ -45,5 +132,151 @@ public final class FencedWriter {
 
   public boolean halted() {
     return halted.getAsBoolean();
+  }
+
+  /**
+   * Queues the write and returns once a transaction carried it (or it failed). A writer that finds no commit under
+   * way leads: it takes everything queued, its own write among it, and commits it. Each waiter sleeps on its own
+   * write, woken when that write is settled or when the finishing leader hands it the next turn.
+   */
+  private void commit(Pending mine) {
+    synchronized (queue) {
+      waiting.add(mine);
+      if (!committing) {
+        committing = true;
+        mine.leads = true;
+      }
+    }
+    if (!mine.leads && awaitTurn(mine)) {
+      return;
+    }
+    List<Pending> batch;
+    synchronized (queue) {
+      batch = waiting;
+      waiting = new ArrayList<>();
+    }
+    try {
+      run(batch);
+    } finally {
+      for (Pending p : batch) {
+        synchronized (p) {
+          if (!p.done) {
+            settle(p, new IllegalStateException("the write was not carried by a transaction"));
+          }
+        }
+      }
+      Pending next;
+      synchronized (queue) {
+        next = waiting.isEmpty() ? null : waiting.get(0);
+        committing = next != null;
+      }
+      if (next != null) {
+        synchronized (next) {
+          next.leads = true;
+          next.notifyAll();
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes waiting for the next transaction while one is under way, or -1 when none is (for tests that line writes
+   * up behind a commit).
+   */
+  int queued() {
+    synchronized (queue) {
+      return committing ? waiting.size() : -1;
+    }
+  }
+
+  /** Sleeps until the write is settled (true) or it is this writer's turn to lead (false). */
+  private static boolean awaitTurn(Pending mine) {
+    boolean interrupted = false;
+    synchronized (mine) {
+      while (!mine.done && !mine.leads) {
+        try {
+          mine.wait();
+        } catch (InterruptedException e) {
+          // the write may be in a transaction under way already: its outcome must be known before returning
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return mine.done;
+  }
+
+  private void run(List<Pending> batch) {
+    if (halted.getAsBoolean()) {
+      // as a crashed process: nothing queued is written
+      for (Pending p : batch) {
+        settle(p, new LeaseLostException(p.lease.jobId));
+      }
+      return;
+    }
+    if (batch.size() > 1 && runTogether(batch)) {
+      return;
+    }
+    for (Pending p : batch) {
+      try {
+        db.tx(c -> {
+          if (Database.execute(c, fence(p)) != 1) {
+            throw new LeaseLostException(p.lease.jobId);
+          }
+          p.write.before.run(c);
+          for (RowWrite row : p.write.rows) {
+            Database.execute(c, row);
+          }
+          p.write.after.run(c);
+          return null;
+        });
+        settle(p, null);
+      } catch (RuntimeException e) {
+        settle(p, e);
+      }
+    }
+  }
+
+  /** The writes in one transaction; false (and nothing written) when any part of it failed. */
+  private boolean runTogether(List<Pending> batch) {
+    List<Pending> fenced = new ArrayList<>();
+    try {
+      db.tx(c -> {
+        int[] fences = Database.executeBatched(c, batch.stream().map(this::fence).toList());
+        for (int i = 0; i < batch.size(); i++) {
+          if (fences[i] == 1) {
+            fenced.add(batch.get(i));
+          }
+        }
+        for (Pending p : fenced) {
+          p.write.before.run(c);
+        }
+        Database.executeBatched(c, fenced.stream().flatMap(p -> p.write.rows.stream()).toList());
+        for (Pending p : fenced) {
+          p.write.after.run(c);
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      return false;
+    }
+    for (Pending p : batch) {
+      settle(p, fenced.contains(p) ? null : new LeaseLostException(p.lease.jobId));
+    }
+    return true;
+  }
+
+  private RowWrite fence(Pending p) {
+    return jobs.fence(p.lease, p.write.jobOutputs);
+  }
+
+  private static void settle(Pending p, RuntimeException failure) {
+    synchronized (p) {
+      p.failure = failure;
+      p.done = true;
+      p.notifyAll();
+    }
   }
 }

@@ -12,6 +12,7 @@ import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Json;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -50,14 +51,17 @@ public final class JobRepository {
     insertSteps(c, steps);
   }
 
+  /** The steps' rows, as one batch. */
   void insertSteps(Connection c, List<StepRecord> steps) throws SQLException {
+    List<RowWrite> inserts = new ArrayList<>();
     for (StepRecord s : steps) {
-      Database.update(c, "INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-              + " ?, ?)",
+      inserts.add(new RowWrite("INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+              + " ?, ?, ?, ?)",
           s.id().toString(), s.jobId(), s.phase(), s.index(), s.name(), s.status(), s.attempts(),
           Json.write(s.permissions()), Json.write(s.outputs()), Json.failureJson(s.failure()), s.startedAt(),
-          s.finishedAt(), s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind());
+          s.finishedAt(), s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind()));
     }
+    Database.executeBatched(c, inserts);
   }
 
   public JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
@@ -69,6 +73,15 @@ public final class JobRepository {
   JobRecord findAnyOrg(Connection c, JobId id) throws SQLException {
     return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
         JobRepository::mapJob, id.value());
+  }
+
+  /** For workers: several jobs by id, in one query. */
+  List<JobRecord> findAnyOrg(Connection c, Collection<String> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return Database.query(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id IN ("
+        + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")", JobRepository::mapJob, ids.toArray());
   }
 
   /** The job an idempotency key created, with the hash of the request that created it. */
@@ -118,15 +131,16 @@ public final class JobRepository {
   }
 
   /**
-   * The fencing write: bumps the job's version if it still is the lease's. Everything else the transaction
-   * writes to the job happens after this, under the row lock it takes.
+   * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
+   * too when {@code outputsJson} is given. Everything else the transaction writes to the job happens after this,
+   * under the row lock it takes.
    */
-  void fence(Connection c, Lease lease) throws SQLException {
-    int rows = Database.update(c, "UPDATE provisioning_jobs SET version = version + 1,"
-        + " updated_at = CURRENT_TIMESTAMP WHERE id = ? AND version = ?", lease.jobId.value(), lease.version());
-    if (rows != 1) {
-      throw new LeaseLostException(lease.jobId);
-    }
+  RowWrite fence(Lease lease, String outputsJson) {
+    return outputsJson == null
+        ? new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP"
+            + " WHERE id = ? AND version = ?", lease.jobId.value(), lease.version())
+        : new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
+            + " outputs = ? WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version());
   }
 
   /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */
@@ -182,7 +196,12 @@ public final class JobRepository {
 
   public void appendEvent(Connection c, JobId id, JobEventType type, String stepName, JobStatus status, String message)
       throws SQLException {
-    Database.update(c, "INSERT INTO job_events (job_id, event_type, step_name, status, message, created_at)"
+    Database.execute(c, event(id, type, stepName, status, message));
+  }
+
+  /** The insert of one history entry, to run in a batch with others. */
+  RowWrite event(JobId id, JobEventType type, String stepName, JobStatus status, String message) {
+    return new RowWrite("INSERT INTO job_events (job_id, event_type, step_name, status, message, created_at)"
         + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", id.value(), type, stepName, status, message);
   }
 

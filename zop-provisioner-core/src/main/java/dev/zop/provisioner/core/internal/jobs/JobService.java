@@ -125,8 +125,10 @@ public final class JobService {
     JobId id = JobId.random();
     io.opentelemetry.api.trace.Span span = tracing.submitted(id.value(), spec.kind().wireName());
     String traceParent = EngineTracing.traceParent(span);
+    Job submitted;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
-      db.tx(c -> {
+      // the answer is the job as written: reading it back would cost two more round trips
+      submitted = db.tx(c -> {
         Target target = target(c, principal, spaceId, spec, true, networkErrors);
         List<Step> steps = target.driver.create(spec);
         List<StepRecord> rows = new ArrayList<>();
@@ -144,7 +146,7 @@ public final class JobService {
         jobs.insert(c, job, key, hash, rows);
         jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
             "submitted by " + principal.actor());
-        return null;
+        return view(job, rows);
       });
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
@@ -160,7 +162,7 @@ public final class JobService {
       span.end();
     }
     wakeWorker.run();
-    return get(principal, id);
+    return submitted;
   }
 
   private JobId existingForKey(Principal principal, String key, String hash) {
@@ -378,12 +380,17 @@ public final class JobService {
     if (spec == null || spaceId == null || !spec.validate().isEmpty()) {
       return Defaulted.as(spec);
     }
-    Space space = db.read(c -> spaces.find(c, principal.orgId(), spaceId));
+    Map.Entry<Space, CloudAccount> found = db.read(c -> {
+      Space space = spaces.find(c, principal.orgId(), spaceId);
+      return space == null ? null : new java.util.AbstractMap.SimpleImmutableEntry<>(space,
+          accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    });
+    Space space = found == null ? null : found.getKey();
     if (space == null || providers.find(space.provider()) == null
         || !providers.supports(space.provider(), spec.kind())) {
       return Defaulted.as(spec);
     }
-    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    CloudAccount account = found.getValue();
     ProviderSession session = providers.session(account, space);
     ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
         () -> targets.of(principal.orgId(), spaceId));

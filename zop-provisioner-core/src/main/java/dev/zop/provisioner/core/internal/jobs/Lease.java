@@ -12,11 +12,25 @@ public final class Lease {
   private long version;
   private boolean lost;
   private boolean released;
+  /** The job and its steps as read in the claim's own transaction; taken once by the run. */
+  private StepRunner.Loaded claimed;
 
   Lease(JobId jobId, String owner, long version) {
     this.jobId = jobId;
     this.owner = owner;
     this.version = version;
+  }
+
+  Lease withClaimed(StepRunner.Loaded loaded) {
+    this.claimed = loaded;
+    return this;
+  }
+
+  /** What the claim read, or null when it read nothing (then the run reads the job itself). */
+  StepRunner.Loaded takeClaimed() {
+    StepRunner.Loaded loaded = claimed;
+    claimed = null;
+    return loaded;
   }
 
   long version() {

@@ -8,6 +8,7 @@ import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
 import java.sql.Connection;
@@ -137,14 +138,25 @@ public final class StatusTransitions {
 
   /** A step begins an attempt (or continues one when {@code newAttempt} is false). */
   public void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
+    Database.execute(c, stepStarted(stepId, newAttempt));
+  }
+
+  /** {@link #startStep} as a row write, to run in a batch with others under the job's fence. */
+  public RowWrite stepStarted(UUID stepId, boolean newAttempt) {
+    return new RowWrite("UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
         + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
         newAttempt ? 1 : 0, stepId.toString());
   }
 
   public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
+    Database.execute(c, stepUpdated(stepId, status, outputs, failure, finished));
+  }
+
+  /** {@link #updateStep} as a row write, to run in a batch with others under the job's fence. */
+  public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
+      boolean finished) {
+    return new RowWrite("UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
             + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",
         status, Json.write(outputs), Json.failureJson(failure), stepId.toString());
   }

@@ -16,6 +16,7 @@ import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -104,10 +105,24 @@ final class StepRunner {
   }
 
   /** A claimed job with all its steps, read on one connection. */
-  private record Loaded(JobRecord job, List<StepRecord> steps) {}
+  record Loaded(JobRecord job, List<StepRecord> steps) {}
+
+  /**
+   * Reads the jobs just claimed, with their steps, in the claim's transaction: two queries for the whole claim
+   * rather than two for each job.
+   */
+  Map<String, Loaded> load(Connection c, List<String> jobIds) throws SQLException {
+    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds);
+    Map<String, Loaded> loaded = new java.util.HashMap<>();
+    for (JobRecord job : jobs.findAnyOrg(c, jobIds)) {
+      loaded.put(job.id().value(), new Loaded(job, steps.getOrDefault(job.id().value(), List.of())));
+    }
+    return loaded;
+  }
 
   private void runSteps(Lease lease) {
-    Loaded loaded = db.read(c -> {
+    Loaded claimed = lease.takeClaimed();
+    Loaded loaded = claimed != null ? claimed : db.read(c -> {
       JobRecord found = jobs.findAnyOrg(c, lease.jobId);
       return found == null ? null : new Loaded(found, jobs.steps(c, found.id()));
     });
@@ -126,7 +141,7 @@ final class StepRunner {
 
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
-    FencedWriter.Writes start = job.status() != JobStatus.PENDING ? c -> { } : c -> {
+    FencedWriter.Writes start = job.status() != JobStatus.PENDING ? null : c -> {
       transitions.move(c, job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
     };
     Run run = new Run(lease, start);
@@ -156,7 +171,7 @@ final class StepRunner {
       Step step = definitions.get(i);
       int attempt = attemptOf(row);
       if (row.status() != StepStatus.WAITING && startedAlready != i) {
-        run.write(c -> startStep(c, job, row, attempt, running));
+        run.write(starting(new FencedWriter.Write(), job, row, attempt, running));
       }
       LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
       long began = System.nanoTime();
@@ -173,16 +188,16 @@ final class StepRunner {
         StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
         // The step's success, and the next step's start or the job's completion, commit together.
         boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
-        run.write(c -> {
-          transitions.updateStep(c, row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true);
-          jobs.setOutputs(c, job.id(), snapshot);
-          jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null);
-          if (chain) {
-            startStep(c, job, next, attemptOf(next), running);
-          } else if (next == null) {
-            completeIn(c, job, running, snapshot);
-          }
-        });
+        FencedWriter.Write succeeded = FencedWriter.Write.rows(
+                transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
+                jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
+            .jobOutputs(Json.write(snapshot));
+        if (chain) {
+          starting(succeeded, job, next, attemptOf(next), running);
+        } else if (next == null) {
+          succeeded.after(c -> completeIn(c, job, running, snapshot));
+        }
+        run.write(succeeded);
         if (next == null) {
           lease.markReleased();
           return;
@@ -242,10 +257,11 @@ final class StepRunner {
     return row.status() == StepStatus.WAITING ? Math.max(row.attempts(), 1) : row.attempts() + 1;
   }
 
-  private void startStep(Connection c, JobRecord job, StepRecord row, int attempt, JobStatus running)
-      throws SQLException {
-    transitions.startStep(c, row.id(), true);
-    jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
+  /** Adds a step's start (a new attempt) and its history entry to {@code write}. */
+  private FencedWriter.Write starting(FencedWriter.Write write, JobRecord job, StepRecord row, int attempt,
+      JobStatus running) {
+    return write.row(transitions.stepStarted(row.id(), true))
+        .row(jobs.event(job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt));
   }
 
   /** One run over a claimed job: its writes are fenced, and the first one carries {@code start}. */
@@ -259,12 +275,12 @@ final class StepRunner {
     }
 
     void write(FencedWriter.Writes work) {
-      FencedWriter.Writes prelude = start;
-      writer.write(lease, c -> {
-        prelude.run(c);
-        work.run(c);
-      });
-      start = c -> { };
+      write(FencedWriter.Write.of(work));
+    }
+
+    void write(FencedWriter.Write write) {
+      writer.write(lease, start == null ? write : write.before(start));
+      start = null;
     }
   }
 
@@ -467,7 +483,7 @@ final class StepRunner {
     public void recordIntent(Map<String, String> intent) {
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
-      run.write(c -> transitions.updateStep(c, row.id(), StepStatus.RUNNING, snapshot, null, false));
+      run.write(FencedWriter.Write.rows(transitions.stepUpdated(row.id(), StepStatus.RUNNING, snapshot, null, false)));
     }
 
     @Override
@@ -478,7 +494,7 @@ final class StepRunner {
     @Override
     public void log(String message) {
       JobStatus status = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
-      run.write(c -> jobs.appendEvent(c, job.id(), JobEventType.LOG, row.name(), status, message));
+      run.write(FencedWriter.Write.rows(jobs.event(job.id(), JobEventType.LOG, row.name(), status, message)));
     }
   }
 }

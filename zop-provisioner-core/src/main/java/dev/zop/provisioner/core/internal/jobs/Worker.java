@@ -79,13 +79,20 @@ final class Worker implements AutoCloseable {
     while (running) {
       try {
         int free = threads - busy.get();
-        List<Dialect.Claimed> claimed = free <= 0 ? List.of()
-            : db.tx(c -> db.dialect().claim(c, owner, leaseMillis, free));
+        Map<String, StepRunner.Loaded> loaded = new java.util.HashMap<>();
+        List<Dialect.Claimed> claimed = free <= 0 ? List.of() : db.tx(c -> {
+          List<Dialect.Claimed> now = db.dialect().claim(c, owner, leaseMillis, free);
+          if (!now.isEmpty()) {
+            loaded.putAll(runner.load(c, now.stream().map(Dialect.Claimed::jobId).toList()));
+          }
+          return now;
+        });
         if (!claimed.isEmpty()) {
           metrics.claimed(claimed.size());
         }
         for (Dialect.Claimed claim : claimed) {
-          Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version());
+          Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version())
+              .withClaimed(loaded.get(claim.jobId()));
           leases.put(lease.jobId, lease);
           busy.incrementAndGet();
           pool.execute(() -> {

@@ -28,6 +28,12 @@ public final class Database {
     T map(ResultSet rs) throws SQLException;
   }
 
+  /**
+   * A row write whose row count nobody checks, kept as data so that the same statement of several transactions'
+   * writers can go to the database as one JDBC batch (one round trip on PostgreSQL).
+   */
+  public record RowWrite(String sql, Object... args) {}
+
   private final DataSource dataSource;
   private final Dialect dialect;
 
@@ -95,6 +101,40 @@ public final class Database {
       bind(ps, args);
       return ps.executeUpdate();
     }
+  }
+
+  public static int execute(Connection c, RowWrite statement) throws SQLException {
+    return update(c, statement.sql(), statement.args());
+  }
+
+  /**
+   * Runs the statements as one batch per distinct SQL text, in the order each text first appears; statements with
+   * the same text keep their order. Returns each statement's row count, in the order given.
+   */
+  public static int[] executeBatched(Connection c, List<RowWrite> statements) throws SQLException {
+    java.util.Map<String, List<Integer>> bySql = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < statements.size(); i++) {
+      bySql.computeIfAbsent(statements.get(i).sql(), k -> new ArrayList<>()).add(i);
+    }
+    int[] counts = new int[statements.size()];
+    for (java.util.Map.Entry<String, List<Integer>> group : bySql.entrySet()) {
+      List<Integer> positions = group.getValue();
+      if (positions.size() == 1) {
+        counts[positions.get(0)] = execute(c, statements.get(positions.get(0)));
+        continue;
+      }
+      try (PreparedStatement ps = c.prepareStatement(group.getKey())) {
+        for (int position : positions) {
+          bind(ps, statements.get(position).args());
+          ps.addBatch();
+        }
+        int[] batch = ps.executeBatch();
+        for (int i = 0; i < batch.length; i++) {
+          counts[positions.get(i)] = batch[i];
+        }
+      }
+    }
+    return counts;
   }
 
   public static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args)

@@ -1,0 +1,179 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zop.provisioner.CloudAccountId;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spec.RegistrySpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes of different jobs share transactions, and sharing changes no outcome: each write still proves its own
+ * lease, and a write that fails takes no other job's write with it.
+ */
+class FencedWriterTest {
+  private Database db;
+  private final JobRepository jobs = new JobRepository();
+  private FencedWriter writer;
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
+  @BeforeEach
+  void openStore() {
+    JdbcDataSource h2 = new JdbcDataSource();
+    h2.setURL("jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+    db = Database.open(h2);
+    writer = new FencedWriter(db, jobs, new JobSignals(), () -> false);
+  }
+
+  @AfterEach
+  void stopThreads() {
+    threads.shutdownNow();
+  }
+
+  @Test
+  void concurrentWritesOfManyJobsAllLandInOrder() throws Exception {
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      leases.add(new Lease(job(), "engine-a", 0));
+    }
+    List<Future<?>> running = new ArrayList<>();
+    for (Lease lease : leases) {
+      running.add(threads.submit(() -> {
+        for (int n = 0; n < 25; n++) {
+          writer.write(lease, FencedWriter.Write.rows(
+              jobs.event(lease.jobId, JobEventType.LOG, "s", JobStatus.RUNNING, "write " + n)));
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : running) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    for (Lease lease : leases) {
+      assertThat(events(lease.jobId)).extracting(JobEvent::message)
+          .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 25).mapToObj(n -> "write " + n).toList());
+      assertThat(version(lease.jobId)).isEqualTo(25);
+      assertThat(lease.version()).isEqualTo(25);
+    }
+  }
+
+  @Test
+  void aLostLeaseInASharedTransactionFailsOnlyItsOwnWrite() throws Exception {
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease second = new Lease(job(), "engine-a", 0);
+    Lease stolen = new Lease(job(), "engine-a", 0);
+    db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET version = 7 WHERE id = ?", stolen.jobId.value()));
+
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    CompletableFuture<Void> ok = write(second, FencedWriter.Write.rows(log(second, "second")));
+    CompletableFuture<Void> lost = write(stolen, FencedWriter.Write.rows(log(stolen, "stolen")));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 2);
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    ok.get(10, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> lost.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LeaseLostException.class);
+    assertThat(events(second.jobId)).extracting(JobEvent::message).containsExactly("second");
+    assertThat(events(stolen.jobId)).isEmpty();
+    assertThat(version(stolen.jobId)).isEqualTo(7);
+  }
+
+  @Test
+  void aFailingWriteInASharedTransactionFailsAloneAndWritesNothing() throws Exception {
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease healthy = new Lease(job(), "engine-a", 0);
+    Lease failing = new Lease(job(), "engine-a", 0);
+    Lease other = new Lease(job(), "engine-a", 0);
+
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    CompletableFuture<Void> a = write(healthy, FencedWriter.Write.rows(log(healthy, "healthy")));
+    CompletableFuture<Void> b = write(failing, FencedWriter.Write.rows(log(failing, "failing")).after(c -> {
+      throw new ConflictException("concurrent_change", "changed meanwhile");
+    }));
+    CompletableFuture<Void> d = write(other, FencedWriter.Write.rows(log(other, "other")));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 3);
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    a.get(10, TimeUnit.SECONDS);
+    d.get(10, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> b.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ConflictException.class);
+    assertThat(events(healthy.jobId)).extracting(JobEvent::message).containsExactly("healthy");
+    assertThat(events(other.jobId)).extracting(JobEvent::message).containsExactly("other");
+    assertThat(events(failing.jobId)).isEmpty();
+    assertThat(version(failing.jobId)).isZero();
+    assertThat(failing.version()).isZero();
+  }
+
+  private CompletableFuture<Void> write(Lease lease, FencedWriter.Write write) {
+    return CompletableFuture.runAsync(() -> writer.write(lease, write), threads);
+  }
+
+  private Database.RowWrite log(Lease lease, String message) {
+    return jobs.event(lease.jobId, JobEventType.LOG, "s", JobStatus.RUNNING, message);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("not released");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private JobId job() {
+    JobId id = JobId.random();
+    Instant now = Instant.now();
+    db.tx(c -> {
+      Database.update(c, "INSERT INTO cloud_accounts (id, org_id, provider, name, credentials_ref, properties,"
+          + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
+      jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
+          CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), JobStatus.RUNNING,
+          JobPhase.CREATE, Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
+      return null;
+    });
+    return id;
+  }
+
+  private List<JobEvent> events(JobId id) {
+    return db.read(c -> jobs.events(c, id, 0, 100));
+  }
+
+  private long version(JobId id) {
+    return db.read(c -> jobs.findAnyOrg(c, id)).version();
+  }
+}
