@@ -27,19 +27,33 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.flywaydb.core.Flyway;
 
 /**
  * The service's tokens, custom roles and audit log, kept in the engine's database under their own migration
  * history. A token is 32 random bytes; only its SHA-256 is stored (a token has too much entropy to be guessed, so a
  * slow hash would add nothing), and it is shown once, when it is made.
+ *
+ * <p>A token found valid is trusted for {@link #TOKEN_RECHECK} without asking the store again, so a request does
+ * not cost a round trip for its token; a revocation, or a role redefined, through this store takes effect at
+ * once, and one made through another instance's store within that time. Unknown tokens are never remembered.
  */
 public final class AccessStore {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,63}");
   private static final String TOKEN_PREFIX = "zop_";
 
+  /** How long a token found valid is trusted before the store is asked again. */
+  public static final Duration TOKEN_RECHECK = Duration.ofMillis(500);
+
   private final DataSource dataSource;
+  private final Cache<String, Checked> checked = Caffeine.newBuilder()
+      .expireAfterWrite(TOKEN_RECHECK).maximumSize(10_000).build();
+
+  /** A valid token's caller, and when the token itself expires (null: never). */
+  private record Checked(Caller caller, Instant expires) {}
 
   private AccessStore(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -144,6 +158,7 @@ public final class AccessStore {
         insert.setObject(4, time(Instant.now()));
         insert.executeUpdate();
         c.commit();
+        checked.invalidateAll(); // tokens holding the role get its new policies at their next request
       } catch (SQLException e) {
         c.rollback();
         throw e;
@@ -170,6 +185,10 @@ public final class AccessStore {
       return null;
     }
     String digest = hash(token);
+    Checked known = checked.getIfPresent(digest);
+    if (known != null) {
+      return known.expires() != null && known.expires().isBefore(Instant.now()) ? null : known.caller();
+    }
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement("SELECT org_id, actor, roles, expires_at FROM api_tokens "
             + "WHERE token_hash = ? AND revoked_at IS NULL")) {
@@ -178,8 +197,9 @@ public final class AccessStore {
         if (!rs.next()) {
           return null;
         }
-        OffsetDateTime expires = rs.getObject(4, OffsetDateTime.class);
-        if (expires != null && expires.toInstant().isBefore(Instant.now())) {
+        OffsetDateTime expiresAt = rs.getObject(4, OffsetDateTime.class);
+        Instant expires = expiresAt == null ? null : expiresAt.toInstant();
+        if (expires != null && expires.isBefore(Instant.now())) {
           return null;
         }
         String orgId = rs.getString(1);
@@ -196,7 +216,9 @@ public final class AccessStore {
         Set<String> engineRoles = new LinkedHashSet<>(roles);
         engineRoles.removeIf(role -> !Policies.isSystemRole(role) && !Policies.isGrantable(role));
         engineRoles.addAll(policies);
-        return new Caller(new Principal(orgId, rs.getString(2), engineRoles), Set.copyOf(policies));
+        Caller caller = new Caller(new Principal(orgId, rs.getString(2), engineRoles), Set.copyOf(policies));
+        checked.put(digest, new Checked(caller, expires));
+        return caller;
       }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read tokens", e);
@@ -208,6 +230,7 @@ public final class AccessStore {
       ps.setObject(1, time(Instant.now()));
       ps.setString(2, tokenId);
     });
+    checked.invalidateAll(); // only digests are kept, and a revocation is rare: forget them all
   }
 
   public void audit(String orgId, String actor, String action, String method, String path, String resourceId, int status,
