@@ -63,22 +63,21 @@ public final class FencedWriter {
 
     /** Work that runs right after the fence, before the row writes; its statements run as it issues them. */
     public Write before(Writes work) {
-      Writes earlier = before;
-      before = earlier == NOTHING ? work : c -> {
-        earlier.run(c);
-        work.run(c);
-      };
+      before = then(before, work);
       return this;
     }
 
     /** Work that runs after the row writes; its statements run as it issues them. */
     public Write after(Writes work) {
-      Writes earlier = after;
-      after = earlier == NOTHING ? work : c -> {
-        earlier.run(c);
-        work.run(c);
-      };
+      after = then(after, work);
       return this;
+    }
+
+    private static Writes then(Writes first, Writes second) {
+      return first == NOTHING ? second : c -> {
+        first.run(c);
+        second.run(c);
+      };
     }
   }
 
