@@ -8,6 +8,8 @@ scripts/ensure-services.sh
 # the Kubernetes control plane the Helm and service tests run against: built once (about 12 minutes), then cached
 ZOP_KUBE_BIN="$(scripts/kube-binaries.sh)"
 export ZOP_KUBE_BIN
+# Debian's Chromium and ChromeDriver, which the console's browser tests drive headless
+scripts/chromium.sh >/dev/null
 # install: the consumer below resolves the modules as a platform team's build would, from the local repository
 ./mvnw -B -ntp install "$@"
 # a project outside the reactor that imports only the BOM and names the modules without versions runs a job

@@ -3,6 +3,7 @@ package dev.zop.provisioner.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.wire.WireJson;
+import dev.zop.provisioner.server.internal.ConsoleAssets;
 import dev.zop.provisioner.server.internal.Dispatcher;
 import dev.zop.provisioner.server.internal.Endpoint;
 import dev.zop.provisioner.server.internal.JobEventStreams;
@@ -82,6 +83,10 @@ public final class ProvisionerServer implements AutoCloseable {
       }
       // the document itself, not wrapped in {"data": ...}
       config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+      // the web console: static files that call the routes above with the user's own token
+      ConsoleAssets console = new ConsoleAssets();
+      config.routes.get("/ui", console::index);
+      config.routes.get("/ui/{file}", console::file);
       if (builder.metrics != null) {
         io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry = builder.metrics;
         // any valid token may read the meters (Prometheus sends one with bearer_token); they hold no secrets

@@ -107,6 +107,7 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "zop-shutdown"));
     System.out.println("zop provisioner listening on http://" + host + ":" + server.port());
+    System.out.println("console: http://" + host + ":" + server.port() + "/ui (paste a token from zop tokens create)");
     if (demo) {
       Space space = demoSpace(engine);
       System.out.println("demo: provider sim is a simulated cloud; nothing real is created. Organisation "

@@ -1,0 +1,243 @@
+// Provisioning jobs: the list with filters and paging, and a job's page with its live step timeline, outputs,
+// failure, retry, teardown, and the databases and connections of a datastore.
+import { call, get, list, post, query, streamEvents } from './api.js';
+import { clearFieldErrors, showError, showInfo } from './app.js';
+import { badge, confirmDialog, h, replace, kv, table, when } from './dom.js';
+import { allSpaces } from './spaces.js';
+
+const STATUSES = ['pending', 'running', 'awaiting_user', 'succeeded', 'failed', 'cancelled', 'deleting', 'deleted'];
+const path = id => `/provisioning-jobs/${encodeURIComponent(id)}`;
+
+export async function jobsPage(ctx, params) {
+  const status = params.get('status') || '';
+  const space = params.get('space') || '';
+  const cursor = params.get('cursor') || '';
+  const [page, spaces] = await Promise.all([
+    list('/provisioning-jobs' + query({ status, spaceID: space, cursor, limit: 20 })), allSpaces()]);
+  const names = Object.fromEntries(spaces.map(s => [s.id, s.name]));
+  const filters = h('form', { class: 'actions', id: 'job-filters', role: 'search' },
+    h('label', { for: 'filter-status' }, 'Status'),
+    h('select', { id: 'filter-status', name: 'status' }, h('option', { value: '' }, 'any'),
+      STATUSES.map(s => h('option', { value: s, selected: s === status }, s.replace(/_/g, ' ')))),
+    h('label', { for: 'filter-space' }, 'Space'),
+    h('select', { id: 'filter-space', name: 'space' }, h('option', { value: '' }, 'any'),
+      spaces.map(s => h('option', { value: s.id, selected: s.id === space }, s.name))),
+    h('button', { type: 'submit' }, 'Filter'));
+  filters.addEventListener('submit', event => {
+    event.preventDefault();
+    ctx.go('#/jobs' + query({ status: filters.status.value, space: filters.space.value }));
+  });
+  const rows = page.items.map(job => h('tr', { 'data-job': job.name },
+    h('td', null, h('a', { href: `#/jobs/${encodeURIComponent(job.id)}` }, job.name),
+      h('div', { class: 'mono muted' }, job.id)),
+    h('td', null, job.kind), h('td', null, badge(job.status)), h('td', { class: 'optional' }, job.phase),
+    h('td', { class: 'optional' }, names[job.spaceId] || job.spaceId), h('td', { class: 'optional' }, when(job.createdAt))));
+  return [
+    h('h1', null, 'Provisioning jobs'),
+    filters,
+    rows.length ? table([['Job'], ['Kind'], ['Status'], ['Phase', 'optional'], ['Space', 'optional'],
+      ['Created', 'optional']], rows, { id: 'jobs' }) : h('p', { class: 'muted' }, 'No jobs match.'),
+    h('div', { class: 'actions' },
+      cursor ? h('a', { href: '#/jobs' + query({ status, space }) }, 'First page') : null,
+      page.nextCursor ? h('a', { id: 'next-page', href: '#/jobs' + query({ status, space, cursor: page.nextCursor }) },
+        'Next page') : null),
+  ];
+}
+
+export async function jobPage(ctx, id) {
+  let job = await get(path(id));
+  const root = h('div', { id: 'job', 'data-job-id': id });
+  const events = h('ol', { class: 'events card', id: 'events', 'aria-live': 'polite', 'aria-label': 'Progress' });
+  const extra = h('div', { id: 'job-extra' });
+  let loading = null;
+  let again = false;
+
+  const draw = () => replace(root, ...jobView(ctx, job, reload), h('h2', null, 'Progress'), events, extra);
+  async function reload() {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        again = false;
+        job = await get(path(id));
+        draw();
+      } while (again);
+    })().catch(showError).finally(() => { loading = null; });
+    return loading;
+  }
+  const seen = new Set();
+  const addEvent = event => {
+    if (seen.has(event.seq)) return;
+    seen.add(event.seq);
+    const what = event.type === 'status' ? `status ${String(event.status).replace(/_/g, ' ')}` : event.type.replace(/_/g, ' ');
+    events.append(h('li', { 'data-event': event.type, 'data-status': event.status }, when(event.at), ' ', h('strong', null, what),
+      event.stepName ? ` · ${event.stepName}` : '', event.message ? ` — ${event.message}` : ''));
+    events.scrollTop = events.scrollHeight;
+  };
+  (await get(path(id) + '/events?after=0')).forEach(addEvent);
+  draw();
+  ctx.onLeave(streamEvents(id, event => {
+    addEvent(event);
+    reload();
+  }));
+  if (job.kind === 'datastore') {
+    extra.append(await datastoreSection(ctx, job));
+  }
+  return root;
+}
+
+function jobView(ctx, job, reload) {
+  const out = [
+    h('h1', null, job.name, ' ', h('span', { id: 'job-status' }, badge(job.status))),
+    h('section', null, kv([['Kind', job.kind], ['Phase', job.phase], ['Job id', h('span', { class: 'mono' }, job.id)],
+      ['Space', job.spaceId], ['Created by', job.createdBy], ['Created', when(job.createdAt)],
+      ['Finished', when(job.finishedAt)],
+      ['Tags', Object.entries(job.tags || {}).map(([k, v]) => `${k}=${v}`).join(', ')]])),
+  ];
+  if (job.lastFailure && job.status === 'failed') out.push(failureView(ctx, job, reload));
+  const actions = h('div', { class: 'actions' });
+  if (ctx.can('provisioning:delete') && !['deleting', 'deleted'].includes(job.status)) {
+    actions.append(h('button', { type: 'button', class: 'danger', id: 'teardown', onclick: async () => {
+      const ok = await confirmDialog(`Tear down ${job.name}?`, 'Everything this job created is deleted in the'
+        + ' cloud, in reverse order. This cannot be undone.', 'Tear down');
+      if (!ok) return;
+      try {
+        await call('DELETE', path(job.id));
+        showInfo(`Teardown of ${job.name} started.`);
+        reload();
+      } catch (e) {
+        showError(e);
+      }
+    } }, 'Tear down'));
+  }
+  if (actions.childElementCount) out.push(actions);
+  out.push(h('h2', null, 'Steps'), stepsView(job.steps || []));
+  const outputs = Object.entries(job.outputs || {});
+  if (outputs.length) {
+    out.push(h('h2', null, 'Outputs'), table([['Name'], ['Value']],
+      outputs.map(([k, v]) => h('tr', null, h('td', null, k), h('td', { class: 'mono' }, v))), { id: 'outputs' }),
+    h('p', { class: 'muted' }, 'Secrets are never outputs: they stay in the cloud\'s secret store, named by reference.'));
+  }
+  return out;
+}
+
+/** The failure as the product documents render it: by who has to act. */
+function failureView(ctx, job, reload) {
+  const failure = job.lastFailure;
+  const retry = label => ctx.can('provisioning:update') ? h('button', { type: 'button', class: 'primary', id: 'retry',
+    onclick: async event => {
+      event.target.disabled = true;
+      try {
+        await post(path(job.id) + '/retry');
+        showInfo(`${job.name} resumes at the failed step.`);
+        reload();
+      } catch (e) {
+        event.target.disabled = false;
+        showError(e);
+      }
+    } }, label) : null;
+  const common = [h('p', { class: 'failure-message' }, failure.message),
+    h('p', { class: 'muted' }, `code ${failure.code}`, failure.providerRequestId
+      ? ` · provider request ${failure.providerRequestId}` : '')];
+  if (failure.category === 'user_action') {
+    return h('section', { class: 'failure user_action', id: 'failure', 'data-category': failure.category },
+      h('h2', null, 'Needs your action'), ...common,
+      failure.fixHint ? h('p', { class: 'fix-hint' }, h('strong', null, 'How to fix: '), failure.fixHint) : null,
+      failure.consoleUrl ? h('p', null, h('a', { id: 'console-link', href: failure.consoleUrl, target: '_blank',
+        rel: 'noopener noreferrer' }, 'Open the cloud console')) : null,
+      h('div', { class: 'actions' }, retry('Retry after fixing')));
+  }
+  if (failure.category === 'transient') {
+    return h('section', { class: 'failure transient', id: 'failure', 'data-category': failure.category },
+      h('h2', null, 'The cloud failed for a while'), ...common,
+      h('p', null, 'This is usually throttling or eventual consistency; the job resumes at the failed step.'),
+      h('div', { class: 'actions' }, retry('Retry')));
+  }
+  return h('section', { class: 'failure system', id: 'failure', 'data-category': failure.category },
+    h('h2', null, 'Recorded for follow-up'), ...common,
+    h('p', null, 'This failure is ours or an unsupported cloud API; retrying would fail the same way.'));
+}
+
+function stepsView(steps) {
+  const phases = [...new Set(steps.map(s => s.phase))];
+  return h('div', { id: 'steps' }, phases.map(phase => [
+    h('h3', null, phase === 'teardown' ? 'Teardown' : 'Create'),
+    h('ol', { class: 'timeline' }, steps.filter(s => s.phase === phase).sort((a, b) => a.position - b.position)
+      .map(step => h('li', { class: step.status, 'data-step': step.name, 'data-status': step.status },
+        h('strong', null, step.name), ' ', badge(step.status),
+        step.attempts > 1 ? h('span', { class: 'muted' }, ` · ${step.attempts} attempts`) : null,
+        step.startedAt ? h('div', { class: 'muted' }, when(step.startedAt),
+          step.finishedAt ? [' → ', when(step.finishedAt)] : '') : null,
+        step.failure ? h('div', { class: 'field-error' }, step.failure.message) : null,
+        step.permissions?.length ? h('details', null, h('summary', null, 'Permissions'),
+          h('ul', null, step.permissions.map(p => h('li', { class: 'mono' }, p)))) : null))),
+  ]));
+}
+
+async function datastoreSection(ctx, job) {
+  const base = path(job.id);
+  const section = h('section', { id: 'databases' });
+  async function draw() {
+    const [databases, connections] = (await Promise.all([list(base + '/databases?limit=100'),
+      list(base + '/connections?limit=100')])).map(p => p.items);
+    const rows = await Promise.all(databases.map(async db => {
+      const dbConnections = (await list(`${base}/databases/${encodeURIComponent(db.id)}/connections?limit=100`)).items;
+      return h('tr', { 'data-database': db.name },
+        h('td', null, h('strong', null, db.name), h('div', { class: 'mono muted' }, db.id)),
+        h('td', null, db.owner), h('td', null, badge(db.status)),
+        h('td', { class: 'mono optional' }, `${db.host}:${db.port}`),
+        h('td', { class: 'mono' }, db.secretRef),
+        h('td', null, dbConnections.map(c => h('div', { class: 'mono' }, `${c.user}@${c.host} · ${c.secretRef}`)),
+          h('div', { class: 'actions' },
+            ctx.can('provisioning:create') ? h('button', { type: 'button', onclick: () =>
+              act(() => post(`${base}/databases/${encodeURIComponent(db.id)}/connections`)) }, 'New connection') : null,
+            ctx.can('provisioning:delete') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
+              if (await confirmDialog(`Drop ${db.name}?`, 'The database and its user are dropped on the server.',
+                'Drop database')) act(() => call('DELETE', `${base}/databases/${encodeURIComponent(db.id)}`));
+            } }, 'Drop') : null)));
+    }));
+    const form = ctx.can('provisioning:create') ? databaseForm(base, draw) : null;
+    replace(section,
+      h('h2', null, 'Databases'),
+      rows.length ? table([['Database'], ['Owner'], ['Status'], ['Server', 'optional'], ['Secret reference'],
+        ['Connections']], rows) : h('p', { class: 'muted' }, 'No databases on this server yet.'),
+      form,
+      h('h2', null, 'Connections shared by the whole server'),
+      connections.length ? h('ul', null, connections.map(c =>
+        h('li', { class: 'mono' }, `${c.user}@${c.host}:${c.port} · ${c.secretRef}`))) : h('p', { class: 'muted' }, 'None.'),
+      ctx.can('provisioning:create') ? h('button', { type: 'button', onclick: () => act(() => post(base + '/connections')) },
+        'New server-wide connection') : null,
+      h('p', { class: 'muted' }, 'Passwords are never shown here: each connection names its secret by reference.'));
+  }
+  async function act(action) {
+    try {
+      await action();
+      await draw();
+    } catch (e) {
+      showError(e);
+    }
+  }
+  if (job.status === 'succeeded') await draw();
+  return section;
+}
+
+function databaseForm(base, after) {
+  const name = h('input', { id: 'db-name', 'data-field': 'name', autocomplete: 'off' });
+  const owner = h('input', { id: 'db-owner', 'data-field': 'owner', autocomplete: 'off' });
+  const form = h('form', { class: 'card', id: 'create-database' }, h('h3', null, 'Create a database'),
+    h('label', { for: 'db-name' }, 'Name'), name, h('label', { for: 'db-owner' }, 'Owner (its user)'), owner,
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Create database')));
+  form.addEventListener('submit', async event => {
+    event.preventDefault();
+    clearFieldErrors(form);
+    try {
+      await post(base + '/databases', { name: name.value.trim(), owner: owner.value.trim() });
+      await after();
+    } catch (e) {
+      showError(e, form);
+    }
+  });
+  return form;
+}
