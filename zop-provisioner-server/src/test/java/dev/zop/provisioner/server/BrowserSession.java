@@ -57,6 +57,25 @@ final class BrowserSession implements AutoCloseable {
     return until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
   }
 
+  /** The element's text, read again should the page redraw the element between finding and reading it. */
+  String text(String css) {
+    return until(d -> d.findElement(By.cssSelector(css)).getText());
+  }
+
+  String attribute(String css, String name) {
+    return until(d -> {
+      String value = d.findElement(By.cssSelector(css)).getAttribute(name);
+      return value == null ? "" : value;
+    });
+  }
+
+  /** One attribute of every element the selector matches, read in one go inside the page. */
+  @SuppressWarnings("unchecked")
+  List<String> attributes(String css, String name) {
+    return (List<String>) script("return [...document.querySelectorAll(arguments[0])]"
+        + ".map(e => e.getAttribute(arguments[1]))", css, name);
+  }
+
   List<WebElement> all(String css) {
     return driver.findElements(By.cssSelector(css));
   }

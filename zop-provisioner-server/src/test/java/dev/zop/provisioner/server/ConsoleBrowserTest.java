@@ -15,13 +15,18 @@ import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.SubjectType;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.spec.DatastoreEngine;
+import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.testkit.TestDatabaseServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +52,9 @@ class ConsoleBrowserTest {
 
   @BeforeAll
   void start() {
-    fixture = new ServerFixture();
+    // with the component installer (for the catalog) and datastores backed by the local PostgreSQL
+    fixture = ServerFixture.withComponents();
+    fixture.cloud.backDatastores(DatastoreEngine.POSTGRES, TestDatabaseServers.postgres());
     browser = new BrowserSession();
     admin = fixture.client(fixture.adminToken);
     account = admin.accounts().create(CloudAccountRequest.of("sim", "console"));
@@ -71,6 +78,8 @@ class ConsoleBrowserTest {
 
   private void signIn(String token) {
     browser.driver.get(fixture.baseUrl() + "/ui");
+    // the tab keeps the last test's token until it signs out
+    browser.until(d -> browser.present("#token") || browser.present("#sign-out"));
     if (browser.present("#sign-out")) {
       browser.click("#sign-out");
     }
@@ -79,8 +88,10 @@ class ConsoleBrowserTest {
     browser.find("#actor");
   }
 
+  /** Goes to a page of the console and waits until that page, not the one before, is drawn. */
   private void open(String hash) {
     browser.driver.get(fixture.baseUrl() + "/ui" + hash);
+    browser.until(d -> hash.equals(browser.script("return document.getElementById('view').dataset.route")));
   }
 
   private String jobStatus() {
@@ -111,12 +122,11 @@ class ConsoleBrowserTest {
     // the provider's required setting is refused in the API's words, beside the field
     assertThat(browser.untilText("[data-error-for='config.region']", "required"))
         .isEqualTo("config.region is required for sim spaces");
-    assertThat(browser.find("#notice").getText()).contains("config.region is required for sim spaces",
+    assertThat(browser.text("#notice")).contains("config.region is required for sim spaces",
         "validation_failed");
     browser.type("#space-config [data-field='config.region']", "sim-east-2");
     browser.click("#create-space-submit");
-    WebElement row = browser.find("tr[data-space='console-east']");
-    assertThat(row.getText()).contains("sim", "sim-east-2", "active");
+    assertThat(browser.text("tr[data-space='console-east']")).contains("sim", "sim-east-2", "active");
     Space created = admin.spaces().list().stream().filter(s -> s.name().equals("console-east")).findFirst()
         .orElseThrow();
     assertThat(created.config()).containsEntry("region", "sim-east-2");
@@ -124,45 +134,45 @@ class ConsoleBrowserTest {
 
     // the wizard: the form comes from the API's own schema, with the documents' example filled in
     browser.click("tr[data-space='console-east'] a[href^='#/new']");
-    assertThat(browser.find("#job-kind").getAttribute("value")).isEqualTo("kubernetes");
+    assertThat(browser.attribute("#job-kind", "value")).isEqualTo("kubernetes");
     browser.type("#f-config-name", "console-prod");
     browser.find("#f-config-version").clear();
     browser.type("#f-config-nodeGroups-0-max", "1");
     browser.click("#review-plan");
     assertThat(browser.untilText("[data-error-for='config.version']", "required")).isEqualTo("version is required");
-    assertThat(browser.find("[data-error-for='config.nodeGroups[0].max']").getText()).isEqualTo("must be at least min (2)");
+    assertThat(browser.text("[data-error-for='config.nodeGroups[0].max']")).isEqualTo("must be at least min (2)");
     browser.type("#f-config-version", "1.30");
     browser.type("#f-config-nodeGroups-0-max", "4");
     browser.click("#review-plan");
     browser.find("#plan-steps");
-    assertThat(browser.all("#plan-steps li").stream().map(li -> li.getAttribute("data-step")).toList())
+    assertThat(browser.attributes("#plan-steps li", "data-step"))
         .containsExactly("create-role", "create-cluster", "await-cluster", "create-nodegroup-default",
             "await-nodegroup-default");
-    assertThat(browser.find("#plan-steps li[data-step='create-cluster']").getText()).contains("kubernetes:CreateCluster");
-    assertThat(browser.find("#plan-total").getText()).isEqualTo("$213.16");
-    assertThat(browser.find("#plan-costs").getText()).contains("cluster control plane", "node group default (m5.large)");
+    assertThat(browser.text("#plan-steps li[data-step='create-cluster']")).contains("kubernetes:CreateCluster");
+    assertThat(browser.text("#plan-total")).isEqualTo("$213.16");
+    assertThat(browser.text("#plan-costs")).contains("cluster control plane", "node group default (m5.large)");
     browser.screenshot("plan");
 
-    // the cluster takes a while in the simulated cloud, so the page is seen to move without being reloaded
-    fixture.cloud.creatingTime("kubernetes-cluster", Duration.ofSeconds(2));
+    // the simulated cloud holds the cluster in CREATING until the page has shown the job waiting for it, so the
+    // page is seen to move from running to succeeded without being reloaded
+    fixture.cloud.stuckCreating("kubernetes-cluster");
     try {
       browser.click("#submit-job");
       awaitJobStatus("running");
       browser.script("document.getElementById('job').dataset.marker = 'same page'");
-      browser.until(d -> browser.present("#steps li[data-step='await-cluster'][data-status='waiting']")
-          || browser.present("#steps li[data-step='await-cluster'][data-status='succeeded']"));
-      awaitJobStatus("succeeded");
+      browser.find("#steps li[data-step='await-cluster'][data-status='waiting']");
     } finally {
-      fixture.cloud.creatingTime("kubernetes-cluster", Duration.ZERO);
+      fixture.cloud.unstick("kubernetes-cluster");
     }
+    awaitJobStatus("succeeded");
     assertThat(browser.script("return document.getElementById('job').dataset.marker")).isEqualTo("same page");
-    assertThat(browser.all("#steps li[data-step]").stream().map(li -> li.getAttribute("data-status")).distinct().toList())
+    assertThat(browser.attributes("#steps li[data-step]", "data-status").stream().distinct().toList())
         .containsExactly("succeeded");
-    assertThat(browser.all("#events li").stream().map(li -> li.getAttribute("data-event")).toList())
+    assertThat(browser.attributes("#events li", "data-event"))
         .contains("submitted", "step_started", "step_succeeded", "status");
-    assertThat(browser.find("#events li[data-event='status'][data-status='succeeded']").getText())
+    assertThat(browser.text("#events li[data-event='status'][data-status='succeeded']"))
         .contains("status succeeded");
-    assertThat(browser.find("#outputs").getText()).contains("clusterName");
+    assertThat(browser.text("#outputs")).contains("clusterName");
     browser.screenshot("job");
 
     // nothing left this origin: the console makes no third-party request
@@ -184,13 +194,12 @@ class ConsoleBrowserTest {
     assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
     signIn(fixture.adminToken);
     open("#/jobs/" + failed.id().value());
-    WebElement failure = browser.find("#failure");
-    assertThat(failure.getAttribute("data-category")).isEqualTo("user_action");
-    assertThat(failure.getText()).contains("Needs your action", failed.lastFailure().message());
-    assertThat(browser.find("#failure .fix-hint").getText()).contains(failed.lastFailure().fixHint());
-    assertThat(browser.find("#console-link").getAttribute("href")).isEqualTo(failed.lastFailure().consoleUrl());
-    assertThat(browser.find("#console-link").getAttribute("rel")).contains("noopener", "noreferrer");
-    assertThat(browser.find("#steps li[data-step='create-nodegroup-default']").getAttribute("data-status"))
+    assertThat(browser.attribute("#failure", "data-category")).isEqualTo("user_action");
+    assertThat(browser.text("#failure")).contains("Needs your action", failed.lastFailure().message());
+    assertThat(browser.text("#failure .fix-hint")).contains(failed.lastFailure().fixHint());
+    assertThat(browser.attribute("#console-link", "href")).isEqualTo(failed.lastFailure().consoleUrl());
+    assertThat(browser.attribute("#console-link", "rel")).contains("noopener", "noreferrer");
+    assertThat(browser.attribute("#steps li[data-step='create-nodegroup-default']", "data-status"))
         .isEqualTo("failed");
     browser.screenshot("failure-user-action");
 
@@ -207,12 +216,12 @@ class ConsoleBrowserTest {
     assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
     signIn(fixture.adminToken);
     open("#/jobs/" + failed.id().value());
-    assertThat(browser.find("#failure").getAttribute("data-category")).isEqualTo("transient");
-    assertThat(browser.find("#failure").getText()).contains(failed.lastFailure().message());
-    assertThat(browser.find("#retry").getText()).isEqualTo("Retry");
+    assertThat(browser.attribute("#failure", "data-category")).isEqualTo("transient");
+    assertThat(browser.text("#failure")).contains(failed.lastFailure().message());
+    assertThat(browser.text("#retry")).isEqualTo("Retry");
     browser.click("#retry");
     awaitJobStatus("succeeded");
-    assertThat(browser.all("#events li").stream().map(li -> li.getAttribute("data-event")).toList()).contains("retried");
+    assertThat(browser.attributes("#events li", "data-event")).contains("retried");
     assertThat(fixture.cloud.stepRuns(failed.id().value(), "create-cluster")).isEqualTo(1);
   }
 
@@ -230,9 +239,8 @@ class ConsoleBrowserTest {
     browser.screenshot("remediation-approval");
     browser.click("#approve");
     browser.until(d -> "succeeded".equals(
-        browser.find("#remediation-status [data-status]").getAttribute("data-status")));
-    WebElement approved = browser.find("#audit tr[data-audit='approved']");
-    assertThat(approved.getText()).contains("alice@acme.com", "Confirmed off-hours window");
+        browser.attribute("#remediation-status [data-status]", "data-status")));
+    assertThat(browser.text("#audit tr[data-audit='approved']")).contains("alice@acme.com", "Confirmed off-hours window");
     assertThat(fixture.cloud.workloadState("i-console")).isEqualTo("stopped");
     RemediationJob job = admin.remediations().list(10, null).items().stream()
         .filter(r -> r.recommendationId().equals("rec-console")).findFirst().orElseThrow();
@@ -252,7 +260,7 @@ class ConsoleBrowserTest {
     assertThat(browser.present("dialog[open]")).isFalse();
     assertThat(admin.jobs().get(job.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     browser.click("#teardown");
-    assertThat(browser.find("dialog[open]").getText()).contains("cannot be undone");
+    assertThat(browser.text("dialog[open]")).contains("cannot be undone");
     browser.click("dialog[open] button[data-confirm]");
     awaitJobStatus("deleted");
     assertThat(browser.all("#steps h3").stream().map(WebElement::getText).toList()).contains("Teardown");
@@ -303,7 +311,7 @@ class ConsoleBrowserTest {
     assertThat(browser.all("#spaces a[href^='#/new']")).isEmpty();
 
     open("#/jobs/" + failed.id().value());
-    assertThat(browser.find("#failure").getText()).contains(failed.lastFailure().fixHint());
+    assertThat(browser.text("#failure")).contains(failed.lastFailure().fixHint());
     assertThat(browser.present("#retry")).isFalse();
     assertThat(browser.present("#teardown")).isFalse();
 
@@ -311,15 +319,105 @@ class ConsoleBrowserTest {
     browser.click("#review-plan");
     browser.find("#plan-steps");
     assertThat(browser.present("#submit-job")).isFalse();
-    assertThat(browser.find("#plan").getText()).contains("may plan but not submit");
+    assertThat(browser.text("#plan")).contains("may plan but not submit");
 
     open("#/remediations/" + parked.id().value());
-    assertThat(browser.find("#approval").getText()).contains("An approver decides this step");
+    assertThat(browser.text("#approval")).contains("An approver decides this step");
     assertThat(browser.present("#approve")).isFalse();
     assertThat(browser.present("#cancel")).isFalse();
     open("#/remediations");
     browser.find("#remediations");
     assertThat(browser.present("#start-remediation")).isFalse();
+  }
+
+  @Test
+  void aDatastoresDatabasesAndConnectionsAreManagedWithoutEverShowingASecret() {
+    // unique names: the PostgreSQL server outlives a run that died before cleaning up
+    String unique = Long.toString(System.nanoTime(), 36);
+    Job datastore = admin.jobs().await(admin.jobs().submit(space.id(), DatastoreSpec.postgres().name("console-db")
+        .version("16.3").instanceClass("db.t3.medium").allocatedStorageGb(20).build()).id(), JOB_TIME);
+    assertThat(datastore.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + datastore.id().value());
+    browser.type("#db-name", "console_" + unique);
+    browser.type("#db-owner", "console_owner_" + unique);
+    browser.click("#create-database button[type='submit']");
+    assertThat(browser.text("tr[data-database='console_" + unique + "']")).contains("console_owner_" + unique, "ready");
+    browser.click("tr[data-database='console_" + unique + "'] button[data-action='new-connection']");
+    browser.until(d -> browser.present("tr[data-database='console_" + unique + "'] [data-connection]"));
+    browser.click("#new-server-connection");
+    browser.until(d -> browser.present("#server-connections [data-connection]"));
+    browser.screenshot("databases");
+
+    Provisioner acme = fixture.engine.as(new Principal("acme", "alice@acme.com", Set.of(Policies.ADMIN)));
+    var database = acme.jobs().databases(datastore.id()).list().stream()
+        .filter(d -> d.name().equals("console_" + unique)).findFirst().orElseThrow();
+    var serverWide = acme.jobs().connections(datastore.id()).list();
+    var ofDatabase = acme.jobs().databases(datastore.id()).connections(database.id()).list();
+    assertThat(serverWide).hasSize(1);
+    assertThat(ofDatabase).hasSize(1);
+    String page = browser.driver.getPageSource();
+    // every secret by its reference; the database user's generated password nowhere
+    assertThat(page).contains(database.secretRef().value(), ofDatabase.get(0).secretRef().value(),
+        serverWide.get(0).secretRef().value());
+    String password = acme.secrets().reveal(ofDatabase.get(0).secretRef());
+    assertThat(password).hasSizeGreaterThanOrEqualTo(16);
+    assertThat(page).doesNotContain(password);
+
+    browser.click("tr[data-database='console_" + unique + "'] button[data-action='drop-database']");
+    browser.click("dialog[open] button[data-confirm]");
+    browser.until(d -> !browser.present("tr[data-database='console_" + unique + "']"));
+    assertThat(admin.jobs().databases(datastore.id()).list()).isEmpty();
+    assertThat(admin.jobs().await(admin.jobs().delete(datastore.id()).id(), JOB_TIME).status())
+        .isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void jobsAreFilteredByStatusAndPaged() {
+    Space paging = admin.spaces().create(SpaceRequest.of("sim", "console-paging", account.id()).region("sim-east-1"));
+    for (int i = 0; i < 20; i++) {
+      admin.jobs().submit(paging.id(), KubernetesSpec.named("console-page-" + i).version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build());
+    }
+    // all twenty done before the denial below, which would fail them too
+    org.awaitility.Awaitility.await().atMost(JOB_TIME).until(() -> admin.jobs().list(
+        dev.zop.provisioner.JobQuery.inSpace(paging.id()).withStatus(JobStatus.SUCCEEDED).limit(100)).items().size() == 20);
+    fixture.cloud.deny("kubernetes:CreateNodegroup");
+    try {
+      admin.jobs().await(admin.jobs().submit(paging.id(), KubernetesSpec.named("console-page-failed").version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
+    } finally {
+      fixture.cloud.allow("kubernetes:CreateNodegroup");
+    }
+    signIn(fixture.adminToken);
+    open("#/jobs?space=" + paging.id().value());
+    browser.find("#jobs");
+    assertThat(browser.all("#jobs tbody tr")).hasSize(20);
+    browser.click("#next-page");
+    browser.until(d -> browser.all("#jobs tbody tr").size() == 1);
+    assertThat(browser.present("#next-page")).isFalse();
+
+    new org.openqa.selenium.support.ui.Select(browser.find("#filter-status")).selectByValue("failed");
+    browser.click("#job-filters button[type='submit']");
+    browser.until(d -> d.getCurrentUrl().contains("status=failed"));
+    browser.until(d -> browser.all("#jobs tbody tr").size() == 1
+        && browser.present("#jobs tr[data-job='console-page-failed']"));
+    assertThat(browser.attribute("#jobs tr[data-job='console-page-failed'] [data-status]", "data-status"))
+        .isEqualTo("failed");
+  }
+
+  @Test
+  void aCatalogComponentIsInstalledIntoASpace() {
+    signIn(fixture.adminToken);
+    open("#/catalog");
+    assertThat(browser.text("section[data-component='ingress-nginx']")).contains("ingress");
+    browser.type("#install-values-ingress-nginx", "controller.service.type=LoadBalancer");
+    browser.click("section[data-component='ingress-nginx'] button[type='submit']");
+    String id = browser.attribute("#job", "data-job-id");
+    Job job = admin.jobs().get(dev.zop.provisioner.JobId.of(id));
+    assertThat(job.kind()).isEqualTo(dev.zop.provisioner.JobKind.COMPONENT);
+    assertThat(((dev.zop.provisioner.spec.ComponentSpec) job.spec()).values())
+        .containsEntry("controller.service.type", "LoadBalancer");
   }
 
   @Test
@@ -329,7 +427,7 @@ class ConsoleBrowserTest {
     for (String hash : List.of("#/spaces", "#/jobs", "#/new", "#/remediations")) {
       open(hash);
       browser.find("main h1");
-      browser.until(d -> !browser.present("main p.muted") || !browser.find("main").getText().startsWith("Loading"));
+      browser.until(d -> !browser.present("main p.muted") || !browser.text("main").startsWith("Loading"));
       Number overflow = (Number) browser.script(
           "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
       assertThat(overflow.intValue()).as("horizontal overflow on %s", hash).isLessThanOrEqualTo(0);

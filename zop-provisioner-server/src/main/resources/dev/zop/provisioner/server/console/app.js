@@ -137,13 +137,17 @@ async function render() {
     return;
   }
   const [groups, page] = match;
+  view.dataset.route = '';
   view.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
   try {
     const content = await page(params, ...groups.slice(1).map(decodeURIComponent));
     view.replaceChildren();
     append(view, content);
+    // which page is drawn: what tests (and scripts) wait on after navigating
+    view.dataset.route = location.hash;
   } catch (e) {
     view.replaceChildren(h('p', { class: 'muted' }, 'This page could not be shown.'));
+    view.dataset.route = location.hash;
     showError(e);
   }
 }

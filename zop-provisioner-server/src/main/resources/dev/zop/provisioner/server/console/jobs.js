@@ -183,20 +183,23 @@ async function datastoreSection(ctx, job) {
     const [databases, connections] = (await Promise.all([list(base + '/databases?limit=100'),
       list(base + '/connections?limit=100')])).map(p => p.items);
     const rows = await Promise.all(databases.map(async db => {
-      const dbConnections = (await list(`${base}/databases/${encodeURIComponent(db.id)}/connections?limit=100`)).items;
+      const dbPath = `${base}/databases/${encodeURIComponent(db.id)}`;
+      const dbConnections = (await list(dbPath + '/connections?limit=100')).items;
+      const newConnection = ctx.can('provisioning:create') ? h('button', { type: 'button',
+        'data-action': 'new-connection', onclick: () => act(() => post(dbPath + '/connections')) }, 'New connection')
+        : null;
+      const drop = ctx.can('provisioning:delete') ? h('button', { type: 'button', class: 'danger',
+        'data-action': 'drop-database', onclick: async () => {
+          if (await confirmDialog(`Drop ${db.name}?`, 'The database and its user are dropped on the server.',
+            'Drop database')) act(() => call('DELETE', dbPath));
+        } }, 'Drop') : null;
       return h('tr', { 'data-database': db.name },
         h('td', null, h('strong', null, db.name), h('div', { class: 'mono muted' }, db.id)),
         h('td', null, db.owner), h('td', null, badge(db.status)),
         h('td', { class: 'mono optional' }, `${db.host}:${db.port}`),
         h('td', { class: 'mono' }, db.secretRef),
-        h('td', null, dbConnections.map(c => h('div', { class: 'mono' }, `${c.user}@${c.host} · ${c.secretRef}`)),
-          h('div', { class: 'actions' },
-            ctx.can('provisioning:create') ? h('button', { type: 'button', onclick: () =>
-              act(() => post(`${base}/databases/${encodeURIComponent(db.id)}/connections`)) }, 'New connection') : null,
-            ctx.can('provisioning:delete') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
-              if (await confirmDialog(`Drop ${db.name}?`, 'The database and its user are dropped on the server.',
-                'Drop database')) act(() => call('DELETE', `${base}/databases/${encodeURIComponent(db.id)}`));
-            } }, 'Drop') : null)));
+        h('td', null, dbConnections.map(c => h('div', { class: 'mono', 'data-connection': c.id },
+          `${c.user}@${c.host} · ${c.secretRef}`)), h('div', { class: 'actions' }, newConnection, drop)));
     }));
     const form = ctx.can('provisioning:create') ? databaseForm(base, draw) : null;
     replace(section,
@@ -205,10 +208,11 @@ async function datastoreSection(ctx, job) {
         ['Connections']], rows) : h('p', { class: 'muted' }, 'No databases on this server yet.'),
       form,
       h('h2', null, 'Connections shared by the whole server'),
-      connections.length ? h('ul', null, connections.map(c =>
-        h('li', { class: 'mono' }, `${c.user}@${c.host}:${c.port} · ${c.secretRef}`))) : h('p', { class: 'muted' }, 'None.'),
-      ctx.can('provisioning:create') ? h('button', { type: 'button', onclick: () => act(() => post(base + '/connections')) },
-        'New server-wide connection') : null,
+      connections.length ? h('ul', { id: 'server-connections' }, connections.map(c => h('li',
+        { class: 'mono', 'data-connection': c.id }, `${c.user}@${c.host}:${c.port} · ${c.secretRef}`)))
+        : h('p', { class: 'muted' }, 'None.'),
+      ctx.can('provisioning:create') ? h('button', { type: 'button', id: 'new-server-connection',
+        onclick: () => act(() => post(base + '/connections')) }, 'New server-wide connection') : null,
       h('p', { class: 'muted' }, 'Passwords are never shown here: each connection names its secret by reference.'));
   }
   async function act(action) {
