@@ -267,24 +267,35 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  void aRefusalIsShownInTheApisOwnWords() {
+  void aSpaceHoldingJobsShowsItsGuardAndARefusalIsShownInTheApisOwnWords() {
     Space busy = admin.spaces().create(SpaceRequest.of("sim", "console-busy", account.id()).region("sim-east-1"));
-    admin.jobs().await(admin.jobs().submit(busy.id(), KubernetesSpec.named("console-busy-job").version("1.30")
+    Job cluster = admin.jobs().await(admin.jobs().submit(busy.id(), KubernetesSpec.named("console-busy-job")
+        .version("1.30").nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
+    assertThat(cluster.status()).isEqualTo(JobStatus.SUCCEEDED);
+    // a job in the space the cluster registered: the cluster's teardown is refused while it is there
+    Space registered = admin.spaces().get(dev.zop.provisioner.SpaceId.of(cluster.outputs().get("spaceId")));
+    admin.jobs().await(admin.jobs().submit(registered.id(), KubernetesSpec.named("console-inner").version("1.30")
         .nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
     String refusal;
     try {
-      admin.spaces().delete(busy.id());
-      throw new AssertionError("a space holding a job was deleted");
+      admin.jobs().delete(cluster.id());
+      throw new AssertionError("a cluster whose space holds a job was torn down");
     } catch (ConflictException e) {
       assertThat(e.code()).isEqualTo("space_has_jobs");
       refusal = e.getMessage();
     }
+
     signIn(fixture.adminToken);
     open("#/spaces");
-    browser.click("tr[data-space='console-busy'] button[data-action='delete-space']");
+    assertThat(browser.attribute("tr[data-space='console-busy'] button[data-action='delete-space']", "disabled"))
+        .isEqualTo("true");
+    assertThat(browser.text("tr[data-space='console-busy']")).contains("holds jobs: tear them down first");
+
+    open("#/jobs/" + cluster.id().value());
+    browser.click("#teardown");
     browser.click("dialog[open] button[data-confirm]");
     assertThat(browser.untilText("#notice", "space_has_jobs")).contains(refusal);
-    assertThat(admin.spaces().get(busy.id())).isNotNull();
+    assertThat(admin.jobs().get(cluster.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test

@@ -15,8 +15,13 @@ export async function allSpaces() {
   return (await list('/spaces?limit=200')).items;
 }
 
+/** Every status but deleted: a space holding a job in any of them cannot be deleted. */
+const HOLDING = 'pending,running,awaiting_user,succeeded,failed,cancelled,deleting';
+
 export async function spacesPage(ctx) {
   const [spaces, accounts] = await Promise.all([allSpaces(), list('/cloud-accounts?limit=200').then(p => p.items)]);
+  const holding = Object.fromEntries(await Promise.all(spaces.map(async space => [space.id,
+    (await list(`/provisioning-jobs?spaceID=${encodeURIComponent(space.id)}&status=${HOLDING}&limit=1`)).items.length > 0])));
   const rows = spaces.map(space => {
     const config = spaceConfig(space);
     const actions = h('div', { class: 'actions' });
@@ -34,11 +39,15 @@ export async function spacesPage(ctx) {
         }
       } }, next === 'active' ? 'Activate' : 'Deactivate'));
     }
-    if (ctx.can('space:delete')) {
+    if (ctx.can('space:delete') && holding[space.id]) {
+      // the guard the API enforces, shown before anyone tries
+      actions.append(h('button', { type: 'button', class: 'danger', 'data-action': 'delete-space', disabled: true,
+        'aria-describedby': `holds-${space.id}` }, 'Delete'),
+      h('span', { class: 'muted', id: `holds-${space.id}` }, 'holds jobs: tear them down first'));
+    } else if (ctx.can('space:delete')) {
       actions.append(h('button', { type: 'button', class: 'danger', 'data-action': 'delete-space', onclick: async () => {
-        const ok = await confirmDialog(`Delete space ${space.name}?`, 'A space that still holds jobs cannot be'
-          + ' deleted: tear its jobs down first. Deleting removes the registration only; nothing in the cloud'
-          + ' changes.', 'Delete space');
+        const ok = await confirmDialog(`Delete space ${space.name}?`, 'Deleting removes the registration only;'
+          + ' nothing in the cloud changes.', 'Delete space');
         if (!ok) return;
         try {
           await call('DELETE', `/spaces/${encodeURIComponent(space.id)}`);
