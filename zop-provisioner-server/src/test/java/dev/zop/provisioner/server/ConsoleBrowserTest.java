@@ -251,6 +251,31 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aRemediationThatFailedTransientlyIsRemediatedAgain() {
+    admin.remediations().putRecommendation(new Recommendation("rec-throttled", "sim", account.id(), "sim-east-1",
+        "vm", "i-throttled", "stop"));
+    // every attempt the engine's retry policy allows, for this workflow only
+    fixture.cloud.workload("i-throttled", "running").throttleNext("compute:StopInstances", 4);
+    RemediationJob first = admin.remediations().start("rec-throttled", SubjectType.RESOURCE, "i-throttled");
+    org.awaitility.Awaitility.await().atMost(JOB_TIME)
+        .until(() -> admin.remediations().get(first.id()).status() == JobStatus.AWAITING_USER);
+    admin.remediations().approve(first.id(), dev.zop.provisioner.remediation.StepRef.name("approval"), null);
+    RemediationJob failed = admin.remediations().await(first.id(), JOB_TIME);
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
+
+    signIn(fixture.adminToken);
+    open("#/remediations/" + first.id().value());
+    assertThat(browser.attribute("#failure", "data-category")).isEqualTo("transient");
+    assertThat(browser.text("#failure")).contains(failed.lastFailure().message());
+    browser.click("#remediate-again");
+    browser.until(d -> d.getCurrentUrl().contains("#/remediations/job_")
+        && !d.getCurrentUrl().endsWith(first.id().value()));
+    browser.click("#approve");
+    browser.until(d -> "succeeded".equals(browser.attribute("#remediation-status [data-status]", "data-status")));
+    assertThat(fixture.cloud.workloadState("i-throttled")).isEqualTo("stopped");
+  }
+
+  @Test
   void teardownAsksFirstAndThenTearsTheJobDown() {
     Job job = admin.jobs().await(submitCluster("console-teardown").id(), JOB_TIME);
     signIn(fixture.adminToken);

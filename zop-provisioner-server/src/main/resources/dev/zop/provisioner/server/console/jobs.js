@@ -125,7 +125,6 @@ function jobView(ctx, job, reload) {
 
 /** The failure as the product documents render it: by who has to act. */
 function failureView(ctx, job, reload) {
-  const failure = job.lastFailure;
   const retry = label => ctx.can('provisioning:update') ? h('button', { type: 'button', class: 'primary', id: 'retry',
     onclick: async event => {
       event.target.disabled = true;
@@ -138,26 +137,35 @@ function failureView(ctx, job, reload) {
         showError(e);
       }
     } }, label) : null;
+  return failurePanel(job.lastFailure, {
+    userAction: retry('Retry after fixing'),
+    transient: retry('Retry'),
+    transientNote: 'This is usually throttling or eventual consistency; the job resumes at the failed step.',
+  });
+}
+
+/**
+ * A failure by category: {@code user_action} with its fix hint and a link to the cloud's console,
+ * {@code transient} with the action that tries again, {@code system} recorded for follow-up.
+ */
+export function failurePanel(failure, { userAction, transient, transientNote }) {
   const common = [h('p', { class: 'failure-message' }, failure.message),
     h('p', { class: 'muted' }, `code ${failure.code}`, failure.providerRequestId
       ? ` · provider request ${failure.providerRequestId}` : '')];
+  const panel = (title, ...content) => h('section', { class: `failure ${failure.category}`, id: 'failure',
+    'data-category': failure.category }, h('h2', null, title), ...common, ...content);
   if (failure.category === 'user_action') {
-    return h('section', { class: 'failure user_action', id: 'failure', 'data-category': failure.category },
-      h('h2', null, 'Needs your action'), ...common,
+    return panel('Needs your action',
       failure.fixHint ? h('p', { class: 'fix-hint' }, h('strong', null, 'How to fix: '), failure.fixHint) : null,
       failure.consoleUrl ? h('p', null, h('a', { id: 'console-link', href: failure.consoleUrl, target: '_blank',
         rel: 'noopener noreferrer' }, 'Open the cloud console')) : null,
-      h('div', { class: 'actions' }, retry('Retry after fixing')));
+      h('div', { class: 'actions' }, userAction));
   }
   if (failure.category === 'transient') {
-    return h('section', { class: 'failure transient', id: 'failure', 'data-category': failure.category },
-      h('h2', null, 'The cloud failed for a while'), ...common,
-      h('p', null, 'This is usually throttling or eventual consistency; the job resumes at the failed step.'),
-      h('div', { class: 'actions' }, retry('Retry')));
+    return panel('The cloud failed for a while', h('p', null, transientNote), h('div', { class: 'actions' }, transient));
   }
-  return h('section', { class: 'failure system', id: 'failure', 'data-category': failure.category },
-    h('h2', null, 'Recorded for follow-up'), ...common,
-    h('p', null, 'This failure is ours or an unsupported cloud API; retrying would fail the same way.'));
+  return panel('Recorded for follow-up',
+    h('p', null, 'This failure is ours or an unsupported cloud API; trying again would fail the same way.'));
 }
 
 function stepsView(steps) {

@@ -3,6 +3,7 @@
 import { get, list, post } from './api.js';
 import { clearFieldErrors, showError, showInfo } from './app.js';
 import { badge, confirmDialog, h, replace, kv, table, when } from './dom.js';
+import { failurePanel } from './jobs.js';
 
 const path = id => `/remediation-jobs/${encodeURIComponent(id)}`;
 const pending = job => job.status === 'awaiting_user'
@@ -61,9 +62,11 @@ export async function remediationPage(ctx, id) {
       h('section', null, kv([['Recommendation', job.recommendationId], ['Subject', `${job.subjectType} ${job.subjectId}`],
         ['Template', `${job.templateId} v${job.templateVersion}`], ['Irreversible', job.irreversible ? 'yes' : 'no'],
         ['Started by', job.createdBy], ['Started', when(job.createdAt)]])),
-      job.lastFailure ? h('section', { class: `failure ${job.lastFailure.category}`, id: 'failure' },
-        h('h2', null, job.lastFailure.category.replace(/_/g, ' ')), h('p', null, job.lastFailure.message),
-        job.lastFailure.fixHint ? h('p', null, job.lastFailure.fixHint) : null) : null,
+      job.lastFailure && job.status === 'failed' ? failurePanel(job.lastFailure, {
+        userAction: again(ctx, job, 'Remediate again after fixing'),
+        transient: again(ctx, job, 'Remediate again'),
+        transientNote: 'This is usually throttling; a new workflow for the same recommendation runs every step again.',
+      }) : null,
       waiting ? decision(ctx, job, waiting, draw) : null,
       h('h2', null, 'Steps'),
       h('ol', { class: 'timeline', id: 'remediation-steps' }, (job.steps || []).map(s =>
@@ -94,6 +97,22 @@ export async function remediationPage(ctx, id) {
   }, 1000);
   ctx.onLeave(() => clearInterval(timer));
   return root;
+}
+
+/** Starts a new workflow for the same recommendation and subject, as the product's wizard does. */
+function again(ctx, job, label) {
+  if (!ctx.can('provisioning:create')) return null;
+  return h('button', { type: 'button', class: 'primary', id: 'remediate-again', onclick: async event => {
+    event.target.disabled = true;
+    try {
+      const next = await post('/remediation-jobs', { recommendationID: job.recommendationId,
+        subjectType: job.subjectType, subjectID: job.subjectId });
+      ctx.go(`#/remediations/${encodeURIComponent(next.id)}`);
+    } catch (e) {
+      event.target.disabled = false;
+      showError(e);
+    }
+  } }, label);
 }
 
 function decision(ctx, job, step, after) {
