@@ -26,7 +26,7 @@ public final class ConsoleAssets {
   private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
       + " connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-  private final Map<String, Optional<byte[]>> files = new ConcurrentHashMap<>();
+  private final Map<String, byte[]> files = new ConcurrentHashMap<>();
 
   public void index(Context ctx) {
     serve(ctx, "index.html");
@@ -37,8 +37,7 @@ public final class ConsoleAssets {
   }
 
   private void serve(Context ctx, String name) {
-    Optional<byte[]> body = NAME.matcher(name).matches() ? files.computeIfAbsent(name, ConsoleAssets::read)
-        : Optional.empty();
+    Optional<byte[]> body = NAME.matcher(name).matches() ? file(name) : Optional.empty();
     if (body.isEmpty()) {
       ctx.status(404).contentType("text/plain; charset=utf-8").result("no such file in the console: " + name);
       return;
@@ -49,6 +48,17 @@ public final class ConsoleAssets {
     // the files change with the jar, and a stale module beside a fresh one would break the page
     ctx.header("Cache-Control", "no-cache");
     ctx.contentType(TYPES.get(name.substring(name.lastIndexOf('.') + 1))).result(body.get());
+  }
+
+  /** Files found are kept; names not found are not, so requests for made-up names cannot grow the map. */
+  private Optional<byte[]> file(String name) {
+    byte[] cached = files.get(name);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<byte[]> read = read(name);
+    read.ifPresent(body -> files.put(name, body));
+    return read;
   }
 
   private static Optional<byte[]> read(String name) {
