@@ -93,6 +93,12 @@ public final class EngineBenchmark {
           line.put("engine_commits_per_step", round(engine.commitsPerUnit()));
           line.put("db_scheduler_executions_per_second", round(scheduler.perSecond()));
           line.put("db_scheduler_commits_per_execution", round(scheduler.commitsPerUnit()));
+          line.put("engine_wal_bytes_per_step", round(engine.walBytesPerUnit()));
+          line.put("db_scheduler_wal_bytes_per_execution", round(scheduler.walBytesPerUnit()));
+          line.put("engine_jvm_cpu_us_per_step", round(engine.jvmCpuMicrosPerUnit()));
+          line.put("db_scheduler_jvm_cpu_us_per_execution", round(scheduler.jvmCpuMicrosPerUnit()));
+          line.put("engine_postgres_cpu_us_per_step", round(engine.otherCpuMicrosPerUnit()));
+          line.put("db_scheduler_postgres_cpu_us_per_execution", round(scheduler.otherCpuMicrosPerUnit()));
           line.put("ratio", round(engine.perSecond() / scheduler.perSecond()));
           print(line);
         }
@@ -119,7 +125,50 @@ public final class EngineBenchmark {
   }
 
   /** Units (steps, executions) a second, and the database commits each cost (NaN where not counted). */
-  record Rate(double perSecond, double commitsPerUnit) {}
+  /** A rate, with what each unit cost the database: commits, and bytes of write-ahead log (full pages among them). */
+  record Rate(double perSecond, double commitsPerUnit, double walBytesPerUnit, double jvmCpuMicrosPerUnit,
+      double otherCpuMicrosPerUnit) {
+    static Rate of(double perSecond, long units, Counters before, Counters after) {
+      double jvm = (after.jvmCpuNanos - before.jvmCpuNanos) / 1e3;
+      double machine = (after.machineCpuTicks - before.machineCpuTicks) * 1e6 / TICKS_PER_SECOND;
+      return new Rate(perSecond, (after.commits - before.commits) / (double) units,
+          (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units);
+    }
+
+    static Rate unmeasured(double perSecond) {
+      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    }
+  }
+
+  /**
+   * The database's commits and the cluster's write-ahead log (the benchmark runs alone on it), this JVM's CPU time
+   * and the machine's busy CPU time: what is not this JVM's is, on an otherwise idle machine, PostgreSQL's.
+   */
+  record Counters(long commits, long walBytes, long jvmCpuNanos, long machineCpuTicks) {}
+
+  /** Linux's USER_HZ, the unit of /proc/stat; 100 on every architecture Java runs on here. */
+  private static final double TICKS_PER_SECOND = 100;
+
+  private static long jvmCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** Busy ticks of all CPUs since boot: the first line of /proc/stat without idle and iowait. */
+  private static long machineCpuTicks() {
+    try {
+      String[] cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long busy = 0;
+      for (int i = 1; i < cpu.length && i <= 8; i++) {
+        if (i != 4 && i != 5) {
+          busy += Long.parseLong(cpu[i]);
+        }
+      }
+      return busy;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   private static HikariDataSource pool(PostgresTestDatabase db, int size) {
     HikariConfig config = new HikariConfig();
@@ -156,14 +205,14 @@ public final class EngineBenchmark {
     }
   }
 
-  /** The database's committed transactions so far; every backend that ran some has reported them on close. */
-  private static long commits(DataSource pool) throws SQLException {
+  /** The counters so far; every backend that ran transactions has reported them on close. */
+  private static Counters counters(DataSource pool) throws SQLException {
     try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
       s.execute("select pg_stat_clear_snapshot()");
-      try (ResultSet r = s.executeQuery(
-          "select xact_commit from pg_stat_database where datname = current_database()")) {
+      try (ResultSet r = s.executeQuery("select (select xact_commit from pg_stat_database"
+          + " where datname = current_database()), wal_bytes from pg_stat_wal")) {
         r.next();
-        return r.getLong(1);
+        return new Counters(r.getLong(1), r.getLong(2), jvmCpuNanos(), machineCpuTicks());
       }
     }
   }
@@ -195,12 +244,12 @@ public final class EngineBenchmark {
     config.setUsername(pool.getUsername());
     config.setPassword(pool.getPassword());
     config.setMaximumPoolSize(threads + 2);
-    long before;
+    Counters before;
     double seconds;
     try (HikariDataSource schedulerPool = new HikariDataSource(config)) {
       Scheduler scheduler = Scheduler.create(schedulerPool, task).threads(threads)
           .pollUsingLockAndFetch(0.5, 1.0).pollingInterval(Duration.ofMillis(100)).build();
-      before = commits(pool);
+      before = counters(pool);
       long start = System.nanoTime();
       scheduler.start();
       if (!done.await(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -209,7 +258,7 @@ public final class EngineBenchmark {
       seconds = (System.nanoTime() - start) / 1e9;
       scheduler.stop();
     }
-    return new Rate(tasks / seconds, (commits(pool) - before) / (double) tasks);
+    return Rate.of(tasks / seconds, tasks, before, counters(pool));
   }
 
   /**
@@ -234,7 +283,7 @@ public final class EngineBenchmark {
             .subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")).id());
       }
     }
-    long before = stats == null ? 0 : commits(stats);
+    Counters before = stats == null ? null : counters(stats);
     long start = System.nanoTime();
     double seconds;
     long steps = jobCount * 4L;
@@ -259,7 +308,7 @@ public final class EngineBenchmark {
       print(line);
     }
     // the engine is closed: its connections have reported their commits
-    return new Rate(steps / seconds, stats == null ? Double.NaN : (commits(stats) - before) / (double) steps);
+    return stats == null ? Rate.unmeasured(steps / seconds) : Rate.of(steps / seconds, steps, before, counters(stats));
   }
 
   /**

@@ -33,7 +33,7 @@ public final class EngineMigrations {
   public static void migrate(DataSource dataSource) {
     String carriedOver = legacyVersion(dataSource);
     var flyway = Flyway.configure(EngineMigrations.class.getClassLoader()).dataSource(dataSource)
-        .locations(LOCATION).table(HISTORY);
+        .locations(LOCATION).javaMigrations(new V6__Job_rows_leave_room_for_updates()).table(HISTORY);
     // a schema that already holds tables (a host application's) is no reason to refuse: the engine's history
     // starts empty at 0 there, or, for a store from before the move, at the version it had reached
     flyway.baselineOnMigrate(true).baselineVersion(carriedOver != null ? carriedOver : "0")
