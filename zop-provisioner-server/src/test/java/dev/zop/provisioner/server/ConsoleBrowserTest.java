@@ -94,9 +94,10 @@ class ConsoleBrowserTest {
     browser.until(d -> hash.equals(browser.script("return document.getElementById('view').dataset.route")));
   }
 
+  /** Read in one script, so a redraw between finding the badge and reading it cannot make the read fail. */
   private String jobStatus() {
-    List<WebElement> badge = browser.all("#job-status [data-status]");
-    return badge.isEmpty() ? null : badge.get(0).getAttribute("data-status");
+    return (String) browser.script(
+        "const badge = document.querySelector('#job-status [data-status]'); return badge && badge.dataset.status;");
   }
 
   private void awaitJobStatus(String status) {

@@ -44,6 +44,9 @@ export async function jobsPage(ctx, params) {
   ];
 }
 
+/** What the job page shows of a job: all of it but the time of its last write. */
+const fingerprint = job => JSON.stringify({ ...job, updatedAt: null });
+
 export async function jobPage(ctx, id) {
   let job = await get(path(id));
   const root = h('div', { id: 'job', 'data-job-id': id });
@@ -61,8 +64,14 @@ export async function jobPage(ctx, id) {
     loading = (async () => {
       do {
         again = false;
-        job = await get(path(id));
-        draw();
+        const next = await get(path(id));
+        // a step polling the cloud writes an event per poll without changing what the page shows: redraw only on
+        // a change, so the page holds still (and keeps its focus) while a job waits
+        const changed = fingerprint(next) !== fingerprint(job);
+        job = next;
+        if (changed) draw();
+        // events that keep coming are read in one request at most every quarter second
+        if (again) await new Promise(resolve => setTimeout(resolve, 250));
       } while (again);
     })().catch(showError).finally(() => { loading = null; });
     return loading;
