@@ -124,8 +124,10 @@ public final class EngineBenchmark {
     }
   }
 
-  /** Units (steps, executions) a second, and the database commits each cost (NaN where not counted). */
-  /** A rate, with what each unit cost the database: commits, and bytes of write-ahead log (full pages among them). */
+  /**
+   * Units (steps, executions) a second, and what each cost: commits, bytes of write-ahead log, this JVM's CPU and
+   * the rest of the machine's CPU, in microseconds (NaN where not counted).
+   */
   record Rate(double perSecond, double commitsPerUnit, double walBytesPerUnit, double jvmCpuMicrosPerUnit,
       double otherCpuMicrosPerUnit) {
     static Rate of(double perSecond, long units, Counters before, Counters after) {
