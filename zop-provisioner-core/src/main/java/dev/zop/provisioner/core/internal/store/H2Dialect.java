@@ -12,6 +12,15 @@ import java.util.List;
  * {@code UPDATE ... WHERE id = ? AND version = ?}; a row another engine took in between simply isn't claimed.
  */
 final class H2Dialect implements Dialect {
+  /**
+   * The due jobs, earliest first. H2 keeps NULLs first in an ascending index and reads a range with no lower
+   * bound from the index's start, so without the first condition every finished job (its {@code next_run_at}
+   * is NULL) would be read on every claim: a claim took ~5 ms with 20,000 finished jobs and grew with each one.
+   * No job is due before 1970, so the bound only skips the NULLs.
+   */
+  static final String CANDIDATES = "SELECT id, version FROM provisioning_jobs"
+      + " WHERE next_run_at > TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00' AND " + DUE
+      + " ORDER BY next_run_at LIMIT ?";
 
   @Override
   public String nowPlusMillis() {
@@ -22,8 +31,7 @@ final class H2Dialect implements Dialect {
   public List<Claimed> claim(Connection connection, String owner, long leaseMillis, int limit)
       throws SQLException {
     List<Claimed> candidates = new ArrayList<>();
-    try (PreparedStatement ps = connection.prepareStatement(
-        "SELECT id, version FROM provisioning_jobs WHERE " + DUE + " ORDER BY next_run_at LIMIT ?")) {
+    try (PreparedStatement ps = connection.prepareStatement(CANDIDATES)) {
       ps.setInt(1, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
