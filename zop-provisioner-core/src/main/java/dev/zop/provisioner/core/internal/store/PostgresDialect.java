@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +24,13 @@ final class PostgresDialect implements Dialect {
         + " WHERE id IN (SELECT id FROM provisioning_jobs WHERE " + DUE
         + " ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED)"
         + " RETURNING id, version";
+    // The claim must walk the due index in order and stop after `limit` rows. With statistics that lag a burst of
+    // submits (the planner then expects a handful of due rows), PostgreSQL instead reads every due row in a bitmap
+    // scan and sorts them all: 25-45 ms a claim with 4,000 jobs queued, and more with every job queued. Sorting is
+    // what that plan needs, so the claim's transaction forbids it.
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET LOCAL enable_sort = off");
+    }
     List<Claimed> claimed = new ArrayList<>();
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       ps.setString(1, owner);
