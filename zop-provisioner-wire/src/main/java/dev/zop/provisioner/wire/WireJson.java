@@ -2,16 +2,22 @@ package dev.zop.provisioner.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.Failure;
@@ -30,6 +36,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The JSON both sides of the REST API speak. Records map by their component names, enums by their lower-case
@@ -39,6 +46,10 @@ import java.util.Map;
  */
 public final class WireJson {
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+  private static final JavaType STRING_MAP_TYPE = TypeFactory.defaultInstance()
+      .constructMapType(Map.class, String.class, String.class);
+  private static final JavaType STEPS = TypeFactory.defaultInstance()
+      .constructCollectionType(List.class, JobStep.class);
 
   private WireJson() {}
 
@@ -57,6 +68,7 @@ public final class WireJson {
   private static ObjectMapper base() {
     SimpleModule wire = new SimpleModule("zop-wire");
     wire.addDeserializer(Job.class, new JobDeserializer());
+    wire.addDeserializer(Instant.class, new InstantReader());
     wire.addSerializer(Space.class, new SpaceSerializer());
     wire.addDeserializer(Space.class, new SpaceDeserializer());
     return new ObjectMapper()
@@ -65,38 +77,191 @@ public final class WireJson {
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
   }
 
-  /** Reads {@code config} as the spec of {@code kind}; the rest of the job as its record components. */
-  private static final class JobDeserializer extends StdDeserializer<Job> {
+  /**
+   * Reads {@code config} as the spec of {@code kind}; the rest of the job as its record components. Fields are read
+   * as they stream past (a page of jobs is most of what a client reads); only a {@code config} that arrives before
+   * {@code kind} is held as a tree until the kind is known. Fields this version does not know are skipped.
+   */
+  private static final class JobDeserializer extends StdDeserializer<Job> implements ResolvableDeserializer {
+    /*
+     * The parts' deserializers, found once per mapper: looked up for every value, a map's or a list's is built
+     * anew each time, which cost a quarter of reading a page of jobs.
+     */
+    private JsonDeserializer<Object> stringMap;
+    private JsonDeserializer<Object> jobSteps;
+    private JsonDeserializer<Object> failure;
+    private JsonDeserializer<Object> instant;
+    private final Map<JobKind, JsonDeserializer<Object>> specs = new ConcurrentHashMap<>();
+
     JobDeserializer() {
       super(Job.class);
     }
 
     @Override
+    public void resolve(DeserializationContext ctx) throws JsonMappingException {
+      stringMap = ctx.findRootValueDeserializer(STRING_MAP_TYPE);
+      jobSteps = ctx.findRootValueDeserializer(STEPS);
+      failure = ctx.findRootValueDeserializer(ctx.constructType(Failure.class));
+      instant = ctx.findRootValueDeserializer(ctx.constructType(Instant.class));
+    }
+
+    private JsonDeserializer<Object> spec(DeserializationContext ctx, JobKind kind) throws JsonMappingException {
+      JsonDeserializer<Object> found = specs.get(kind);
+      if (found == null) {
+        found = ctx.findRootValueDeserializer(ctx.constructType(ResourceSpec.typeFor(kind)));
+        specs.put(kind, found);
+      }
+      return found;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T read(JsonDeserializer<Object> deserializer, JsonParser parser, DeserializationContext ctx)
+        throws IOException {
+      return (T) deserializer.deserialize(parser, ctx);
+    }
+
+    @Override
     public Job deserialize(JsonParser parser, DeserializationContext ctx) throws IOException {
-      ObjectMapper mapper = (ObjectMapper) parser.getCodec();
-      JsonNode node = mapper.readTree(parser);
-      JobKind kind = JobKind.fromWire(node.path("kind").asText());
-      JsonNode config = node.get("config");
-      ResourceSpec spec = config == null || config.isNull() || kind == JobKind.REMEDIATION ? null
-          : mapper.treeToValue(config, ResourceSpec.typeFor(kind));
-      return new Job(
-          JobId.of(node.path("id").asText()),
-          text(node, "spaceId") == null ? null : SpaceId.of(text(node, "spaceId")),
-          JobType.fromWire(node.path("jobType").asText()),
-          kind,
-          text(node, "name"),
-          map(mapper, node.get("tags")),
-          JobStatus.fromWire(node.path("status").asText()),
-          text(node, "phase") == null ? null : JobPhase.fromWire(text(node, "phase")),
-          spec,
-          map(mapper, node.get("outputs")),
-          value(mapper, node.get("lastFailure"), Failure.class),
-          node.has("steps") ? mapper.convertValue(node.get("steps"), new TypeReference<List<JobStep>>() {})
-              : List.of(),
-          text(node, "createdBy"),
-          value(mapper, node.get("createdAt"), Instant.class),
-          value(mapper, node.get("updatedAt"), Instant.class),
-          value(mapper, node.get("finishedAt"), Instant.class));
+      JsonToken token = parser.currentToken();
+      if (token == JsonToken.START_OBJECT) {
+        token = parser.nextToken();
+      }
+      String id = null;
+      String spaceId = null;
+      String jobType = null;
+      JobKind kind = null;
+      String name = null;
+      Map<String, String> tags = Map.of();
+      String status = null;
+      String phase = null;
+      JsonNode config = null;
+      ResourceSpec spec = null;
+      Map<String, String> outputs = Map.of();
+      Failure lastFailure = null;
+      List<JobStep> steps = List.of();
+      String createdBy = null;
+      Instant createdAt = null;
+      Instant updatedAt = null;
+      Instant finishedAt = null;
+      for (; token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (value == JsonToken.VALUE_NULL) {
+          continue;
+        }
+        switch (field) {
+          case "id" -> id = parser.getValueAsString();
+          case "spaceId" -> spaceId = parser.getValueAsString();
+          case "jobType" -> jobType = parser.getValueAsString();
+          case "kind" -> kind = JobKind.fromWire(parser.getValueAsString());
+          case "name" -> name = parser.getValueAsString();
+          case "tags" -> tags = read(stringMap, parser, ctx);
+          case "status" -> status = parser.getValueAsString();
+          case "phase" -> phase = parser.getValueAsString();
+          case "config" -> {
+            if (kind == null) {
+              config = ctx.readTree(parser);
+            } else if (kind != JobKind.REMEDIATION) {
+              spec = read(spec(ctx, kind), parser, ctx);
+            } else {
+              parser.skipChildren();
+            }
+          }
+          case "outputs" -> outputs = read(stringMap, parser, ctx);
+          case "lastFailure" -> lastFailure = read(failure, parser, ctx);
+          case "steps" -> steps = read(jobSteps, parser, ctx);
+          case "createdBy" -> createdBy = parser.getValueAsString();
+          case "createdAt" -> createdAt = read(instant, parser, ctx);
+          case "updatedAt" -> updatedAt = read(instant, parser, ctx);
+          case "finishedAt" -> finishedAt = read(instant, parser, ctx);
+          default -> parser.skipChildren();
+        }
+      }
+      if (kind == null) {
+        kind = JobKind.fromWire("");
+      }
+      if (config != null && !config.isNull() && kind != JobKind.REMEDIATION) {
+        spec = ctx.readTreeAsValue(config, ResourceSpec.typeFor(kind));
+      }
+      return new Job(JobId.of(id == null ? "" : id), spaceId == null ? null : SpaceId.of(spaceId),
+          JobType.fromWire(jobType == null ? "" : jobType), kind, name, tags,
+          JobStatus.fromWire(status == null ? "" : status), phase == null ? null : JobPhase.fromWire(phase), spec,
+          outputs, lastFailure, steps, createdBy, createdAt, updatedAt, finishedAt);
+    }
+  }
+
+  /**
+   * Reads the instants the service writes ({@code 2026-12-01T10:00:01.123456Z}: UTC, seconds, up to nine
+   * fraction digits) without a {@link java.time.format.DateTimeFormatter}, whose parse was a quarter of reading a
+   * page of jobs; anything else goes to the JSR-310 module's own deserializer, which also reports what is wrong.
+   */
+  static final class InstantReader extends StdDeserializer<Instant> {
+    InstantReader() {
+      super(Instant.class);
+    }
+
+    @Override
+    public Instant deserialize(JsonParser parser, DeserializationContext ctx) throws IOException {
+      if (parser.hasToken(JsonToken.VALUE_STRING)) {
+        Instant parsed = parseUtc(parser.getText());
+        if (parsed != null) {
+          return parsed;
+        }
+      }
+      return com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT.deserialize(parser, ctx);
+    }
+
+    /** {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, or null when the text has any other shape or an invalid field. */
+    static Instant parseUtc(String text) {
+      int length = text.length();
+      if (length < 20 || length > 30 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
+          || text.charAt(13) != ':' || text.charAt(16) != ':' || text.charAt(length - 1) != 'Z') {
+        return null;
+      }
+      int year = digits(text, 0, 4);
+      int month = digits(text, 5, 7);
+      int day = digits(text, 8, 10);
+      int hour = digits(text, 11, 13);
+      int minute = digits(text, 14, 16);
+      int second = digits(text, 17, 19);
+      if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0
+          || minute > 59 || second < 0 || second > 59) {
+        return null;
+      }
+      int nanos = 0;
+      if (length > 20) {
+        if (text.charAt(19) != '.' || length == 21) {
+          return null;
+        }
+        int fraction = digits(text, 20, length - 1);
+        if (fraction < 0) {
+          return null;
+        }
+        nanos = fraction;
+        for (int i = length - 1 - 20; i < 9; i++) {
+          nanos *= 10;
+        }
+      } else if (text.charAt(19) != 'Z') {
+        return null;
+      }
+      if (day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+        return null;
+      }
+      long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+      return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
+    }
+
+    /** The decimal number in {@code text[from, to)}, or -1 when a character there is not a digit. */
+    private static int digits(String text, int from, int to) {
+      int value = 0;
+      for (int i = from; i < to; i++) {
+        char c = text.charAt(i);
+        if (c < '0' || c > '9') {
+          return -1;
+        }
+        value = value * 10 + (c - '0');
+      }
+      return value;
     }
   }
 
@@ -132,11 +297,11 @@ public final class WireJson {
     @Override
     public Space deserialize(JsonParser parser, DeserializationContext ctx) throws IOException {
       ObjectMapper mapper = (ObjectMapper) parser.getCodec();
-      JsonNode node = mapper.readTree(parser);
+      JsonNode node = ctx.readTree(parser);
       JsonNode config = node.get("config");
       Map<String, String> settings = config == null || config.isNull() ? Map.of()
           : config.isTextual() ? mapper.readValue(config.asText(), STRING_MAP)
-          : mapper.convertValue(config, STRING_MAP);
+          : map(ctx, config);
       return new Space(
           SpaceId.of(node.path("id").asText()),
           text(node, "name"),
@@ -145,8 +310,8 @@ public final class WireJson {
           CloudAccountId.of(node.path("cloudAccountId").asText()),
           SpaceStatus.fromWire(node.path("status").asText()),
           settings,
-          value(mapper, node.get("createdAt"), Instant.class),
-          value(mapper, node.get("updatedAt"), Instant.class));
+          value(ctx, node.get("createdAt"), Instant.class),
+          value(ctx, node.get("updatedAt"), Instant.class));
     }
   }
 
@@ -155,11 +320,11 @@ public final class WireJson {
     return value == null || value.isNull() ? null : value.asText();
   }
 
-  private static Map<String, String> map(ObjectMapper mapper, JsonNode node) {
-    return node == null || node.isNull() ? Map.of() : mapper.convertValue(node, STRING_MAP);
+  private static Map<String, String> map(DeserializationContext ctx, JsonNode node) throws IOException {
+    return node == null || node.isNull() ? Map.of() : ctx.readTreeAsValue(node, STRING_MAP_TYPE);
   }
 
-  private static <T> T value(ObjectMapper mapper, JsonNode node, Class<T> type) throws IOException {
-    return node == null || node.isNull() ? null : mapper.treeToValue(node, type);
+  private static <T> T value(DeserializationContext ctx, JsonNode node, Class<T> type) throws IOException {
+    return node == null || node.isNull() ? null : ctx.readTreeAsValue(node, type);
   }
 }

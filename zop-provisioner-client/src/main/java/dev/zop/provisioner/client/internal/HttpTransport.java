@@ -2,7 +2,6 @@ package dev.zop.provisioner.client.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.CatalogComponent;
 import dev.zop.provisioner.Page;
@@ -114,18 +113,16 @@ public final class HttpTransport {
       if (type == Void.class || response.code() == 204) {
         return null;
       }
-      JsonNode envelope = json.readTree(bytes);
+      // read in one pass into the envelope's type: a tree first and a conversion after cost more than the call
       JavaType target = json.getTypeFactory().constructType(type);
-      if (target.getRawClass() == Page.class) {
-        // a page is {"data": [...], "nextCursor": "..."}: the items are the data, the cursor sits beside it
-        JavaType items = json.getTypeFactory().constructCollectionType(List.class, target.containedType(0));
-        JsonNode cursor = envelope.get("nextCursor");
-        @SuppressWarnings("unchecked")
-        T page = (T) new Page<>(json.convertValue(envelope.get("data"), items),
-            cursor == null || cursor.isNull() ? null : cursor.asText());
-        return page;
-      }
-      return json.convertValue(envelope.get("data"), target);
+      boolean page = target.getRawClass() == Page.class;
+      JavaType data = page ? json.getTypeFactory().constructCollectionType(List.class, target.containedType(0))
+          : target;
+      Envelope<?> envelope = json.readValue(bytes,
+          json.getTypeFactory().constructParametricType(Envelope.class, data));
+      @SuppressWarnings("unchecked")
+      T result = (T) (page ? new Page<>((List<?>) envelope.data, envelope.nextCursor) : envelope.data);
+      return result;
     } catch (IOException e) {
       throw new ProviderException(RemoteErrors.unreachable(url, e));
     }
@@ -147,5 +144,11 @@ public final class HttpTransport {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A response body: {@code {"data": ...}}, with {@code nextCursor} beside the items of a page. */
+  static final class Envelope<T> {
+    public T data;
+    public String nextCursor;
   }
 }
