@@ -2,7 +2,6 @@ package dev.zop.provisioner.server.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -17,7 +16,7 @@ public final class JsonErrorHandler extends ErrorHandler {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     int status = response.getStatus() >= 400 ? response.getStatus() : 400;
-    String requestId = UUID.randomUUID().toString();
+    String requestId = Dispatcher.newRequestId();
     String code = status == 404 ? "no_such_route" : status >= 500 ? "internal_error" : "bad_request";
     String body = "{\"error\":{\"code\":\"" + code + "\",\"message\":\"the request was refused (HTTP " + status
         + ") before it reached a route\",\"category\":\"" + (status >= 500 ? "system" : "user_action")
