@@ -3,7 +3,6 @@ package dev.zop.provisioner.wire;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -45,7 +44,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * show it.
  */
 public final class WireJson {
-  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
   private static final JavaType STRING_MAP_TYPE = TypeFactory.defaultInstance()
       .constructMapType(Map.class, String.class, String.class);
   private static final JavaType STEPS = TypeFactory.defaultInstance()
@@ -300,7 +298,7 @@ public final class WireJson {
       JsonNode node = ctx.readTree(parser);
       JsonNode config = node.get("config");
       Map<String, String> settings = config == null || config.isNull() ? Map.of()
-          : config.isTextual() ? mapper.readValue(config.asText(), STRING_MAP)
+          : config.isTextual() ? mapper.readValue(config.asText(), STRING_MAP_TYPE)
           : map(ctx, config);
       return new Space(
           SpaceId.of(node.path("id").asText()),
