@@ -40,14 +40,19 @@ public final class JobRepository {
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
     Database.update(c, "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
-            + " cloud_account_id, region, spec, status, phase, outputs, failure, idempotency_key, request_hash,"
-            + " created_by, created_at, updated_at, next_run_at, version, trace_parent)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)",
+            + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
+            + " next_run_at, version, trace_parent)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)",
         job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(), job.jobType(),
         job.kind(), job.name(), Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(),
         job.spec() == null ? "{}" : Json.write(job.spec()),
-        job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), idempotencyKey,
-        requestHash, job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent());
+        job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), job.createdBy(),
+        job.createdAt(), job.updatedAt(), job.traceParent());
+    if (idempotencyKey != null) {
+      // a second job with the key fails here, on the key's primary key, and its transaction rolls back
+      Database.update(c, "INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
+          + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash);
+    }
     insertSteps(c, steps);
   }
 
@@ -87,7 +92,7 @@ public final class JobRepository {
   /** The job an idempotency key created, with the hash of the request that created it. */
   Map.Entry<JobId, String> findByIdempotencyKey(Connection c, String orgId, String key) throws SQLException {
     return Database.queryOne(c,
-        "SELECT id, request_hash FROM provisioning_jobs WHERE org_id = ? AND idempotency_key = ?",
+        "SELECT job_id, request_hash FROM job_idempotency_keys WHERE org_id = ? AND idempotency_key = ?",
         rs -> Map.entry(JobId.of(rs.getString(1)), rs.getString(2)), orgId, key);
   }
 
@@ -131,16 +136,46 @@ public final class JobRepository {
   }
 
   /**
-   * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
-   * too when {@code outputsJson} is given. Everything else the transaction writes to the job happens after this,
-   * under the row lock it takes.
+   * The fence of one fenced transaction: true when the job still has the lease's version, and its row is then locked
+   * until the transaction ends, so a takeover (which changes the version: a claim, a heartbeat of another engine,
+   * an API command) cannot commit in between. With {@code outputsJson} one update sets the job's outputs and takes
+   * the lock; otherwise a locking read takes it, which writes no new version of the job's row. Everything else the
+   * transaction writes to the job happens after this, under that lock.
    */
-  RowWrite fence(Lease lease, String outputsJson) {
-    return outputsJson == null
-        ? new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP"
-            + " WHERE id = ? AND version = ?", lease.jobId.value(), lease.version())
-        : new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
-            + " outputs = ? WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version());
+  boolean fence(Connection c, Lease lease, String outputsJson) throws SQLException {
+    if (outputsJson != null) {
+      return Database.update(c, "UPDATE provisioning_jobs SET outputs = ?, updated_at = CURRENT_TIMESTAMP"
+          + " WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version()) == 1;
+    }
+    return Database.queryOne(c, "SELECT version FROM provisioning_jobs WHERE id = ? AND version = ? FOR UPDATE",
+        rs -> rs.getLong(1), lease.jobId.value(), lease.version()) != null;
+  }
+
+  /**
+   * {@link #fence} for the leases of several jobs in one statement: the ids of the jobs that still have their
+   * lease's version, each of whose rows is then locked until the transaction ends. Rows are locked in the order the
+   * database reads them (the primary key's), so two such transactions cannot wait on each other in a cycle.
+   */
+  Set<String> fence(Connection c, Collection<Lease> leases) throws SQLException {
+    Map<String, Long> expected = new java.util.HashMap<>();
+    for (Lease lease : leases) {
+      expected.put(lease.jobId.value(), lease.version());
+    }
+    Set<String> held = new java.util.HashSet<>();
+    for (Map.Entry<String, Long> row : Database.query(c, "SELECT id, version FROM provisioning_jobs WHERE id IN ("
+            + String.join(", ", Collections.nCopies(expected.size(), "?")) + ") FOR UPDATE",
+        rs -> Map.entry(rs.getString(1), rs.getLong(2)), expected.keySet().toArray())) {
+      if (row.getValue().equals(expected.get(row.getKey()))) {
+        held.add(row.getKey());
+      }
+    }
+    return held;
+  }
+
+  /** The job's outputs, set under a fence taken by {@link #fence(Connection, Collection)}. */
+  RowWrite outputs(JobId id, String outputsJson) {
+    return new RowWrite("UPDATE provisioning_jobs SET outputs = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?",
+        outputsJson, id.value());
   }
 
   /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */
