@@ -10,19 +10,15 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
- * the job is still its own, and locks the job's row until it commits, so nothing that takes the job over (and
- * changes its version) can commit in between. A lost lease, or a halted engine, writes nothing. The version itself
- * changes only when the job changes hands (a claim, a heartbeat, a command), not with every write: a write that
- * only proves the lease leaves the job's row as it was.
+ * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  *
  * <p>Writes of different jobs that arrive while another commit is under way share the next transaction (group
  * commit): the first waiting writer commits everything queued behind it, and every caller still returns only once
- * its own write is durable. In a shared transaction the fences go first, as one locking read of all its jobs'
- * rows ({@link JobRepository#fence(Connection, java.util.Collection)}), and a job whose fence fails has nothing
- * of its write run; then each write's {@link Write#before} work, then the row writes of all the writes (the jobs'
- * outputs among them) as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When
- * anything in a shared transaction fails, it is rolled back and each write runs again alone, so every caller gets
- * the outcome its write would have had by itself.
+ * its own write is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
+ * fails has nothing of its write run; then each write's {@link Write#before} work, then the row writes of all the
+ * writes as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When anything in a
+ * shared transaction fails, it is rolled back and each write runs again alone, so every caller gets the outcome
+ * its write would have had by itself.
  */
 public final class FencedWriter {
   /** Statements of one fenced transaction. */
@@ -128,6 +124,7 @@ public final class FencedWriter {
       if (mine.failure != null) {
         throw mine.failure;
       }
+      lease.advanced();
     }
     signals.changed(lease.jobId);
   }
@@ -224,7 +221,7 @@ public final class FencedWriter {
     for (Pending p : batch) {
       try {
         db.tx(c -> {
-          if (!jobs.fence(c, p.lease, p.write.jobOutputs)) {
+          if (Database.execute(c, fence(p)) != 1) {
             throw new LeaseLostException(p.lease.jobId);
           }
           p.write.before.run(c);
@@ -246,21 +243,16 @@ public final class FencedWriter {
     List<Pending> fenced = new ArrayList<>();
     try {
       db.tx(c -> {
-        java.util.Set<String> held = jobs.fence(c, batch.stream().map(p -> p.lease).toList());
-        List<RowWrite> rows = new ArrayList<>();
-        for (Pending p : batch) {
-          if (held.contains(p.lease.jobId.value())) {
-            fenced.add(p);
-            if (p.write.jobOutputs != null) {
-              rows.add(jobs.outputs(p.lease.jobId, p.write.jobOutputs));
-            }
+        int[] fences = Database.executeBatched(c, batch.stream().map(this::fence).toList());
+        for (int i = 0; i < batch.size(); i++) {
+          if (fences[i] == 1) {
+            fenced.add(batch.get(i));
           }
         }
         for (Pending p : fenced) {
           p.write.before.run(c);
         }
-        fenced.forEach(p -> rows.addAll(p.write.rows));
-        Database.executeBatched(c, rows);
+        Database.executeBatched(c, fenced.stream().flatMap(p -> p.write.rows.stream()).toList());
         for (Pending p : fenced) {
           p.write.after.run(c);
         }
@@ -273,6 +265,10 @@ public final class FencedWriter {
       settle(p, fenced.contains(p) ? null : new LeaseLostException(p.lease.jobId));
     }
     return true;
+  }
+
+  private RowWrite fence(Pending p) {
+    return jobs.fence(p.lease, p.write.jobOutputs);
   }
 
   private static void settle(Pending p, RuntimeException failure) {

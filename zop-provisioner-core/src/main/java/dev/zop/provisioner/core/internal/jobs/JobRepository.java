@@ -136,46 +136,16 @@ public final class JobRepository {
   }
 
   /**
-   * The fence of one fenced transaction: true when the job still has the lease's version, and its row is then locked
-   * until the transaction ends, so a takeover (which changes the version: a claim, a heartbeat of another engine,
-   * an API command) cannot commit in between. With {@code outputsJson} one update sets the job's outputs and takes
-   * the lock; otherwise a locking read takes it, which writes no new version of the job's row. Everything else the
-   * transaction writes to the job happens after this, under that lock.
+   * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
+   * too when {@code outputsJson} is given. Everything else the transaction writes to the job happens after this,
+   * under the row lock it takes.
    */
-  boolean fence(Connection c, Lease lease, String outputsJson) throws SQLException {
-    if (outputsJson != null) {
-      return Database.update(c, "UPDATE provisioning_jobs SET outputs = ?, updated_at = CURRENT_TIMESTAMP"
-          + " WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version()) == 1;
-    }
-    return Database.queryOne(c, "SELECT version FROM provisioning_jobs WHERE id = ? AND version = ? FOR UPDATE",
-        rs -> rs.getLong(1), lease.jobId.value(), lease.version()) != null;
-  }
-
-  /**
-   * {@link #fence} for the leases of several jobs in one statement: the ids of the jobs that still have their
-   * lease's version, each of whose rows is then locked until the transaction ends. Rows are locked in the order the
-   * database reads them (the primary key's), so two such transactions cannot wait on each other in a cycle.
-   */
-  Set<String> fence(Connection c, Collection<Lease> leases) throws SQLException {
-    Map<String, Long> expected = new java.util.HashMap<>();
-    for (Lease lease : leases) {
-      expected.put(lease.jobId.value(), lease.version());
-    }
-    Set<String> held = new java.util.HashSet<>();
-    for (Map.Entry<String, Long> row : Database.query(c, "SELECT id, version FROM provisioning_jobs WHERE id IN ("
-            + String.join(", ", Collections.nCopies(expected.size(), "?")) + ") FOR UPDATE",
-        rs -> Map.entry(rs.getString(1), rs.getLong(2)), expected.keySet().toArray())) {
-      if (row.getValue().equals(expected.get(row.getKey()))) {
-        held.add(row.getKey());
-      }
-    }
-    return held;
-  }
-
-  /** The job's outputs, set under a fence taken by {@link #fence(Connection, Collection)}. */
-  RowWrite outputs(JobId id, String outputsJson) {
-    return new RowWrite("UPDATE provisioning_jobs SET outputs = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?",
-        outputsJson, id.value());
+  RowWrite fence(Lease lease, String outputsJson) {
+    return outputsJson == null
+        ? new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP"
+            + " WHERE id = ? AND version = ?", lease.jobId.value(), lease.version())
+        : new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
+            + " outputs = ? WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version());
   }
 
   /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */

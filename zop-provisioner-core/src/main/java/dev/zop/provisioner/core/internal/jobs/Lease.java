@@ -3,9 +3,8 @@ package dev.zop.provisioner.core.internal.jobs;
 import dev.zop.provisioner.JobId;
 
 /**
- * A claim on one job. {@code version} is the fencing token: every write checks the row still has it and holds the
- * row's lock until it commits; whatever takes the job over changes it, so a worker whose lease was taken over can
- * no longer change the job. A heartbeat, which changes it too, advances it. Writes synchronise on the lease.
+ * A claim on one job. {@code version} is the fencing token: every write checks the row still has it and bumps
+ * it, so a worker whose lease was taken over can no longer change the job. Writes synchronise on the lease.
  */
 public final class Lease {
   final JobId jobId;

@@ -100,8 +100,7 @@ public final class StatusTransitions {
     if (!move.from().canTransitionTo(move.to())) {
       throw illegal(id, move.from(), move.to());
     }
-    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET status = ?, failure = ?,"
-        + " updated_at = CURRENT_TIMESTAMP");
+    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET status = ?, failure = ?");
     List<Object> args = new ArrayList<>();
     args.add(move.to());
     args.add(Json.failureJson(move.failure()));
