@@ -126,7 +126,9 @@ final class StepRunner {
       JobRecord found = jobs.findAnyOrg(c, lease.jobId);
       return found == null ? null : new Loaded(found, jobs.steps(c, found.id()));
     });
-    if (loaded == null || loaded.job().version() != lease.version()) {
+    // The claim's own read is the lease's by construction, even if a heartbeat has moved the version on since
+    // (the job may wait in the pool's queue); a job read now must still have the lease's version.
+    if (loaded == null || (claimed == null && loaded.job().version() != lease.version())) {
       return;
     }
     if (loaded.job().jobType() == JobType.REMEDIATION) {

@@ -74,11 +74,25 @@ final class Worker implements AutoCloseable {
     return !running;
   }
 
+  /**
+   * How many jobs to claim now. A claim costs a transaction whatever it brings, so while due jobs queue up (the last
+   * claim came back full) the poller claims ahead: once no job waits for a thread, it takes enough for a second
+   * round of every thread, and the jobs it takes wait, leased and heartbeated, in the pool's queue. Otherwise it
+   * claims only for idle threads, so a job is never held back from another engine for want of a thread here.
+   */
+  static int toClaim(int threads, int inFlight, boolean backlog) {
+    if (backlog) {
+      return inFlight <= threads ? 2 * threads - inFlight : 0;
+    }
+    return Math.max(0, threads - inFlight);
+  }
+
   private void poll() {
     long seen = wakeups.generation();
+    boolean backlog = false;
     while (running) {
       try {
-        int free = threads - busy.get();
+        int free = toClaim(threads, busy.get(), backlog);
         Map<String, StepRunner.Loaded> loaded = new java.util.HashMap<>();
         List<Dialect.Claimed> claimed = free <= 0 ? List.of() : db.tx(c -> {
           List<Dialect.Claimed> now = db.dialect().claim(c, owner, leaseMillis, free);
@@ -89,6 +103,9 @@ final class Worker implements AutoCloseable {
         });
         if (!claimed.isEmpty()) {
           metrics.claimed(claimed.size());
+        }
+        if (free > 0) {
+          backlog = claimed.size() == free;
         }
         for (Dialect.Claimed claim : claimed) {
           Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version())
