@@ -62,8 +62,9 @@ class ClaimAheadTest {
     });
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (EmbeddedProvisioner zop = TestEngines.h2(dir, cloud).workerThreads(1)
-        .leaseDuration(Duration.ofSeconds(1)).meterRegistry(registry).build()) {
-      // claimed ahead (version 1), then extended twice by heartbeats while it waits for the thread
+        .leaseDuration(Duration.ofSeconds(3)).meterRegistry(registry).build()) {
+      // claimed ahead (version 1), then extended twice by heartbeats (every second) while it waits for the thread;
+      // a lease of three seconds keeps the held job's own lease safe on a busy machine
       Awaitility.await().atMost(WAIT).until(() -> version(zop, ids.get(1)) >= 3);
       assertThat(zop.jobs().get(ids.get(1)).status()).isEqualTo(JobStatus.PENDING);
       release.countDown();
