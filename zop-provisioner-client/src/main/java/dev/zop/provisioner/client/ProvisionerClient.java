@@ -17,6 +17,8 @@ import dev.zop.provisioner.client.internal.RemoteSpaces;
 import dev.zop.provisioner.remediation.Remediations;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
@@ -64,7 +66,10 @@ public final class ProvisionerClient implements Provisioner {
   private ProvisionerClient(Builder builder) {
     HttpUrl base = HttpUrl.get(Objects.requireNonNull(builder.baseUrl, "baseUrl"));
     // a caller's client lends its connection pool, dispatcher, proxy, TLS and interceptors; ours go after them
-    OkHttpClient.Builder configured = builder.base != null ? builder.base.newBuilder() : new OkHttpClient.Builder();
+    OkHttpClient.Builder configured = builder.base != null ? builder.base.newBuilder() : new OkHttpClient.Builder()
+        // OkHttp's own default keeps 5 idle connections: with more threads calling at once, every return beyond
+        // the fifth closes a connection and a later call opens a new one
+        .connectionPool(new ConnectionPool(builder.maxIdleConnections, 5, TimeUnit.MINUTES));
     configured
         .connectTimeout(builder.connectTimeout)
         .readTimeout(builder.readTimeout.plus(AWAIT_LONG_POLL))
@@ -166,6 +171,7 @@ public final class ProvisionerClient implements Provisioner {
     private Duration readTimeout = Duration.ofSeconds(30);
     private int maxRetries = 3;
     private Duration retryBaseDelay = Duration.ofMillis(200);
+    private int maxIdleConnections = 64;
     private OkHttpClient base;
     private java.util.function.Consumer<OkHttpClient.Builder> customizer;
 
@@ -215,6 +221,19 @@ public final class ProvisionerClient implements Provisioner {
         throw new IllegalArgumentException("maxRetries must not be negative");
       }
       this.maxRetries = value;
+      return this;
+    }
+
+    /**
+     * How many idle connections to the server the client keeps open for reuse (default 64; each is closed after
+     * five idle minutes). Size it to the threads that call at once: a call that finds no idle connection opens a
+     * new one. Ignored with {@link #httpClient(OkHttpClient)}, whose pool is the caller's.
+     */
+    public Builder maxIdleConnections(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("maxIdleConnections must not be negative");
+      }
+      this.maxIdleConnections = value;
       return this;
     }
 
