@@ -53,6 +53,32 @@ class PaginationTest {
   }
 
   @Test
+  void largePagesAreGzippedForCallersThatAcceptIt() throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.util.function.Function<Boolean, java.net.http.HttpResponse<byte[]>> page = gzip -> {
+      java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create(fixture.baseUrl() + "/cloud-accounts?limit=100"))
+          .header("Authorization", "Bearer " + fixture.adminToken);
+      if (gzip) {
+        request.header("Accept-Encoding", "gzip");
+      }
+      try {
+        return http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+    java.net.http.HttpResponse<byte[]> plain = page.apply(false);
+    java.net.http.HttpResponse<byte[]> zipped = page.apply(true);
+    assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+    assertThat(zipped.headers().firstValue("Content-Encoding")).contains("gzip");
+    byte[] unzipped = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped.body()))
+        .readAllBytes();
+    assertThat(RawHttp.JSON.readTree(unzipped)).isEqualTo(RawHttp.JSON.readTree(plain.body()));
+    assertThat(zipped.body().length).isLessThan(plain.body().length / 4);
+  }
+
+  @Test
   void theClientReturnsWholeLists() {
     try (Provisioner client = fixture.client(fixture.adminToken)) {
       assertThat(client.accounts().list()).extracting(a -> a.id().value()).containsExactlyElementsOf(ids);
