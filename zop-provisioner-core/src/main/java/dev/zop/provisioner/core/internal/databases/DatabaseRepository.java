@@ -38,13 +38,15 @@ final class DatabaseRepository {
   private static final String CONNECTION_COLUMNS = "id, job_id, database_id, username, database_name, secret_ref,"
       + " created_by, created_at";
 
+  /** The organisation's job, by its primary key alone (see {@code JobRepository.find}), or null. */
   Parent parent(Connection c, String orgId, JobId jobId) throws SQLException {
-    return Database.queryOne(c, "SELECT id, org_id, kind, status, outputs, cloud_account_id, region"
-            + " FROM provisioning_jobs WHERE org_id = ? AND id = ?",
+    Parent parent = Database.queryOne(c, "SELECT id, org_id, kind, status, outputs, cloud_account_id, region"
+            + " FROM provisioning_jobs WHERE id = ?",
         rs -> new Parent(JobId.of(rs.getString("id")), rs.getString("org_id"), JobKind.fromWire(rs.getString("kind")),
             JobStatus.fromWire(rs.getString("status")), Json.stringMap(rs.getString("outputs")),
             CloudAccountId.of(rs.getString("cloud_account_id")), rs.getString("region")),
-        orgId, jobId.value());
+        jobId.value());
+    return parent != null && parent.orgId().equals(orgId) ? parent : null;
   }
 
   Parent parentAnyOrg(Connection c, JobId jobId) throws SQLException {

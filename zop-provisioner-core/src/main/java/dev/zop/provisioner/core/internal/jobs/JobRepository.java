@@ -13,6 +13,7 @@ import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
+import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -69,9 +70,14 @@ public final class JobRepository {
     Database.executeBatched(c, inserts);
   }
 
+  /**
+   * The organisation's job, or null. Looked up by the primary key alone: given {@code org_id = ? AND id = ?} and
+   * statistics older than the table's growth, PostgreSQL costs the organisation's index the same as the key and
+   * may walk every job of the organisation to find one.
+   */
   public JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
-    return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE org_id = ? AND id = ?",
-        JobRepository::mapJob, orgId, id.value());
+    JobRecord job = findAnyOrg(c, id);
+    return job != null && job.orgId().equals(orgId) ? job : null;
   }
 
   /** For workers: the job was scoped when it was submitted. */
@@ -101,17 +107,20 @@ public final class JobRepository {
         + " ORDER BY phase, step_index", JobRepository::mapStep, id.value());
   }
 
-  /** Steps of several jobs in one query, keyed by job id. */
-  public Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds) throws SQLException {
+  /** Steps of several jobs in one query, keyed by job id, each job's in phase and index order. */
+  public Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds, Dialect dialect)
+      throws SQLException {
     Map<String, List<StepRecord>> byJob = new LinkedHashMap<>();
     if (jobIds.isEmpty()) {
       return byJob;
     }
-    String marks = String.join(", ", Collections.nCopies(jobIds.size(), "?"));
-    for (StepRecord step : Database.query(c, "SELECT " + STEP_COLUMNS + " FROM job_steps WHERE job_id IN ("
-        + marks + ") ORDER BY job_id, phase, step_index", JobRepository::mapStep, jobIds.toArray())) {
+    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_COLUMNS, jobIds.size()),
+        JobRepository::mapStep, jobIds.toArray())) {
       byJob.computeIfAbsent(step.jobId(), k -> new ArrayList<>()).add(step);
     }
+    // the order the database's ORDER BY phase, step_index gives a single job's steps
+    byJob.values().forEach(steps -> steps.sort(java.util.Comparator
+        .comparing((StepRecord step) -> step.phase().wireName()).thenComparingInt(StepRecord::index)));
     return byJob;
   }
 

@@ -195,7 +195,8 @@ public final class JobService {
               query.limit());
       boolean more = rows.size() > query.limit();
       List<Map.Entry<Long, JobRecord>> page = more ? rows.subList(0, query.limit()) : rows;
-      Map<String, List<StepRecord>> steps = jobs.steps(c, page.stream().map(e -> e.getValue().id().value()).toList());
+      Map<String, List<StepRecord>> steps = jobs.steps(c, page.stream().map(e -> e.getValue().id().value()).toList(),
+          db.dialect());
       List<Job> items = page.stream()
           .map(e -> view(e.getValue(), steps.getOrDefault(e.getValue().id().value(), List.of())))
           .toList();

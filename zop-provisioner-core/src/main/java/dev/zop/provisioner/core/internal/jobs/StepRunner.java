@@ -112,7 +112,7 @@ final class StepRunner {
    * rather than two for each job.
    */
   Map<String, Loaded> load(Connection c, List<String> jobIds) throws SQLException {
-    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds);
+    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds, db.dialect());
     Map<String, Loaded> loaded = new java.util.HashMap<>();
     for (JobRecord job : jobs.findAnyOrg(c, jobIds)) {
       loaded.put(job.id().value(), new Loaded(job, steps.getOrDefault(job.id().value(), List.of())));

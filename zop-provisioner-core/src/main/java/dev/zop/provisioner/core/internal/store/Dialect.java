@@ -18,6 +18,17 @@ public interface Dialect {
 
   boolean isUniqueViolation(SQLException e);
 
+  /**
+   * A query for {@code columns} of the steps of {@code jobs} jobs, whose ids it binds in order. Rows come in no
+   * particular order.
+   */
+  String stepsOfJobs(String columns, int jobs);
+
+  /** {@code count} bind markers, comma-separated. */
+  static String marks(int count) {
+    return String.join(", ", java.util.Collections.nCopies(count, "?"));
+  }
+
   /** A claimed job id and the version the claimer must carry on every write. */
   record Claimed(String jobId, long version) {}
 

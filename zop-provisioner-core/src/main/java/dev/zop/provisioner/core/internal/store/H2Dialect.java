@@ -57,6 +57,11 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
+  public String stepsOfJobs(String columns, int jobs) {
+    return "SELECT " + columns + " FROM job_steps WHERE job_id IN (" + Dialect.marks(jobs) + ")";
+  }
+
+  @Override
   public boolean isUniqueViolation(SQLException e) {
     return "23505".equals(e.getSQLState());
   }
