@@ -149,15 +149,15 @@ public final class EngineBenchmark {
   record Counters(long commits, long walBytes, long jvmCpuNanos, long machineCpuTicks) {}
 
   /** Linux's USER_HZ, the unit of /proc/stat; 100 on every architecture Java runs on here. */
-  private static final double TICKS_PER_SECOND = 100;
+  static final double TICKS_PER_SECOND = 100;
 
-  private static long jvmCpuNanos() {
+  static long jvmCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** Busy ticks of all CPUs since boot: the first line of /proc/stat without idle and iowait. */
-  private static long machineCpuTicks() {
+  static long machineCpuTicks() {
     try {
       String[] cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
       long busy = 0;

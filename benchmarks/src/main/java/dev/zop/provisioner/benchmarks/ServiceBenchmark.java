@@ -83,7 +83,9 @@ public final class ServiceBenchmark {
           Job job = client.jobs().submit(space.id(), RegistrySpec.named("seed-" + i));
           seeded.add(client.jobs().await(job.id(), java.time.Duration.ofSeconds(60)).id());
         }
-        Call[] deck = Arrays.stream(Call.values())
+        // -Dbench.calls=get,list: only those calls, at their weights (to see what one kind of call costs)
+        Set<String> only = Set.of(System.getProperty("bench.calls", "").toUpperCase(Locale.ROOT).split(","));
+        Call[] deck = Arrays.stream(Call.values()).filter(c -> only.contains("") || only.contains(c.name()))
             .flatMap(c -> java.util.stream.Stream.generate(() -> c).limit(c.weight)).toArray(Call[]::new);
         java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
         java.util.function.BiConsumer<Call, java.util.Random> call = (op, random) -> {
@@ -106,9 +108,11 @@ public final class ServiceBenchmark {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
             "{\"bench\":\"service_mix\",\"store\":\"postgresql\",\"callers\":%d,\"seconds\":%d,"
                 + "\"requests\":%d,\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,"
+                + "\"jvmCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
                 + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
-            millis(result.all, 0.99), result.errors, heapBefore / 1048576.0, heapAfter / 1048576.0));
+            millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.otherCpuMicrosPerCall,
+            heapBefore / 1048576.0, heapAfter / 1048576.0));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
           line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
@@ -119,7 +123,12 @@ public final class ServiceBenchmark {
     }
   }
 
-  private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds) {}
+  /**
+   * What the calls got, with the CPU a call cost: this JVM's (service, engine and callers alike) and the rest of
+   * the machine's, which on an otherwise idle machine is PostgreSQL's.
+   */
+  private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds,
+      double jvmCpuMicrosPerCall, double otherCpuMicrosPerCall) {}
 
   private static Mix runMix(int callers, int seconds, Call[] deck,
       java.util.function.BiConsumer<Call, java.util.Random> call) throws Exception {
@@ -128,6 +137,8 @@ public final class ServiceBenchmark {
     java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
     java.util.List<Thread> threads = new java.util.ArrayList<>();
     long start = System.nanoTime();
+    long jvmCpuBefore = EngineBenchmark.jvmCpuNanos();
+    long machineBefore = EngineBenchmark.machineCpuTicks();
     for (int t = 0; t < callers; t++) {
       java.util.Map<Call, java.util.List<Long>> mine = new java.util.EnumMap<>(Call.class);
       for (Call op : Call.values()) {
@@ -156,13 +167,17 @@ public final class ServiceBenchmark {
       thread.join();
     }
     double took = (System.nanoTime() - start) / 1e9;
+    double jvmCpuMicros = (EngineBenchmark.jvmCpuNanos() - jvmCpuBefore) / 1e3;
+    double machineCpuMicros = (EngineBenchmark.machineCpuTicks() - machineBefore) * 1e6
+        / EngineBenchmark.TICKS_PER_SECOND;
     java.util.Map<Call, long[]> byCall = new java.util.EnumMap<>(Call.class);
     for (Call op : Call.values()) {
       byCall.put(op, perCaller.stream().flatMap(m -> m.get(op).stream()).mapToLong(Long::longValue).sorted()
           .toArray());
     }
     long[] all = byCall.values().stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    return new Mix(all, byCall, errors.get(), took);
+    return new Mix(all, byCall, errors.get(), took, jvmCpuMicros / all.length,
+        (machineCpuMicros - jvmCpuMicros) / all.length);
   }
 
   private static double millis(long[] sorted, double quantile) {
