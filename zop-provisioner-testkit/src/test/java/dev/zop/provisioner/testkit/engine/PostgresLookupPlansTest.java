@@ -102,5 +102,8 @@ class PostgresLookupPlansTest {
     assertThat(steps.scanned()).as("rows read by sequential scans").isZero();
     assertThat(steps.fetched()).as("rows fetched for 50 jobs' steps of %d", JOBS * STEPS_PER_JOB)
         .isEqualTo(50 * STEPS_PER_JOB);
+
+    assertThat(db.read(c -> jobs.steps(c, List.of(jobId(7), jobId(7)), db.dialect())).get(jobId(7)))
+        .as("a job named twice").hasSize(STEPS_PER_JOB);
   }
 }

@@ -114,8 +114,10 @@ public final class JobRepository {
     if (jobIds.isEmpty()) {
       return byJob;
     }
-    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_COLUMNS, jobIds.size()),
-        JobRepository::mapStep, jobIds.toArray())) {
+    // a lateral lookup per id would return a job's steps once for each time its id is given
+    Collection<String> distinct = new java.util.LinkedHashSet<>(jobIds);
+    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_COLUMNS, distinct.size()),
+        JobRepository::mapStep, distinct.toArray())) {
       byJob.computeIfAbsent(step.jobId(), k -> new ArrayList<>()).add(step);
     }
     // the order the database's ORDER BY phase, step_index gives a single job's steps
