@@ -242,7 +242,8 @@ public final class AccessStore {
           ps.setString(3, action);
           ps.setString(4, method);
           ps.setString(5, path.length() > 1000 ? path.substring(0, 1000) : path);
-          ps.setString(6, resourceId);
+          // a refused request may name an id longer than any real one; its entry is still written
+          ps.setString(6, resourceId != null && resourceId.length() > 200 ? resourceId.substring(0, 200) : resourceId);
           ps.setInt(7, status);
           ps.setString(8, requestId);
           ps.setObject(9, time(Instant.now()));

@@ -142,6 +142,19 @@ class HostileInputTest {
   }
 
   @Test
+  void aRefusedRequestWithAnOverlongIdIsStillAudited() {
+    String id = "x".repeat(300);
+    RawHttp.Reply reply = send("DELETE", "/provisioning-jobs/" + id, null);
+    assertThat(reply.status()).isBetween(400, 499);
+    String requestId = reply.header("X-Request-Id");
+    assertThat(fixture.access.auditLog("acme", 50)).filteredOn(r -> r.requestId().equals(requestId))
+        .singleElement().satisfies(r -> {
+          assertThat(r.status()).isEqualTo(reply.status());
+          assertThat(r.resourceId()).isEqualTo(id.substring(0, 200));
+        });
+  }
+
+  @Test
   void aBodyCutShortIsAClientErrorLoggedWithoutATrace() throws Exception {
     PrintStream originalErr = System.err;
     ByteArrayOutputStream log = new ByteArrayOutputStream();
