@@ -20,7 +20,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +91,7 @@ public final class JobRepository {
       return List.of();
     }
     return Database.query(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id IN ("
-        + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")", JobRepository::mapJob, ids.toArray());
+        + Database.marks(ids.size()) + ")", JobRepository::mapJob, ids.toArray());
   }
 
   /** The job an idempotency key created, with the hash of the request that created it. */
@@ -137,7 +136,7 @@ public final class JobRepository {
       args.add(spaceId.value());
     }
     if (!statuses.isEmpty()) {
-      sql.append(" AND status IN (").append(String.join(", ", Collections.nCopies(statuses.size(), "?")))
+      sql.append(" AND status IN (").append(Database.marks(statuses.size()))
           .append(")");
       args.addAll(statuses);
     }

@@ -96,6 +96,11 @@ public final class Database {
     }
   }
 
+  /** {@code count} bind markers, comma-separated, for {@code IN (...)} and the like. */
+  public static String marks(int count) {
+    return String.join(", ", java.util.Collections.nCopies(count, "?"));
+  }
+
   public static int update(Connection c, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       bind(ps, args);

@@ -24,11 +24,6 @@ public interface Dialect {
    */
   String stepsOfJobs(String columns, int jobs);
 
-  /** {@code count} bind markers, comma-separated. */
-  static String marks(int count) {
-    return String.join(", ", java.util.Collections.nCopies(count, "?"));
-  }
-
   /** A claimed job id and the version the claimer must carry on every write. */
   record Claimed(String jobId, long version) {}
 

@@ -58,7 +58,7 @@ final class H2Dialect implements Dialect {
 
   @Override
   public String stepsOfJobs(String columns, int jobs) {
-    return "SELECT " + columns + " FROM job_steps WHERE job_id IN (" + Dialect.marks(jobs) + ")";
+    return "SELECT " + columns + " FROM job_steps WHERE job_id IN (" + Database.marks(jobs) + ")";
   }
 
   @Override

@@ -23,7 +23,7 @@ final class PostgresDialect implements Dialect {
    */
   @Override
   public String stepsOfJobs(String columns, int jobs) {
-    return "SELECT steps.* FROM unnest(ARRAY[" + Dialect.marks(jobs) + "]::varchar[]) AS wanted(job)"
+    return "SELECT steps.* FROM unnest(ARRAY[" + Database.marks(jobs) + "]::varchar[]) AS wanted(job)"
         + " CROSS JOIN LATERAL (SELECT " + columns + " FROM job_steps WHERE job_id = wanted.job"
         + " ORDER BY phase, step_index) steps";
   }
