@@ -5,7 +5,9 @@ import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -15,10 +17,10 @@ import java.util.function.BooleanSupplier;
  * <p>Writes of different jobs that arrive while another commit is under way share the next transaction (group
  * commit): the first waiting writer commits everything queued behind it, and every caller still returns only once
  * its own write is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
- * fails has nothing of its write run; then each write's {@link Write#before} work, then the row writes of all the
- * writes as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When anything in a
- * shared transaction fails, it is rolled back and each write runs again alone, so every caller gets the outcome
- * its write would have had by itself.
+ * fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
+ * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
+ * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
+ * runs again alone, so every caller gets the outcome its write would have had by itself.
  */
 public final class FencedWriter {
   /** Statements of one fenced transaction. */
@@ -29,6 +31,12 @@ public final class FencedWriter {
 
   private static final Writes NOTHING = c -> { };
 
+  /** What a checked row write that did not touch exactly one row fails with. */
+  @FunctionalInterface
+  public interface Mismatch {
+    RuntimeException failure(Connection c) throws SQLException;
+  }
+
   /**
    * What one fenced transaction writes to a job. Its row writes may run in any order relative to row writes with
    * a different statement text (they touch different rows, or are inserts whose order only matters among
@@ -36,8 +44,9 @@ public final class FencedWriter {
    */
   public static final class Write {
     private String jobOutputs;
-    private Writes before = NOTHING;
     private final List<RowWrite> rows = new ArrayList<>();
+    /** Row writes that must touch exactly one row, and what the write fails with when one does not. */
+    private final Map<RowWrite, Mismatch> checked = new IdentityHashMap<>();
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -61,9 +70,24 @@ public final class FencedWriter {
       return this;
     }
 
-    /** Work that runs right after the fence, before the row writes; its statements run as it issues them. */
-    public Write before(Writes work) {
-      before = then(before, work);
+    /**
+     * A row write that must touch exactly one row (a status update guarded by the status it expects); when it
+     * touches none, the write fails with what {@code mismatch} makes, and nothing of it is kept.
+     */
+    public Write checkedRow(RowWrite write, Mismatch mismatch) {
+      rows.add(write);
+      checked.put(write, mismatch);
+      return this;
+    }
+
+    /** This write followed by everything of {@code next}: its rows after these, its work after this work. */
+    public Write then(Write next) {
+      rows.addAll(next.rows);
+      checked.putAll(next.checked);
+      after = then(after, next.after);
+      if (next.jobOutputs != null) {
+        jobOutputs = next.jobOutputs;
+      }
       return this;
     }
 
@@ -224,9 +248,12 @@ public final class FencedWriter {
           if (Database.execute(c, fence(p)) != 1) {
             throw new LeaseLostException(p.lease.jobId);
           }
-          p.write.before.run(c);
           for (RowWrite row : p.write.rows) {
-            Database.execute(c, row);
+            int count = Database.execute(c, row);
+            Mismatch mismatch = p.write.checked.get(row);
+            if (mismatch != null && count != 1) {
+              throw mismatch.failure(c);
+            }
           }
           p.write.after.run(c);
           return null;
@@ -250,9 +277,18 @@ public final class FencedWriter {
           }
         }
         for (Pending p : fenced) {
-          p.write.before.run(c);
         }
-        Database.executeBatched(c, fenced.stream().flatMap(p -> p.write.rows.stream()).toList());
+        List<RowWrite> rows = fenced.stream().flatMap(p -> p.write.rows.stream()).toList();
+        int[] counts = Database.executeBatched(c, rows);
+        int at = 0;
+        for (Pending p : fenced) {
+          for (RowWrite row : p.write.rows) {
+            // a batch may also report a count as unknown: then each write runs alone, where counts are exact
+            if (counts[at++] != 1 && p.write.checked.containsKey(row)) {
+              throw new SQLException("a checked row write of a shared transaction did not touch one row");
+            }
+          }
+        }
         for (Pending p : fenced) {
           p.write.after.run(c);
         }

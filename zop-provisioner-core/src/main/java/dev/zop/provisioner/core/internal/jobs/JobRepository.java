@@ -151,11 +151,10 @@ public final class JobRepository {
    * under the row lock it takes.
    */
   RowWrite fence(Lease lease, String outputsJson) {
-    return outputsJson == null
-        ? new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP"
-            + " WHERE id = ? AND version = ?", lease.jobId.value(), lease.version())
-        : new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
-            + " outputs = ? WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(), lease.version());
+    // one statement text with outputs or without, so that the fences of a shared transaction are one batch
+    return new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
+        + " outputs = COALESCE(?, outputs) WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(),
+        lease.version());
   }
 
   /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */

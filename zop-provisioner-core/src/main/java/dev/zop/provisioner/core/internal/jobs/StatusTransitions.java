@@ -97,6 +97,24 @@ public final class StatusTransitions {
 
   /** Moves a job from one status to another, or refuses and writes nothing. */
   public void move(Connection c, JobId id, Move move) throws SQLException {
+    RowWrite update = moveUpdate(id, move);
+    if (Database.execute(c, update) != 1) {
+      throw changedMeanwhile(c, id, move);
+    }
+    jobs.appendEvent(c, id, move.event(), move.stepName(), move.to(), move.message());
+  }
+
+  /**
+   * Adds a move to a fenced write as row writes, so that it shares the write's batches: the update, checked to
+   * touch the job's row, then the move's history entry. A move the table forbids is refused here, before anything
+   * is written; one whose job changed underneath fails the write with the same conflict as {@link #move}.
+   */
+  public FencedWriter.Write move(FencedWriter.Write write, JobId id, Move move) {
+    return write.checkedRow(moveUpdate(id, move), c -> changedMeanwhile(c, id, move))
+        .row(jobs.event(id, move.event(), move.stepName(), move.to(), move.message()));
+  }
+
+  private RowWrite moveUpdate(JobId id, Move move) {
     if (!move.from().canTransitionTo(move.to())) {
       throw illegal(id, move.from(), move.to());
     }
@@ -127,13 +145,14 @@ public final class StatusTransitions {
     sql.append(" WHERE id = ? AND status = ?");
     args.add(id.value());
     args.add(move.from());
-    if (Database.update(c, sql.toString(), args.toArray()) != 1) {
-      JobStatus now = currentStatus(c, id);
-      throw new ConflictException("concurrent_change", "job " + id + " is "
-          + (now == null ? "gone" : now.wireName()) + ", not " + move.from().wireName() + "; it changed meanwhile,"
-          + " try again");
-    }
-    jobs.appendEvent(c, id, move.event(), move.stepName(), move.to(), move.message());
+    return new RowWrite(sql.toString(), args.toArray());
+  }
+
+  private static ConflictException changedMeanwhile(Connection c, JobId id, Move move) throws SQLException {
+    JobStatus now = currentStatus(c, id);
+    return new ConflictException("concurrent_change", "job " + id + " is "
+        + (now == null ? "gone" : now.wireName()) + ", not " + move.from().wireName() + "; it changed meanwhile,"
+        + " try again");
   }
 
   /** A step begins an attempt (or continues one when {@code newAttempt} is false). */
@@ -156,9 +175,10 @@ public final class StatusTransitions {
   /** {@link #updateStep} as a row write, to run in a batch with others under the job's fence. */
   public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished) {
-    return new RowWrite("UPDATE job_steps SET status = ?, outputs = ?, failure = ?, finished_at = "
-            + (finished ? "CURRENT_TIMESTAMP" : "NULL") + " WHERE id = ?",
-        status, Json.write(outputs), Json.failureJson(failure), stepId.toString());
+    // one statement text, finished or not, so that every step update of a shared transaction is one batch
+    return new RowWrite("UPDATE job_steps SET status = ?, outputs = ?, failure = ?,"
+            + " finished_at = CASE WHEN ? THEN CURRENT_TIMESTAMP END WHERE id = ?",
+        status, Json.write(outputs), Json.failureJson(failure), finished, stepId.toString());
   }
 
   /** A retried step starts over: its attempts, failure and times are cleared, its outputs kept. */

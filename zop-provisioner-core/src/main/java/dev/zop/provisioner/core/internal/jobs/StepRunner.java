@@ -143,9 +143,8 @@ final class StepRunner {
 
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
-    FencedWriter.Writes start = job.status() != JobStatus.PENDING ? null : c -> {
-      transitions.move(c, job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
-    };
+    FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
+        job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
     Run run = new Run(lease, start);
     List<StepRecord> all = loaded.steps();
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
@@ -197,7 +196,7 @@ final class StepRunner {
         if (chain) {
           starting(succeeded, job, next, attemptOf(next), running);
         } else if (next == null) {
-          succeeded.after(c -> completeIn(c, job, running, snapshot));
+          completing(succeeded, job, running, snapshot);
         }
         run.write(succeeded);
         if (next == null) {
@@ -238,7 +237,7 @@ final class StepRunner {
       }
     }
     // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
-    run.write(c -> completeIn(c, job, running, jobOutputs));
+    run.write(completing(new FencedWriter.Write(), job, running, jobOutputs));
     lease.markReleased();
   }
 
@@ -266,12 +265,12 @@ final class StepRunner {
         .row(jobs.event(job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt));
   }
 
-  /** One run over a claimed job: its writes are fenced, and the first one carries {@code start}. */
+  /** One run over a claimed job: its writes are fenced, and the first one begins with {@code start}. */
   private final class Run {
     private final Lease lease;
-    private FencedWriter.Writes start;
+    private FencedWriter.Write start;
 
-    Run(Lease lease, FencedWriter.Writes start) {
+    Run(Lease lease, FencedWriter.Write start) {
       this.lease = lease;
       this.start = start;
     }
@@ -281,7 +280,7 @@ final class StepRunner {
     }
 
     void write(FencedWriter.Write write) {
-      writer.write(lease, start == null ? write : write.before(start));
+      writer.write(lease, start == null ? write : start.then(write));
       start = null;
     }
   }
@@ -342,21 +341,30 @@ final class StepRunner {
     }
   }
 
-  private void completeIn(Connection c, JobRecord job, JobStatus running, Map<String, String> outputs)
-      throws SQLException {
+  /**
+   * Adds the job's completion to {@code write}: its move to succeeded (or deleted) as row writes, then the
+   * completion listeners, whose outputs join the job's.
+   */
+  private FencedWriter.Write completing(FencedWriter.Write write, JobRecord job, JobStatus running,
+      Map<String, String> outputs) {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
+    transitions.move(write, job.id(), StatusTransitions.Move.finish(running, done, null, null));
+    if (completionListeners.isEmpty()) {
+      return write;
+    }
     CompletedJob completed = new CompletedJob(job.id(), job.orgId(), job.spaceId(), job.kind(), done, job.provider(),
         job.accountId(), job.region(), job.spec().name(), job.createdBy(), Map.copyOf(outputs));
-    Map<String, String> added = new LinkedHashMap<>();
-    for (JobCompletionListener listener : completionListeners) {
-      added.putAll(listener.completed(c, completed));
-    }
-    if (done == JobStatus.SUCCEEDED && !added.isEmpty()) {
-      Map<String, String> withAdded = new LinkedHashMap<>(outputs);
-      withAdded.putAll(added);
-      jobs.setOutputs(c, job.id(), withAdded);
-    }
-    transitions.move(c, job.id(), StatusTransitions.Move.finish(running, done, null, null));
+    return write.after(c -> {
+      Map<String, String> added = new LinkedHashMap<>();
+      for (JobCompletionListener listener : completionListeners) {
+        added.putAll(listener.completed(c, completed));
+      }
+      if (done == JobStatus.SUCCEEDED && !added.isEmpty()) {
+        Map<String, String> withAdded = new LinkedHashMap<>(outputs);
+        withAdded.putAll(added);
+        jobs.setOutputs(c, job.id(), withAdded);
+      }
+    });
   }
 
   private void failJob(Run run, JobRecord job, StepRecord row, JobStatus running, Failure failure) {

@@ -137,6 +137,59 @@ class FencedWriterTest {
   }
 
   @Test
+  void aMoveWhoseJobChangedInASharedTransactionFailsOnlyItsOwnWrite() throws Exception {
+    StatusTransitions transitions = new StatusTransitions(jobs, db.dialect());
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease finishing = new Lease(job(), "engine-a", 0);
+    Lease changed = new Lease(job(), "engine-a", 0);
+    // the job is no longer running, though its version (and so the fence) is unchanged
+    db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET status = 'cancelled' WHERE id = ?",
+        changed.jobId.value()));
+
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    CompletableFuture<Void> ok = write(finishing, transitions.move(FencedWriter.Write.rows(log(finishing, "last")),
+        finishing.jobId, StatusTransitions.Move.finish(JobStatus.RUNNING, JobStatus.SUCCEEDED, null, "done")));
+    CompletableFuture<Void> refused = write(changed, transitions.move(FencedWriter.Write.rows(log(changed, "last")),
+        changed.jobId, StatusTransitions.Move.finish(JobStatus.RUNNING, JobStatus.SUCCEEDED, null, "done")));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 2);
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    ok.get(10, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).cause()
+        .isInstanceOfSatisfying(ConflictException.class, e -> {
+          assertThat(e.code()).isEqualTo("concurrent_change");
+          assertThat(e.getMessage()).contains("cancelled");
+        });
+    assertThat(status(finishing.jobId)).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(events(finishing.jobId)).extracting(JobEvent::type, JobEvent::message)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(JobEventType.LOG, "last"),
+            org.assertj.core.groups.Tuple.tuple(JobEventType.STATUS, "done"));
+    assertThat(status(changed.jobId)).isEqualTo(JobStatus.CANCELLED);
+    assertThat(events(changed.jobId)).isEmpty();
+    assertThat(version(changed.jobId)).isZero();
+    assertThat(changed.version()).isZero();
+  }
+
+  @Test
+  void aMoveWhoseJobChangedFailsAWriteOfItsOwnAndKeepsNothingOfIt() {
+    StatusTransitions transitions = new StatusTransitions(jobs, db.dialect());
+    Lease lease = new Lease(job(), "engine-a", 0);
+    db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET status = 'failed' WHERE id = ?",
+        lease.jobId.value()));
+
+    assertThatThrownBy(() -> writer.write(lease, transitions.move(FencedWriter.Write.rows(log(lease, "last")),
+        lease.jobId, StatusTransitions.Move.finish(JobStatus.RUNNING, JobStatus.SUCCEEDED, null, "done"))))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("concurrent_change"));
+    assertThat(status(lease.jobId)).isEqualTo(JobStatus.FAILED);
+    assertThat(events(lease.jobId)).isEmpty();
+    assertThat(version(lease.jobId)).isZero();
+  }
+
+  @Test
   void aTakeoverWaitsForAFencedWriteUnderWayAndThenEndsTheLease() throws Exception {
     Lease lease = new Lease(job(), "engine-a", 0);
     CountDownLatch release = new CountDownLatch(1);
@@ -194,6 +247,10 @@ class FencedWriterTest {
 
   private List<JobEvent> events(JobId id) {
     return db.read(c -> jobs.events(c, id, 0, 100));
+  }
+
+  private JobStatus status(JobId id) {
+    return db.read(c -> jobs.findAnyOrg(c, id)).status();
   }
 
   private long version(JobId id) {
