@@ -97,11 +97,28 @@ public final class JobService {
   /** Where a job would run, and the driver that would run it. */
   private record Target(Space space, CloudAccount account, ResourceDriver<ResourceSpec> driver) {}
 
+  /**
+   * A space and its account, read once for a plan or a submit and used by every check of it (null when not found).
+   * A read inside the submit's transaction would not hold them still either: nothing locks them.
+   */
+  private record Place(Space space, CloudAccount account) {}
+
+  private Place place(Principal principal, SpaceId spaceId) {
+    if (spaceId == null) {
+      return new Place(null, null);
+    }
+    return db.read(c -> {
+      Space space = spaces.find(c, principal.orgId(), spaceId);
+      return new Place(space, space == null ? null : accounts.find(c, principal.orgId(), space.cloudAccountId()));
+    });
+  }
+
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {
-    Defaulted<ResourceSpec> defaulted = withDefaults(principal, spaceId, asked); // asks the cloud: outside the tx
+    Place place = place(principal, spaceId);
+    Defaulted<ResourceSpec> defaulted = withDefaults(principal, place, asked); // asks the cloud
     ResourceSpec spec = defaulted.spec();
-    List<FieldError> networkErrors = networkErrors(principal, spaceId, asked);
-    Target target = db.read(c -> target(c, principal, spaceId, spec, false, networkErrors));
+    List<FieldError> networkErrors = networkErrors(place, asked);
+    Target target = target(principal, place, spaceId, spec, false, networkErrors);
     List<PlanStep> steps = target.driver.create(spec).stream()
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
@@ -120,16 +137,17 @@ public final class JobService {
     }
     validateNameAndTags(options.name(), options.tags(), "");
     // the job keeps the spec with the provider's defaults filled in, as its plan showed them
-    ResourceSpec spec = withDefaults(principal, spaceId, asked).spec(); // asks the cloud: outside the tx
-    List<FieldError> networkErrors = networkErrors(principal, spaceId, asked); // asks the cloud: outside the tx
+    Place place = place(principal, spaceId);
+    ResourceSpec spec = withDefaults(principal, place, asked).spec(); // asks the cloud: outside the tx
+    List<FieldError> networkErrors = networkErrors(place, asked); // asks the cloud: outside the tx
     JobId id = JobId.random();
     io.opentelemetry.api.trace.Span span = tracing.submitted(id.value(), spec.kind().wireName());
     String traceParent = EngineTracing.traceParent(span);
     Job submitted;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
+      Target target = target(principal, place, spaceId, spec, true, networkErrors);
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = db.tx(c -> {
-        Target target = target(c, principal, spaceId, spec, true, networkErrors);
         List<Step> steps = target.driver.create(spec);
         List<StepRecord> rows = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
@@ -339,19 +357,19 @@ public final class JobService {
   }
 
   /** Resolves and checks everything a job needs before it can be planned or submitted. */
-  private Target target(Connection c, Principal principal, SpaceId spaceId, ResourceSpec spec, boolean submitting,
-      List<FieldError> networkErrors) throws SQLException {
+  private Target target(Principal principal, Place place, SpaceId spaceId, ResourceSpec spec, boolean submitting,
+      List<FieldError> networkErrors) {
     if (spec == null) {
       throw ValidationException.of("config", "required", "a spec is required");
     }
-    Space space = spaceId == null ? null : spaces.find(c, principal.orgId(), spaceId);
+    Space space = place.space();
     if (space == null) {
       throw ValidationException.of("spaceID", "not_found", "space " + spaceId + " not found");
     }
     if (submitting && space.status() == SpaceStatus.INACTIVE) {
       throw new ConflictException("space_inactive", "space " + spaceId + " is inactive; activate it first");
     }
-    CloudAccount account = accounts.find(c, principal.orgId(), space.cloudAccountId());
+    CloudAccount account = place.account();
     if (providers.find(space.provider()) == null) {
       throw ValidationException.of("spaceID", "unsupported_provider",
           "provider '" + space.provider() + "' of space " + spaceId + " is not installed");
@@ -377,24 +395,15 @@ public final class JobService {
    * The spec with the provider's defaults filled in, or the spec as it is when it is invalid or its space is not
    * usable ({@link #target} reports both).
    */
-  private Defaulted<ResourceSpec> withDefaults(Principal principal, SpaceId spaceId, ResourceSpec spec) {
-    if (spec == null || spaceId == null || !spec.validate().isEmpty()) {
-      return Defaulted.as(spec);
-    }
-    Map.Entry<Space, CloudAccount> found = db.read(c -> {
-      Space space = spaces.find(c, principal.orgId(), spaceId);
-      return space == null ? null : new java.util.AbstractMap.SimpleImmutableEntry<>(space,
-          accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    });
-    Space space = found == null ? null : found.getKey();
-    if (space == null || providers.find(space.provider()) == null
+  private Defaulted<ResourceSpec> withDefaults(Principal principal, Place place, ResourceSpec spec) {
+    Space space = place.space();
+    if (spec == null || space == null || !spec.validate().isEmpty() || providers.find(space.provider()) == null
         || !providers.supports(space.provider(), spec.kind())) {
       return Defaulted.as(spec);
     }
-    CloudAccount account = found.getValue();
-    ProviderSession session = providers.session(account, space);
+    ProviderSession session = providers.session(place.account(), space);
     ResourceDriver<ResourceSpec> driver = providers.driver(session, spec.kind(),
-        () -> targets.of(principal.orgId(), spaceId));
+        () -> targets.of(principal.orgId(), space.id()));
     return ProviderCalls.classified(session, () -> driver.withDefaults(spec));
   }
 
@@ -403,17 +412,13 @@ public final class JobService {
    * names none, the provider cannot discover, or the space is not usable (which {@link #target} reports). What
    * the provider's defaults fill in is not checked here: a default may name a network the job itself makes.
    */
-  private List<FieldError> networkErrors(Principal principal, SpaceId spaceId, ResourceSpec spec) {
+  private List<FieldError> networkErrors(Place place, ResourceSpec spec) {
     NetworkReferences references = spec == null ? null : NetworkReferences.of(spec);
-    if (references == null || references.isEmpty() || spaceId == null) {
+    Space space = place.space();
+    if (references == null || references.isEmpty() || space == null || providers.find(space.provider()) == null) {
       return List.of();
     }
-    Space space = db.read(c -> spaces.find(c, principal.orgId(), spaceId));
-    if (space == null || providers.find(space.provider()) == null) {
-      return List.of();
-    }
-    CloudAccount account = db.read(c -> accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    ProviderSession session = providers.session(account, space);
+    ProviderSession session = providers.session(place.account(), space);
     Discovery discovery = session.discovery();
     if (discovery == null) {
       return List.of();
