@@ -276,8 +276,6 @@ public final class FencedWriter {
             fenced.add(batch.get(i));
           }
         }
-        for (Pending p : fenced) {
-        }
         List<RowWrite> rows = fenced.stream().flatMap(p -> p.write.rows.stream()).toList();
         int[] counts = Database.executeBatched(c, rows);
         int at = 0;
