@@ -9,6 +9,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
@@ -21,8 +23,14 @@ import java.util.function.BooleanSupplier;
  * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
  * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
  * runs again alone, so every caller gets the outcome its write would have had by itself.
+ *
+ * <p>A caller that has nothing to do until its write is durable waits ({@link #write}); one that can hand the
+ * rest of its work to whatever settles the write queues it ({@link #writeThen}) and is free at once, so a thread
+ * need not sit out a commit. Either way nothing that depends on a write runs before it is durable.
  */
 public final class FencedWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(FencedWriter.class);
+
   /** Statements of one fenced transaction. */
   @FunctionalInterface
   public interface Writes {
@@ -105,17 +113,27 @@ public final class FencedWriter {
     }
   }
 
+  /** What is told, holding the lease's monitor, that a queued write is settled. */
+  @FunctionalInterface
+  public interface Settled {
+    /** @param failure null once the write is durable, else why nothing of it was written */
+    void settled(RuntimeException failure);
+  }
+
   /** One caller's write, waiting for a transaction to carry it. */
   private static final class Pending {
     final Lease lease;
     final Write write;
+    /** Null while the caller waits for the write itself. */
+    final Settled then;
     boolean done;
     boolean leads;
     RuntimeException failure;
 
-    Pending(Lease lease, Write write) {
+    Pending(Lease lease, Write write, Settled then) {
       this.lease = lease;
       this.write = write;
+      this.then = then;
     }
   }
 
@@ -140,10 +158,11 @@ public final class FencedWriter {
 
   public void write(Lease lease, Write write) {
     synchronized (lease) {
+      lease.awaitWrites();
       if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
       }
-      Pending mine = new Pending(lease, write);
+      Pending mine = new Pending(lease, write, null);
       commit(mine);
       if (mine.failure != null) {
         throw mine.failure;
@@ -151,6 +170,25 @@ public final class FencedWriter {
       lease.advanced();
     }
     signals.changed(lease.jobId);
+  }
+
+  /**
+   * Queues the write and returns, usually before it is written; {@code then} is told its outcome once it is
+   * settled, on whichever thread commits it, holding the lease's monitor, so it must only hand work on. Until
+   * then the lease's version stays as the write's fence expects: heartbeats and other writes of the job wait.
+   * When this thread finds no commit under way it commits the write itself before returning.
+   *
+   * @throws LeaseLostException at once, and {@code then} is never told, when the lease is no longer held
+   */
+  public void writeThen(Lease lease, Write write, Settled then) {
+    synchronized (lease) {
+      lease.awaitWrites();
+      if (!lease.held() || halted.getAsBoolean()) {
+        throw new LeaseLostException(lease.jobId);
+      }
+      lease.startWrite();
+    }
+    commit(new Pending(lease, write, then));
   }
 
   public boolean halted() {
@@ -168,36 +206,57 @@ public final class FencedWriter {
       if (!committing) {
         committing = true;
         mine.leads = true;
+      } else if (mine.then != null) {
+        return; // the commit under way, or the next, carries it
       }
     }
     if (!mine.leads && awaitTurn(mine)) {
       return;
     }
-    List<Pending> batch;
-    synchronized (queue) {
-      batch = waiting;
-      waiting = new ArrayList<>();
-    }
-    try {
-      run(batch);
-    } finally {
-      for (Pending p : batch) {
-        synchronized (p) {
-          if (!p.done) {
-            settle(p, new IllegalStateException("the write was not carried by a transaction"));
+    lead();
+  }
+
+  /**
+   * Commits everything queued, then hands the next turn to a caller waiting for its write. While only queued
+   * writes whose callers went on are left, this thread commits them too: nobody else would.
+   */
+  private void lead() {
+    while (true) {
+      List<Pending> batch;
+      synchronized (queue) {
+        batch = waiting;
+        waiting = new ArrayList<>();
+      }
+      try {
+        run(batch);
+      } finally {
+        for (Pending p : batch) {
+          synchronized (p) {
+            if (!p.done) {
+              settle(p, new IllegalStateException("the write was not carried by a transaction"));
+            }
           }
         }
       }
-      Pending next;
+      Pending next = null;
       synchronized (queue) {
-        next = waiting.isEmpty() ? null : waiting.get(0);
-        committing = next != null;
+        if (waiting.isEmpty()) {
+          committing = false;
+          return;
+        }
+        for (Pending p : waiting) {
+          if (p.then == null) {
+            next = p;
+            break;
+          }
+        }
       }
       if (next != null) {
         synchronized (next) {
           next.leads = true;
           next.notifyAll();
         }
+        return;
       }
     }
   }
@@ -305,11 +364,28 @@ public final class FencedWriter {
     return jobs.fence(p.lease, p.write.jobOutputs);
   }
 
-  private static void settle(Pending p, RuntimeException failure) {
+  private void settle(Pending p, RuntimeException failure) {
     synchronized (p) {
       p.failure = failure;
       p.done = true;
       p.notifyAll();
+    }
+    if (p.then == null) {
+      return; // its caller advances the lease and signals
+    }
+    synchronized (p.lease) {
+      if (failure == null) {
+        p.lease.advanced();
+      }
+      p.lease.endWrite();
+      try {
+        p.then.settled(failure);
+      } catch (RuntimeException e) {
+        LOG.error("handing on after a write of {} failed", p.lease.jobId, e);
+      }
+    }
+    if (failure == null) {
+      signals.changed(p.lease.jobId);
     }
   }
 }

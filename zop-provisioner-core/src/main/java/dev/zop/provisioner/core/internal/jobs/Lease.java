@@ -12,6 +12,8 @@ public final class Lease {
   private long version;
   private boolean lost;
   private boolean released;
+  /** A write queued without its caller waiting ({@link FencedWriter#writeThen}) is not yet settled. */
+  private boolean writing;
   /** The job and its steps as read in the claim's own transaction; taken once by the run. */
   private StepRunner.Loaded claimed;
 
@@ -56,6 +58,33 @@ public final class Lease {
 
   public void markReleased() {
     released = true;
+  }
+
+  /** Called holding this lease's monitor, as every change of its state is. */
+  void startWrite() {
+    writing = true;
+  }
+
+  /** Called holding this lease's monitor. */
+  void endWrite() {
+    writing = false;
+    notifyAll();
+  }
+
+  /**
+   * Waits, holding this lease's monitor, until no queued write of it is unsettled: the version a queued write's
+   * fence will check must not move under it. False when interrupted.
+   */
+  boolean awaitWrites() {
+    while (writing) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether this worker may still write to the job. */

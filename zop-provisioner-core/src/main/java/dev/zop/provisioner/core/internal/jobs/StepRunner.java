@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,21 +88,14 @@ final class StepRunner {
     this.stopping = stopping;
   }
 
-  void run(Lease lease) {
-    try {
-      runSteps(lease);
-    } catch (LeaseLostException e) {
-      if (!halted.getAsBoolean()) {
-        metrics.leaseLost();
-      }
-      LOG.info("stopped working on {}: {}", lease.jobId, halted.getAsBoolean() ? "engine halted" : "lease lost");
-    } catch (RuntimeException e) {
-      // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
-      LOG.error("job {} failed in the engine", lease.jobId, e);
-      failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
-    } finally {
-      signals.changed(lease.jobId);
-    }
+  /**
+   * Runs a claimed job on this thread until it finishes, fails or parks, or until a step's success is queued for
+   * its commit: then the run goes on, from the next step, as a task of {@code executor} once that write is
+   * durable, and this thread is free meanwhile. {@code ended} is called once, when the run is over.
+   */
+  void run(Lease lease, Executor executor, Runnable ended) {
+    Run run = new Run(lease, executor, ended);
+    run.guarded(() -> runSteps(run));
   }
 
   /** A claimed job with all its steps, read on one connection. */
@@ -120,7 +114,9 @@ final class StepRunner {
     return loaded;
   }
 
-  private void runSteps(Lease lease) {
+  /** Begins a run; true when it was handed on to a queued write (see {@link Run#handOn}). */
+  private boolean runSteps(Run run) {
+    Lease lease = run.lease;
     Loaded claimed = lease.takeClaimed();
     Loaded loaded = claimed != null ? claimed : db.read(c -> {
       JobRecord found = jobs.findAnyOrg(c, lease.jobId);
@@ -129,11 +125,11 @@ final class StepRunner {
     // The claim's own read is the lease's by construction, even if a heartbeat has moved the version on since
     // (the job may wait in the pool's queue); a job read now must still have the lease's version.
     if (loaded == null || (claimed == null && loaded.job().version() != lease.version())) {
-      return;
+      return false;
     }
     if (loaded.job().jobType() == JobType.REMEDIATION) {
       workflows.run(lease, loaded.job(), loaded.steps());
-      return;
+      return false;
     }
     JobRecord job = loaded.job();
     ProviderSession session = providers.session(job.accountId(), job.region(), scopes.of(job),
@@ -145,7 +141,7 @@ final class StepRunner {
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
     FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
         job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
-    Run run = new Run(lease, start);
+    run.startWith(start);
     List<StepRecord> all = loaded.steps();
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
     List<Step> definitions = job.phase() == JobPhase.CREATE
@@ -154,91 +150,125 @@ final class StepRunner {
     if (!matches(rows, definitions)) {
       failJob(run, job, null, running, Failure.system("step_list_changed",
           "the provider now builds a different step list for this job; its steps were " + names(rows)));
-      return;
+      return false;
+    }
+    return new Steps(run, job, session, running, rows, definitions, new LinkedHashMap<>(job.outputs()))
+        .from(0, -1);
+  }
+
+  /** A job's steps, run in order from the first not yet succeeded; its state carries over a hand-on. */
+  private final class Steps {
+    private final Run run;
+    private final JobRecord job;
+    private final ProviderSession session;
+    private final JobStatus running;
+    private final List<StepRecord> rows;
+    private final List<Step> definitions;
+    private final Map<String, String> jobOutputs;
+
+    Steps(Run run, JobRecord job, ProviderSession session, JobStatus running, List<StepRecord> rows,
+        List<Step> definitions, Map<String, String> jobOutputs) {
+      this.run = run;
+      this.job = job;
+      this.session = session;
+      this.running = running;
+      this.rows = rows;
+      this.definitions = definitions;
+      this.jobOutputs = jobOutputs;
     }
 
-    Map<String, String> jobOutputs = new LinkedHashMap<>(job.outputs());
-    int startedAlready = -1;
-    for (int i = 0; i < rows.size(); i++) {
-      StepRecord row = rows.get(i);
-      if (row.status() == StepStatus.SUCCEEDED) {
-        continue;
-      }
-      if (stopping.getAsBoolean()) {
-        run.write(c -> jobs.schedule(c, job.id(), 0, db.dialect()));
-        lease.markReleased();
-        return;
-      }
-      Step step = definitions.get(i);
-      int attempt = attemptOf(row);
-      if (row.status() != StepStatus.WAITING && startedAlready != i) {
-        run.write(starting(new FencedWriter.Write(), job, row, attempt, running));
-      }
-      LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
-      long began = System.nanoTime();
-      StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
-      metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
-
-      if (result instanceof StepResult.Done done) {
-        Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
-        stepOutputs.putAll(done.outputs());
-        if (job.phase() == JobPhase.CREATE) {
-          jobOutputs.putAll(stepOutputs);
+    /**
+     * Runs steps from {@code first}; {@code startedAlready} is the index of a step whose start was written with
+     * the previous step's success, or -1. True when the run was handed on to a queued write.
+     */
+    boolean from(int first, int startedAlready) {
+      Lease lease = run.lease;
+      for (int i = first; i < rows.size(); i++) {
+        StepRecord row = rows.get(i);
+        if (row.status() == StepStatus.SUCCEEDED) {
+          continue;
         }
-        Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
-        StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
-        // The step's success, and the next step's start or the job's completion, commit together.
-        boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
-        FencedWriter.Write succeeded = FencedWriter.Write.rows(
-                transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
-                jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
-            .jobOutputs(Json.write(snapshot));
-        if (chain) {
-          starting(succeeded, job, next, attemptOf(next), running);
-        } else if (next == null) {
-          completing(succeeded, job, running, snapshot);
-        }
-        run.write(succeeded);
-        if (next == null) {
+        if (stopping.getAsBoolean()) {
+          run.write(c -> jobs.schedule(c, job.id(), 0, db.dialect()));
           lease.markReleased();
-          return;
+          return false;
         }
-        startedAlready = chain ? i + 1 : -1;
-      } else if (result instanceof StepResult.Wait wait && waitedTooLong(job, row) != null) {
-        Duration limit = waitedTooLong(job, row);
-        failJob(run, job, row.withOutputs(context.ownOutputs), running, Failure.transientFailure("timed_out",
-            "step " + row.name() + " waited longer than " + limit + " (" + wait.reason() + ")"));
-        return;
-      } else if (result instanceof StepResult.Wait wait) {
-        run.write(c -> {
-          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
-          jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
-          jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
-        });
-        lease.markReleased(); // parked: a late heartbeat must not lease it again
-        return;
-      } else {
-        Failure failure = ((StepResult.Failed) result).failure();
-        metrics.failed(job, failure.category());
-        if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
-          metrics.retried(job);
-          long delay = retryPolicy.delayAfter(attempt).toMillis();
-          run.write(c -> {
-            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
-            jobs.schedule(c, job.id(), delay, db.dialect());
-            jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
-                failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
+        Step step = definitions.get(i);
+        int attempt = attemptOf(row);
+        if (row.status() != StepStatus.WAITING && startedAlready != i) {
+          run.write(starting(new FencedWriter.Write(), job, row, attempt, running));
+        }
+        LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
+        long began = System.nanoTime();
+        StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
+        metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
+
+        if (result instanceof StepResult.Done done) {
+          Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
+          stepOutputs.putAll(done.outputs());
+          if (job.phase() == JobPhase.CREATE) {
+            jobOutputs.putAll(stepOutputs);
+          }
+          Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
+          StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+          // The step's success, and the next step's start or the job's completion, commit together.
+          boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
+          FencedWriter.Write succeeded = FencedWriter.Write.rows(
+                  transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
+                  jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
+              .jobOutputs(Json.write(snapshot));
+          if (chain) {
+            starting(succeeded, job, next, attemptOf(next), running);
+          } else if (next == null) {
+            completing(succeeded, job, running, snapshot);
+          }
+          int after = i + 1;
+          int started = chain ? after : -1;
+          // Nothing more of this job may run before the success is durable; this thread need not wait for it.
+          run.writeThen(succeeded, failure -> {
+            if (failure == null && next == null) {
+              lease.markReleased();
+            }
+            run.handOn(failure, () -> next == null ? false : from(after, started));
           });
-          lease.markReleased();
-          return;
+          return true;
+        } else if (result instanceof StepResult.Wait wait && waitedTooLong(job, row) != null) {
+          Duration limit = waitedTooLong(job, row);
+          failJob(run, job, row.withOutputs(context.ownOutputs), running, Failure.transientFailure("timed_out",
+              "step " + row.name() + " waited longer than " + limit + " (" + wait.reason() + ")"));
+          return false;
+        } else if (result instanceof StepResult.Wait wait) {
+          run.write(c -> {
+            transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
+            jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
+            jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
+          });
+          lease.markReleased(); // parked: a late heartbeat must not lease it again
+          return false;
+        } else {
+          Failure failure = ((StepResult.Failed) result).failure();
+          metrics.failed(job, failure.category());
+          if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
+            metrics.retried(job);
+            long delay = retryPolicy.delayAfter(attempt).toMillis();
+            run.write(c -> {
+              transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
+              jobs.schedule(c, job.id(), delay, db.dialect());
+              jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
+                  failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
+            });
+            lease.markReleased();
+            return false;
+          }
+          failJob(run, job, row.withOutputs(context.ownOutputs), running, failure);
+          return false;
         }
-        failJob(run, job, row.withOutputs(context.ownOutputs), running, failure);
-        return;
       }
+      // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
+      run.write(completing(new FencedWriter.Write(), job, running, jobOutputs));
+      lease.markReleased();
+      return false;
     }
-    // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
-    run.write(completing(new FencedWriter.Write(), job, running, jobOutputs));
-    lease.markReleased();
   }
 
   /**
@@ -265,13 +295,23 @@ final class StepRunner {
         .row(jobs.event(job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt));
   }
 
-  /** One run over a claimed job: its writes are fenced, and the first one begins with {@code start}. */
+  /**
+   * One run over a claimed job: its writes are fenced, the first one begins with the job's start, and it ends
+   * once, on whichever thread its last part ran.
+   */
   private final class Run {
     private final Lease lease;
+    private final Executor executor;
+    private final Runnable ended;
     private FencedWriter.Write start;
 
-    Run(Lease lease, FencedWriter.Write start) {
+    Run(Lease lease, Executor executor, Runnable ended) {
       this.lease = lease;
+      this.executor = executor;
+      this.ended = ended;
+    }
+
+    void startWith(FencedWriter.Write start) {
       this.start = start;
     }
 
@@ -280,8 +320,60 @@ final class StepRunner {
     }
 
     void write(FencedWriter.Write write) {
-      writer.write(lease, start == null ? write : start.then(write));
+      writer.write(lease, withStart(write));
+    }
+
+    void writeThen(FencedWriter.Write write, FencedWriter.Settled then) {
+      writer.writeThen(lease, withStart(write), then);
+    }
+
+    private FencedWriter.Write withStart(FencedWriter.Write write) {
+      FencedWriter.Write first = start == null ? write : start.then(write);
       start = null;
+      return first;
+    }
+
+    /**
+     * Runs a part of the run; unless it handed the run on to a queued write (returned true), the run ends here.
+     * A lost lease stops it; anything else escaping fails the job rather than loop on it.
+     */
+    void guarded(java.util.function.BooleanSupplier part) {
+      boolean handedOn = false;
+      try {
+        handedOn = part.getAsBoolean();
+      } catch (LeaseLostException e) {
+        if (!halted.getAsBoolean()) {
+          metrics.leaseLost();
+        }
+        LOG.info("stopped working on {}: {}", lease.jobId, halted.getAsBoolean() ? "engine halted" : "lease lost");
+      } catch (RuntimeException e) {
+        // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
+        LOG.error("job {} failed in the engine", lease.jobId, e);
+        failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
+      } finally {
+        if (!handedOn) {
+          signals.changed(lease.jobId);
+          ended.run();
+        }
+      }
+    }
+
+    /**
+     * Goes on with {@code rest} as a task of the run's executor now that a queued write is settled: it failed
+     * with {@code failure}, or is durable. An executor that takes no more tasks (a halted engine) ends the run.
+     */
+    void handOn(RuntimeException failure, java.util.function.BooleanSupplier rest) {
+      try {
+        executor.execute(() -> guarded(() -> {
+          if (failure != null) {
+            throw failure;
+          }
+          return rest.getAsBoolean();
+        }));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        signals.changed(lease.jobId);
+        ended.run();
+      }
     }
   }
 
@@ -402,7 +494,7 @@ final class StepRunner {
   /** Extends a lease; false when it was lost to another engine. */
   boolean heartbeat(Lease lease, long leaseMillis) {
     synchronized (lease) {
-      if (lease.released()) {
+      if (!lease.awaitWrites() || lease.released()) {
         return true;
       }
       if (lease.lost() || halted.getAsBoolean()) {

@@ -212,6 +212,131 @@ class FencedWriterTest {
     assertThat(events(lease.jobId)).extracting(JobEvent::message).containsExactly("mine");
   }
 
+  @Test
+  void aQueuedWriteFreesItsCallerAndIsToldOnceDurable() throws Exception {
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease queued = new Lease(job(), "engine-a", 0);
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+
+    CompletableFuture<RuntimeException> told = new CompletableFuture<>();
+    List<Long> versionWhenTold = new ArrayList<>();
+    writer.writeThen(queued, FencedWriter.Write.rows(log(queued, "queued")), failure -> {
+      versionWhenTold.add(queued.version());
+      told.complete(failure);
+    });
+    // returned with the commit under way still holding the write
+    assertThat(writer.queued()).isEqualTo(1);
+    assertThat(told).isNotDone();
+    assertThat(events(queued.jobId)).isEmpty();
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    assertThat(told.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(versionWhenTold).containsExactly(1L);
+    assertThat(events(queued.jobId)).extracting(JobEvent::message).containsExactly("queued");
+    assertThat(version(queued.jobId)).isEqualTo(1);
+  }
+
+  @Test
+  void whileAWriteIsQueuedTheLeaseVersionHoldsStill() throws Exception {
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease queued = new Lease(job(), "engine-a", 0);
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    CompletableFuture<RuntimeException> told = new CompletableFuture<>();
+    writer.writeThen(queued, FencedWriter.Write.rows(log(queued, "queued")), told::complete);
+
+    // a heartbeat, or the job's next write, must not move the version the queued fence checks
+    CompletableFuture<Boolean> heartbeat = CompletableFuture.supplyAsync(() -> {
+      synchronized (queued) {
+        queued.awaitWrites();
+        boolean extended = db.tx(c -> jobs.extendLease(c, queued, 60_000, db.dialect()));
+        if (extended) {
+          queued.advanced();
+        }
+        return extended;
+      }
+    }, threads);
+    CompletableFuture<Void> next = write(queued, FencedWriter.Write.rows(log(queued, "next")));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> threadsWaitingOn(queued) == 2);
+    assertThat(heartbeat).isNotDone();
+    assertThat(next).isNotDone();
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    assertThat(told.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(heartbeat.get(10, TimeUnit.SECONDS)).isTrue();
+    next.get(10, TimeUnit.SECONDS);
+    assertThat(events(queued.jobId)).extracting(JobEvent::message).containsExactly("queued", "next");
+    assertThat(version(queued.jobId)).isEqualTo(3);
+  }
+
+  @Test
+  void aQueuedWriteOfALostLeaseIsToldWhyAndWritesNothing() throws Exception {
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease stolen = new Lease(job(), "engine-a", 0);
+    db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET version = 7 WHERE id = ?", stolen.jobId.value()));
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    CompletableFuture<RuntimeException> told = new CompletableFuture<>();
+    writer.writeThen(stolen, FencedWriter.Write.rows(log(stolen, "stolen")), told::complete);
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    assertThat(told.get(10, TimeUnit.SECONDS)).isInstanceOf(LeaseLostException.class);
+    assertThat(events(stolen.jobId)).isEmpty();
+    assertThat(stolen.version()).isZero();
+
+    stolen.markReleased();
+    assertThatThrownBy(() -> writer.writeThen(stolen, FencedWriter.Write.rows(log(stolen, "late")), told::complete))
+        .isInstanceOf(LeaseLostException.class);
+  }
+
+  @Test
+  void queuedWritesWhoseCallersWentOnAreCommittedByTheLastLeader() throws Exception {
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      leases.add(new Lease(job(), "engine-a", 0));
+    }
+    CountDownLatch release = new CountDownLatch(1);
+    Lease first = new Lease(job(), "engine-a", 0);
+    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
+        .after(c -> await(release)));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    List<CompletableFuture<RuntimeException>> told = new ArrayList<>();
+    for (Lease lease : leases) {
+      CompletableFuture<RuntimeException> settled = new CompletableFuture<>();
+      told.add(settled);
+      writer.writeThen(lease, FencedWriter.Write.rows(log(lease, "queued")), settled::complete);
+    }
+    release.countDown();
+
+    leader.get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<RuntimeException> settled : told) {
+      assertThat(settled.get(10, TimeUnit.SECONDS)).isNull();
+    }
+    for (Lease lease : leases) {
+      assertThat(events(lease.jobId)).extracting(JobEvent::message).containsExactly("queued");
+    }
+    assertThat(writer.queued()).isEqualTo(-1);
+  }
+
+  /** Threads blocked or waiting on the lease's monitor. */
+  private static long threadsWaitingOn(Lease lease) {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    return java.util.Arrays.stream(mx.dumpAllThreads(true, false))
+        .filter(t -> t.getLockInfo() != null
+            && t.getLockInfo().getIdentityHashCode() == System.identityHashCode(lease))
+        .count();
+  }
+
   private CompletableFuture<Void> write(Lease lease, FencedWriter.Write write) {
     return CompletableFuture.runAsync(() -> writer.write(lease, write), threads);
   }
