@@ -214,12 +214,8 @@ class FencedWriterTest {
 
   @Test
   void aQueuedWriteFreesItsCallerAndIsToldOnceDurable() throws Exception {
-    Lease first = new Lease(job(), "engine-a", 0);
     Lease queued = new Lease(job(), "engine-a", 0);
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
-        .after(c -> await(release)));
-    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    HeldCommit held = new HeldCommit();
 
     CompletableFuture<RuntimeException> told = new CompletableFuture<>();
     List<Long> versionWhenTold = new ArrayList<>();
@@ -231,9 +227,7 @@ class FencedWriterTest {
     assertThat(writer.queued()).isEqualTo(1);
     assertThat(told).isNotDone();
     assertThat(events(queued.jobId)).isEmpty();
-    release.countDown();
-
-    leader.get(10, TimeUnit.SECONDS);
+    held.release();
     assertThat(told.get(10, TimeUnit.SECONDS)).isNull();
     assertThat(versionWhenTold).containsExactly(1L);
     assertThat(events(queued.jobId)).extracting(JobEvent::message).containsExactly("queued");
@@ -242,12 +236,8 @@ class FencedWriterTest {
 
   @Test
   void whileAWriteIsQueuedTheLeaseVersionHoldsStill() throws Exception {
-    Lease first = new Lease(job(), "engine-a", 0);
     Lease queued = new Lease(job(), "engine-a", 0);
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
-        .after(c -> await(release)));
-    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    HeldCommit held = new HeldCommit();
     CompletableFuture<RuntimeException> told = new CompletableFuture<>();
     writer.writeThen(queued, FencedWriter.Write.rows(log(queued, "queued")), told::complete);
 
@@ -266,9 +256,7 @@ class FencedWriterTest {
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> threadsWaitingOn(queued) == 2);
     assertThat(heartbeat).isNotDone();
     assertThat(next).isNotDone();
-    release.countDown();
-
-    leader.get(10, TimeUnit.SECONDS);
+    held.release();
     assertThat(told.get(10, TimeUnit.SECONDS)).isNull();
     assertThat(heartbeat.get(10, TimeUnit.SECONDS)).isTrue();
     next.get(10, TimeUnit.SECONDS);
@@ -278,18 +266,12 @@ class FencedWriterTest {
 
   @Test
   void aQueuedWriteOfALostLeaseIsToldWhyAndWritesNothing() throws Exception {
-    Lease first = new Lease(job(), "engine-a", 0);
     Lease stolen = new Lease(job(), "engine-a", 0);
     db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET version = 7 WHERE id = ?", stolen.jobId.value()));
-    CountDownLatch release = new CountDownLatch(1);
-    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
-        .after(c -> await(release)));
-    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    HeldCommit held = new HeldCommit();
     CompletableFuture<RuntimeException> told = new CompletableFuture<>();
     writer.writeThen(stolen, FencedWriter.Write.rows(log(stolen, "stolen")), told::complete);
-    release.countDown();
-
-    leader.get(10, TimeUnit.SECONDS);
+    held.release();
     assertThat(told.get(10, TimeUnit.SECONDS)).isInstanceOf(LeaseLostException.class);
     assertThat(events(stolen.jobId)).isEmpty();
     assertThat(stolen.version()).isZero();
@@ -305,20 +287,14 @@ class FencedWriterTest {
     for (int i = 0; i < 6; i++) {
       leases.add(new Lease(job(), "engine-a", 0));
     }
-    CountDownLatch release = new CountDownLatch(1);
-    Lease first = new Lease(job(), "engine-a", 0);
-    CompletableFuture<Void> leader = write(first, FencedWriter.Write.rows(log(first, "first"))
-        .after(c -> await(release)));
-    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    HeldCommit held = new HeldCommit();
     List<CompletableFuture<RuntimeException>> told = new ArrayList<>();
     for (Lease lease : leases) {
       CompletableFuture<RuntimeException> settled = new CompletableFuture<>();
       told.add(settled);
       writer.writeThen(lease, FencedWriter.Write.rows(log(lease, "queued")), settled::complete);
     }
-    release.countDown();
-
-    leader.get(10, TimeUnit.SECONDS);
+    held.release();
     for (CompletableFuture<RuntimeException> settled : told) {
       assertThat(settled.get(10, TimeUnit.SECONDS)).isNull();
     }
@@ -326,6 +302,24 @@ class FencedWriterTest {
       assertThat(events(lease.jobId)).extracting(JobEvent::message).containsExactly("queued");
     }
     assertThat(writer.queued()).isEqualTo(-1);
+  }
+
+  /** A commit under way, held open until released: writes queue up behind it meanwhile. */
+  private final class HeldCommit {
+    private final CountDownLatch latch = new CountDownLatch(1);
+    private final CompletableFuture<Void> leader;
+
+    HeldCommit() {
+      Lease first = new Lease(job(), "engine-a", 0);
+      leader = write(first, FencedWriter.Write.rows(log(first, "first")).after(c -> await(latch)));
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.queued() == 0);
+    }
+
+    /** Lets the held commit finish, and waits for it and for whatever its leader committed after it. */
+    void release() throws Exception {
+      latch.countDown();
+      leader.get(10, TimeUnit.SECONDS);
+    }
   }
 
   /** Threads blocked or waiting on the lease's monitor. */
