@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -337,7 +338,7 @@ final class StepRunner {
      * Runs a part of the run; unless it handed the run on to a queued write (returned true), the run ends here.
      * A lost lease stops it; anything else escaping fails the job rather than loop on it.
      */
-    void guarded(java.util.function.BooleanSupplier part) {
+    void guarded(BooleanSupplier part) {
       boolean handedOn = false;
       try {
         handedOn = part.getAsBoolean();
@@ -362,7 +363,7 @@ final class StepRunner {
      * Goes on with {@code rest} as a task of the run's executor now that a queued write is settled: it failed
      * with {@code failure}, or is durable. An executor that takes no more tasks (a halted engine) ends the run.
      */
-    void handOn(RuntimeException failure, java.util.function.BooleanSupplier rest) {
+    void handOn(RuntimeException failure, BooleanSupplier rest) {
       try {
         executor.execute(() -> guarded(() -> {
           if (failure != null) {
@@ -370,7 +371,7 @@ final class StepRunner {
           }
           return rest.getAsBoolean();
         }));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
+      } catch (RejectedExecutionException e) {
         signals.changed(lease.jobId);
         ended.run();
       }
