@@ -17,16 +17,17 @@ import org.slf4j.LoggerFactory;
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  *
  * <p>Writes of different jobs that arrive while another commit is under way share the next transaction (group
- * commit): the first waiting writer commits everything queued behind it, and every caller still returns only once
- * its own write is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
+ * commit): the first waiting writer commits everything queued behind it, and no caller learns its write is done
+ * before it is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
  * fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
  * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
  * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
  * runs again alone, so every caller gets the outcome its write would have had by itself.
  *
  * <p>A caller that has nothing to do until its write is durable waits ({@link #write}); one that can hand the
- * rest of its work to whatever settles the write queues it ({@link #writeThen}) and is free at once, so a thread
- * need not sit out a commit. Either way nothing that depends on a write runs before it is durable.
+ * rest of its work to whatever settles the write queues it ({@link #writeThen}) and is free at once (unless it
+ * finds no commit under way and so commits it itself), so a thread need not sit out a commit. Either way nothing
+ * that depends on a write runs before it is durable.
  */
 public final class FencedWriter {
   private static final Logger LOG = LoggerFactory.getLogger(FencedWriter.class);
