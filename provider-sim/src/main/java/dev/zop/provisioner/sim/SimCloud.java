@@ -402,6 +402,14 @@ public final class SimCloud {
     return clock.instant();
   }
 
+  /**
+   * The job and step whose call is running on this thread, as {@code jobId/stepName}, or null outside a step: for a
+   * listener of {@link #onAccepted} that must know which step made the change.
+   */
+  public String callingStep() {
+    return caller.get();
+  }
+
   void enterStep(String jobId, String stepName) {
     caller.set(jobId + "/" + stepName);
     stepRuns.computeIfAbsent(jobId + "/" + stepName, k -> new AtomicInteger()).incrementAndGet();

@@ -463,4 +463,62 @@ abstract class EngineBehaviour {
     assertThat(zop.jobs().delete(job.id()).status()).isEqualTo(JobStatus.DELETED);
     assertThat(cloud.resources()).isEmpty();
   }
+
+  /**
+   * A worker thread does not wait for a step's success to commit (the job goes on as a new task once it has), yet
+   * no step changes anything in the cloud before every step ahead of it is recorded as succeeded: what a crash
+   * leaves behind is always a prefix of the job's work.
+   */
+  @Test
+  void everyCloudChangeFollowsTheDurableSuccessOfTheStepsBeforeIt() {
+    java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
+    List<String> early = new CopyOnWriteArrayList<>();
+    // runs on the step's own thread, right after the cloud accepted a change
+    cloud.onAccepted(operation -> {
+      String[] caller = cloud.callingStep().split("/", 2);
+      String job = caller[0];
+      String step = caller[1];
+      List<String[]> stored = storedSteps(job);
+      if (stored.stream().noneMatch(row -> row[0].equals(step))) {
+        early.add(job + ": " + step + " is not among its stored steps");
+      }
+      for (String[] row : stored) {
+        if (row[0].equals(step)) {
+          break;
+        }
+        if (!row[1].equals("succeeded")) {
+          early.add(job + ": " + operation + " in " + step + " while " + row[0] + " is recorded " + row[1]);
+        }
+      }
+      checked.incrementAndGet();
+    });
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      jobs.add(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("net-" + i)
+          .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")));
+    }
+    for (Job job : jobs) {
+      assertThat(run(job).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+    assertThat(early).isEmpty();
+    assertThat(checked.get()).isEqualTo(12 * 4); // a network and three subnets a job
+  }
+
+  /** The job's steps in order, name and status as stored, read past the engine. */
+  private List<String[]> storedSteps(String jobId) {
+    try (java.sql.Connection c = zop.dataSource().getConnection();
+        java.sql.PreparedStatement ps = c.prepareStatement(
+            "SELECT name, status FROM job_steps WHERE job_id = ? ORDER BY phase, step_index")) {
+      ps.setString(1, jobId);
+      List<String[]> rows = new ArrayList<>();
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new String[] {rs.getString(1), rs.getString(2).toLowerCase(java.util.Locale.ROOT)});
+        }
+      }
+      return rows;
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }
