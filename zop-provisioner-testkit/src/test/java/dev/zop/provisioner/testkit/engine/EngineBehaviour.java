@@ -504,6 +504,54 @@ abstract class EngineBehaviour {
     assertThat(checked.get()).isEqualTo(12 * 4); // a network and three subnets a job
   }
 
+  /**
+   * A graceful close lets the steps under way finish, gives every unfinished job back at once (no lease left to
+   * run out, though the runs go on as new tasks after each commit), and a later engine finishes them, creating
+   * nothing twice.
+   */
+  @Test
+  void closingMidRunGivesUnfinishedJobsBackAndALaterEngineFinishesThemOnce() {
+    cloud.latency(Duration.ofMillis(20)); // a step takes two calls: the jobs cannot all finish before the close
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      jobs.add(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("net-" + i)
+          .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")));
+    }
+    await().atMost(WAIT).until(() -> jobs.stream()
+        .anyMatch(j -> zop.jobs().get(j.id()).status() == JobStatus.SUCCEEDED));
+    zop.close();
+
+    zop = engine(cloud).runWorkers(false).build();
+    long unfinished = jobs.stream().filter(j -> !zop.jobs().get(j.id()).status().isTerminal()).count();
+    assertThat(unfinished).as("jobs left unfinished by the close").isPositive();
+    assertThat(leasedUnfinishedJobs()).isZero();
+    zop.close();
+
+    cloud.latency(Duration.ZERO);
+    zop = engine(cloud).build();
+    for (Job job : jobs) {
+      assertThat(run(job).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+    for (int i = 0; i < 40; i++) {
+      assertThat(cloud.createCount("vpc", "net-" + i)).isEqualTo(1);
+      for (String subnet : List.of("a", "b", "c")) {
+        assertThat(cloud.createCount("subnet", "net-" + i + "-" + subnet)).isEqualTo(1);
+      }
+    }
+  }
+
+  private long leasedUnfinishedJobs() {
+    try (java.sql.Connection c = zop.dataSource().getConnection();
+        java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM provisioning_jobs"
+            + " WHERE lease_owner IS NOT NULL AND status IN ('pending', 'running')");
+        java.sql.ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The job's steps in order, name and status as stored, read past the engine. */
   private List<String[]> storedSteps(String jobId) {
     try (java.sql.Connection c = zop.dataSource().getConnection();
