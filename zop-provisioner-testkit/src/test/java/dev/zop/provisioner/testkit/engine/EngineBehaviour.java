@@ -37,21 +37,28 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.sim.SimCloud;
 import dev.zop.provisioner.sim.SimProvider;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +105,12 @@ abstract class EngineBehaviour {
   static Space newSpace(Provisioner provisioner, String name) {
     CloudAccount account = provisioner.accounts().create(CloudAccountRequest.of("sim", "acct-" + name));
     return provisioner.spaces().create(SpaceRequest.of("sim", name, account.id()).region("sim-east-1"));
+  }
+
+  /** A network of three subnets: four create steps, each recording its intent before its change. */
+  static NetworkSpec.Builder network(String name) {
+    return NetworkSpec.named(name).cidr("10.0.0.0/16")
+        .subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24");
   }
 
   static KubernetesSpec cluster(String name) {
@@ -471,7 +484,7 @@ abstract class EngineBehaviour {
    */
   @Test
   void everyCloudChangeFollowsTheDurableSuccessOfTheStepsBeforeIt() {
-    java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger checked = new AtomicInteger();
     List<String> early = new CopyOnWriteArrayList<>();
     // runs on the step's own thread, right after the cloud accepted a change
     cloud.onAccepted(operation -> {
@@ -494,8 +507,7 @@ abstract class EngineBehaviour {
     });
     List<Job> jobs = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
-      jobs.add(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("net-" + i)
-          .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")));
+      jobs.add(zop.jobs().submit(space.id(), network("net-" + i)));
     }
     for (Job job : jobs) {
       assertThat(run(job).status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -514,8 +526,7 @@ abstract class EngineBehaviour {
     cloud.latency(Duration.ofMillis(20)); // a step takes two calls: the jobs cannot all finish before the close
     List<Job> jobs = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      jobs.add(zop.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("net-" + i)
-          .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24").subnet("b", "10.0.2.0/24").subnet("c", "10.0.3.0/24")));
+      jobs.add(zop.jobs().submit(space.id(), network("net-" + i)));
     }
     await().atMost(WAIT).until(() -> jobs.stream()
         .anyMatch(j -> zop.jobs().get(j.id()).status() == JobStatus.SUCCEEDED));
@@ -541,31 +552,31 @@ abstract class EngineBehaviour {
   }
 
   private long leasedUnfinishedJobs() {
-    try (java.sql.Connection c = zop.dataSource().getConnection();
-        java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM provisioning_jobs"
+    try (Connection c = zop.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM provisioning_jobs"
             + " WHERE lease_owner IS NOT NULL AND status IN ('pending', 'running')");
-        java.sql.ResultSet rs = ps.executeQuery()) {
+        ResultSet rs = ps.executeQuery()) {
       rs.next();
       return rs.getLong(1);
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
   }
 
   /** The job's steps in order, name and status as stored, read past the engine. */
   private List<String[]> storedSteps(String jobId) {
-    try (java.sql.Connection c = zop.dataSource().getConnection();
-        java.sql.PreparedStatement ps = c.prepareStatement(
+    try (Connection c = zop.dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement(
             "SELECT name, status FROM job_steps WHERE job_id = ? ORDER BY phase, step_index")) {
       ps.setString(1, jobId);
       List<String[]> rows = new ArrayList<>();
-      try (java.sql.ResultSet rs = ps.executeQuery()) {
+      try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          rows.add(new String[] {rs.getString(1), rs.getString(2).toLowerCase(java.util.Locale.ROOT)});
+          rows.add(new String[] {rs.getString(1), rs.getString(2).toLowerCase(Locale.ROOT)});
         }
       }
       return rows;
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
   }
