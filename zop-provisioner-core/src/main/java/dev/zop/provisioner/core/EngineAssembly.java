@@ -29,9 +29,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Everything one engine owns, wired together; shared by the principal views of it. */
 final class EngineAssembly {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineAssembly.class);
   final SpaceService spaces;
   final AccountService accounts;
   final JobService jobs;
@@ -96,7 +99,17 @@ final class EngineAssembly {
       return;
     }
     closed = true;
-    stopRecovery();
+    if (recovery != null) {
+      // a recovery under way is let finish: an interrupt inside a JDBC call would close an embedded H2 store
+      recovery.shutdown();
+      try {
+        if (!recovery.awaitTermination(30, TimeUnit.SECONDS)) {
+          LOG.warn("database recovery still running after 30 s; it goes on when an engine next starts");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     engine.close();
     providers.close();
     if (ownedDataSource != null) {
@@ -109,16 +122,12 @@ final class EngineAssembly {
       return;
     }
     closed = true;
-    stopRecovery();
+    if (recovery != null) {
+      recovery.shutdownNow();
+    }
     engine.halt();
     if (ownedDataSource != null) {
       ownedDataSource.close();
-    }
-  }
-
-  private void stopRecovery() {
-    if (recovery != null) {
-      recovery.shutdownNow();
     }
   }
 }

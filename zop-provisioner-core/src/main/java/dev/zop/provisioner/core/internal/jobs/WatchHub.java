@@ -97,7 +97,17 @@ final class WatchHub implements AutoCloseable {
   @Override
   public void close() {
     watches.clear();
-    thread.shutdownNow();
+    // woken, not interrupted: an interrupt inside a read would close an embedded H2 store's file
+    thread.shutdown();
+    signals.changed();
+    try {
+      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("a watcher is still busy after 5 s; interrupting it");
+        thread.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static final class Watch {

@@ -150,27 +150,34 @@ final class Worker implements AutoCloseable {
     }
   }
 
-  /** Graceful: stop claiming, let running steps finish, give unfinished jobs back at once. */
+  /**
+   * Graceful: stop claiming, let running steps finish, give unfinished jobs back at once. No thread of the engine
+   * is interrupted: an interrupt that lands inside a JDBC call closes an embedded H2 store's file under every
+   * connection, and the jobs under way could then not be given back.
+   */
   @Override
   public void close() {
     running = false;
-    poller.interrupt();
+    wakeups.changed();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     try {
+      // A claim under way is let finish first: its jobs go to the pool, whose runs see the engine stopping and
+      // give them back. Closing the pool before that would leave them leased until their leases ran out.
+      poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       // a run goes on as new tasks of the pool after each step's commit, so the pool closes once no run is left
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       long seen = wakeups.generation();
       while (busy.get() > 0 && System.nanoTime() < deadline) {
         seen = wakeups.awaitChange(seen, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       }
       pool.shutdown();
-      if (busy.get() > 0 || !pool.awaitTermination(1, TimeUnit.SECONDS)) {
-        LOG.warn("steps still running after 30 s; their leases will expire");
+      heartbeats.shutdown();
+      if (poller.isAlive() || busy.get() > 0 || !pool.awaitTermination(1, TimeUnit.SECONDS)) {
+        LOG.warn("work still under way after 30 s; the leases it holds will expire");
       }
-      poller.join(5_000);
+      heartbeats.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    heartbeats.shutdownNow();
   }
 
   /** As a crash: no further writes, no lease released, threads abandoned. */
