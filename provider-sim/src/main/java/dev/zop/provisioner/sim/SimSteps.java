@@ -15,7 +15,8 @@ final class SimSteps {
   private SimSteps() {}
 
   /** A step that tells the cloud which step is calling (the cloud counts calls per step), then does {@code body}. */
-  private static Step tracked(String name, List<String> permissions, SimCloud cloud, ProviderStep.Body body) {
+  private static ProviderStep tracked(String name, List<String> permissions, SimCloud cloud,
+      ProviderStep.Body body) {
     return ProviderStep.of(name, permissions, context -> {
       cloud.enterStep(context.jobId().value(), name);
       try {
@@ -26,10 +27,13 @@ final class SimSteps {
     });
   }
 
-  /** Observes, records intent, creates; adopts a resource this job already created. */
+  /**
+   * Observes, records intent, creates; adopts a resource this job already created. The intent, the resource's
+   * name, is known before the step runs and declared, so it is recorded with the step's start.
+   */
   static Step create(SimCloud cloud, Part part, String region) {
     return tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
-      String name = part.name() != null ? part.name() : ctx.resourceName(part.suffix());
+      String name = nameOf(part, ctx);
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
       Failure foreign = existing == null ? null
           : SimProvider.OWNER.refuseForeign(existing.tags(), ctx, part.type(), name);
@@ -66,7 +70,11 @@ final class SimSteps {
         outputs.put("adminSecretRef", admin.value());
       }
       return StepResult.done(outputs);
-    });
+    }).intending(ctx -> Map.of(part.nameKey(), nameOf(part, ctx)));
+  }
+
+  private static String nameOf(Part part, StepContext ctx) {
+    return part.name() != null ? part.name() : ctx.resourceName(part.suffix());
   }
 
   /** Waits, without holding a thread, until the resource leaves CREATING. */

@@ -4,14 +4,17 @@ import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A step made from a name, the cloud permissions it declares and a body. The declared permissions are the ones
- * {@code plan} lists; while the body runs, {@link CloudCalls} refuses any call whose permission is not among them.
+ * A step made from a name, the cloud permissions it declares, a body and, optionally, the intent it declares
+ * before it runs ({@link Step#intent}). The declared permissions are the ones {@code plan} lists; while the body
+ * runs, {@link CloudCalls} refuses any call whose permission is not among them.
  */
-public record ProviderStep(String name, List<String> permissions, Body body) implements Step {
+public record ProviderStep(String name, List<String> permissions, Body body, Intent declaredIntent)
+    implements Step {
 
   /** What the step does. */
   @FunctionalInterface
@@ -19,16 +22,39 @@ public record ProviderStep(String name, List<String> permissions, Body body) imp
     StepResult run(StepContext context) throws Exception;
   }
 
+  /** What the step will record as its intent, computed before it runs. */
+  @FunctionalInterface
+  public interface Intent {
+    Map<String, String> of(StepContext context);
+  }
+
+  private static final Intent NONE = context -> Map.of();
+
   private static final ThreadLocal<ProviderStep> RUNNING = new ThreadLocal<>();
 
   public ProviderStep {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(declaredIntent, "declaredIntent");
     permissions = List.copyOf(permissions);
   }
 
   public static ProviderStep of(String name, List<String> permissions, Body body) {
-    return new ProviderStep(name, permissions, body);
+    return new ProviderStep(name, permissions, body, NONE);
+  }
+
+  /**
+   * This step, declaring before it runs the intent its body records (see {@link Step#intent}). Declare exactly
+   * what the body passes to {@code recordIntent}: entries it does not record are recorded needlessly, and an
+   * intent it records beyond them costs the write this saves.
+   */
+  public ProviderStep intending(Intent intent) {
+    return new ProviderStep(name, permissions, body, intent);
+  }
+
+  @Override
+  public Map<String, String> intent(StepContext context) {
+    return declaredIntent.of(context);
   }
 
   @Override

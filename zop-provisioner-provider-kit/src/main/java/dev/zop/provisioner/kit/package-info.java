@@ -4,7 +4,8 @@
  * <ul>
  *   <li>{@link dev.zop.provisioner.kit.ProviderStep}: a step from a name, its declared permissions and a body. The
  *       permissions are what {@code plan} shows; the body's {@link dev.zop.provisioner.kit.CloudCalls} refuse a
- *       permission the step did not declare, so the plan cannot drift from the calls.</li>
+ *       permission the step did not declare, so the plan cannot drift from the calls. A step whose intent is known
+ *       before it runs declares it ({@code intending}) and its record then rides with the step's start.</li>
  *   <li>{@link dev.zop.provisioner.kit.CloudCalls}: the operation-tagged call wrapper, with find-or-null for
  *       "not found" and delete-if-exists.</li>
  *   <li>{@link dev.zop.provisioner.kit.StatusPoll}: a wait on the cloud, returned as {@code StepResult.waitFor} with

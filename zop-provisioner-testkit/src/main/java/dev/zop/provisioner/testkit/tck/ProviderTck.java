@@ -222,7 +222,7 @@ public abstract class ProviderTck {
     for (Step step : steps) {
       assertThat(step.permissions()).as("permissions of " + step.name()).isNotEmpty()
           .allSatisfy(p -> assertThat(p).matches(PERMISSION));
-      ctx.beginStep(outputs);
+      ctx.beginStep(outputs, step);
       int mark = callMark();
       StepResult.Done result = runToEnd(step, ctx);
       if (checkCalls) {
@@ -246,7 +246,7 @@ public abstract class ProviderTck {
     Map<String, String> outputs = new LinkedHashMap<>();
     for (int i = 0; i < steps.size(); i++) {
       Step step = steps.get(i);
-      ctx.beginStep(outputs);
+      ctx.beginStep(outputs, step);
       long mark = halts().count();
       if (i == haltStep) {
         halts().arm(haltAfter);

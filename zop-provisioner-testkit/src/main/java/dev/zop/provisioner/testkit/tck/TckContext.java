@@ -4,6 +4,7 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.SecretStore;
+import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -19,16 +20,38 @@ final class TckContext implements StepContext {
   private final Map<String, String> secrets = new ConcurrentHashMap<>();
   private Map<String, String> previous = Map.of();
   private final Map<String, String> own = new LinkedHashMap<>();
+  private Map<String, String> declared = Map.of();
+  private String stepName;
+  private boolean declaring;
   private Instant startedAt = Instant.now();
 
   TckContext(JobId jobId) {
     this.jobId = jobId;
   }
 
-  void beginStep(Map<String, String> before) {
+  /**
+   * A step starts: as the engine does, it is asked the intent it declares before it runs, which is recorded with
+   * its start.
+   */
+  void beginStep(Map<String, String> before, Step step) {
     previous = Map.copyOf(before);
     own.clear();
     startedAt = Instant.now();
+    stepName = step.name();
+    declaring = true;
+    try {
+      declared = Map.copyOf(step.intent(this));
+    } finally {
+      declaring = false;
+    }
+    own.putAll(declared);
+  }
+
+  /** As in the engine, a step declaring its intent records, logs and reads secrets nothing. */
+  private void requireRunning(String what) {
+    if (declaring) {
+      throw new IllegalStateException(what + " is not available while a step declares its intent");
+    }
   }
 
   /** The step starts again after a halt: what it recorded as intent survives, as the engine's store keeps it. */
@@ -69,11 +92,17 @@ final class TckContext implements StepContext {
 
   @Override
   public void recordIntent(Map<String, String> intent) {
+    requireRunning("recordIntent");
+    if (!declared.isEmpty() && !declared.entrySet().containsAll(intent.entrySet())) {
+      throw new AssertionError(stepName + " declared the intent " + declared + " before it ran but records "
+          + intent + ": a declared intent is what the step records, or the write it saves is spent anyway");
+    }
     own.putAll(intent);
   }
 
   @Override
   public SecretStore secrets() {
+    requireRunning("secrets");
     return new SecretStore() {
       @Override
       public String id() {
@@ -110,6 +139,7 @@ final class TckContext implements StepContext {
 
   @Override
   public void log(String message) {
+    requireRunning("log");
     // progress lines are not part of the contract
   }
 }

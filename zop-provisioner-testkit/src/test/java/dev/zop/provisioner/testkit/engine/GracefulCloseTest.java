@@ -3,17 +3,13 @@ package dev.zop.provisioner.testkit.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
-import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.sim.SimCloud;
 import dev.zop.provisioner.testkit.TestEngines;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,9 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,31 +35,27 @@ class GracefulCloseTest {
   @Test
   void closeLetsAClaimUnderWayFinishAndGivesItsJobsBackWithoutInterruptingIt() throws Exception {
     SimCloud cloud = SimCloud.create();
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl("jdbc:h2:file:" + EmbeddedProvisionerBuilder.h2Database(dir) + ";DB_CLOSE_ON_EXIT=FALSE");
-    config.setUsername("sa");
-    config.setPassword("");
-    try (HikariDataSource h2 = new HikariDataSource(config)) {
-      PollerTrap trap = new PollerTrap(h2);
-      EmbeddedProvisioner zop = TestEngines.h2(dir, cloud).dataSource(trap.dataSource()).build();
+    try (HikariDataSource h2 = WatchedDataSource.h2Pool(dir)) {
+      WatchedDataSource watched = new WatchedDataSource(h2);
+      EmbeddedProvisioner zop = TestEngines.h2(dir, cloud).dataSource(watched.dataSource()).build();
       Space space = EngineBehaviour.newSpace(zop, "close-sim-east-1");
 
-      trap.arm();
+      WatchedDataSource.Hold claim = watched.holdNextConnectionOf("zop-poller");
       List<Job> jobs = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         jobs.add(zop.jobs().submit(space.id(), EngineBehaviour.network("net-" + i)));
       }
-      assertThat(trap.reached.await(30, TimeUnit.SECONDS)).as("the poller asked for a connection").isTrue();
+      assertThat(claim.reached.await(30, TimeUnit.SECONDS)).as("the poller asked for a connection").isTrue();
 
       Thread closer = new Thread(zop::close, "closer");
       closer.start();
       // the worker's close has begun and waits (for the claim, or for runs)
       await().atMost(Duration.ofSeconds(30)).until(() -> waitsIn(closer, "Worker", "close"));
-      trap.release.countDown();
+      claim.release.countDown();
       closer.join(TimeUnit.SECONDS.toMillis(60));
 
       assertThat(closer.isAlive()).as("close returned").isFalse();
-      assertThat(trap.interrupted).as("the poller was interrupted inside a database call").isFalse();
+      assertThat(claim.interrupted).as("the poller was interrupted inside a database call").isFalse();
       assertThat(leasedJobs(h2)).as("jobs still leased after the close").isZero();
 
       try (EmbeddedProvisioner later = TestEngines.h2(dir, cloud).build()) {
@@ -89,47 +79,6 @@ class GracefulCloseTest {
         ResultSet rs = ps.executeQuery()) {
       rs.next();
       return rs.getLong(1);
-    }
-  }
-
-  /**
-   * Holds the engine's poller, once armed, in its next request for a connection until released, as a slow
-   * database call would, and records whether it was interrupted while held.
-   */
-  private static final class PollerTrap {
-    final DataSource target;
-    final AtomicBoolean armed = new AtomicBoolean();
-    final CountDownLatch reached = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-    volatile boolean interrupted;
-
-    PollerTrap(DataSource target) {
-      this.target = target;
-    }
-
-    void arm() {
-      armed.set(true);
-    }
-
-    DataSource dataSource() {
-      return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-          (proxy, method, args) -> {
-            if (method.getName().equals("getConnection") && Thread.currentThread().getName().equals("zop-poller")
-                && armed.compareAndSet(true, false)) {
-              reached.countDown();
-              try {
-                release.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                interrupted = true;
-                Thread.currentThread().interrupt();
-              }
-            }
-            try {
-              return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-              throw e.getCause();
-            }
-          });
     }
   }
 }

@@ -151,6 +151,11 @@ class TwoEnginesOnPostgresTest {
           counter.incrementAndGet();
           return step.run(context);
         }
+
+        @Override
+        public java.util.Map<String, String> intent(dev.zop.provisioner.spi.StepContext context) {
+          return step.intent(context);
+        }
       };
     }
   }

@@ -167,6 +167,16 @@ public final class StatusTransitions {
         newAttempt ? 1 : 0, stepId.toString());
   }
 
+  /**
+   * A step's start as a row write, with its outputs as they are once the intent it declared is added: the start
+   * makes that intent durable before the step runs.
+   */
+  public RowWrite stepStarted(UUID stepId, Map<String, String> outputs) {
+    return new RowWrite("UPDATE job_steps SET status = 'running', attempts = attempts + 1, outputs = ?,"
+        + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
+        Json.write(outputs), stepId.toString());
+  }
+
   public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished) throws SQLException {
     Database.execute(c, stepUpdated(stepId, status, outputs, failure, finished));

@@ -154,7 +154,7 @@ final class StepRunner {
       return false;
     }
     return new Steps(run, job, session, running, rows, definitions, new LinkedHashMap<>(job.outputs()))
-        .from(0, -1);
+        .from(0, -1, Map.of());
   }
 
   /** A job's steps, run in order from the first not yet succeeded; its state carries over a hand-on. */
@@ -179,10 +179,27 @@ final class StepRunner {
     }
 
     /**
-     * Runs steps from {@code first}; {@code startedAlready} is the index of a step whose start was written with
-     * the previous step's success, or -1. True when the run was handed on to a queued write.
+     * The intent step {@code i} declares before it runs (see {@link Step#intent}), asked with the context it will
+     * run with; an exception declares nothing, and the step records its intent itself.
      */
-    boolean from(int first, int startedAlready) {
+    private Map<String, String> declaredIntent(int i, int attempt) {
+      StepRecord row = rows.get(i);
+      try {
+        Map<String, String> intent = definitions.get(i)
+            .intent(new LeasedContext(run, job, row, attempt, jobOutputs, Map.of(), true));
+        return intent == null ? Map.of() : Map.copyOf(intent);
+      } catch (RuntimeException e) {
+        LOG.warn("step {} of {} could not declare its intent; it will record it itself", row.name(), job.id(), e);
+        return Map.of();
+      }
+    }
+
+    /**
+     * Runs steps from {@code first}; {@code startedAlready} is the index of a step whose start was written with
+     * the previous step's success, or -1, and {@code startedIntent} the intent it declared with that start. True
+     * when the run was handed on to a queued write.
+     */
+    boolean from(int first, int startedAlready, Map<String, String> startedIntent) {
       Lease lease = run.lease;
       for (int i = first; i < rows.size(); i++) {
         StepRecord row = rows.get(i);
@@ -196,10 +213,14 @@ final class StepRunner {
         }
         Step step = definitions.get(i);
         int attempt = attemptOf(row);
-        if (row.status() != StepStatus.WAITING && startedAlready != i) {
-          run.write(starting(new FencedWriter.Write(), job, row, attempt, running));
+        Map<String, String> declared = Map.of();
+        if (startedAlready == i) {
+          declared = startedIntent;
+        } else if (row.status() != StepStatus.WAITING) {
+          declared = declaredIntent(i, attempt);
+          run.write(starting(new FencedWriter.Write(), job, row, attempt, running, declared));
         }
-        LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs);
+        LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false);
         long began = System.nanoTime();
         StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
         metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
@@ -218,8 +239,9 @@ final class StepRunner {
                   transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
                   jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
               .jobOutputs(Json.write(snapshot));
+          Map<String, String> nextIntent = chain ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
           if (chain) {
-            starting(succeeded, job, next, attemptOf(next), running);
+            starting(succeeded, job, next, attemptOf(next), running, nextIntent);
           } else if (next == null) {
             completing(succeeded, job, running, snapshot);
           }
@@ -230,7 +252,7 @@ final class StepRunner {
             if (failure == null && next == null) {
               lease.markReleased();
             }
-            run.handOn(failure, () -> next == null ? false : from(after, started));
+            run.handOn(failure, () -> next == null ? false : from(after, started, nextIntent));
           });
           return true;
         } else if (result instanceof StepResult.Wait wait && waitedTooLong(job, row) != null) {
@@ -289,10 +311,12 @@ final class StepRunner {
     return row.status() == StepStatus.WAITING ? Math.max(row.attempts(), 1) : row.attempts() + 1;
   }
 
-  /** Adds a step's start (a new attempt) and its history entry to {@code write}. */
+  /** Adds a step's start (a new attempt) with the intent it declared, and its history entry, to {@code write}. */
   private FencedWriter.Write starting(FencedWriter.Write write, JobRecord job, StepRecord row, int attempt,
-      JobStatus running) {
-    return write.row(transitions.stepStarted(row.id(), true))
+      JobStatus running, Map<String, String> declared) {
+    Map<String, String> outputs = new LinkedHashMap<>(row.outputs());
+    outputs.putAll(declared);
+    return write.row(transitions.stepStarted(row.id(), outputs))
         .row(jobs.event(job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt));
   }
 
@@ -543,8 +567,15 @@ final class StepRunner {
     private final Map<String, String> previous;
     private final Map<String, String> ownOutputs;
     private final Instant startedAt;
+    /** Asked for the step's intent before it runs: records, logs and reads secrets nothing. */
+    private final boolean beforeRun;
 
-    LeasedContext(Run run, JobRecord job, StepRecord row, int attempt, Map<String, String> previous) {
+    /**
+     * {@code declared}: the intent the step declared, written with its start and so durable, among its own
+     * outputs from the start.
+     */
+    LeasedContext(Run run, JobRecord job, StepRecord row, int attempt, Map<String, String> previous,
+        Map<String, String> declared, boolean beforeRun) {
       // a waiting step keeps the start of its attempt; one starting now has no recorded start in this read
       this.startedAt = row.status() == StepStatus.WAITING && row.startedAt() != null ? row.startedAt() : Instant.now();
       this.run = run;
@@ -553,6 +584,14 @@ final class StepRunner {
       this.attempt = attempt;
       this.previous = Map.copyOf(previous);
       this.ownOutputs = new LinkedHashMap<>(row.outputs());
+      this.ownOutputs.putAll(declared);
+      this.beforeRun = beforeRun;
+    }
+
+    private void requireRunning(String what) {
+      if (beforeRun) {
+        throw new IllegalStateException(what + " is not available while a step declares its intent");
+      }
     }
 
     @Override
@@ -584,6 +623,10 @@ final class StepRunner {
 
     @Override
     public void recordIntent(Map<String, String> intent) {
+      requireRunning("recordIntent");
+      if (ownOutputs.entrySet().containsAll(intent.entrySet())) {
+        return; // durable already: declared with the step's start, or recorded by an earlier attempt
+      }
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
       run.write(FencedWriter.Write.rows(transitions.stepUpdated(row.id(), StepStatus.RUNNING, snapshot, null, false)));
@@ -591,11 +634,13 @@ final class StepRunner {
 
     @Override
     public SecretStore secrets() {
+      requireRunning("secrets");
       return secrets.storeFor(job.orgId(), job.accountId(), job.region(), scopes.of(job));
     }
 
     @Override
     public void log(String message) {
+      requireRunning("log");
       JobStatus status = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
       run.write(FencedWriter.Write.rows(jobs.event(job.id(), JobEventType.LOG, row.name(), status, message)));
     }
