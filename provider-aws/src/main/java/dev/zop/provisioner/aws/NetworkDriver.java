@@ -71,22 +71,24 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_CREATE_VPC, EC2_CREATE_TAGS),
-        ctx -> createVpc(ctx, spec)));
+        ctx -> createVpc(ctx, spec)).intending(ctx -> Map.of("vpc.part", "vpc")));
     steps.add(ProviderStep.of("await-vpc", List.of(EC2_DESCRIBE_VPCS), this::awaitVpc));
     for (Subnet subnet : spec.subnets()) {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(),
-          List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet)));
+          List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet))
+          .intending(ctx -> Map.of(subnetPart(subnet) + ".part", subnetPart(subnet))));
     }
     steps.addAll(routing.createSteps(spec));
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("create-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
           ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_CREATE_HOSTED_ZONE, ROUTE53_CHANGE_TAGS_FOR_RESOURCE,
-          EC2_DESCRIBE_VPCS, EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE), ctx -> createZone(ctx, spec)));
+          EC2_DESCRIBE_VPCS, EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE), ctx -> createZone(ctx, spec))
+          .intending(ctx -> Map.of("dnsZone.name", spec.dnsZone())));
     }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("request-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_CREATE_VPC_PEERING_CONNECTION, EC2_CREATE_TAGS),
-          ctx -> requestPeering(ctx, spec)));
+          ctx -> requestPeering(ctx, spec)).intending(ctx -> Map.of("peering.part", "peering")));
       steps.add(ProviderStep.of("accept-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_ACCEPT_VPC_PEERING_CONNECTION), this::acceptPeering));
       steps.add(routing.routePeeringStep(spec));
