@@ -95,7 +95,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   public List<Step> create(KubernetesSpec spec) {
     return List.of(
         ProviderStep.of("create-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE, RESOURCE_GROUPS_READ,
-            SUBNETS_JOIN), ctx -> createCluster(ctx, spec)),
+            SUBNETS_JOIN), ctx -> createCluster(ctx, spec)).intending(ctx -> Map.of("clusterName", spec.name())),
         ProviderStep.of("await-cluster", List.of(MANAGED_CLUSTERS_READ), ctx -> awaitCluster(ctx, spec)));
   }
 

@@ -73,7 +73,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
-        RESOURCE_GROUPS_READ), ctx -> createNetwork(ctx, spec)));
+        RESOURCE_GROUPS_READ), ctx -> createNetwork(ctx, spec)).intending(ctx -> Map.of("network.part", "network")));
     for (Subnet subnet : spec.subnets()) {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
           SUBNETS_WRITE), ctx -> createSubnet(ctx, spec, subnet)));

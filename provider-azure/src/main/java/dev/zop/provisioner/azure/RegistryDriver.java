@@ -72,7 +72,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   public List<Step> create(RegistrySpec spec) {
     return List.of(
         ProviderStep.of("create-registry", List.of(REGISTRIES_READ, REGISTRIES_WRITE, RESOURCE_GROUPS_READ),
-            ctx -> createRegistry(ctx, spec)),
+            ctx -> createRegistry(ctx, spec)).intending(ctx -> Map.of("registryName", registryName(spec))),
         ProviderStep.of("await-registry", List.of(REGISTRIES_READ), ctx -> awaitRegistry(ctx, spec)));
   }
 

@@ -59,7 +59,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(ProviderStep.of("create-repository", List.of(ARTIFACTREGISTRY_REPOSITORIES_GET,
-        ARTIFACTREGISTRY_REPOSITORIES_CREATE), ctx -> createRepository(ctx, spec)));
+        ARTIFACTREGISTRY_REPOSITORIES_CREATE), ctx -> createRepository(ctx, spec))
+        .intending(ctx -> Map.of("repository.part", "repository")));
   }
 
   @Override
