@@ -54,7 +54,8 @@ public interface StepContext {
 
   /**
    * Durably records what the step is about to create, before calling the mutating API. If the engine dies
-   * before the step finishes, teardown and the next attempt see it.
+   * before the step finishes, teardown and the next attempt see it. Entries recorded already — declared with
+   * {@link Step#intent} and written with the step's start, or recorded by an earlier attempt — cost no write.
    */
   void recordIntent(Map<String, String> intent);
 
