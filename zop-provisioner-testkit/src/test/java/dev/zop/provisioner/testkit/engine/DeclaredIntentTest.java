@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
@@ -39,8 +38,8 @@ class DeclaredIntentTest {
   @Test
   void aDeclaredIntentIsRecordedWithTheStepsStartAndTheStepWritesNoneOfItsOwn() throws Exception {
     SimCloud cloud = SimCloud.create();
-    try (HikariDataSource h2 = WatchedDataSource.h2Pool(dir)) {
-      WatchedDataSource watched = new WatchedDataSource(h2);
+    try (WatchedDataSource watched = WatchedDataSource.h2(dir)) {
+      DataSource h2 = watched.unwatched();
       try (EmbeddedProvisioner zop = TestEngines.h2(dir, cloud).dataSource(watched.dataSource()).build()) {
         Space space = EngineBehaviour.newSpace(zop, "intent-sim-east-1");
         Map<String, Map<String, String>> storedAtChange = new ConcurrentHashMap<>();

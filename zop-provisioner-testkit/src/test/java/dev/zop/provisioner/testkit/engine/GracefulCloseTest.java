@@ -3,7 +3,6 @@ package dev.zop.provisioner.testkit.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
@@ -35,8 +34,7 @@ class GracefulCloseTest {
   @Test
   void closeLetsAClaimUnderWayFinishAndGivesItsJobsBackWithoutInterruptingIt() throws Exception {
     SimCloud cloud = SimCloud.create();
-    try (HikariDataSource h2 = WatchedDataSource.h2Pool(dir)) {
-      WatchedDataSource watched = new WatchedDataSource(h2);
+    try (WatchedDataSource watched = WatchedDataSource.h2(dir)) {
       EmbeddedProvisioner zop = TestEngines.h2(dir, cloud).dataSource(watched.dataSource()).build();
       Space space = EngineBehaviour.newSpace(zop, "close-sim-east-1");
 
@@ -56,7 +54,7 @@ class GracefulCloseTest {
 
       assertThat(closer.isAlive()).as("close returned").isFalse();
       assertThat(claim.interrupted).as("the poller was interrupted inside a database call").isFalse();
-      assertThat(leasedJobs(h2)).as("jobs still leased after the close").isZero();
+      assertThat(leasedJobs(watched.unwatched())).as("jobs still leased after the close").isZero();
 
       try (EmbeddedProvisioner later = TestEngines.h2(dir, cloud).build()) {
         for (Job job : jobs) {

@@ -19,24 +19,34 @@ import javax.sql.DataSource;
  * A data source that lets a test see what the engine asks of its database: how many statements of a kind it
  * prepares, and a hold on one thread's next request for a connection, as a slow database call would hold it.
  */
-final class WatchedDataSource {
-  private final DataSource target;
+final class WatchedDataSource implements AutoCloseable {
+  private final HikariDataSource target;
   private final AtomicReference<String> counted = new AtomicReference<>();
   private final AtomicInteger statements = new AtomicInteger();
   private final AtomicReference<Hold> hold = new AtomicReference<>();
 
-  WatchedDataSource(DataSource target) {
+  private WatchedDataSource(HikariDataSource target) {
     this.target = target;
   }
 
-  /** A pool on the engine's default H2 store in {@code dataDirectory}, to watch; the caller closes it. */
-  static HikariDataSource h2Pool(Path dataDirectory) {
+  /** Watches a pool of its own on the engine's default H2 store in {@code dataDirectory}. */
+  static WatchedDataSource h2(Path dataDirectory) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl("jdbc:h2:file:" + EmbeddedProvisionerBuilder.h2Database(dataDirectory)
         + ";DB_CLOSE_ON_EXIT=FALSE");
     config.setUsername("sa");
     config.setPassword("");
-    return new HikariDataSource(config);
+    return new WatchedDataSource(new HikariDataSource(config));
+  }
+
+  /** The store itself, unwatched: for a test's own reads. */
+  DataSource unwatched() {
+    return target;
+  }
+
+  @Override
+  public void close() {
+    target.close();
   }
 
   /** From now on, counts the statements prepared whose text starts with {@code prefix}. */
@@ -78,6 +88,7 @@ final class WatchedDataSource {
     }
   }
 
+  /** The watched data source, for the engine. */
   DataSource dataSource() {
     return proxy(DataSource.class, target, (method, args, result) -> {
       return result instanceof Connection c ? proxy(Connection.class, c, this::onConnectionCall) : result;
