@@ -517,6 +517,28 @@ abstract class EngineBehaviour {
   }
 
   /**
+   * A step's declared intent is recorded when it starts, before it looks at the cloud: a job refused a name
+   * another job holds has the name recorded, and its teardown, which looks before it deletes, leaves the other
+   * job's resource in place.
+   */
+  @Test
+  void aJobRefusedANameAnotherJobHoldsDeletesNothingOfTheOthers() {
+    Job first = run(zop.jobs().submit(space.id(), network("shared-net")));
+    assertThat(first.status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    Job second = run(zop.jobs().submit(space.id(), network("shared-net")));
+    assertThat(second.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(second.lastFailure().code()).isEqualTo("name_in_use");
+    JobStep refused = second.steps().get(0);
+    assertThat(refused.status()).isEqualTo(StepStatus.FAILED);
+    assertThat(refused.outputs()).as("the intent it declared").containsValue("shared-net");
+
+    assertThat(run(zop.jobs().delete(second.id())).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(cloud.find("vpc", "shared-net")).as("the first job's network").isNotNull();
+    assertThat(zop.jobs().get(first.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  /**
    * A graceful close lets the steps under way finish, gives every unfinished job back at once (no lease left to
    * run out, though the runs go on as new tasks after each commit), and a later engine finishes them, creating
    * nothing twice.
