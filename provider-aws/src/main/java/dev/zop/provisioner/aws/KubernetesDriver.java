@@ -72,12 +72,14 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<Step> steps = new ArrayList<>();
     if (spec.clusterRole() == null) {
       steps.add(ProviderStep.of("create-cluster-role", IamRoles.CREATE,
-          ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES)));
+          ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES))
+          .intending(ctx -> Map.of("clusterRole.name", ctx.resourceName("eks"))));
     }
     steps.add(ProviderStep.of("create-node-role", IamRoles.CREATE,
-        ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES)));
+        ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES))
+        .intending(ctx -> Map.of("nodeRole.name", ctx.resourceName("nodes"))));
     steps.add(ProviderStep.of("create-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_CREATE_CLUSTER, EKS_TAG_RESOURCE,
-        IAM_PASS_ROLE), ctx -> createCluster(ctx, spec)));
+        IAM_PASS_ROLE), ctx -> createCluster(ctx, spec)).intending(ctx -> Map.of("clusterName", spec.name())));
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
       steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,

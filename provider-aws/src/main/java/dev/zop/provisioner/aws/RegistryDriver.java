@@ -54,7 +54,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(ProviderStep.of("create-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
-        ECR_CREATE_REPOSITORY, ECR_TAG_RESOURCE), ctx -> createRepository(ctx, spec)));
+        ECR_CREATE_REPOSITORY, ECR_TAG_RESOURCE), ctx -> createRepository(ctx, spec))
+        .intending(ctx -> Map.of("repository.name", spec.name())));
   }
 
   @Override
