@@ -169,8 +169,13 @@ final class Worker implements AutoCloseable {
       while (busy.get() > 0 && System.nanoTime() < deadline) {
         seen = wakeups.awaitChange(seen, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       }
-      pool.shutdown();
-      heartbeats.shutdown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // even when the wait above was cut short: the pool takes no new task and no lease is extended after this
+    pool.shutdown();
+    heartbeats.shutdown();
+    try {
       if (poller.isAlive() || busy.get() > 0 || !pool.awaitTermination(1, TimeUnit.SECONDS)) {
         LOG.warn("work still under way after 30 s; the leases it holds will expire");
       }
