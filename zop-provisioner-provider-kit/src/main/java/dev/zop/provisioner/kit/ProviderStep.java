@@ -39,8 +39,13 @@ public record ProviderStep(String name, List<String> permissions, Body body, Int
     permissions = List.copyOf(permissions);
   }
 
+  /** A step that declares no intent before it runs, as before intents could be declared. */
+  public ProviderStep(String name, List<String> permissions, Body body) {
+    this(name, permissions, body, NONE);
+  }
+
   public static ProviderStep of(String name, List<String> permissions, Body body) {
-    return new ProviderStep(name, permissions, body, NONE);
+    return new ProviderStep(name, permissions, body);
   }
 
   /**
