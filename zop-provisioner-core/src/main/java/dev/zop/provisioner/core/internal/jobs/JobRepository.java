@@ -39,7 +39,16 @@ public final class JobRepository {
 
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
-    Database.update(c, "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
+    Database.executeBatched(c, inserts(job, idempotencyKey, requestHash, steps));
+  }
+
+  /**
+   * The inserts of a new job: its row, its idempotency key (when given) and its steps, in an order
+   * {@link Database#executeBatched} keeps. A second job with the same key fails on the key's primary key.
+   */
+  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps) {
+    List<RowWrite> rows = new ArrayList<>(steps.size() + 2);
+    rows.add(new RowWrite("INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
             + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
             + " next_run_at, version, trace_parent)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)",
@@ -47,18 +56,22 @@ public final class JobRepository {
         job.kind(), job.name(), Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(),
         job.spec() == null ? "{}" : Json.write(job.spec()),
         job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), job.createdBy(),
-        job.createdAt(), job.updatedAt(), job.traceParent());
+        job.createdAt(), job.updatedAt(), job.traceParent()));
     if (idempotencyKey != null) {
-      // a second job with the key fails here, on the key's primary key, and its transaction rolls back
-      Database.update(c, "INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
-          + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash);
+      rows.add(new RowWrite("INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
+          + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash));
     }
-    insertSteps(c, steps);
+    rows.addAll(stepInserts(steps));
+    return rows;
   }
 
   /** The steps' rows, as one batch. */
   void insertSteps(Connection c, List<StepRecord> steps) throws SQLException {
-    List<RowWrite> inserts = new ArrayList<>();
+    Database.executeBatched(c, stepInserts(steps));
+  }
+
+  private static List<RowWrite> stepInserts(List<StepRecord> steps) {
+    List<RowWrite> inserts = new ArrayList<>(steps.size());
     for (StepRecord s : steps) {
       inserts.add(new RowWrite("INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
               + " ?, ?, ?, ?)",
@@ -66,7 +79,7 @@ public final class JobRepository {
           Json.write(s.permissions()), Json.write(s.outputs()), Json.failureJson(s.failure()), s.startedAt(),
           s.finishedAt(), s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind()));
     }
-    Database.executeBatched(c, inserts);
+    return inserts;
   }
 
   /**

@@ -33,6 +33,8 @@ import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.providers.ProviderCalls;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
+import dev.zop.provisioner.core.internal.store.GroupCommit;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
@@ -74,6 +76,7 @@ public final class JobService {
   private final Runnable wakeWorker;
   private final Duration awaitPoll;
   private final List<TeardownGuard> teardownGuards;
+  private final GroupCommit submits;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, JobScopes scopes, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
@@ -92,6 +95,7 @@ public final class JobService {
     this.wakeWorker = wakeWorker;
     this.awaitPoll = awaitPoll;
     this.teardownGuards = List.copyOf(teardownGuards);
+    this.submits = new GroupCommit(db);
   }
 
   /** Where a job would run, and the driver that would run it. */
@@ -146,26 +150,26 @@ public final class JobService {
     Job submitted;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       Target target = target(principal, place, spaceId, spec, true, networkErrors);
+      List<Step> steps = target.driver.create(spec);
+      List<StepRecord> rows = new ArrayList<>();
+      for (int i = 0; i < steps.size(); i++) {
+        rows.add(StepRecord.pending(id.value(), JobPhase.CREATE, i, steps.get(i).name(),
+            steps.get(i).permissions()));
+      }
+      Instant now = Timestamps.now();
+      String name = options.name() != null ? options.name()
+          : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
+      JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
+          options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
+          JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, traceParent);
+      span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
+      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows));
+      inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
+          "submitted by " + principal.actor()));
+      // reads nothing inside its transaction, so concurrent submits share commits
+      submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
-      submitted = db.tx(c -> {
-        List<Step> steps = target.driver.create(spec);
-        List<StepRecord> rows = new ArrayList<>();
-        for (int i = 0; i < steps.size(); i++) {
-          rows.add(StepRecord.pending(id.value(), JobPhase.CREATE, i, steps.get(i).name(),
-              steps.get(i).permissions()));
-        }
-        Instant now = Timestamps.now();
-        String name = options.name() != null ? options.name()
-            : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
-        JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
-            options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
-            JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, traceParent);
-        span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
-        jobs.insert(c, job, key, hash, rows);
-        jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
-            "submitted by " + principal.actor());
-        return view(job, rows);
-      });
+      submitted = view(job, rows);
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
         // Another call with the same key won the insert a moment ago.
