@@ -65,7 +65,7 @@ public final class EngineBenchmark {
     int submits = Integer.getInteger("bench.submits", 4000);
     // submits on stores of their own: their jobs stay queued, and no later engine should run them
     Path submitStore = tempDir();
-    submits("h2", submits, 1, cloud -> TestEngines.h2(submitStore, cloud));
+    submits("h2", submits, 1, cloud -> TestEngines.h2(submitStore, cloud), null);
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     if (postgres) {
       int rounds = Integer.getInteger("bench.rounds", 3);
@@ -74,11 +74,11 @@ public final class EngineBenchmark {
       try (PostgresTestDatabase db = PostgresTestDatabase.create();
           HikariDataSource pool = pool(db, threads + 2)) {
         createSchedulerTable(pool);
-        try (PostgresTestDatabase own = PostgresTestDatabase.create()) {
+        try (PostgresTestDatabase own = PostgresTestDatabase.create(); HikariDataSource stats = pool(own, 1)) {
           submits("postgresql", submits, 1,
-              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud));
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
           submits("postgresql", submits, threads,
-              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud));
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
         }
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
@@ -319,10 +319,10 @@ public final class EngineBenchmark {
 
   /**
    * Jobs submitted with idempotency keys on an engine whose workers are off, from {@code callers} threads at once:
-   * what a host embedding the engine pays to queue work.
+   * what a host embedding the engine pays to queue work. With {@code stats} (PostgreSQL), also the commits a job cost.
    */
   private static void submits(String store, int count, int callers,
-      Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     try (EmbeddedProvisioner zop = engine.apply(cloud).runWorkers(false).build()) {
       Space space = space(zop, "bench-submit-" + callers + "-" + Long.toString(System.nanoTime(), 36));
@@ -336,6 +336,7 @@ public final class EngineBenchmark {
       java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
       java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
       List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+      Counters before = stats == null ? new Counters(0, 0, jvmCpuNanos(), machineCpuTicks()) : counters(stats);
       long start = System.nanoTime();
       for (int t = 0; t < callers; t++) {
         running.add(pool.submit(() -> {
@@ -348,13 +349,20 @@ public final class EngineBenchmark {
         f.get(PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
       }
       double seconds = (System.nanoTime() - start) / 1e9;
+      Counters after = stats == null ? new Counters(0, 0, jvmCpuNanos(), machineCpuTicks()) : counters(stats);
       pool.shutdown();
+      Rate rate = Rate.of(count / seconds, count, before, after);
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("benchmark", "submits");
       line.put("store", store);
       line.put("callers", callers);
       line.put("jobs", count);
       line.put("jobs_per_second", round(count / seconds));
+      if (stats != null) {
+        line.put("commits_per_job", round(rate.commitsPerUnit()));
+      }
+      line.put("jvm_cpu_us_per_job", round(rate.jvmCpuMicrosPerUnit()));
+      line.put("other_cpu_us_per_job", round(rate.otherCpuMicrosPerUnit()));
       print(line);
     }
   }
