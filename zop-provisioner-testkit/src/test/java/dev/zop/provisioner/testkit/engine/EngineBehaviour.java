@@ -321,6 +321,24 @@ abstract class EngineBehaviour {
   }
 
   @Test
+  void aRepeatedKeyAnswersWithItsJobEvenWhereANewSubmitWouldBeRefused() {
+    RegistrySpec spec = RegistrySpec.named("team/kept");
+    Job first = zop.jobs().submit(space.id(), spec, SubmitOptions.idempotencyKey("key-kept"));
+    zop.spaces().setStatus(space.id(), SpaceStatus.INACTIVE);
+
+    assertThat(zop.jobs().submit(space.id(), spec, SubmitOptions.idempotencyKey("key-kept")).id())
+        .isEqualTo(first.id());
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), RegistrySpec.named("team/other"),
+        SubmitOptions.idempotencyKey("key-kept")))
+        .isInstanceOfSatisfying(ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("idempotency_key_reused"));
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), spec, SubmitOptions.idempotencyKey("key-new")))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("space_inactive"));
+    assertThat(zop.jobs().list(JobQuery.inSpace(space.id())).items()).extracting(Job::id)
+        .containsExactly(first.id());
+  }
+
+  @Test
   void specValidationNamesEveryBadFieldUnderConfig() {
     KubernetesSpec bad = new KubernetesSpec("Bad Name", "1.99", List.of(new NodeGroup("ng", null, 5, 2, null)),
         null, List.of(), null);

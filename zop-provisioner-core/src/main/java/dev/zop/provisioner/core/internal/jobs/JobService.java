@@ -130,15 +130,39 @@ public final class JobService {
         target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled());
   }
 
+  /**
+   * Submits a job. A key already used answers with its job, or refuses a different request, whatever else this call
+   * would meet (a space since deleted, say). The key is looked up only when the submit fails (its insert does when
+   * the key is taken), so a first submit pays no read for it; a repeated one does the submit's checks, and asks the
+   * provider for its defaults, before it finds its job.
+   */
   public Job submit(Principal principal, SpaceId spaceId, ResourceSpec asked, SubmitOptions options) {
     String key = options.idempotencyKey();
     String hash = requestHash(spaceId, asked, options);
-    if (key != null) {
-      JobId existing = existingForKey(principal, key, hash);
-      if (existing != null) {
-        return get(principal, existing);
+    try {
+      return create(principal, spaceId, asked, options, key, hash);
+    } catch (RuntimeException e) {
+      if (key == null) {
+        throw e;
       }
+      JobId existing;
+      try {
+        existing = existingForKey(principal, key, hash);
+      } catch (ConflictException reused) {
+        throw reused;
+      } catch (RuntimeException lookup) {
+        e.addSuppressed(lookup);
+        throw e;
+      }
+      if (existing == null) {
+        throw e;
+      }
+      return get(principal, existing);
     }
+  }
+
+  private Job create(Principal principal, SpaceId spaceId, ResourceSpec asked, SubmitOptions options, String key,
+      String hash) {
     validateNameAndTags(options.name(), options.tags(), "");
     // the job keeps the spec with the provider's defaults filled in, as its plan showed them
     Place place = place(principal, spaceId);
@@ -172,8 +196,7 @@ public final class JobService {
       submitted = view(job, rows);
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
-        // Another call with the same key won the insert a moment ago.
-        return get(principal, existingForKey(principal, key, hash));
+        throw e; // the key is taken: not a failure, the caller answers with the key's job
       }
       EngineTracing.failed(span, e.getMessage());
       throw e;
