@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.core.internal.store.CommitTurn;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import java.sql.Connection;
@@ -122,13 +123,11 @@ public final class FencedWriter {
   }
 
   /** One caller's write, waiting for a transaction to carry it. */
-  private static final class Pending {
+  private static final class Pending extends CommitTurn {
     final Lease lease;
     final Write write;
     /** Null while the caller waits for the write itself. */
     final Settled then;
-    boolean done;
-    boolean leads;
     RuntimeException failure;
 
     Pending(Lease lease, Write write, Settled then) {
@@ -206,12 +205,12 @@ public final class FencedWriter {
       waiting.add(mine);
       if (!committing) {
         committing = true;
-        mine.leads = true;
+        mine.lead();
       } else if (mine.then != null) {
         return; // the commit under way, or the next, carries it
       }
     }
-    if (!mine.leads && awaitTurn(mine)) {
+    if (!mine.leads() && mine.awaitSettledOrTurn()) {
       return;
     }
     lead();
@@ -232,10 +231,8 @@ public final class FencedWriter {
         run(batch);
       } finally {
         for (Pending p : batch) {
-          synchronized (p) {
-            if (!p.done) {
-              settle(p, new IllegalStateException("the write was not carried by a transaction"));
-            }
+          if (!p.settled()) {
+            settle(p, new IllegalStateException("the write was not carried by a transaction"));
           }
         }
       }
@@ -253,10 +250,7 @@ public final class FencedWriter {
         }
       }
       if (next != null) {
-        synchronized (next) {
-          next.leads = true;
-          next.notifyAll();
-        }
+        next.lead();
         return;
       }
     }
@@ -270,25 +264,6 @@ public final class FencedWriter {
     synchronized (queue) {
       return committing ? waiting.size() : -1;
     }
-  }
-
-  /** Sleeps until the write is settled (true) or it is this writer's turn to lead (false). */
-  private static boolean awaitTurn(Pending mine) {
-    boolean interrupted = false;
-    synchronized (mine) {
-      while (!mine.done && !mine.leads) {
-        try {
-          mine.wait();
-        } catch (InterruptedException e) {
-          // the write may be in a transaction under way already: its outcome must be known before returning
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    return mine.done;
   }
 
   private void run(List<Pending> batch) {
@@ -366,11 +341,8 @@ public final class FencedWriter {
   }
 
   private void settle(Pending p, RuntimeException failure) {
-    synchronized (p) {
-      p.failure = failure;
-      p.done = true;
-      p.notifyAll();
-    }
+    p.failure = failure;
+    p.settle();
     if (p.then == null) {
       return; // its caller advances the lease and signals
     }

@@ -17,10 +17,8 @@ import java.util.List;
  * as {@link Database#executeBatched} orders them (by the first appearance of each statement text).
  */
 public final class GroupCommit {
-  private static final class Pending {
+  private static final class Pending extends CommitTurn {
     final List<RowWrite> rows;
-    boolean done;
-    boolean leads;
     RuntimeException failure;
 
     Pending(List<RowWrite> rows) {
@@ -49,10 +47,10 @@ public final class GroupCommit {
       waiting.add(mine);
       if (!committing) {
         committing = true;
-        mine.leads = true;
+        mine.lead();
       }
     }
-    if (mine.leads || !awaitTurn(mine)) {
+    if (mine.leads() || !mine.awaitSettledOrTurn()) {
       lead();
     }
     if (mine.failure != null) {
@@ -70,7 +68,7 @@ public final class GroupCommit {
       run(batch);
     } finally {
       for (Pending p : batch) {
-        if (!p.done) {
+        if (!p.settled()) {
           settle(p, new IllegalStateException("the write was not carried by a transaction"));
         }
       }
@@ -80,10 +78,7 @@ public final class GroupCommit {
         committing = next != null;
       }
       if (next != null) {
-        synchronized (next) {
-          next.leads = true;
-          next.notifyAll();
-        }
+        next.lead();
       }
     }
   }
@@ -93,25 +88,6 @@ public final class GroupCommit {
     synchronized (queue) {
       return committing ? waiting.size() : -1;
     }
-  }
-
-  /** Sleeps until the write is settled (true) or it is this caller's turn to lead (false). */
-  private static boolean awaitTurn(Pending mine) {
-    boolean interrupted = false;
-    synchronized (mine) {
-      while (!mine.done && !mine.leads) {
-        try {
-          mine.wait();
-        } catch (InterruptedException e) {
-          // the rows may be in a transaction under way: their outcome must be known before returning
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    return mine.done;
   }
 
   private void run(List<Pending> batch) {
@@ -135,10 +111,7 @@ public final class GroupCommit {
   }
 
   private static void settle(Pending p, RuntimeException failure) {
-    synchronized (p) {
-      p.failure = failure;
-      p.done = true;
-      p.notifyAll();
-    }
+    p.failure = failure;
+    p.settle();
   }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
@@ -33,8 +32,8 @@ import org.junit.jupiter.api.Test;
 class GroupCommitTest {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final AtomicInteger commits = new AtomicInteger();
-  /** While set, the next connection asked for waits for {@link #release}: the leader's commit is then under way. */
-  private final AtomicBoolean holdNext = new AtomicBoolean();
+  /** How many of the next connections asked for wait for {@link #release}: their commits are then under way. */
+  private final AtomicInteger hold = new AtomicInteger();
   private final CountDownLatch release = new CountDownLatch(1);
   private Database db;
   private GroupCommit group;
@@ -57,7 +56,7 @@ class GroupCommitTest {
 
   @Test
   void callersWritingDuringACommitShareTheNextOne() throws Exception {
-    holdNext.set(true);
+    hold.set(1);
     CompletableFuture<Void> leader = write(note("lead"));
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> group.queued() == 0);
     List<CompletableFuture<Void>> followers = new ArrayList<>();
@@ -81,7 +80,7 @@ class GroupCommitTest {
   @Test
   void aCallerWhoseRowsFailInASharedCommitFailsAloneAndKeepsNothing() throws Exception {
     db.tx(c -> Database.update(c, "INSERT INTO notes (id, body) VALUES ('taken', 'first')"));
-    holdNext.set(true);
+    hold.set(1);
     CompletableFuture<Void> leader = write(note("lead"));
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> group.queued() == 0);
     CompletableFuture<Void> before = write(note("a"));
@@ -121,12 +120,12 @@ class GroupCommitTest {
     return db.read(c -> Database.queryOne(c, sql, rs -> rs.getLong(1)));
   }
 
-  /** The store, counting commits, and holding the first connection asked for after {@link #holdNext} is set. */
+  /** The store, counting commits, and holding the first connection asked for after {@link #hold} says so. */
   private DataSource watched(JdbcDataSource h2) {
     InvocationHandler source = (proxy, method, args) -> {
       try {
         if (method.getName().equals("getConnection")) {
-          if (holdNext.compareAndSet(true, false) && !release.await(30, TimeUnit.SECONDS)) {
+          if (hold.getAndUpdate(n -> Math.max(0, n - 1)) > 0 && !release.await(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("never released");
           }
           Connection real = (Connection) method.invoke(h2, args);
