@@ -95,7 +95,9 @@ public final class JobService {
     this.wakeWorker = wakeWorker;
     this.awaitPoll = awaitPoll;
     this.teardownGuards = List.copyOf(teardownGuards);
-    this.submits = new GroupCommit(db);
+    // two lanes: a transaction runs on one database backend, so with one at a time a second core sat idle (8
+    // callers on PostgreSQL, 2 cores: 1,110-1,215 submits/s with one lane, 1,317-1,329 with two)
+    this.submits = new GroupCommit(db, 2);
   }
 
   /** Where a job would run, and the driver that would run it. */

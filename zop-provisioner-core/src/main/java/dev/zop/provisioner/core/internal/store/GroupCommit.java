@@ -6,12 +6,15 @@ import java.util.List;
 
 /**
  * Row writes of concurrent callers committed in shared transactions (group commit), each caller returning only once
- * its rows are durable. The first caller that finds no commit under way leads: it takes everything queued, its own
- * rows among it, and writes it as one JDBC batch per distinct statement text and one commit; then it hands the next
- * turn to a caller still waiting. When a shared transaction fails (one caller's row breaks a constraint, say) it is
- * rolled back and each caller's rows run again in a transaction of their own, so every caller gets exactly the outcome
- * its rows would have had alone. A caller alone pays nothing for this: it finds no commit under way and commits at
- * once.
+ * its rows are durable. A caller that finds a lane free leads: it takes everything queued, its own rows among it, and
+ * writes it as one JDBC batch per distinct statement text and one commit; then it hands the lane, with everything
+ * queued meanwhile, to the first caller still waiting. When a shared transaction fails (one caller's row breaks a
+ * constraint, say) it is rolled back and each caller's rows run again in a transaction of their own, so every caller
+ * gets exactly the outcome its rows would have had alone. A caller alone pays nothing for this: it finds a lane free
+ * and commits at once.
+ *
+ * <p>A lane is handed on with its batch already taken from the queue, so a caller handed a lane always finds its
+ * own rows in the batch it leads: no other leader can have taken them, and it returns only once they are settled.
  *
  * <p>Only for writes that need nothing read inside their transaction, and whose rows within one caller are ordered
  * as {@link Database#executeBatched} orders them (by the first appearance of each statement text).
@@ -19,6 +22,8 @@ import java.util.List;
 public final class GroupCommit {
   private static final class Pending extends CommitTurn {
     final List<RowWrite> rows;
+    /** What this caller leads, set (holding the queue's monitor) before it is told to lead. */
+    List<Pending> batch;
     RuntimeException failure;
 
     Pending(List<RowWrite> rows) {
@@ -27,12 +32,19 @@ public final class GroupCommit {
   }
 
   private final Database db;
+  private final int lanes;
   private final Object queue = new Object();
   private List<Pending> waiting = new ArrayList<>();
-  private boolean committing;
+  /** Lanes with a transaction under way, or handed to a caller about to start one. */
+  private int busy;
 
-  public GroupCommit(Database db) {
+  /** @param lanes how many shared transactions may be under way at once */
+  public GroupCommit(Database db, int lanes) {
+    if (lanes < 1) {
+      throw new IllegalArgumentException("at least one lane");
+    }
     this.db = db;
+    this.lanes = lanes;
   }
 
   /**
@@ -45,25 +57,28 @@ public final class GroupCommit {
     Pending mine = new Pending(List.copyOf(rows));
     synchronized (queue) {
       waiting.add(mine);
-      if (!committing) {
-        committing = true;
+      if (busy < lanes) {
+        busy++;
+        mine.batch = takeWaiting();
         mine.lead();
       }
     }
     if (mine.leads() || !mine.awaitSettledOrTurn()) {
-      lead();
+      lead(mine.batch);
     }
     if (mine.failure != null) {
       throw mine.failure;
     }
   }
 
-  private void lead() {
-    List<Pending> batch;
-    synchronized (queue) {
-      batch = waiting;
-      waiting = new ArrayList<>();
-    }
+  /** Everything queued; the caller holds the queue's monitor. */
+  private List<Pending> takeWaiting() {
+    List<Pending> taken = waiting;
+    waiting = new ArrayList<>();
+    return taken;
+  }
+
+  private void lead(List<Pending> batch) {
     try {
       run(batch);
     } finally {
@@ -72,10 +87,14 @@ public final class GroupCommit {
           settle(p, new IllegalStateException("the write was not carried by a transaction"));
         }
       }
-      Pending next;
+      Pending next = null;
       synchronized (queue) {
-        next = waiting.isEmpty() ? null : waiting.get(0);
-        committing = next != null;
+        if (waiting.isEmpty()) {
+          busy--;
+        } else {
+          next = waiting.get(0);
+          next.batch = takeWaiting();
+        }
       }
       if (next != null) {
         next.lead();
@@ -83,10 +102,10 @@ public final class GroupCommit {
     }
   }
 
-  /** Callers waiting for the next transaction while one is under way, or -1 when none is (for tests). */
+  /** Callers waiting for a lane while every lane is busy, or -1 when a lane is free (for tests). */
   int queued() {
     synchronized (queue) {
-      return committing ? waiting.size() : -1;
+      return busy == lanes ? waiting.size() : -1;
     }
   }
 

@@ -45,7 +45,7 @@ class GroupCommitTest {
     db = Database.open(watched(h2));
     db.tx(c -> Database.update(c, "CREATE TABLE notes (id VARCHAR(20) PRIMARY KEY, body VARCHAR(50))"));
     db.tx(c -> Database.update(c, "CREATE TABLE tags (note VARCHAR(20), tag VARCHAR(20))"));
-    group = new GroupCommit(db);
+    group = new GroupCommit(db, 1);
   }
 
   @AfterEach
@@ -100,6 +100,81 @@ class GroupCommitTest {
     assertThat(count("SELECT COUNT(*) FROM notes WHERE body = 'first'")).isEqualTo(1);
     assertThat(count("SELECT COUNT(*) FROM tags WHERE note = 'taken'")).as("the failed caller's other row").isZero();
     assertThat(count("SELECT COUNT(*) FROM tags")).isEqualTo(3);
+  }
+
+  @Test
+  void twoLanesAtOnceEachCarryTheirBatchAndLeaveNoLaneBehind() throws Exception {
+    group = new GroupCommit(db, 2);
+    hold.set(2);
+    CompletableFuture<Void> first = write(note("first"));
+    CompletableFuture<Void> second = write(note("second"));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> group.queued() == 0);
+    List<CompletableFuture<Void>> followers = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      followers.add(write(note("n" + i)));
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> group.queued() == 6);
+    int before = commits.get();
+    release.countDown();
+
+    first.get(10, TimeUnit.SECONDS);
+    second.get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<Void> f : followers) {
+      f.get(10, TimeUnit.SECONDS);
+    }
+    assertThat(notes()).hasSize(8);
+    assertThat(commits.get() - before).as("the two leaders', then one for the six queued").isEqualTo(3);
+    assertThat(group.queued()).as("every lane handed on was given back").isEqualTo(-1);
+    before = commits.get();
+    group.write(note("alone"));
+    assertThat(commits.get() - before).isEqualTo(1);
+  }
+
+  /**
+   * Many callers on two lanes, writing notes whose ids mostly collide: a caller told its write succeeded finds its own note
+   * stored, and one told it failed was refused for a note another caller stored. A caller must never learn an
+   * outcome before its rows are settled, whichever lane carried them.
+   */
+  @Test
+  void everyCallerLearnsTheOutcomeItsRowsHad() throws Exception {
+    group = new GroupCommit(db, 2);
+    record Outcome(String id, String body, boolean written) {}
+    List<CompletableFuture<List<Outcome>>> callers = new ArrayList<>();
+    for (int t = 0; t < 16; t++) {
+      int caller = t;
+      callers.add(CompletableFuture.supplyAsync(() -> {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int n = 0; n < 60; n++) {
+          // callers at the same step contend for three ids: most writes collide, in shared transactions and alone
+          String id = n + "-" + java.util.concurrent.ThreadLocalRandom.current().nextInt(3);
+          String body = caller + "-" + n;
+          try {
+            group.write(List.of(new RowWrite("INSERT INTO tags (note, tag) VALUES (?, ?)", id, body),
+                new RowWrite("INSERT INTO notes (id, body) VALUES (?, ?)", id, body)));
+            outcomes.add(new Outcome(id, body, true));
+          } catch (StoreException e) {
+            assertThat(db.dialect().isUniqueViolation(e.sqlCause())).as(e.getMessage()).isTrue();
+            outcomes.add(new Outcome(id, body, false));
+          }
+        }
+        return outcomes;
+      }, threads));
+    }
+    List<Outcome> all = new ArrayList<>();
+    for (CompletableFuture<List<Outcome>> f : callers) {
+      all.addAll(f.get(60, TimeUnit.SECONDS));
+    }
+    java.util.Map<String, String> stored = new java.util.HashMap<>();
+    db.read(c -> Database.query(c, "SELECT id, body FROM notes", rs -> stored.put(rs.getString(1), rs.getString(2))));
+    for (Outcome o : all) {
+      if (o.written()) {
+        assertThat(stored.get(o.id())).as("a write reported done is stored").isEqualTo(o.body());
+      } else {
+        assertThat(stored.get(o.id())).as("a refused write lost to another").isNotNull().isNotEqualTo(o.body());
+      }
+    }
+    assertThat(all.stream().filter(Outcome::written).count()).isEqualTo(stored.size());
+    assertThat(count("SELECT COUNT(*) FROM tags")).as("a refused write kept none of its rows").isEqualTo(stored.size());
   }
 
   /** A note and its tag: the tag goes first, so a caller whose note fails has written a row that must go too. */
