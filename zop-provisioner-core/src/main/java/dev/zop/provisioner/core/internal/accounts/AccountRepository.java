@@ -37,8 +37,24 @@ public final class AccountRepository {
   }
 
   private static CloudAccount map(ResultSet rs) throws SQLException {
-    return new CloudAccount(CloudAccountId.of(rs.getString("id")), rs.getString("provider"), rs.getString("name"),
-        rs.getString("credentials_ref"), Json.stringMap(rs.getString("properties")),
-        Database.instant(rs, "created_at"));
+    return map(rs, "");
+  }
+
+  /** The account's columns as {@link #COLUMNS} names them, each label prefixed (for joins); null when absent. */
+  public static CloudAccount map(ResultSet rs, String prefix) throws SQLException {
+    String id = rs.getString(prefix + "id");
+    if (id == null) {
+      return null;
+    }
+    return new CloudAccount(CloudAccountId.of(id), rs.getString(prefix + "provider"), rs.getString(prefix + "name"),
+        rs.getString(prefix + "credentials_ref"), Json.stringMap(rs.getString(prefix + "properties")),
+        Database.instant(rs, prefix + "created_at"));
+  }
+
+  /** {@link #COLUMNS} of the table aliased {@code table}, each labelled with {@code prefix}. */
+  public static String columns(String table, String prefix) {
+    return java.util.Arrays.stream(COLUMNS.split(", "))
+        .map(column -> table + "." + column + " AS " + prefix + column)
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 }

@@ -113,10 +113,8 @@ public final class JobService {
     if (spaceId == null) {
       return new Place(null, null);
     }
-    return db.read(c -> {
-      Space space = spaces.find(c, principal.orgId(), spaceId);
-      return new Place(space, space == null ? null : accounts.find(c, principal.orgId(), space.cloudAccountId()));
-    });
+    SpaceRepository.WithAccount found = db.read(c -> spaces.findWithAccount(c, principal.orgId(), spaceId));
+    return found == null ? new Place(null, null) : new Place(found.space(), found.account());
   }
 
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {

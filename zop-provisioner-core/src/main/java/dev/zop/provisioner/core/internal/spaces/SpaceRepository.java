@@ -1,9 +1,11 @@
 package dev.zop.provisioner.core.internal.spaces;
 
+import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
 import java.sql.Connection;
@@ -28,6 +30,27 @@ public final class SpaceRepository {
   public Space find(Connection c, String orgId, SpaceId id) throws SQLException {
     return Database.queryOne(c, "SELECT " + COLUMNS + " FROM deployment_spaces WHERE org_id = ? AND id = ?",
         SpaceRepository::map, orgId, id.value());
+  }
+
+  /** A space and its account, as one read. */
+  public record WithAccount(Space space, CloudAccount account) {}
+
+  /**
+   * The organisation's space with its account in one round trip (a submit reads both before anything else); null
+   * when there is no such space, an account of null when the space's account is gone.
+   */
+  public WithAccount findWithAccount(Connection c, String orgId, SpaceId id) throws SQLException {
+    String columns = java.util.Arrays.stream(COLUMNS.split(", ")).map(column -> "s." + column)
+        .collect(java.util.stream.Collectors.joining(", "));
+    // by the key alone, the organisation compared after: without statistics PostgreSQL may cost the organisation's
+    // index like the key's
+    return Database.queryOne(c, "SELECT s.org_id AS space_org, " + columns + ", "
+            + AccountRepository.columns("a", "account_")
+            + " FROM deployment_spaces s LEFT JOIN cloud_accounts a ON a.id = s.cloud_account_id AND a.org_id = ?"
+            + " WHERE s.id = ?",
+        rs -> orgId.equals(rs.getString("space_org"))
+            ? new WithAccount(map(rs), AccountRepository.map(rs, "account_")) : null,
+        orgId, id.value());
   }
 
   public Space findByName(Connection c, String orgId, String name) throws SQLException {
