@@ -32,6 +32,17 @@ public final class SpaceRepository {
         SpaceRepository::map, orgId, id.value());
   }
 
+  /**
+   * A space by its key alone, its organisation compared after (without statistics PostgreSQL may cost the
+   * organisation's index like the key's), with its account if that is the caller's organisation's.
+   */
+  private static final String WITH_ACCOUNT = "SELECT s.org_id AS space_org, "
+      + java.util.Arrays.stream(COLUMNS.split(", ")).map(column -> "s." + column)
+          .collect(java.util.stream.Collectors.joining(", "))
+      + ", " + AccountRepository.columns("a", "account_")
+      + " FROM deployment_spaces s LEFT JOIN cloud_accounts a ON a.id = s.cloud_account_id AND a.org_id = ?"
+      + " WHERE s.id = ?";
+
   /** A space and its account, as one read. */
   public record WithAccount(Space space, CloudAccount account) {}
 
@@ -40,14 +51,7 @@ public final class SpaceRepository {
    * when there is no such space, an account of null when the space's account is gone.
    */
   public WithAccount findWithAccount(Connection c, String orgId, SpaceId id) throws SQLException {
-    String columns = java.util.Arrays.stream(COLUMNS.split(", ")).map(column -> "s." + column)
-        .collect(java.util.stream.Collectors.joining(", "));
-    // by the key alone, the organisation compared after: without statistics PostgreSQL may cost the organisation's
-    // index like the key's
-    return Database.queryOne(c, "SELECT s.org_id AS space_org, " + columns + ", "
-            + AccountRepository.columns("a", "account_")
-            + " FROM deployment_spaces s LEFT JOIN cloud_accounts a ON a.id = s.cloud_account_id AND a.org_id = ?"
-            + " WHERE s.id = ?",
+    return Database.queryOne(c, WITH_ACCOUNT,
         rs -> orgId.equals(rs.getString("space_org"))
             ? new WithAccount(map(rs), AccountRepository.map(rs, "account_")) : null,
         orgId, id.value());
