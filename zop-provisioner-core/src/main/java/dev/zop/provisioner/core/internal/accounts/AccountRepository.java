@@ -53,8 +53,6 @@ public final class AccountRepository {
 
   /** {@link #COLUMNS} of the table aliased {@code table}, each labelled with {@code prefix}. */
   public static String columns(String table, String prefix) {
-    return java.util.Arrays.stream(COLUMNS.split(", "))
-        .map(column -> table + "." + column + " AS " + prefix + column)
-        .collect(java.util.stream.Collectors.joining(", "));
+    return Database.qualified(COLUMNS, table, prefix);
   }
 }

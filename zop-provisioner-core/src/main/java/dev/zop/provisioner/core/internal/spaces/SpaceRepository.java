@@ -37,9 +37,7 @@ public final class SpaceRepository {
    * organisation's index like the key's), with its account if that is the caller's organisation's.
    */
   private static final String WITH_ACCOUNT = "SELECT s.org_id AS space_org, "
-      + java.util.Arrays.stream(COLUMNS.split(", ")).map(column -> "s." + column)
-          .collect(java.util.stream.Collectors.joining(", "))
-      + ", " + AccountRepository.columns("a", "account_")
+      + Database.qualified(COLUMNS, "s", "") + ", " + AccountRepository.columns("a", "account_")
       + " FROM deployment_spaces s LEFT JOIN cloud_accounts a ON a.id = s.cloud_account_id AND a.org_id = ?"
       + " WHERE s.id = ?";
 

@@ -96,6 +96,16 @@ public final class Database {
     }
   }
 
+  /**
+   * A comma-separated column list qualified by a table alias, each column labelled {@code labelPrefix + column}, for
+   * joins whose rows a table's own mapper reads by label.
+   */
+  public static String qualified(String columns, String alias, String labelPrefix) {
+    return java.util.Arrays.stream(columns.split(", "))
+        .map(column -> alias + "." + column + " AS " + labelPrefix + column)
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
   /** {@code count} bind markers, comma-separated, for {@code IN (...)} and the like. */
   public static String marks(int count) {
     return String.join(", ", java.util.Collections.nCopies(count, "?"));
