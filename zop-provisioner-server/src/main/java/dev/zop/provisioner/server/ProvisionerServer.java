@@ -203,7 +203,6 @@ public final class ProvisionerServer implements AutoCloseable {
       return this;
     }
 
-    /** How long {@link #close()} waits for requests in flight. */
     /**
      * Serves {@code /metrics} from this registry in Prometheus's text format, to any valid token, and times every
      * request into it ({@code http.server.requests} by method, route template and status). Give the engine the
@@ -224,6 +223,7 @@ public final class ProvisionerServer implements AutoCloseable {
       return this;
     }
 
+    /** How long {@link #close()} waits for requests in flight (default 30 s). */
     public Builder shutdownGrace(Duration value) {
       this.shutdownGrace = Objects.requireNonNull(value);
       return this;
