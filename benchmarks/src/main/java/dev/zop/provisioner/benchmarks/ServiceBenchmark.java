@@ -60,7 +60,8 @@ public final class ServiceBenchmark {
    * warm-up of a fifth of that): 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code
    * /me}, each caller over its own HTTP connection to the same server on loopback, the simulated cloud without
    * latency behind it, the engine running the submitted jobs meanwhile. Prints throughput, p50 and p99 over all
-   * calls and per call, errors, and heap after a full GC before and after.
+   * calls and per call, errors, the CPU a call cost (this JVM's; of it, the callers' own threads'; the rest of the
+   * machine's), and heap after a full GC before and after.
    */
   private static void mix(int callers, int seconds) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
@@ -108,10 +109,10 @@ public final class ServiceBenchmark {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
             "{\"bench\":\"service_mix\",\"store\":\"postgresql\",\"callers\":%d,\"seconds\":%d,"
                 + "\"requests\":%d,\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,"
-                + "\"jvmCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
+                + "\"jvmCpuUsPerCall\":%.0f,\"callerCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
                 + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
-            millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.otherCpuMicrosPerCall,
+            millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall, result.otherCpuMicrosPerCall,
             heapBefore / 1048576.0, heapAfter / 1048576.0));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
@@ -124,16 +125,19 @@ public final class ServiceBenchmark {
   }
 
   /**
-   * What the calls got, with the CPU a call cost: this JVM's (service, engine and callers alike) and the rest of
-   * the machine's, which on an otherwise idle machine is PostgreSQL's.
+   * What the calls got, with the CPU a call cost: this JVM's (service, engine and callers alike), the part of it
+   * the callers' own threads spent (client, JSON, sockets: what a caller on another machine would pay there), and
+   * the rest of the machine's, which on an otherwise idle machine is PostgreSQL's.
    */
   private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds,
-      double jvmCpuMicrosPerCall, double otherCpuMicrosPerCall) {}
+      double jvmCpuMicrosPerCall, double callerCpuMicrosPerCall, double otherCpuMicrosPerCall) {}
 
   private static Mix runMix(int callers, int seconds, Call[] deck,
       java.util.function.BiConsumer<Call, java.util.Random> call) throws Exception {
     long end = System.nanoTime() + seconds * 1_000_000_000L;
     java.util.concurrent.atomic.AtomicLong errors = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicLong callerCpuNanos = new java.util.concurrent.atomic.AtomicLong();
+    java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
     java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
     java.util.List<Thread> threads = new java.util.ArrayList<>();
     long start = System.nanoTime();
@@ -147,6 +151,7 @@ public final class ServiceBenchmark {
       perCaller.add(mine);
       java.util.Random random = new java.util.Random(t);
       Thread thread = new Thread(() -> {
+        long cpuBefore = threadCpu.getCurrentThreadCpuTime();
         while (System.nanoTime() < end) {
           Call op = deck[random.nextInt(deck.length)];
           long began = System.nanoTime();
@@ -159,6 +164,7 @@ public final class ServiceBenchmark {
             }
           }
         }
+        callerCpuNanos.addAndGet(threadCpu.getCurrentThreadCpuTime() - cpuBefore);
       }, "caller-" + t);
       threads.add(thread);
       thread.start();
@@ -177,7 +183,7 @@ public final class ServiceBenchmark {
     }
     long[] all = byCall.values().stream().flatMapToLong(Arrays::stream).sorted().toArray();
     return new Mix(all, byCall, errors.get(), took, jvmCpuMicros / all.length,
-        (machineCpuMicros - jvmCpuMicros) / all.length);
+        callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length);
   }
 
   private static double millis(long[] sorted, double quantile) {
