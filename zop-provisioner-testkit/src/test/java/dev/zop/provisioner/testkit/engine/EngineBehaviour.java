@@ -338,6 +338,40 @@ abstract class EngineBehaviour {
         .containsExactly(first.id());
   }
 
+  /** What another engine on the same store does to a space: the row changed, this engine not told. */
+  private void changeSpaceBehindTheEngine(String sql) throws SQLException {
+    try (Connection c = zop.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, space.id().value());
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aSpaceDeactivatedByAnotherEngineRefusesTheNextSubmit() throws SQLException {
+    Job first = zop.jobs().submit(space.id(), RegistrySpec.named("team/first")); // this engine finds it active
+    changeSpaceBehindTheEngine("UPDATE deployment_spaces SET status = 'inactive' WHERE id = ?");
+
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), RegistrySpec.named("team/second")))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("space_inactive"));
+    assertThat(zop.jobs().list(JobQuery.inSpace(space.id())).items()).extracting(Job::id)
+        .containsExactly(first.id());
+
+    changeSpaceBehindTheEngine("UPDATE deployment_spaces SET status = 'active' WHERE id = ?");
+    assertThat(zop.jobs().submit(space.id(), RegistrySpec.named("team/third")).status())
+        .isEqualTo(JobStatus.PENDING); // an inactive space is not remembered
+  }
+
+  @Test
+  void aSpaceDeletedByAnotherEngineIsNotFoundByTheNextSubmit() throws SQLException {
+    zop.jobs().submit(space.id(), RegistrySpec.named("team/first"));
+    changeSpaceBehindTheEngine("DELETE FROM deployment_spaces WHERE id = ?");
+
+    assertThatThrownBy(() -> zop.jobs().submit(space.id(), RegistrySpec.named("team/second")))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field, FieldError::code).containsExactly(tuple("spaceID", "not_found")));
+    assertThat(zop.jobs().list(JobQuery.all()).items()).hasSize(1);
+  }
+
   @Test
   void specValidationNamesEveryBadFieldUnderConfig() {
     KubernetesSpec bad = new KubernetesSpec("Bad Name", "1.99", List.of(new NodeGroup("ng", null, 5, 2, null)),

@@ -10,6 +10,7 @@ import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
@@ -34,29 +35,46 @@ public final class JobRepository {
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version, trace_parent";
+  private static final String INSERT_JOB_TEMPLATE = "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind,"
+      + " name, tags, provider, cloud_account_id, region, spec, status, phase, outputs, failure, created_by,"
+      + " created_at, updated_at, next_run_at, version, trace_parent)"
+      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)";
+  /** The job's organisation taken from its space's row, found only while the space is active (org_id is NOT NULL). */
+  private static final String INSERT_JOB_WHILE_SPACE_ACTIVE = INSERT_JOB_TEMPLATE.formatted(
+      "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)");
+  private static final String INSERT_JOB = INSERT_JOB_TEMPLATE.formatted("?");
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
       + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
-    Database.executeBatched(c, inserts(job, idempotencyKey, requestHash, steps));
+    Database.executeBatched(c, inserts(job, idempotencyKey, requestHash, steps, false));
   }
 
   /**
    * The inserts of a new job: its row, its idempotency key (when given) and its steps, in an order
    * {@link Database#executeBatched} keeps. A second job with the same key fails on the key's primary key.
+   *
+   * <p>With {@code whileSpaceActive}, the job's row takes its organisation from its space's own row, found only
+   * while that row is still active in that organisation: a space deactivated or deleted since the caller read it
+   * leaves {@code org_id} null, and the insert fails on the column's NOT NULL (before the job's other rows).
    */
-  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps) {
+  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps,
+      boolean whileSpaceActive) {
     List<RowWrite> rows = new ArrayList<>(steps.size() + 2);
-    rows.add(new RowWrite("INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind, name, tags, provider,"
-            + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
-            + " next_run_at, version, trace_parent)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)",
-        job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(), job.jobType(),
-        job.kind(), job.name(), Json.write(job.tags()), job.provider(), job.accountId().value(), job.region(),
-        job.spec() == null ? "{}" : Json.write(job.spec()),
+    String spaceId = job.spaceId() == null ? null : job.spaceId().value();
+    List<Object> args = new ArrayList<>();
+    args.add(job.id().value());
+    if (whileSpaceActive) {
+      args.addAll(java.util.Arrays.asList(spaceId, job.orgId(), SpaceStatus.ACTIVE));
+    } else {
+      args.add(job.orgId());
+    }
+    args.addAll(java.util.Arrays.asList(spaceId, job.jobType(), job.kind(), job.name(), Json.write(job.tags()),
+        job.provider(), job.accountId().value(), job.region(), job.spec() == null ? "{}" : Json.write(job.spec()),
         job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), job.createdBy(),
         job.createdAt(), job.updatedAt(), job.traceParent()));
+    rows.add(new RowWrite((whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB), args.toArray()));
     if (idempotencyKey != null) {
       rows.add(new RowWrite("INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
           + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash));

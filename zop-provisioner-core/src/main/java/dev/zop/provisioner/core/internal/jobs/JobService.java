@@ -100,6 +100,29 @@ public final class JobService {
     this.submits = new GroupCommit(db, 2);
   }
 
+  /**
+   * Spaces a submit found usable (active, with their account), kept for a second so that a burst of submits to a
+   * space reads it once rather than before every transaction. Only a space's status ever changes after it is
+   * written (and it may be deleted), and a submit writes its job only while its space is still active
+   * ({@link JobRepository#inserts} with {@code whileSpaceActive}): a job written with a kept space is the job a
+   * fresh read would have written. A space found inactive or missing is not kept.
+   */
+  private final com.github.benmanes.caffeine.cache.Cache<PlaceKey, Place> usablePlaces =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1))
+          .maximumSize(10_000).build();
+
+  private record PlaceKey(String orgId, SpaceId spaceId) {}
+
+  /** How many times a submit reads its space again when the space changed before its job was written. */
+  private static final int PLACE_ATTEMPTS = 3;
+
+  /** The space a submit had found active was deactivated or deleted before its job could be written. */
+  private static final class SpaceChanged extends RuntimeException {
+    SpaceChanged(Throwable cause) {
+      super("the space changed before the job was written", cause, false, false);
+    }
+  }
+
   /** Where a job would run, and the driver that would run it. */
   private record Target(Space space, CloudAccount account, ResourceDriver<ResourceSpec> driver) {}
 
@@ -115,6 +138,23 @@ public final class JobService {
     }
     SpaceRepository.WithAccount found = db.read(c -> spaces.findWithAccount(c, principal.orgId(), spaceId));
     return found == null ? new Place(null, null) : new Place(found.space(), found.account());
+  }
+
+  /** A usable space kept from an earlier submit, or a fresh read (kept when it is usable). */
+  private Place keptPlace(Principal principal, SpaceId spaceId) {
+    if (spaceId == null) {
+      return place(principal, spaceId);
+    }
+    PlaceKey key = new PlaceKey(principal.orgId(), spaceId);
+    Place kept = usablePlaces.getIfPresent(key);
+    if (kept != null) {
+      return kept;
+    }
+    Place read = place(principal, spaceId);
+    if (read.space() != null && read.account() != null && read.space().status() == SpaceStatus.ACTIVE) {
+      usablePlaces.put(key, read);
+    }
+    return read;
   }
 
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {
@@ -164,8 +204,25 @@ public final class JobService {
   private Job create(Principal principal, SpaceId spaceId, ResourceSpec asked, SubmitOptions options, String key,
       String hash) {
     validateNameAndTags(options.name(), options.tags(), "");
+    Place place = keptPlace(principal, spaceId);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return create(principal, spaceId, place, asked, options, key, hash);
+      } catch (SpaceChanged changed) {
+        usablePlaces.invalidate(new PlaceKey(principal.orgId(), spaceId));
+        if (attempt == PLACE_ATTEMPTS) {
+          throw new ConflictException("space_changed", "space " + spaceId + " changed " + attempt
+              + " times while the job was submitted; submit it again");
+        }
+        // as a fresh read finds it now: inactive or gone is refused as such, active again is written
+        place = place(principal, spaceId);
+      }
+    }
+  }
+
+  private Job create(Principal principal, SpaceId spaceId, Place place, ResourceSpec asked, SubmitOptions options,
+      String key, String hash) {
     // the job keeps the spec with the provider's defaults filled in, as its plan showed them
-    Place place = place(principal, spaceId);
     ResourceSpec spec = withDefaults(principal, place, asked).spec(); // asks the cloud: outside the tx
     List<FieldError> networkErrors = networkErrors(place, asked); // asks the cloud: outside the tx
     JobId id = JobId.random();
@@ -187,7 +244,7 @@ public final class JobService {
           options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
           JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, traceParent);
       span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
-      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows));
+      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows, true));
       inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
       // reads nothing inside its transaction, so concurrent submits share commits
@@ -195,6 +252,12 @@ public final class JobService {
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = view(job, rows);
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
+      if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {
+        // only the job's organisation, taken from its space, can be null (JobRepository#inserts): the space is no
+        // longer active
+        EngineTracing.failed(span, "the space changed before the job was written");
+        throw new SpaceChanged(e);
+      }
       if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
         throw e; // the key is taken: not a failure, the caller answers with the key's job
       }

@@ -14,7 +14,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 
-/** SQL for {@code deployment_spaces}. Every read is scoped to an organisation. */
+/**
+ * SQL for {@code deployment_spaces}. Every read is scoped to an organisation. Of a space's columns only its status
+ * (and {@code updated_at} with it) changes once the row is written: submits keep a space they found active for a
+ * second and check only that it still is when they write their job (JobService). A change to any other column
+ * must reach them too.
+ */
 public final class SpaceRepository {
   private static final String COLUMNS =
       "id, name, provider, space_type, cloud_account_id, status, config, created_at, updated_at";

@@ -18,6 +18,11 @@ public interface Dialect {
 
   boolean isUniqueViolation(SQLException e);
 
+  /** Whether {@code e} reports a null written to a column that must not be null. */
+  default boolean isNotNullViolation(SQLException e) {
+    return "23502".equals(e.getSQLState()); // SQL standard; H2 and PostgreSQL both report it
+  }
+
   /**
    * A query for {@code columns} of the steps of {@code jobs} jobs, whose ids it binds in order. Rows come in no
    * particular order.
