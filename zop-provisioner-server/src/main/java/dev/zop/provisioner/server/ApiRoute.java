@@ -9,9 +9,12 @@ package dev.zop.provisioner.server;
 public record ApiRoute(String method, String path, String policy, String summary, int successStatus,
     boolean isPublic) {
 
-  /** Whether the route changes anything (and so is audited). */
+  /**
+   * Whether the route changes anything (and so is audited): every method but GET, except a POST that needs no more
+   * than a {@code :view} policy, such as a plan.
+   */
   public boolean mutating() {
-    return !method.equals("GET");
+    return dev.zop.provisioner.server.internal.Endpoint.mutating(method, policy);
   }
 
   /** {@code METHOD /path}, as the audit log names the route. */

@@ -138,4 +138,18 @@ class AuthorizationMatrixTest {
         .anySatisfy(r -> assertThat(r.resourceId()).startsWith("ca_"));
     assertThat(fixture.access.auditLog("globex", 1000)).isEmpty();
   }
+
+  @Test
+  void aPlanChangesNothingAndIsNotAuditedWhereASubmitIs() {
+    RawHttp.Reply plan = RawHttp.json(fixture.baseUrl(), "POST", "/provisioning-jobs/plan", fixture.adminToken, "{}");
+    RawHttp.Reply submit = RawHttp.json(fixture.baseUrl(), "POST", "/provisioning-jobs", fixture.adminToken, "{}");
+    assertThat(plan.status()).isBetween(400, 499);
+    assertThat(submit.status()).isBetween(400, 499);
+    List<AccessStore.AuditRecord> log = fixture.access.auditLog("acme", 1000);
+    assertThat(log).noneMatch(r -> r.requestId().equals(plan.header("X-Request-Id")));
+    assertThat(log).filteredOn(r -> r.requestId().equals(submit.header("X-Request-Id"))).singleElement()
+        .satisfies(r -> assertThat(r.action()).isEqualTo("POST /provisioning-jobs"));
+    assertThat(fixture.server.routes()).filteredOn(ApiRoute::mutating).extracting(ApiRoute::describe)
+        .doesNotContain("POST /provisioning-jobs/plan").contains("POST /provisioning-jobs");
+  }
 }

@@ -34,8 +34,16 @@ public record Endpoint(String method, String path, String policy, String summary
     Object run(Call call) throws Exception;
   }
 
+  /**
+   * Whether the route changes anything, and so is audited: every method but GET, except a POST that needs no more
+   * than a {@code :view} policy (a plan computes and stores nothing).
+   */
   public boolean mutating() {
-    return !method.equals("GET");
+    return mutating(method, policy);
+  }
+
+  public static boolean mutating(String method, String policy) {
+    return !method.equals("GET") && (policy == null || !policy.endsWith(":view"));
   }
 
   /** The audit action name, e.g. {@code POST /provisioning-jobs/{id}/retry}. */

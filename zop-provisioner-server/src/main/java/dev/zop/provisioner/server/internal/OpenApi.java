@@ -111,7 +111,7 @@ public final class OpenApi {
       responses.put("409", error);
       responses.put("429", error);
     }
-    if (endpoint.mutating()) {
+    if (!endpoint.method().equals("GET")) { // a body is read: it may be too large or not JSON
       responses.put("413", error);
       responses.put("415", error);
     }
