@@ -3,6 +3,7 @@ package dev.zop.provisioner.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.wire.WireJson;
+import dev.zop.provisioner.server.internal.Admission;
 import dev.zop.provisioner.server.internal.ConsoleAssets;
 import dev.zop.provisioner.server.internal.Dispatcher;
 import dev.zop.provisioner.server.internal.Endpoint;
@@ -37,6 +38,7 @@ public final class ProvisionerServer implements AutoCloseable {
   private final List<Endpoint> endpoints;
   private final Duration shutdownGrace;
   private final GracefulHandler graceful = new GracefulHandler();
+  private final Admission admission;
 
   private ProvisionerServer(Builder builder) {
     ObjectMapper strict = WireJson.strict();
@@ -49,9 +51,10 @@ public final class ProvisionerServer implements AutoCloseable {
       throw new IllegalStateException("cannot write the OpenAPI document", e);
     }
     // strict: a request field we do not know is refused rather than silently dropped
+    this.admission = new Admission(builder.maxConcurrentRequests, builder.admissionWait);
     Dispatcher dispatcher = new Dispatcher(builder.engine, builder.access, strict, builder.maxBodyBytes,
         builder.requestsPerSecond, builder.openTelemetry != null ? builder.openTelemetry
-            : io.opentelemetry.api.GlobalOpenTelemetry.get());
+            : io.opentelemetry.api.GlobalOpenTelemetry.get(), admission);
     this.shutdownGrace = builder.shutdownGrace;
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
@@ -136,6 +139,16 @@ public final class ProvisionerServer implements AutoCloseable {
     return graceful.getCurrentRequestCount();
   }
 
+  /** Requests queued for one of the {@link Builder#maxConcurrentRequests(int) slots} right now. */
+  public int requestsWaiting() {
+    return admission.waiting();
+  }
+
+  /** Requests that waited {@link Builder#admissionWait(Duration) the longest wait} and ran without a slot. */
+  public long requestsOverran() {
+    return admission.overran();
+  }
+
   /** The routes this server serves, from the table it registered (the OpenAPI document is built from it too). */
   public List<ApiRoute> routes() {
     return endpoints.stream().map(e -> new ApiRoute(e.method(), e.path(), e.policy(), e.summary(),
@@ -166,6 +179,8 @@ public final class ProvisionerServer implements AutoCloseable {
     private int requestsPerSecond = 500;
     private Duration keepAlive = Duration.ofSeconds(15);
     private Duration shutdownGrace = Duration.ofSeconds(30);
+    private int maxConcurrentRequests = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+    private Duration admissionWait = Duration.ofMillis(100);
     private io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
     private io.opentelemetry.api.OpenTelemetry openTelemetry;
 
@@ -220,6 +235,33 @@ public final class ProvisionerServer implements AutoCloseable {
      */
     public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry value) {
       this.openTelemetry = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * How many requests run at once (default four per processor, at least 8; 0 for no limit). The rest wait in
+     * arrival order, so under load every request waits about as long as the others instead of the slowest waiting
+     * several times the median, and the running ones do not crowd each other off the cores. Four a processor
+     * leaves room for the time a request spends waiting on the store. Long polls, event streams and health probes
+     * take no slot.
+     */
+    public Builder maxConcurrentRequests(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("maxConcurrentRequests must not be negative");
+      }
+      this.maxConcurrentRequests = value;
+      return this;
+    }
+
+    /**
+     * The longest a request waits for a slot (default 100 ms); past it, it runs anyway, so slow calls holding the
+     * slots (a cloud discovery, a database created on a remote server) delay the others by this much at most.
+     */
+    public Builder admissionWait(Duration value) {
+      if (value.isNegative()) {
+        throw new IllegalArgumentException("admissionWait must not be negative");
+      }
+      this.admissionWait = value;
       return this;
     }
 

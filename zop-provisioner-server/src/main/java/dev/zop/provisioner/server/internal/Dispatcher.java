@@ -50,6 +50,7 @@ public final class Dispatcher {
   private final long maxBodyBytes;
   private final RateLimiterRegistry limiters;
   private final io.opentelemetry.api.trace.Tracer tracer;
+  private final Admission admission;
 
   /** Reads the caller's W3C {@code traceparent}/{@code tracestate}, so a request's span joins the caller's trace. */
   private static final io.opentelemetry.context.propagation.TextMapGetter<Context> HEADERS =
@@ -66,7 +67,8 @@ public final class Dispatcher {
       };
 
   public Dispatcher(Provisioner engine, AccessStore access, ObjectMapper json, long maxBodyBytes,
-      int requestsPerSecondPerToken, io.opentelemetry.api.OpenTelemetry openTelemetry) {
+      int requestsPerSecondPerToken, io.opentelemetry.api.OpenTelemetry openTelemetry, Admission admission) {
+    this.admission = admission;
     this.tracer = openTelemetry.getTracer("dev.zop.provisioner.server");
     this.engine = engine;
     this.access = access;
@@ -97,6 +99,17 @@ public final class Dispatcher {
   }
 
   public void handle(Endpoint endpoint, Context ctx) {
+    // health probes and requests held open on purpose never queue behind the others
+    if (endpoint.isPublic() || endpoint.heldOpen()) {
+      run(endpoint, ctx);
+      return;
+    }
+    try (Admission.Ticket slot = admission.enter()) {
+      run(endpoint, ctx);
+    }
+  }
+
+  private void run(Endpoint endpoint, Context ctx) {
     ctx.attribute(ANSWERED, Boolean.TRUE);
     String requestId = newRequestId();
     ctx.header(REQUEST_ID, requestId);

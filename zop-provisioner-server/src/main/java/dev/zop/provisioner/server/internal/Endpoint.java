@@ -6,9 +6,11 @@ package dev.zop.provisioner.server.internal;
  * @param policy      the policy the caller needs, or null for a route that only needs a valid token
  * @param isPublic    served without a token (health, readiness)
  * @param takesBody   reads a JSON body; a route that does not refuses any body other than {@code {}}
+ * @param heldOpen    the request is held open on purpose (a long poll, an event stream) and so takes no
+ *                    {@link Admission} slot
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, boolean takesBody, Action action, Shape request, Shape response) {
+    boolean isPublic, boolean takesBody, boolean heldOpen, Action action, Shape request, Shape response) {
 
   /**
    * A JSON shape the document describes: a type, with its type arguments for a generic one
@@ -21,11 +23,13 @@ public record Endpoint(String method, String path, String policy, String summary
   }
 
   Endpoint takes(Shape body) {
-    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, action, body, response);
+    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, heldOpen, action, body,
+        response);
   }
 
   Endpoint returns(Shape data) {
-    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, action, request, data);
+    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, heldOpen, action, request,
+        data);
   }
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */

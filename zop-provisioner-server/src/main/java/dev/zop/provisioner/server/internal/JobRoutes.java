@@ -58,8 +58,8 @@ final class JobRoutes {
         call -> call.zop().jobs().list(query(call)));
     r.route("GET", "/provisioning-jobs/{id}", "provisioning:view", "Get a job", 200,
         call -> call.zop().jobs().get(job(call)));
-    r.route("GET", "/provisioning-jobs/{id}/await", "provisioning:view",
-        "Hold the request until the job is terminal or timeoutMs passes; answers the job as it stands", 200,
+    r.heldOpen("/provisioning-jobs/{id}/await", "provisioning:view",
+        "Hold the request until the job is terminal or timeoutMs passes; answers the job as it stands",
         call -> {
           try {
             return call.zop().jobs().await(job(call), longPoll(call));
@@ -75,8 +75,8 @@ final class JobRoutes {
         200, call -> call.zop().jobs().retry(job(call)));
     r.route("GET", "/provisioning-jobs/{id}/events", "provisioning:view", "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
-    r.route("GET", "/provisioning-jobs/{id}/events/stream", "provisioning:view",
-        "The job's progress events as Server-Sent Events, live", 200, streams::serve);
+    r.heldOpen("/provisioning-jobs/{id}/events/stream", "provisioning:view",
+        "The job's progress events as Server-Sent Events, live", streams::serve);
   }
   private static void databases(Routes r) {
     String base = "/provisioning-jobs/{jobID}/databases";

@@ -47,8 +47,8 @@ final class RemediationRoutes {
         call -> call.zop().remediations().list(limit(call, JobQuery.DEFAULT_LIMIT), call.query("cursor")));
     r.route("GET", base + "/{id}", "provisioning:view", "Get a remediation job", 200,
         call -> call.zop().remediations().get(job(call)));
-    r.route("GET", base + "/{id}/await", "provisioning:view",
-        "Hold the request until the workflow is terminal or timeoutMs passes", 200, call -> {
+    r.heldOpen(base + "/{id}/await", "provisioning:view",
+        "Hold the request until the workflow is terminal or timeoutMs passes", call -> {
           try {
             return call.zop().remediations().await(job(call), longPoll(call));
           } catch (AwaitTimeoutException e) {

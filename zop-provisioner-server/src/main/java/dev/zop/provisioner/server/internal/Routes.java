@@ -154,17 +154,22 @@ public final class Routes {
 
   void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
     boolean takesBody = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
-    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, action, null, null));
+    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, false, action, null, null));
+  }
+
+  /** A GET held open until something happens or its time is up: a long poll, an event stream. */
+  void heldOpen(String path, String policy, String summary, Endpoint.Action action) {
+    table.add(new Endpoint("GET", path, policy, summary, 200, false, false, true, action, null, null));
   }
 
   /** A route that acts on its path alone; a body, if one is sent, must be empty or {@code {}}. */
   void routeWithoutBody(String method, String path, String policy, String summary, int status,
       Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, false, action, null, null));
+    table.add(new Endpoint(method, path, policy, summary, status, false, false, false, action, null, null));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, false, action, null, null));
+    table.add(new Endpoint(method, path, null, summary, 200, true, false, false, action, null, null));
   }
 
   private void service() {
