@@ -24,7 +24,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The REST service under load over loopback, printing JSON lines: first a mix of calls from {@code bench.callers}
- * concurrent callers (default 50) for {@code bench.seconds} (default 60) on a PostgreSQL store; then, with one
+ * concurrent callers (default 50) for {@code bench.seconds} (default 60), after a warm-up of {@code bench.warmup}
+ * seconds (default 60) of the same mix, on a PostgreSQL store; then, with one
  * caller and an H2 store, get job, list jobs and submit job over HTTP against the same calls on the embedded
  * engine ({@code bench.ops} each, default 2000; 0 skips them).
  *
@@ -56,12 +57,15 @@ public final class ServiceBenchmark {
   }
 
   /**
-   * The service on a PostgreSQL store under {@code callers} concurrent Java callers for {@code seconds} (after a
-   * warm-up of a fifth of that): 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code
+   * The service on a PostgreSQL store under {@code callers} concurrent Java callers for {@code seconds}, after a
+   * warm-up: 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code
    * /me}, each caller over its own HTTP connection to the same server on loopback, the simulated cloud without
    * latency behind it, the engine running the submitted jobs meanwhile. Prints throughput, p50 and p99 over all
    * calls and per call, errors, the CPU a call cost (this JVM's; of it, the callers' own threads'; the rest of the
-   * machine's), and heap after a full GC before and after.
+   * machine's), heap after a full GC before and after, the requests that waited the server's longest admission
+   * wait, and the calls finished in each second. The warm-up's own figures are printed first: on two cores that
+   * the callers keep busy the JIT takes tens of seconds to compile the hot paths (throughput climbs for about 25 s
+   * with the default slots), so a measurement that starts earlier reports compilation, not the service.
    */
   private static void mix(int callers, int seconds) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
@@ -72,8 +76,12 @@ public final class ServiceBenchmark {
             .maxPoolSize(Integer.getInteger("bench.pool", 10)).build()) {
       AccessStore access = AccessStore.open(engine.dataSource());
       String token = access.createToken("bench", "bench@local", Set.of(Policies.ADMIN), null).token();
-      try (ProvisionerServer server = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0)
-          .requestsPerSecond(1_000_000).start();
+      ProvisionerServer.Builder settings = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0)
+          .requestsPerSecond(1_000_000);
+      if (Integer.getInteger("bench.slots") != null) { // the server's default otherwise
+        settings.maxConcurrentRequests(Integer.getInteger("bench.slots"));
+      }
+      try (ProvisionerServer server = settings.start();
           ProvisionerClient client = ProvisionerClient.builder().baseUrl("http://127.0.0.1:" + server.port())
               .bearerToken(token).build()) {
         CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "mix"));
@@ -103,17 +111,27 @@ public final class ServiceBenchmark {
           }
         };
         long heapBefore = heapAfterGc(memory);
-        runMix(callers, Math.max(2, seconds / 5), deck, call); // warm-up: JIT, pools, connections
+        int warmup = Integer.getInteger("bench.warmup", 60);
+        if (warmup > 0) {
+          Mix warm = runMix(callers, warmup, deck, call); // the JIT, pools, connections
+          System.out.println(String.format(Locale.ROOT, "{\"bench\":\"service_mix_warmup\",\"seconds\":%d,"
+              + "\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,\"finishedEachSecond\":%s}", warmup,
+              warm.all.length / warm.seconds, millis(warm.all, 0.5), millis(warm.all, 0.99), warm.errors,
+              Arrays.toString(warm.finishedEachSecond)));
+        }
+        long overranBefore = server.requestsOverran();
         Mix result = runMix(callers, seconds, deck, call);
+        long overran = server.requestsOverran() - overranBefore;
         long heapAfter = heapAfterGc(memory);
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
             "{\"bench\":\"service_mix\",\"store\":\"postgresql\",\"callers\":%d,\"seconds\":%d,"
                 + "\"requests\":%d,\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,"
                 + "\"jvmCpuUsPerCall\":%.0f,\"callerCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
-                + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f",
+                + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f,\"overranAdmissionWait\":%d,"
+                + "\"finishedEachSecond\":%s",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
             millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall, result.otherCpuMicrosPerCall,
-            heapBefore / 1048576.0, heapAfter / 1048576.0));
+            heapBefore / 1048576.0, heapAfter / 1048576.0, overran, Arrays.toString(result.finishedEachSecond)));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
           line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
@@ -130,7 +148,8 @@ public final class ServiceBenchmark {
    * the rest of the machine's, which on an otherwise idle machine is PostgreSQL's.
    */
   private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds,
-      double jvmCpuMicrosPerCall, double callerCpuMicrosPerCall, double otherCpuMicrosPerCall) {}
+      double jvmCpuMicrosPerCall, double callerCpuMicrosPerCall, double otherCpuMicrosPerCall,
+      long[] finishedEachSecond) {}
 
   private static Mix runMix(int callers, int seconds, Call[] deck,
       java.util.function.BiConsumer<Call, java.util.Random> call) throws Exception {
@@ -140,6 +159,7 @@ public final class ServiceBenchmark {
     java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
     java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
     java.util.List<Thread> threads = new java.util.ArrayList<>();
+    java.util.concurrent.atomic.AtomicLongArray finished = new java.util.concurrent.atomic.AtomicLongArray(seconds + 1);
     long start = System.nanoTime();
     long jvmCpuBefore = EngineBenchmark.jvmCpuNanos();
     long machineBefore = EngineBenchmark.machineCpuTicks();
@@ -157,7 +177,9 @@ public final class ServiceBenchmark {
           long began = System.nanoTime();
           try {
             call.accept(op, random);
-            mine.get(op).add(System.nanoTime() - began);
+            long now = System.nanoTime();
+            mine.get(op).add(now - began);
+            finished.incrementAndGet((int) Math.min(seconds, (now - start) / 1_000_000_000L));
           } catch (RuntimeException e) {
             if (errors.incrementAndGet() <= 3) {
               System.err.println("mix " + op + " failed: " + e);
@@ -182,8 +204,12 @@ public final class ServiceBenchmark {
           .toArray());
     }
     long[] all = byCall.values().stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    long[] eachSecond = new long[seconds];
+    for (int i = 0; i < seconds; i++) {
+      eachSecond[i] = finished.get(i) + (i == seconds - 1 ? finished.get(seconds) : 0); // the last calls' tail
+    }
     return new Mix(all, byCall, errors.get(), took, jvmCpuMicros / all.length,
-        callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length);
+        callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length, eachSecond);
   }
 
   private static double millis(long[] sorted, double quantile) {
