@@ -3,13 +3,8 @@ package dev.zop.provisioner.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.zop.provisioner.CloudAccount;
-import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.Provisioner;
-import dev.zop.provisioner.Space;
-import dev.zop.provisioner.SpaceRequest;
-import dev.zop.provisioner.spec.KubernetesSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +20,7 @@ class AdmissionThroughTheServiceTest {
     ServerFixture fixture = new ServerFixture(b -> b.maxConcurrentRequests(1)
         .admissionWait(Duration.ofMinutes(10)));
     try (Provisioner client = fixture.client(fixture.adminToken)) {
-      CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "admission"));
-      Space space = client.spaces().create(SpaceRequest.of("sim", "admission", account.id()).region("sim-east-1"));
-      fixture.cloud.stuckCreating("kubernetes-cluster");
-      Job job = client.jobs().submit(space.id(), KubernetesSpec.named("held").version("1.30")
-          .nodeGroup("default", "m5.large", 1, 2).build());
+      Job job = fixture.stuckClusterJob(client, "admission");
 
       String base = fixture.baseUrl();
       List<CompletableFuture<RawHttp.Reply>> held = new ArrayList<>();

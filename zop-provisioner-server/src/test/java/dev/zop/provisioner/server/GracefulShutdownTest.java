@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.zop.provisioner.CloudAccount;
-import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.Provisioner;
-import dev.zop.provisioner.Space;
-import dev.zop.provisioner.SpaceRequest;
-import dev.zop.provisioner.spec.KubernetesSpec;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,11 +18,7 @@ class GracefulShutdownTest {
     ServerFixture fixture = new ServerFixture();
     try {
       Provisioner client = fixture.client(fixture.adminToken);
-      CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "shutdown"));
-      Space space = client.spaces().create(SpaceRequest.of("sim", "shutdown", account.id()).region("sim-east-1"));
-      fixture.cloud.stuckCreating("kubernetes-cluster");
-      Job job = client.jobs().submit(space.id(), KubernetesSpec.named("held").version("1.30")
-          .nodeGroup("default", "m5.large", 1, 2).build());
+      Job job = fixture.stuckClusterJob(client, "shutdown");
 
       String base = fixture.baseUrl();
       long started = System.nanoTime();

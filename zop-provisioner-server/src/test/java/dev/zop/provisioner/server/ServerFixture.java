@@ -73,6 +73,20 @@ final class ServerFixture implements AutoCloseable {
     return ProvisionerClient.builder().baseUrl(baseUrl()).bearerToken(token).build();
   }
 
+  /**
+   * A cluster job in a space of its own that stays creating (and so keeps long polls and event streams open) until
+   * {@code cloud.unstick("kubernetes-cluster")}.
+   */
+  dev.zop.provisioner.Job stuckClusterJob(Provisioner client, String name) {
+    dev.zop.provisioner.CloudAccount account = client.accounts().create(
+        dev.zop.provisioner.CloudAccountRequest.of("sim", name));
+    dev.zop.provisioner.Space space = client.spaces().create(
+        dev.zop.provisioner.SpaceRequest.of("sim", name, account.id()).region("sim-east-1"));
+    cloud.stuckCreating("kubernetes-cluster");
+    return client.jobs().submit(space.id(), dev.zop.provisioner.spec.KubernetesSpec.named("held").version("1.30")
+        .nodeGroup("default", "m5.large", 1, 2).build());
+  }
+
   String token(String org, String actor, String... roles) {
     return access.createToken(org, actor, Set.of(roles), null).token();
   }
