@@ -42,7 +42,6 @@ public final class Interceptors {
     };
   }
 
-  /** Sends the bearer token on every request. */
   /**
    * The caller's current span as a W3C {@code traceparent} (and {@code tracestate}), so the service's request span
    * and the job's spans join the caller's trace. Runs on the calling thread, where the caller's span is current;
@@ -58,6 +57,7 @@ public final class Interceptors {
     };
   }
 
+  /** Sends the bearer token on every request. */
   public static Interceptor bearer(String token) {
     String header = "Bearer " + token;
     return chain -> chain.proceed(chain.request().newBuilder().header("Authorization", header).build());
