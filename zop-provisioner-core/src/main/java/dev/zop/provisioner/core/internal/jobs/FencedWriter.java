@@ -17,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  *
- * <p>Writes of different jobs that arrive while another commit is under way share the next transaction (group
- * commit): the first waiting writer commits everything queued behind it, and no caller learns its write is done
- * before it is durable. In a shared transaction the fences go first, as one batch, and a job whose fence
+ * <p>Writes of different jobs that arrive while commits are under way share the next transaction (group
+ * commit): a writer that finds one of the writer's lanes free commits everything queued, and no caller learns its
+ * write is done before it is durable. Each lane is a transaction on a connection of its own, so with two lanes
+ * one transaction's statements run while the other waits for its commit; a job has at most one write under way,
+ * so two lanes never write the same job. In a shared transaction the fences go first, as one batch, and a job whose fence
  * fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
  * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
  * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
@@ -128,6 +130,8 @@ public final class FencedWriter {
     final Write write;
     /** Null while the caller waits for the write itself. */
     final Settled then;
+    /** What this caller leads, set (holding the queue's monitor) before it is told to lead. */
+    List<Pending> batch;
     RuntimeException failure;
 
     Pending(Lease lease, Write write, Settled then) {
@@ -142,10 +146,17 @@ public final class FencedWriter {
   private final JobSignals signals;
   private final BooleanSupplier halted;
   private final Object queue = new Object();
+  private final int lanes;
   private List<Pending> waiting = new ArrayList<>();
-  private boolean committing;
+  /** Lanes with a transaction under way, or handed to a caller about to start one. */
+  private int busy;
 
-  FencedWriter(Database db, JobRepository jobs, JobSignals signals, BooleanSupplier halted) {
+  /** @param lanes how many shared transactions may be under way at once */
+  FencedWriter(Database db, JobRepository jobs, JobSignals signals, BooleanSupplier halted, int lanes) {
+    if (lanes < 1) {
+      throw new IllegalArgumentException("at least one lane");
+    }
+    this.lanes = lanes;
     this.db = db;
     this.jobs = jobs;
     this.signals = signals;
@@ -196,37 +207,42 @@ public final class FencedWriter {
   }
 
   /**
-   * Queues the write and returns once a transaction carried it (or it failed). A writer that finds no commit under
-   * way leads: it takes everything queued, its own write among it, and commits it. Each waiter sleeps on its own
-   * write, woken when that write is settled or when the finishing leader hands it the next turn.
+   * Queues the write and returns once a transaction carried it (or it failed). A writer that finds a lane free
+   * leads: it takes everything queued, its own write among it, and commits it. Each waiter sleeps on its own
+   * write, woken when that write is settled or when a finishing leader hands it a lane with the next batch, its
+   * own write among it, already taken from the queue: so no other leader can carry, or fail to settle, a write
+   * whose caller was handed a lane.
    */
   private void commit(Pending mine) {
     synchronized (queue) {
       waiting.add(mine);
-      if (!committing) {
-        committing = true;
+      if (busy < lanes) {
+        busy++;
+        mine.batch = takeWaiting();
         mine.lead();
       } else if (mine.then != null) {
-        return; // the commit under way, or the next, carries it
+        return; // a lane under way carries it with its next batch
       }
     }
-    if (!mine.leads() && mine.awaitSettledOrTurn()) {
-      return;
+    if (mine.leads() || !mine.awaitSettledOrTurn()) {
+      lead(mine.batch);
     }
-    lead();
+  }
+
+  /** Everything queued; the caller holds the queue's monitor. */
+  private List<Pending> takeWaiting() {
+    List<Pending> taken = waiting;
+    waiting = new ArrayList<>();
+    return taken;
   }
 
   /**
-   * Commits everything queued, then hands the next turn to a caller waiting for its write. While only queued
-   * writes whose callers went on are left, this thread commits them too: nobody else would.
+   * Commits {@code batch}, then hands the lane, with everything queued meanwhile, to a caller waiting for its
+   * write. While only queued writes whose callers went on are left, this thread commits them too: nobody else
+   * would.
    */
-  private void lead() {
+  private void lead(List<Pending> batch) {
     while (true) {
-      List<Pending> batch;
-      synchronized (queue) {
-        batch = waiting;
-        waiting = new ArrayList<>();
-      }
       try {
         run(batch);
       } finally {
@@ -239,12 +255,14 @@ public final class FencedWriter {
       Pending next = null;
       synchronized (queue) {
         if (waiting.isEmpty()) {
-          committing = false;
+          busy--;
           return;
         }
-        for (Pending p : waiting) {
+        batch = takeWaiting();
+        for (Pending p : batch) {
           if (p.then == null) {
             next = p;
+            next.batch = batch;
             break;
           }
         }
@@ -257,12 +275,12 @@ public final class FencedWriter {
   }
 
   /**
-   * Writes waiting for the next transaction while one is under way, or -1 when none is (for tests that line writes
-   * up behind a commit).
+   * Writes waiting for a lane while every lane is busy, or -1 when a lane is free (for tests that line writes up
+   * behind commits).
    */
   int queued() {
     synchronized (queue) {
-      return committing ? waiting.size() : -1;
+      return busy == lanes ? waiting.size() : -1;
     }
   }
 

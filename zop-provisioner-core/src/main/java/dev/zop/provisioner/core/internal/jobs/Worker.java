@@ -77,16 +77,17 @@ final class Worker implements AutoCloseable {
 
   /**
    * How many jobs to claim now. A claim costs a transaction whatever it brings, so while due jobs queue up (the last
-   * claim came back full) the poller claims ahead: once no more jobs are in flight than threads, it takes enough
-   * for four in flight a thread: a job whose step's success is being committed holds no thread, so more jobs
-   * than threads keep the threads busy (two a thread ran a fifth fewer steps a second in the benchmark, eight no
-   * more than four). Those not running wait, leased and heartbeated, for their commit or in the pool's queue.
-   * Otherwise it claims only for idle threads, so a job is never held back from another engine for want of a
-   * thread here.
+   * claim came back full) the poller claims ahead: once no more jobs are in flight than two a thread, it takes enough
+   * for eight in flight a thread. A job whose step's success is being committed holds no thread, and the writer's
+   * shared transactions grow with the jobs waiting on them, so more jobs than threads keep both the threads and
+   * the writer's lanes busy (on PostgreSQL, with two lanes, eight a thread ran a fifth more steps a second than
+   * four; with one lane, four had been as good as eight). Those not running wait, leased and heartbeated, for their
+   * commit or in the pool's queue. Otherwise it claims only for idle threads, so a job is never held back from
+   * another engine for want of a thread here.
    */
   static int toClaim(int threads, int inFlight, boolean backlog) {
     if (backlog) {
-      return inFlight <= threads ? 4 * threads - inFlight : 0;
+      return inFlight <= 2 * threads ? 8 * threads - inFlight : 0;
     }
     return Math.max(0, threads - inFlight);
   }

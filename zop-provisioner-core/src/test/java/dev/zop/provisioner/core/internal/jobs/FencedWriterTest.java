@@ -47,7 +47,8 @@ class FencedWriterTest {
     JdbcDataSource h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
     db = Database.open(h2);
-    writer = new FencedWriter(db, jobs, new JobSignals(), () -> false);
+    // one lane: the tests below line writes up behind the one commit under way
+    writer = new FencedWriter(db, jobs, new JobSignals(), () -> false, 1);
   }
 
   @AfterEach
@@ -80,6 +81,101 @@ class FencedWriterTest {
       assertThat(version(lease.jobId)).isEqualTo(25);
       assertThat(lease.version()).isEqualTo(25);
     }
+  }
+
+  @Test
+  void twoLanesCarryTwoTransactionsAtOnceAndQueueOnlyBehindBoth() throws Exception {
+    FencedWriter lanes = new FencedWriter(db, jobs, new JobSignals(), () -> false, 2);
+    Lease first = new Lease(job(), "engine-a", 0);
+    Lease second = new Lease(job(), "engine-a", 0);
+    Lease third = new Lease(job(), "engine-a", 0);
+    CountDownLatch inside = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    FencedWriter.Writes held = c -> {
+      inside.countDown();
+      await(release);
+    };
+    CompletableFuture<Void> a = CompletableFuture.runAsync(() -> lanes.write(first,
+        FencedWriter.Write.rows(log(first, "first")).after(held)), threads);
+    CompletableFuture<Void> b = CompletableFuture.runAsync(() -> lanes.write(second,
+        FencedWriter.Write.rows(log(second, "second")).after(held)), threads);
+    // both transactions are open at once, each inside its own write
+    assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(lanes.queued()).isZero();
+    CompletableFuture<RuntimeException> told = new CompletableFuture<>();
+    lanes.writeThen(third, FencedWriter.Write.rows(log(third, "third")), told::complete);
+    assertThat(lanes.queued()).isEqualTo(1);
+    assertThat(told).isNotDone();
+    release.countDown();
+
+    a.get(10, TimeUnit.SECONDS);
+    b.get(10, TimeUnit.SECONDS);
+    assertThat(told.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(events(first.jobId)).extracting(JobEvent::message).containsExactly("first");
+    assertThat(events(second.jobId)).extracting(JobEvent::message).containsExactly("second");
+    assertThat(events(third.jobId)).extracting(JobEvent::message).containsExactly("third");
+    assertThat(lanes.queued()).isEqualTo(-1);
+  }
+
+  /**
+   * Many jobs writing at once through two lanes, each alternating writes it waits for with writes it queues, two of
+   * them with leases another engine took: every write of a held lease lands once and in order, every write of a
+   * taken one fails, and each caller is told its own outcome.
+   */
+  @Test
+  void withTwoLanesEveryWriteLandsInOrderOrFailsAlone() throws Exception {
+    FencedWriter lanes = new FencedWriter(db, jobs, new JobSignals(), () -> false, 2);
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      leases.add(new Lease(job(), "engine-a", 0));
+    }
+    List<Lease> taken = List.of(leases.get(3), leases.get(8));
+    for (Lease lease : taken) {
+      db.tx(c -> Database.update(c, "UPDATE provisioning_jobs SET version = 99 WHERE id = ?", lease.jobId.value()));
+    }
+    int writes = 30;
+    List<Future<List<RuntimeException>>> running = new ArrayList<>();
+    for (Lease lease : leases) {
+      running.add(threads.submit(() -> {
+        List<RuntimeException> outcomes = new ArrayList<>();
+        for (int n = 0; n < writes; n++) {
+          FencedWriter.Write write = FencedWriter.Write.rows(log(lease, "write " + n));
+          if (n % 2 == 0) {
+            try {
+              lanes.write(lease, write);
+              outcomes.add(null);
+            } catch (LeaseLostException e) {
+              outcomes.add(e);
+            }
+          } else {
+            CompletableFuture<RuntimeException> told = new CompletableFuture<>();
+            try {
+              lanes.writeThen(lease, write, told::complete);
+              outcomes.add(told.get(30, TimeUnit.SECONDS));
+            } catch (LeaseLostException e) {
+              outcomes.add(e);
+            }
+          }
+        }
+        return outcomes;
+      }));
+    }
+    for (int i = 0; i < leases.size(); i++) {
+      List<RuntimeException> outcomes = running.get(i).get(60, TimeUnit.SECONDS);
+      Lease lease = leases.get(i);
+      if (taken.contains(lease)) {
+        assertThat(outcomes).hasSize(writes).allSatisfy(e -> assertThat(e).isInstanceOf(LeaseLostException.class));
+        assertThat(events(lease.jobId)).isEmpty();
+        assertThat(version(lease.jobId)).isEqualTo(99);
+      } else {
+        assertThat(outcomes).hasSize(writes).containsOnlyNulls();
+        assertThat(events(lease.jobId)).extracting(JobEvent::message)
+            .containsExactlyElementsOf(java.util.stream.IntStream.range(0, writes).mapToObj(n -> "write " + n).toList());
+        assertThat(version(lease.jobId)).isEqualTo(writes);
+        assertThat(lease.version()).isEqualTo(writes);
+      }
+    }
+    assertThat(lanes.queued()).isEqualTo(-1);
   }
 
   @Test
