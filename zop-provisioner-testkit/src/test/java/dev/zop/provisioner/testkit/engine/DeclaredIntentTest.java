@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * start: durable before the step's cloud call, and without a write of the step's own.
  */
 class DeclaredIntentTest {
-  /** The text of a step update: a step's recorded intent, success, wait or failure. */
+  /** The text of a step update: a step's start, recorded intent, success, wait or failure. */
   private static final String STEP_UPDATE = "UPDATE job_steps SET status = ?, outputs = ?";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -61,8 +61,9 @@ class DeclaredIntentTest {
               .isNotEmpty();
           assertThat(step.outputs()).containsAllEntriesOf(storedAtChange.get(step.name()));
         }
-        // one update a step, its success: no step wrote its intent itself
-        assertThat(watched.statements()).isEqualTo(steps.size());
+        // two updates a step, its start (with the intent it declared) and its success: no step wrote its intent
+        // itself
+        assertThat(watched.statements()).isEqualTo(2 * steps.size());
       }
     }
   }
