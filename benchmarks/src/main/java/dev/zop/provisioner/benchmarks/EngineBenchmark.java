@@ -47,16 +47,25 @@ import java.util.function.Function;
  * rounds, so that noise on the machine hits both; each round prints both rates, their ratio and the commits per
  * step or execution read from {@code pg_stat_database}.
  *
- * <p>System properties: {@code bench.jobs} (throughput jobs, default 2000), {@code bench.waiting} (default
- * 10000), {@code bench.postgres} (false skips the PostgreSQL runs), {@code bench.rounds} (default 3),
- * {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.threads} (default 8), {@code bench.submits} (default 4000). Run through {@code ./mvnw -pl benchmarks
- * exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is this engine's, not Maven's.
+ * <p>Both sides do the same number of units a round (steps of four-step jobs, one-time tasks), and a round lasts
+ * seconds, not a fraction of one, so that a round's figure is a rate rather than a start-up. The engine's clock
+ * starts before its {@code build()} (which starts its workers), so its rate includes its own start-up, printed as
+ * {@code engine_build_ms}; db-scheduler's starts at {@code start()}. After the rounds a summary line gives both
+ * means and their ratio over every round but the first, in which both JITs are still compiling.
+ *
+ * <p>System properties: {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.jobs}
+ * (throughput jobs, on H2 and in each PostgreSQL round; default a quarter of {@code bench.tasks}, so as many steps
+ * as executions), {@code bench.waiting} (default 10000), {@code bench.postgres} (false skips the PostgreSQL runs),
+ * {@code bench.rounds} (default 5), {@code bench.threads} (default 8), {@code bench.submits} (default 4000). Run
+ * through {@code ./mvnw -pl benchmarks exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is
+ * this engine's, not Maven's.
  */
 public final class EngineBenchmark {
   private static final Duration PATIENCE = Duration.ofMinutes(10);
 
   public static void main(String[] args) throws Exception {
-    int jobs = Integer.getInteger("bench.jobs", 2000);
+    int tasks = Integer.getInteger("bench.tasks", 20_000);
+    int jobs = Integer.getInteger("bench.jobs", tasks / 4);
     int waiting = Integer.getInteger("bench.waiting", 10_000);
     boolean postgres = Boolean.parseBoolean(System.getProperty("bench.postgres", "true"));
 
@@ -66,10 +75,11 @@ public final class EngineBenchmark {
     // submits on stores of their own: their jobs stay queued, and no later engine should run them
     Path submitStore = tempDir();
     submits("h2", submits, 1, cloud -> TestEngines.h2(submitStore, cloud), null);
+    // twice: the first run is mostly the JIT compiling the engine's paths
+    transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     if (postgres) {
-      int rounds = Integer.getInteger("bench.rounds", 3);
-      int tasks = Integer.getInteger("bench.tasks", 20_000);
+      int rounds = Integer.getInteger("bench.rounds", 5);
       int threads = Integer.getInteger("bench.threads", 8);
       try (PostgresTestDatabase db = PostgresTestDatabase.create();
           HikariDataSource pool = pool(db, threads + 2)) {
@@ -80,6 +90,8 @@ public final class EngineBenchmark {
           submits("postgresql", submits, threads,
               cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
         }
+        List<Rate> engines = new ArrayList<>();
+        List<Rate> schedulers = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
           Rate engine = transitions("postgresql", jobs, threads,
@@ -90,6 +102,7 @@ public final class EngineBenchmark {
           line.put("round", round);
           line.put("threads", threads);
           line.put("engine_steps_per_second", round(engine.perSecond()));
+          line.put("engine_build_ms", round(engine.buildMillis()));
           line.put("engine_commits_per_step", round(engine.commitsPerUnit()));
           line.put("db_scheduler_executions_per_second", round(scheduler.perSecond()));
           line.put("db_scheduler_commits_per_execution", round(scheduler.commitsPerUnit()));
@@ -101,6 +114,11 @@ public final class EngineBenchmark {
           line.put("db_scheduler_postgres_cpu_us_per_execution", round(scheduler.otherCpuMicrosPerUnit()));
           line.put("ratio", round(engine.perSecond() / scheduler.perSecond()));
           print(line);
+          engines.add(engine);
+          schedulers.add(scheduler);
+        }
+        if (rounds > 1) {
+          summary(engines.subList(1, rounds), schedulers.subList(1, rounds));
         }
       }
     }
@@ -129,17 +147,53 @@ public final class EngineBenchmark {
    * the rest of the machine's CPU, in microseconds (NaN where not counted).
    */
   record Rate(double perSecond, double commitsPerUnit, double walBytesPerUnit, double jvmCpuMicrosPerUnit,
-      double otherCpuMicrosPerUnit) {
+      double otherCpuMicrosPerUnit, double buildMillis) {
     static Rate of(double perSecond, long units, Counters before, Counters after) {
       double jvm = (after.jvmCpuNanos - before.jvmCpuNanos) / 1e3;
       double machine = (after.machineCpuTicks - before.machineCpuTicks) * 1e6 / TICKS_PER_SECOND;
       return new Rate(perSecond, (after.commits - before.commits) / (double) units,
-          (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units);
+          (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units, Double.NaN);
     }
 
     static Rate unmeasured(double perSecond) {
-      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
+
+    Rate withBuildMillis(double millis) {
+      return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit, millis);
+    }
+  }
+
+  /**
+   * Means over the rounds given (all but the first): each side's rate and CPU a unit, the ratio of the mean rates,
+   * the lowest and highest round's ratio, and how many rounds had the engine at least as fast.
+   */
+  private static void summary(List<Rate> engines, List<Rate> schedulers) {
+    double engine = engines.stream().mapToDouble(Rate::perSecond).average().orElseThrow();
+    double scheduler = schedulers.stream().mapToDouble(Rate::perSecond).average().orElseThrow();
+    double low = Double.MAX_VALUE;
+    double high = 0;
+    int atLeast = 0;
+    for (int i = 0; i < engines.size(); i++) {
+      double ratio = engines.get(i).perSecond() / schedulers.get(i).perSecond();
+      low = Math.min(low, ratio);
+      high = Math.max(high, ratio);
+      atLeast += ratio >= 1.0 ? 1 : 0;
+    }
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("benchmark", "engine_vs_db_scheduler_summary");
+    line.put("rounds_counted", engines.size());
+    line.put("engine_steps_per_second_mean", round(engine));
+    line.put("db_scheduler_executions_per_second_mean", round(scheduler));
+    line.put("ratio_of_means", round(engine / scheduler));
+    line.put("ratio_lowest", round(low));
+    line.put("ratio_highest", round(high));
+    line.put("rounds_engine_at_least_as_fast", atLeast);
+    line.put("engine_cpu_us_per_step_mean", round(engines.stream()
+        .mapToDouble(r -> r.jvmCpuMicrosPerUnit() + r.otherCpuMicrosPerUnit()).average().orElseThrow()));
+    line.put("db_scheduler_cpu_us_per_execution_mean", round(schedulers.stream()
+        .mapToDouble(r -> r.jvmCpuMicrosPerUnit() + r.otherCpuMicrosPerUnit()).average().orElseThrow()));
+    print(line);
   }
 
   /**
@@ -156,12 +210,16 @@ public final class EngineBenchmark {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  /** Busy ticks of all CPUs since boot: the first line of /proc/stat without idle and iowait. */
+  /**
+   * Busy ticks of all CPUs since boot: user, nice, system, irq and softirq from the first line of /proc/stat. Not
+   * idle or iowait, nor steal: time the hypervisor gave another guest is nobody's work here, and on this kind of
+   * machine it came and went by the second.
+   */
   static long machineCpuTicks() {
     try {
       String[] cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
       long busy = 0;
-      for (int i = 1; i < cpu.length && i <= 8; i++) {
+      for (int i = 1; i < cpu.length && i <= 7; i++) {
         if (i != 4 && i != 5) {
           busy += Long.parseLong(cpu[i]);
         }
@@ -289,7 +347,9 @@ public final class EngineBenchmark {
     long start = System.nanoTime();
     double seconds;
     long steps = jobCount * 4L;
+    double buildMillis;
     try (EmbeddedProvisioner worker = engine.apply(cloud).workerThreads(threads).build()) {
+      buildMillis = (System.nanoTime() - start) / 1e6;
       awaitAllFinished(worker.dataSource(), space, ids.get(ids.size() - 1));
       seconds = (System.nanoTime() - start) / 1e9;
     }
@@ -313,8 +373,10 @@ public final class EngineBenchmark {
     line.put("seconds", round(seconds));
     line.put("steps_per_second", round(steps / seconds));
     line.put("transitions_per_second", round(2 * steps / seconds));
+    line.put("build_ms", round(buildMillis));
     print(line);
-    return stats == null ? Rate.unmeasured(steps / seconds) : Rate.of(steps / seconds, steps, before, after);
+    Rate rate = stats == null ? Rate.unmeasured(steps / seconds) : Rate.of(steps / seconds, steps, before, after);
+    return rate.withBuildMillis(buildMillis);
   }
 
   /**
