@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * commit): a writer that finds one of the writer's lanes free commits everything queued, and no caller learns its
  * write is done before it is durable. Each lane is a transaction on a connection of its own, so with two lanes
  * one transaction's statements run while the other waits for its commit; a job has at most one write under way,
- * so two lanes never write the same job. In a shared transaction the fences go first, as one batch, and a job whose fence
- * fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
+ * so two lanes never write the same job. In a shared transaction the fences go first, as one batch, and a job
+ * whose fence fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
  * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
  * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
  * runs again alone, so every caller gets the outcome its write would have had by itself.

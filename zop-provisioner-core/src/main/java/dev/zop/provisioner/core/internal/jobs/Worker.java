@@ -81,7 +81,7 @@ final class Worker implements AutoCloseable {
    * for eight in flight a thread. A job whose step's success is being committed holds no thread, and the writer's
    * shared transactions grow with the jobs waiting on them, so more jobs than threads keep both the threads and
    * the writer's lanes busy (on PostgreSQL, with two lanes, eight a thread ran a fifth more steps a second than
-   * four; with one lane, four had been as good as eight). Those not running wait, leased and heartbeated, for their
+   * four; with one lane, eight ran hardly more than four). Those not running wait, leased and heartbeated, for their
    * commit or in the pool's queue. Otherwise it claims only for idle threads, so a job is never held back from
    * another engine for want of a thread here.
    */
