@@ -88,7 +88,8 @@ public final class ServiceBenchmark {
         Space space = client.spaces().create(SpaceRequest.of("sim", "bench-mix", account.id())
             .region("sim-east-1"));
         java.util.List<dev.zop.provisioner.JobId> seeded = new java.util.ArrayList<>();
-        for (int i = 0; i < 20; i++) {
+        // -Dbench.seeded=50: a full page for the list from the first call (with 20, the mix's submits fill it)
+        for (int i = 0; i < Integer.getInteger("bench.seeded", 20); i++) {
           Job job = client.jobs().submit(space.id(), RegistrySpec.named("seed-" + i));
           seeded.add(client.jobs().await(job.id(), java.time.Duration.ofSeconds(60)).id());
         }

@@ -46,6 +46,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class WireJson {
   private static final JavaType STRING_MAP_TYPE = TypeFactory.defaultInstance()
       .constructMapType(Map.class, String.class, String.class);
+  private static final JavaType STRING_LIST_TYPE = TypeFactory.defaultInstance()
+      .constructCollectionType(List.class, String.class);
   private static final JavaType STEPS = TypeFactory.defaultInstance()
       .constructCollectionType(List.class, JobStep.class);
 
@@ -70,6 +72,8 @@ public final class WireJson {
     wire.addDeserializer(Instant.class, new InstantReader());
     wire.addSerializer(Instant.class, new InstantWriter());
     wire.addSerializer(Space.class, new SpaceSerializer());
+    wire.addSerializer(Job.class, new JobSerializer());
+    wire.addSerializer(JobStep.class, new JobStepSerializer());
     wire.addDeserializer(Space.class, new SpaceDeserializer());
     return new ObjectMapper()
         .registerModule(new JavaTimeModule())
@@ -89,6 +93,8 @@ public final class WireJson {
      */
     private JsonDeserializer<Object> stringMap;
     private JsonDeserializer<Object> jobSteps;
+    private JsonDeserializer<Object> jobStep;
+    private JsonDeserializer<Object> stringList;
     private JsonDeserializer<Object> failure;
     private JsonDeserializer<Object> instant;
     private final Map<JobKind, JsonDeserializer<Object>> specs = new ConcurrentHashMap<>();
@@ -101,6 +107,8 @@ public final class WireJson {
     public void resolve(DeserializationContext ctx) throws JsonMappingException {
       stringMap = ctx.findRootValueDeserializer(STRING_MAP_TYPE);
       jobSteps = ctx.findRootValueDeserializer(STEPS);
+      jobStep = ctx.findRootValueDeserializer(ctx.constructType(JobStep.class));
+      stringList = ctx.findRootValueDeserializer(STRING_LIST_TYPE);
       failure = ctx.findRootValueDeserializer(ctx.constructType(Failure.class));
       instant = ctx.findRootValueDeserializer(ctx.constructType(Instant.class));
     }
@@ -118,6 +126,54 @@ public final class WireJson {
     private <T> T read(JsonDeserializer<Object> deserializer, JsonParser parser, DeserializationContext ctx)
         throws IOException {
       return (T) deserializer.deserialize(parser, ctx);
+    }
+
+    /** A job's steps, each read as it streams past, as the job itself is: through databind, this was half a page. */
+    private List<JobStep> readSteps(JsonParser parser, DeserializationContext ctx) throws IOException {
+      if (!parser.hasToken(JsonToken.START_ARRAY)) {
+        return read(jobSteps, parser, ctx); // its coercions and its errors
+      }
+      List<JobStep> steps = new java.util.ArrayList<>();
+      for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+        steps.add(token == JsonToken.START_OBJECT ? readStep(parser, ctx) : read(jobStep, parser, ctx));
+      }
+      return steps;
+    }
+
+    private JobStep readStep(JsonParser parser, DeserializationContext ctx) throws IOException {
+      java.util.UUID id = null;
+      JobPhase phase = null;
+      int position = 0;
+      String name = null;
+      dev.zop.provisioner.StepStatus status = null;
+      int attempts = 0;
+      List<String> permissions = List.of();
+      Map<String, String> outputs = Map.of();
+      Failure stepFailure = null;
+      Instant startedAt = null;
+      Instant finishedAt = null;
+      for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+        String field = parser.currentName();
+        if (parser.nextToken() == JsonToken.VALUE_NULL) {
+          continue;
+        }
+        switch (field) {
+          case "id" -> id = java.util.UUID.fromString(parser.getValueAsString());
+          case "phase" -> phase = JobPhase.fromWire(parser.getValueAsString());
+          case "position" -> position = parser.getValueAsInt();
+          case "name" -> name = parser.getValueAsString();
+          case "status" -> status = dev.zop.provisioner.StepStatus.fromWire(parser.getValueAsString());
+          case "attempts" -> attempts = parser.getValueAsInt();
+          case "permissions" -> permissions = read(stringList, parser, ctx);
+          case "outputs" -> outputs = read(stringMap, parser, ctx);
+          case "failure" -> stepFailure = read(failure, parser, ctx);
+          case "startedAt" -> startedAt = read(instant, parser, ctx);
+          case "finishedAt" -> finishedAt = read(instant, parser, ctx);
+          default -> parser.skipChildren();
+        }
+      }
+      return new JobStep(id, phase, position, name, status, attempts, permissions, outputs, stepFailure, startedAt,
+          finishedAt);
     }
 
     @Override
@@ -169,7 +225,7 @@ public final class WireJson {
           }
           case "outputs" -> outputs = read(stringMap, parser, ctx);
           case "lastFailure" -> lastFailure = read(failure, parser, ctx);
-          case "steps" -> steps = read(jobSteps, parser, ctx);
+          case "steps" -> steps = readSteps(parser, ctx);
           case "createdBy" -> createdBy = parser.getValueAsString();
           case "createdAt" -> createdAt = read(instant, parser, ctx);
           case "updatedAt" -> updatedAt = read(instant, parser, ctx);
@@ -368,6 +424,129 @@ public final class WireJson {
           gen.writeString(names[value.ordinal()]);
         }
       };
+    }
+  }
+
+  /**
+   * Writes a job field by field, as Jackson's record serializer would (the same names, order and nulls), without
+   * its reflective accessor call and serializer lookup for every component: a page of jobs is most of what the
+   * service writes, and that machinery was over half of writing one. The spec and the failure are written by
+   * Jackson's own serializers.
+   */
+  private static final class JobSerializer extends StdSerializer<Job> {
+    private static final com.fasterxml.jackson.core.io.SerializedString[] JOB_TYPES = names(JobType.values(), JobType::wireName);
+    private static final com.fasterxml.jackson.core.io.SerializedString[] KINDS = names(JobKind.values(), JobKind::wireName);
+    private static final com.fasterxml.jackson.core.io.SerializedString[] STATUSES = names(JobStatus.values(), JobStatus::wireName);
+    private static final com.fasterxml.jackson.core.io.SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
+
+    JobSerializer() {
+      super(Job.class);
+    }
+
+    @Override
+    public void serialize(Job job, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      gen.writeStartObject(job);
+      gen.writeStringField("id", job.id().value());
+      gen.writeStringField("spaceId", job.spaceId() == null ? null : job.spaceId().value());
+      writeName(gen, "jobType", JOB_TYPES, job.jobType());
+      writeName(gen, "kind", KINDS, job.kind());
+      gen.writeStringField("name", job.name());
+      writeStringMap(gen, "tags", job.tags());
+      writeName(gen, "status", STATUSES, job.status());
+      writeName(gen, "phase", PHASES, job.phase());
+      gen.writeFieldName("config");
+      provider.defaultSerializeValue(job.spec(), gen);
+      writeStringMap(gen, "outputs", job.outputs());
+      gen.writeFieldName("lastFailure");
+      provider.defaultSerializeValue(job.lastFailure(), gen);
+      gen.writeArrayFieldStart("steps");
+      for (JobStep step : job.steps()) {
+        JobStepSerializer.write(step, gen, provider);
+      }
+      gen.writeEndArray();
+      gen.writeStringField("createdBy", job.createdBy());
+      writeInstant(gen, "createdAt", job.createdAt(), provider);
+      writeInstant(gen, "updatedAt", job.updatedAt(), provider);
+      writeInstant(gen, "finishedAt", job.finishedAt(), provider);
+      gen.writeEndObject();
+    }
+  }
+
+  /** A job's step, as {@link JobSerializer} writes its job. */
+  private static final class JobStepSerializer extends StdSerializer<JobStep> {
+    private static final com.fasterxml.jackson.core.io.SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
+    private static final com.fasterxml.jackson.core.io.SerializedString[] STATUSES =
+        names(dev.zop.provisioner.StepStatus.values(),
+        dev.zop.provisioner.StepStatus::wireName);
+
+    JobStepSerializer() {
+      super(JobStep.class);
+    }
+
+    @Override
+    public void serialize(JobStep step, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      write(step, gen, provider);
+    }
+
+    static void write(JobStep step, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      gen.writeStartObject(step);
+      gen.writeStringField("id", step.id() == null ? null : step.id().toString());
+      writeName(gen, "phase", PHASES, step.phase());
+      gen.writeNumberField("position", step.position());
+      gen.writeStringField("name", step.name());
+      writeName(gen, "status", STATUSES, step.status());
+      gen.writeNumberField("attempts", step.attempts());
+      gen.writeArrayFieldStart("permissions");
+      for (String permission : step.permissions()) {
+        gen.writeString(permission);
+      }
+      gen.writeEndArray();
+      writeStringMap(gen, "outputs", step.outputs());
+      gen.writeFieldName("failure");
+      provider.defaultSerializeValue(step.failure(), gen);
+      writeInstant(gen, "startedAt", step.startedAt(), provider);
+      writeInstant(gen, "finishedAt", step.finishedAt(), provider);
+      gen.writeEndObject();
+    }
+  }
+
+  /** Each constant's wire name (its {@code @JsonValue}), by ordinal. */
+  private static <E extends Enum<E>> com.fasterxml.jackson.core.io.SerializedString[] names(E[] constants,
+      java.util.function.Function<E, String> wireName) {
+    com.fasterxml.jackson.core.io.SerializedString[] names =
+        new com.fasterxml.jackson.core.io.SerializedString[constants.length];
+    for (E constant : constants) {
+      names[constant.ordinal()] = new com.fasterxml.jackson.core.io.SerializedString(wireName.apply(constant));
+    }
+    return names;
+  }
+
+  private static void writeName(JsonGenerator gen, String field, com.fasterxml.jackson.core.io.SerializedString[] names,
+      Enum<?> value) throws IOException {
+    gen.writeFieldName(field);
+    if (value == null) {
+      gen.writeNull();
+    } else {
+      gen.writeString(names[value.ordinal()]);
+    }
+  }
+
+  private static void writeStringMap(JsonGenerator gen, String field, Map<String, String> map) throws IOException {
+    gen.writeObjectFieldStart(field);
+    for (Map.Entry<String, String> entry : map.entrySet()) {
+      gen.writeStringField(entry.getKey(), entry.getValue());
+    }
+    gen.writeEndObject();
+  }
+
+  private static void writeInstant(JsonGenerator gen, String field, Instant value, SerializerProvider provider)
+      throws IOException {
+    gen.writeFieldName(field);
+    char[] text = value == null ? null : InstantWriter.formatUtc(value);
+    if (text != null) {
+      gen.writeString(text, 0, text.length);
+    } else {
+      provider.defaultSerializeValue(value, gen);
     }
   }
 

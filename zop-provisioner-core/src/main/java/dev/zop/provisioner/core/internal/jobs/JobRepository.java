@@ -32,6 +32,7 @@ import java.util.UUID;
  * writes that follow a claim go through {@link #fence}.
  */
 public final class JobRepository {
+  /** Read back by position in {@link #mapJob(ResultSet, int)}: a column added here is added there in the same place. */
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version, trace_parent";
@@ -43,6 +44,7 @@ public final class JobRepository {
   private static final String INSERT_JOB_WHILE_SPACE_ACTIVE = INSERT_JOB_TEMPLATE.formatted(
       "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)");
   private static final String INSERT_JOB = INSERT_JOB_TEMPLATE.formatted("?");
+  /** Read back by position in {@link #mapStep}, as {@link #JOB_COLUMNS}. */
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
       + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
@@ -173,7 +175,7 @@ public final class JobRepository {
     }
     sql.append(" ORDER BY seq LIMIT ?");
     args.add(limit + 1);
-    return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong("seq"), mapJob(rs)), args.toArray());
+    return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong(1), mapJob(rs, 2)), args.toArray());
   }
 
   /**
@@ -260,27 +262,57 @@ public final class JobRepository {
   }
 
   private static JobRecord mapJob(ResultSet rs) throws SQLException {
-    JobKind kind = JobKind.fromWire(rs.getString("kind"));
-    String space = rs.getString("space_id");
-    return new JobRecord(JobId.of(rs.getString("id")), rs.getString("org_id"), space == null ? null : SpaceId.of(space),
-        JobType.fromWire(rs.getString("job_type")), kind, rs.getString("name"),
-        Json.stringMap(rs.getString("tags")), rs.getString("provider"),
-        CloudAccountId.of(rs.getString("cloud_account_id")), rs.getString("region"),
-        kind == JobKind.REMEDIATION ? null : Json.spec(kind, rs.getString("spec")), JobStatus.fromWire(rs.getString("status")),
-        JobPhase.fromWire(rs.getString("phase")), Json.stringMap(rs.getString("outputs")),
-        Json.failure(rs.getString("failure")), rs.getString("created_by"), Database.instant(rs, "created_at"),
-        Database.instant(rs, "updated_at"), Database.instant(rs, "finished_at"), rs.getLong("version"),
-        rs.getString("trace_parent"));
+    return mapJob(rs, 1);
   }
 
+  /**
+   * A job from the {@link #JOB_COLUMNS} starting at column {@code first}, read by position in that list's order:
+   * by name, pgjdbc looks each column up in a map for every row, a tenth of reading a page of jobs.
+   */
+  private static JobRecord mapJob(ResultSet rs, int first) throws SQLException {
+    int i = first;
+    JobId id = JobId.of(rs.getString(i++));
+    String orgId = rs.getString(i++);
+    String space = rs.getString(i++);
+    JobType type = JobType.fromWire(rs.getString(i++));
+    JobKind kind = JobKind.fromWire(rs.getString(i++));
+    String name = rs.getString(i++);
+    Map<String, String> tags = Json.stringMap(rs.getString(i++));
+    String provider = rs.getString(i++);
+    CloudAccountId account = CloudAccountId.of(rs.getString(i++));
+    String region = rs.getString(i++);
+    String spec = rs.getString(i++);
+    JobStatus status = JobStatus.fromWire(rs.getString(i++));
+    JobPhase phase = JobPhase.fromWire(rs.getString(i++));
+    Map<String, String> outputs = Json.stringMap(rs.getString(i++));
+    Failure failure = Json.failure(rs.getString(i++));
+    String createdBy = rs.getString(i++);
+    java.time.Instant createdAt = Database.instant(rs, i++);
+    java.time.Instant updatedAt = Database.instant(rs, i++);
+    java.time.Instant finishedAt = Database.instant(rs, i++);
+    long version = rs.getLong(i++);
+    String traceParent = rs.getString(i);
+    return new JobRecord(id, orgId, space == null ? null : SpaceId.of(space), type, kind, name, tags, provider,
+        account, region, kind == JobKind.REMEDIATION ? null : Json.spec(kind, spec), status, phase, outputs, failure,
+        createdBy, createdAt, updatedAt, finishedAt, version, traceParent);
+  }
+
+  /** A step from the {@link #STEP_COLUMNS}, by position (as {@link #mapJob(ResultSet, int)}). */
   private static StepRecord mapStep(ResultSet rs) throws SQLException {
-    return new StepRecord(UUID.fromString(rs.getString("id")), rs.getString("job_id"),
-        JobPhase.fromWire(rs.getString("phase")), rs.getInt("step_index"), rs.getString("name"),
-        StepStatus.fromWire(rs.getString("status")), rs.getInt("attempts"),
-        Json.stringList(rs.getString("permissions")), Json.stringMap(rs.getString("outputs")),
-        Json.failure(rs.getString("failure")), Database.instant(rs, "started_at"),
-        Database.instant(rs, "finished_at"),
-        rs.getString("template_step_id") == null ? null : UUID.fromString(rs.getString("template_step_id")),
-        rs.getString("step_kind"));
+    UUID id = UUID.fromString(rs.getString(1));
+    String jobId = rs.getString(2);
+    JobPhase phase = JobPhase.fromWire(rs.getString(3));
+    int index = rs.getInt(4);
+    String name = rs.getString(5);
+    StepStatus status = StepStatus.fromWire(rs.getString(6));
+    int attempts = rs.getInt(7);
+    List<String> permissions = Json.stringList(rs.getString(8));
+    Map<String, String> outputs = Json.stringMap(rs.getString(9));
+    Failure failure = Json.failure(rs.getString(10));
+    java.time.Instant startedAt = Database.instant(rs, 11);
+    java.time.Instant finishedAt = Database.instant(rs, 12);
+    String template = rs.getString(13);
+    return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, outputs, failure, startedAt,
+        finishedAt, template == null ? null : UUID.fromString(template), rs.getString(14));
   }
 }

@@ -177,6 +177,11 @@ public final class Database {
     return value == null ? null : value.toInstant();
   }
 
+  public static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
   private static void bind(PreparedStatement ps, Object... args) throws SQLException {
     for (int i = 0; i < args.length; i++) {
       Object arg = args[i];

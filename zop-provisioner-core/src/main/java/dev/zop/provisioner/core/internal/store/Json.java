@@ -47,6 +47,9 @@ public final class Json {
     if (json == null) {
       return Map.of();
     }
+    if (json.equals("{}")) { // most tags and many outputs: a parser's set-up costs more than reading a few entries
+      return new LinkedHashMap<>();
+    }
     // Read token by token: a page of jobs reads a few hundred of these maps (tags, outputs, each step's outputs),
     // and the reader's databind path cost three times as much. Anything but a flat object of strings (which we
     // never write) goes to the reader, which keeps its coercions and its errors.
@@ -72,6 +75,9 @@ public final class Json {
   public static List<String> stringList(String json) {
     if (json == null) {
       return List.of();
+    }
+    if (json.equals("[]")) {
+      return new java.util.ArrayList<>();
     }
     // as stringMap: a flat array of strings token by token, anything else through the reader
     try (JsonParser parser = MAPPER.getFactory().createParser(json)) {
