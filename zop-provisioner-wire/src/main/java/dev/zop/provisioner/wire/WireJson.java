@@ -3,6 +3,7 @@ package dev.zop.provisioner.wire;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -30,11 +31,13 @@ import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
+import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -128,7 +131,7 @@ public final class WireJson {
       return (T) deserializer.deserialize(parser, ctx);
     }
 
-    /** A job's steps, each read as it streams past, as the job itself is: through databind, this was half a page. */
+    /** A job's steps, each read as it streams past, as the job itself is: through databind, half of reading a page. */
     private List<JobStep> readSteps(JsonParser parser, DeserializationContext ctx) throws IOException {
       if (!parser.hasToken(JsonToken.START_ARRAY)) {
         return read(jobSteps, parser, ctx); // its coercions and its errors
@@ -141,11 +144,11 @@ public final class WireJson {
     }
 
     private JobStep readStep(JsonParser parser, DeserializationContext ctx) throws IOException {
-      java.util.UUID id = null;
+      UUID id = null;
       JobPhase phase = null;
       int position = 0;
       String name = null;
-      dev.zop.provisioner.StepStatus status = null;
+      StepStatus status = null;
       int attempts = 0;
       List<String> permissions = List.of();
       Map<String, String> outputs = Map.of();
@@ -158,11 +161,11 @@ public final class WireJson {
           continue;
         }
         switch (field) {
-          case "id" -> id = java.util.UUID.fromString(parser.getValueAsString());
+          case "id" -> id = UUID.fromString(parser.getValueAsString());
           case "phase" -> phase = JobPhase.fromWire(parser.getValueAsString());
           case "position" -> position = parser.getValueAsInt();
           case "name" -> name = parser.getValueAsString();
-          case "status" -> status = dev.zop.provisioner.StepStatus.fromWire(parser.getValueAsString());
+          case "status" -> status = StepStatus.fromWire(parser.getValueAsString());
           case "attempts" -> attempts = parser.getValueAsInt();
           case "permissions" -> permissions = read(stringList, parser, ctx);
           case "outputs" -> outputs = read(stringMap, parser, ctx);
@@ -408,11 +411,11 @@ public final class WireJson {
         return super.findSerializer(config, type, description);
       }
       Object[] constants = type.getRawClass().getEnumConstants();
-      com.fasterxml.jackson.core.io.SerializedString[] names =
-          new com.fasterxml.jackson.core.io.SerializedString[constants.length];
+      SerializedString[] names =
+          new SerializedString[constants.length];
       for (int i = 0; i < constants.length; i++) {
         try {
-          names[i] = new com.fasterxml.jackson.core.io.SerializedString((String) method.getAnnotated()
+          names[i] = new SerializedString((String) method.getAnnotated()
               .invoke(constants[i]));
         } catch (ReflectiveOperationException | RuntimeException e) {
           return super.findSerializer(config, type, description);
@@ -430,14 +433,13 @@ public final class WireJson {
   /**
    * Writes a job field by field, as Jackson's record serializer would (the same names, order and nulls), without
    * its reflective accessor call and serializer lookup for every component: a page of jobs is most of what the
-   * service writes, and that machinery was over half of writing one. The spec and the failure are written by
-   * Jackson's own serializers.
+   * service writes. The spec and the failure are written by Jackson's own serializers.
    */
   private static final class JobSerializer extends StdSerializer<Job> {
-    private static final com.fasterxml.jackson.core.io.SerializedString[] JOB_TYPES = names(JobType.values(), JobType::wireName);
-    private static final com.fasterxml.jackson.core.io.SerializedString[] KINDS = names(JobKind.values(), JobKind::wireName);
-    private static final com.fasterxml.jackson.core.io.SerializedString[] STATUSES = names(JobStatus.values(), JobStatus::wireName);
-    private static final com.fasterxml.jackson.core.io.SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
+    private static final SerializedString[] JOB_TYPES = names(JobType.values(), JobType::wireName);
+    private static final SerializedString[] KINDS = names(JobKind.values(), JobKind::wireName);
+    private static final SerializedString[] STATUSES = names(JobStatus.values(), JobStatus::wireName);
+    private static final SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
 
     JobSerializer() {
       super(Job.class);
@@ -474,10 +476,10 @@ public final class WireJson {
 
   /** A job's step, as {@link JobSerializer} writes its job. */
   private static final class JobStepSerializer extends StdSerializer<JobStep> {
-    private static final com.fasterxml.jackson.core.io.SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
-    private static final com.fasterxml.jackson.core.io.SerializedString[] STATUSES =
-        names(dev.zop.provisioner.StepStatus.values(),
-        dev.zop.provisioner.StepStatus::wireName);
+    private static final SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
+    private static final SerializedString[] STATUSES =
+        names(StepStatus.values(),
+        StepStatus::wireName);
 
     JobStepSerializer() {
       super(JobStep.class);
@@ -511,17 +513,17 @@ public final class WireJson {
   }
 
   /** Each constant's wire name (its {@code @JsonValue}), by ordinal. */
-  private static <E extends Enum<E>> com.fasterxml.jackson.core.io.SerializedString[] names(E[] constants,
+  private static <E extends Enum<E>> SerializedString[] names(E[] constants,
       java.util.function.Function<E, String> wireName) {
-    com.fasterxml.jackson.core.io.SerializedString[] names =
-        new com.fasterxml.jackson.core.io.SerializedString[constants.length];
+    SerializedString[] names =
+        new SerializedString[constants.length];
     for (E constant : constants) {
-      names[constant.ordinal()] = new com.fasterxml.jackson.core.io.SerializedString(wireName.apply(constant));
+      names[constant.ordinal()] = new SerializedString(wireName.apply(constant));
     }
     return names;
   }
 
-  private static void writeName(JsonGenerator gen, String field, com.fasterxml.jackson.core.io.SerializedString[] names,
+  private static void writeName(JsonGenerator gen, String field, SerializedString[] names,
       Enum<?> value) throws IOException {
     gen.writeFieldName(field);
     if (value == null) {
