@@ -340,6 +340,10 @@ public final class WireJson {
 
     @Override
     public void serialize(Instant value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      write(value, gen, provider);
+    }
+
+    static void write(Instant value, JsonGenerator gen, SerializerProvider provider) throws IOException {
       char[] text = formatUtc(value);
       if (text == null) {
         com.fasterxml.jackson.datatype.jsr310.ser.InstantSerializer.INSTANCE.serialize(value, gen, provider);
@@ -436,10 +440,6 @@ public final class WireJson {
    * service writes. The spec and the failure are written by Jackson's own serializers.
    */
   private static final class JobSerializer extends StdSerializer<Job> {
-    private static final SerializedString[] JOB_TYPES = names(JobType.values(), JobType::wireName);
-    private static final SerializedString[] KINDS = names(JobKind.values(), JobKind::wireName);
-    private static final SerializedString[] STATUSES = names(JobStatus.values(), JobStatus::wireName);
-    private static final SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
 
     JobSerializer() {
       super(Job.class);
@@ -454,7 +454,7 @@ public final class WireJson {
       writeName(gen, "kind", KINDS, job.kind());
       gen.writeStringField("name", job.name());
       writeStringMap(gen, "tags", job.tags());
-      writeName(gen, "status", STATUSES, job.status());
+      writeName(gen, "status", JOB_STATUSES, job.status());
       writeName(gen, "phase", PHASES, job.phase());
       gen.writeFieldName("config");
       provider.defaultSerializeValue(job.spec(), gen);
@@ -476,10 +476,6 @@ public final class WireJson {
 
   /** A job's step, as {@link JobSerializer} writes its job. */
   private static final class JobStepSerializer extends StdSerializer<JobStep> {
-    private static final SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
-    private static final SerializedString[] STATUSES =
-        names(StepStatus.values(),
-        StepStatus::wireName);
 
     JobStepSerializer() {
       super(JobStep.class);
@@ -496,7 +492,7 @@ public final class WireJson {
       writeName(gen, "phase", PHASES, step.phase());
       gen.writeNumberField("position", step.position());
       gen.writeStringField("name", step.name());
-      writeName(gen, "status", STATUSES, step.status());
+      writeName(gen, "status", STEP_STATUSES, step.status());
       gen.writeNumberField("attempts", step.attempts());
       gen.writeArrayFieldStart("permissions");
       for (String permission : step.permissions()) {
@@ -511,6 +507,12 @@ public final class WireJson {
       gen.writeEndObject();
     }
   }
+
+  private static final SerializedString[] JOB_TYPES = names(JobType.values(), JobType::wireName);
+  private static final SerializedString[] KINDS = names(JobKind.values(), JobKind::wireName);
+  private static final SerializedString[] JOB_STATUSES = names(JobStatus.values(), JobStatus::wireName);
+  private static final SerializedString[] PHASES = names(JobPhase.values(), JobPhase::wireName);
+  private static final SerializedString[] STEP_STATUSES = names(StepStatus.values(), StepStatus::wireName);
 
   /** Each constant's wire name (its {@code @JsonValue}), by ordinal. */
   private static <E extends Enum<E>> SerializedString[] names(E[] constants,
@@ -544,13 +546,13 @@ public final class WireJson {
   private static void writeInstant(JsonGenerator gen, String field, Instant value, SerializerProvider provider)
       throws IOException {
     gen.writeFieldName(field);
-    char[] text = value == null ? null : InstantWriter.formatUtc(value);
-    if (text != null) {
-      gen.writeString(text, 0, text.length);
+    if (value == null) {
+      gen.writeNull();
     } else {
-      provider.defaultSerializeValue(value, gen);
+      InstantWriter.write(value, gen, provider);
     }
   }
+
 
   private static final class SpaceSerializer extends StdSerializer<Space> {
     SpaceSerializer() {
