@@ -58,14 +58,15 @@ public final class ServiceBenchmark {
 
   /**
    * The service on a PostgreSQL store under {@code callers} concurrent Java callers for {@code seconds}, after a
-   * warm-up: 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code
-   * /me}, each caller over its own HTTP connection to the same server on loopback, the simulated cloud without
-   * latency behind it, the engine running the submitted jobs meanwhile. Prints throughput, p50 and p99 over all
-   * calls and per call, errors, the CPU a call cost (this JVM's; of it, the callers' own threads'; the rest of the
-   * machine's), heap after a full GC before and after, the requests that waited the server's longest admission
-   * wait, and the calls finished in each second. The warm-up's own figures are printed first: on two cores that
-   * the callers keep busy the JIT takes tens of seconds to compile the hot paths (throughput climbs for about 25 s
-   * with the default slots), so a measurement that starts earlier reports compilation, not the service.
+   * warm-up: 10% submit, 10% plan, 25% list, 25% get, 10% events, 10% spaces, 10% {@code /me}, each caller over its
+   * own HTTP connection to the same server on loopback, the simulated cloud without latency behind it, the engine
+   * running the submitted jobs meanwhile. Prints throughput, p50 and p99 over all calls and per call, errors, the CPU
+   * a call cost (this JVM's; of it, the callers' own threads'; the rest of the machine's), the transactions committed
+   * a call (autocommit reads included), the JIT's compilation time in the measured run (elapsed, summed over its
+   * threads), heap after a full GC before and after, the requests that waited the server's longest admission wait,
+   * and the calls finished in each second. The warm-up's own figures are printed first: on two cores that the callers
+   * keep busy the JIT takes tens of seconds to compile the hot paths (throughput climbs for about 25 s with the
+   * default slots), so a measurement that starts earlier reports compilation, not the service.
    */
   private static void mix(int callers, int seconds) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
@@ -121,18 +122,25 @@ public final class ServiceBenchmark {
               Arrays.toString(warm.finishedEachSecond)));
         }
         long overranBefore = server.requestsOverran();
+        long commitsBefore = commits(engine.dataSource());
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long compilingBefore = jit.getTotalCompilationTime();
         Mix result = runMix(callers, seconds, deck, call);
+        long compiling = jit.getTotalCompilationTime() - compilingBefore;
+        long commits = commits(engine.dataSource()) - commitsBefore;
         long overran = server.requestsOverran() - overranBefore;
         long heapAfter = heapAfterGc(memory);
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
             "{\"bench\":\"service_mix\",\"store\":\"postgresql\",\"callers\":%d,\"seconds\":%d,"
                 + "\"requests\":%d,\"perSecond\":%.0f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"errors\":%d,"
                 + "\"jvmCpuUsPerCall\":%.0f,\"callerCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
+                + "\"commitsPerCall\":%.2f,\"jitCompilingMs\":%d,"
                 + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f,\"overranAdmissionWait\":%d,"
                 + "\"finishedEachSecond\":%s",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
-            millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall, result.otherCpuMicrosPerCall,
-            heapBefore / 1048576.0, heapAfter / 1048576.0, overran, Arrays.toString(result.finishedEachSecond)));
+            millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall,
+            result.otherCpuMicrosPerCall, (double) commits / result.all.length, compiling, heapBefore / 1048576.0,
+            heapAfter / 1048576.0, overran, Arrays.toString(result.finishedEachSecond)));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
           line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
@@ -215,6 +223,21 @@ public final class ServiceBenchmark {
 
   private static double millis(long[] sorted, double quantile) {
     return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1e6;
+  }
+
+  /**
+   * Transactions committed in this database so far, autocommit reads included. Backends report their counts now
+   * and then rather than at each commit, so the figure over a minute is close, not exact.
+   */
+  private static long commits(javax.sql.DataSource store) throws java.sql.SQLException {
+    try (java.sql.Connection c = store.getConnection(); java.sql.Statement s = c.createStatement()) {
+      s.execute("select pg_stat_clear_snapshot()");
+      try (java.sql.ResultSet r = s.executeQuery(
+          "select xact_commit from pg_stat_database where datname = current_database()")) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
   }
 
   private static long heapAfterGc(java.lang.management.MemoryMXBean memory) {
