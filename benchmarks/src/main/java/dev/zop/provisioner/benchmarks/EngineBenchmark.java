@@ -266,7 +266,7 @@ public final class EngineBenchmark {
   }
 
   /** The counters so far; every backend that ran transactions has reported them on close. */
-  private static Counters counters(DataSource pool) throws SQLException {
+  static Counters counters(DataSource pool) throws SQLException {
     try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
       s.execute("select pg_stat_clear_snapshot()");
       try (ResultSet r = s.executeQuery("select (select xact_commit from pg_stat_database"

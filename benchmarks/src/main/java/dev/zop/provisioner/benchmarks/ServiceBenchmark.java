@@ -122,12 +122,13 @@ public final class ServiceBenchmark {
               Arrays.toString(warm.finishedEachSecond)));
         }
         long overranBefore = server.requestsOverran();
-        long commitsBefore = commits(engine.dataSource());
+        // the pool's backends report their counts now and then as well as on close: over a minute, close enough
+        long commitsBefore = EngineBenchmark.counters(engine.dataSource()).commits();
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long compilingBefore = jit.getTotalCompilationTime();
         Mix result = runMix(callers, seconds, deck, call);
         long compiling = jit.getTotalCompilationTime() - compilingBefore;
-        long commits = commits(engine.dataSource()) - commitsBefore;
+        long commits = EngineBenchmark.counters(engine.dataSource()).commits() - commitsBefore;
         long overran = server.requestsOverran() - overranBefore;
         long heapAfter = heapAfterGc(memory);
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
@@ -223,21 +224,6 @@ public final class ServiceBenchmark {
 
   private static double millis(long[] sorted, double quantile) {
     return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1e6;
-  }
-
-  /**
-   * Transactions committed in this database so far, autocommit reads included. Backends report their counts now
-   * and then rather than at each commit, so the figure over a minute is close, not exact.
-   */
-  private static long commits(javax.sql.DataSource store) throws java.sql.SQLException {
-    try (java.sql.Connection c = store.getConnection(); java.sql.Statement s = c.createStatement()) {
-      s.execute("select pg_stat_clear_snapshot()");
-      try (java.sql.ResultSet r = s.executeQuery(
-          "select xact_commit from pg_stat_database where datname = current_database()")) {
-        r.next();
-        return r.getLong(1);
-      }
-    }
   }
 
   private static long heapAfterGc(java.lang.management.MemoryMXBean memory) {
