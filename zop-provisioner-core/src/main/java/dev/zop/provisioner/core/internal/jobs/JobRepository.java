@@ -32,7 +32,7 @@ import java.util.UUID;
  * writes that follow a claim go through {@link #fence}.
  */
 public final class JobRepository {
-  /** Read back by position in {@link #mapJob(ResultSet, int)}: a column added here is added there in the same place. */
+  /** Read back by position in {@link #stored}: a column added here is added there in the same place. */
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version, trace_parent";
@@ -112,6 +112,13 @@ public final class JobRepository {
     return job != null && job.orgId().equals(orgId) ? job : null;
   }
 
+  /** The job's row as stored, if it is the organisation's; null otherwise. */
+  public StoredJob findStored(Connection c, String orgId, JobId id) throws SQLException {
+    StoredJob job = Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
+        rs -> stored(rs, 1), id.value());
+    return job != null && job.orgId().equals(orgId) ? job : null;
+  }
+
   /** For workers: the job was scoped when it was submitted. */
   JobRecord findAnyOrg(Connection c, JobId id) throws SQLException {
     return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
@@ -159,7 +166,7 @@ public final class JobRepository {
   }
 
   /** One page of jobs after {@code afterSeq}, oldest first; returns limit+1 rows to tell if more follow. */
-  public List<Map.Entry<Long, JobRecord>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
+  public List<Map.Entry<Long, StoredJob>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
       Set<JobStatus> statuses, long afterSeq, int limit) throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT seq, " + JOB_COLUMNS
         + " FROM provisioning_jobs WHERE org_id = ? AND job_type = ? AND seq > ?");
@@ -175,7 +182,7 @@ public final class JobRepository {
     }
     sql.append(" ORDER BY seq LIMIT ?");
     args.add(limit + 1);
-    return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong(1), mapJob(rs, 2)), args.toArray());
+    return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong(1), stored(rs, 2)), args.toArray());
   }
 
   /**
@@ -265,39 +272,55 @@ public final class JobRepository {
     return mapJob(rs, 1);
   }
 
-  /**
-   * A job from the {@link #JOB_COLUMNS} starting at column {@code first}, read by position in that list's order:
-   * by name, pgjdbc looks each column up in a map for every row, a tenth of reading a page of jobs.
-   */
+  /** A job from the {@link #JOB_COLUMNS} starting at column {@code first}. */
   private static JobRecord mapJob(ResultSet rs, int first) throws SQLException {
-    int i = first;
-    JobId id = JobId.of(rs.getString(i++));
-    String orgId = rs.getString(i++);
-    String space = rs.getString(i++);
-    JobType type = JobType.fromWire(rs.getString(i++));
-    JobKind kind = JobKind.fromWire(rs.getString(i++));
-    String name = rs.getString(i++);
-    Map<String, String> tags = Json.stringMap(rs.getString(i++));
-    String provider = rs.getString(i++);
-    CloudAccountId account = CloudAccountId.of(rs.getString(i++));
-    String region = rs.getString(i++);
-    String spec = rs.getString(i++);
-    JobStatus status = JobStatus.fromWire(rs.getString(i++));
-    JobPhase phase = JobPhase.fromWire(rs.getString(i++));
-    Map<String, String> outputs = Json.stringMap(rs.getString(i++));
-    Failure failure = Json.failure(rs.getString(i++));
-    String createdBy = rs.getString(i++);
-    java.time.Instant createdAt = Database.instant(rs, i++);
-    java.time.Instant updatedAt = Database.instant(rs, i++);
-    java.time.Instant finishedAt = Database.instant(rs, i++);
-    long version = rs.getLong(i++);
-    String traceParent = rs.getString(i);
-    return new JobRecord(id, orgId, space == null ? null : SpaceId.of(space), type, kind, name, tags, provider,
-        account, region, kind == JobKind.REMEDIATION ? null : Json.spec(kind, spec), status, phase, outputs, failure,
-        createdBy, createdAt, updatedAt, finishedAt, version, traceParent);
+    return stored(rs, first).parse();
   }
 
-  /** A step from the {@link #STEP_COLUMNS}, by position (as {@link #mapJob(ResultSet, int)}). */
+  /**
+   * A job's row as it is stored, its JSON columns still text: two reads of a row nobody changed in between are
+   * equal. Read by position in the {@link #JOB_COLUMNS}' order: by name, pgjdbc looks each column up in a map for
+   * every row, a tenth of reading a page of jobs.
+   */
+  private static StoredJob stored(ResultSet rs, int first) throws SQLException {
+    int i = first;
+    return new StoredJob(rs.getString(i++), rs.getString(i++), rs.getString(i++), rs.getString(i++),
+        rs.getString(i++), rs.getString(i++), rs.getString(i++), rs.getString(i++), rs.getString(i++),
+        rs.getString(i++), rs.getString(i++), rs.getString(i++), rs.getString(i++), rs.getString(i++),
+        rs.getString(i++), rs.getString(i++), Database.instant(rs, i++), Database.instant(rs, i++),
+        Database.instant(rs, i++), rs.getLong(i++), rs.getString(i));
+  }
+
+  /** A {@code provisioning_jobs} row as read, before its text is parsed into a {@link JobRecord}. */
+  public record StoredJob(String id, String orgId, String spaceId, String jobType, String kind, String name,
+      String tags, String provider, String accountId, String region, String spec, String status, String phase,
+      String outputs, String failure, String createdBy, java.time.Instant createdAt, java.time.Instant updatedAt,
+      java.time.Instant finishedAt, long version, String traceParent) {
+
+    public JobStatus parsedStatus() {
+      return JobStatus.fromWire(status);
+    }
+
+    public JobRecord parse() {
+      JobKind parsedKind = JobKind.fromWire(kind);
+      return new JobRecord(JobId.of(id), orgId, spaceId == null ? null : SpaceId.of(spaceId),
+          JobType.fromWire(jobType), parsedKind, name, Json.stringMap(tags), provider, CloudAccountId.of(accountId),
+          region, parsedKind == JobKind.REMEDIATION ? null : Json.spec(parsedKind, spec), parsedStatus(),
+          JobPhase.fromWire(phase), Json.stringMap(outputs), Json.failure(failure), createdBy, createdAt, updatedAt,
+          finishedAt, version, traceParent);
+    }
+
+    /** The characters of its text columns, to weigh what keeping it costs. */
+    int textLength() {
+      return length(tags) + length(spec) + length(outputs) + length(failure) + length(name) + id.length();
+    }
+
+    private static int length(String text) {
+      return text == null ? 0 : text.length();
+    }
+  }
+
+  /** A step from the {@link #STEP_COLUMNS}, by position (as {@link #stored}). */
   private static StepRecord mapStep(ResultSet rs) throws SQLException {
     UUID id = UUID.fromString(rs.getString(1));
     String jobId = rs.getString(2);

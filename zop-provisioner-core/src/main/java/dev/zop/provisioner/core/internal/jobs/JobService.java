@@ -9,10 +9,12 @@ import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventListener;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Page;
@@ -287,30 +289,82 @@ public final class JobService {
 
   public Job get(Principal principal, JobId id) {
     return db.read(c -> {
-      JobRecord job = jobs.find(c, principal.orgId(), id);
-      if (job == null || job.jobType() != JobType.PROVISIONING) {
+      JobRepository.StoredJob row = jobs.findStored(c, principal.orgId(), id);
+      if (row == null || JobType.fromWire(row.jobType()) != JobType.PROVISIONING) {
         throw new NotFoundException("job", id);
       }
-      return view(job, jobs.steps(c, id));
+      Job kept = finishedView(row);
+      return kept != null ? kept : keptIfFinished(row, view(row.parse(), jobs.steps(c, id)));
     });
   }
 
   public Page<Job> list(Principal principal, JobQuery query) {
     long after = parseCursor(query.cursor());
     return db.read(c -> {
-      List<Map.Entry<Long, JobRecord>> rows =
+      List<Map.Entry<Long, JobRepository.StoredJob>> rows =
           jobs.list(c, principal.orgId(), JobType.PROVISIONING, query.spaceId(), query.statuses(), after,
               query.limit());
       boolean more = rows.size() > query.limit();
-      List<Map.Entry<Long, JobRecord>> page = more ? rows.subList(0, query.limit()) : rows;
-      Map<String, List<StepRecord>> steps = jobs.steps(c, page.stream().map(e -> e.getValue().id().value()).toList(),
-          db.dialect());
-      List<Job> items = page.stream()
-          .map(e -> view(e.getValue(), steps.getOrDefault(e.getValue().id().value(), List.of())))
-          .toList();
+      List<Map.Entry<Long, JobRepository.StoredJob>> page = more ? rows.subList(0, query.limit()) : rows;
+      Job[] items = new Job[page.size()];
+      List<String> unread = new ArrayList<>();
+      for (int i = 0; i < items.length; i++) {
+        items[i] = finishedView(page.get(i).getValue());
+        if (items[i] == null) {
+          unread.add(page.get(i).getValue().id());
+        }
+      }
+      Map<String, List<StepRecord>> steps = unread.isEmpty() ? Map.of() : jobs.steps(c, unread, db.dialect());
+      for (int i = 0; i < items.length; i++) {
+        if (items[i] == null) {
+          JobRepository.StoredJob row = page.get(i).getValue();
+          items[i] = keptIfFinished(row, view(row.parse(), steps.getOrDefault(row.id(), List.of())));
+        }
+      }
       String next = more ? "c" + page.get(page.size() - 1).getKey() : null;
-      return new Page<>(items, next);
+      return new Page<>(List.of(items), next);
     });
+  }
+
+  /**
+   * Views of finished jobs as last read, by job id, each with the row it was built from. A kept view is used
+   * only when the row read now is equal to that one, column for column, so a changed name, tag, status or output
+   * is never missed. The steps are not in the row, and are what the view saves reading: a finished job's steps
+   * change only while it runs again or is retried or torn down, and each of those leaves its row different for
+   * good (a claim bumps the version, which never goes back; a retry, cancel or teardown moves the status and
+   * sets a new finish time). Steps read just after the row can only be newer than it, so a view kept under an
+   * older row is one no later row matches. Component jobs are not kept: their values may nest maps a caller could
+   * change in place.
+   */
+  private final com.github.benmanes.caffeine.cache.Cache<String, FinishedView> finishedViews =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumWeight(FINISHED_VIEWS_WEIGHT)
+          .weigher((String id, FinishedView kept) -> kept.weight()).build();
+
+  /** About two million characters of stored text, a few megabytes of heap: forty full pages of one-step jobs. */
+  private static final long FINISHED_VIEWS_WEIGHT = 2_000_000;
+
+  private record FinishedView(JobRepository.StoredJob row, Job view, int weight) {}
+
+  private Job finishedView(JobRepository.StoredJob row) {
+    FinishedView kept = finishedViews.getIfPresent(row.id());
+    return kept != null && kept.row().equals(row) ? kept.view() : null;
+  }
+
+  private Job keptIfFinished(JobRepository.StoredJob row, Job view) {
+    if (view.status().isTerminal() && view.kind() != JobKind.COMPONENT) {
+      int weight = row.textLength();
+      for (JobStep step : view.steps()) {
+        weight += 200 + step.name().length();
+        for (Map.Entry<String, String> output : step.outputs().entrySet()) {
+          weight += output.getKey().length() + output.getValue().length();
+        }
+        for (String permission : step.permissions()) {
+          weight += permission.length();
+        }
+      }
+      finishedViews.put(row.id(), new FinishedView(row, view, weight));
+    }
+    return view;
   }
 
   public Job update(Principal principal, JobId id, JobPatch patch) {

@@ -154,13 +154,13 @@ public final class RemediationService {
     }
     long after = JobService.parseCursor(cursor);
     return db.read(c -> {
-      List<Map.Entry<Long, JobRecord>> rows =
+      List<Map.Entry<Long, JobRepository.StoredJob>> rows =
           jobs.list(c, principal.orgId(), JobType.REMEDIATION, null, Set.of(), after, limit);
       boolean more = rows.size() > limit;
-      List<Map.Entry<Long, JobRecord>> page = more ? rows.subList(0, limit) : rows;
+      List<Map.Entry<Long, JobRepository.StoredJob>> page = more ? rows.subList(0, limit) : rows;
       List<RemediationJob> items = new ArrayList<>();
-      for (Map.Entry<Long, JobRecord> e : page) {
-        JobRecord job = e.getValue();
+      for (Map.Entry<Long, JobRepository.StoredJob> e : page) {
+        JobRecord job = e.getValue().parse();
         items.add(view(job, jobs.steps(c, job.id()), remediations.details(c, job.id())));
       }
       return new Page<>(items, more ? "c" + page.get(page.size() - 1).getKey() : null);
