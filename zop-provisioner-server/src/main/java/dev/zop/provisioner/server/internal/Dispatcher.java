@@ -24,7 +24,6 @@ import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -51,6 +50,7 @@ public final class Dispatcher {
   private final RateLimiterRegistry limiters;
   private final io.opentelemetry.api.trace.Tracer tracer;
   private final Admission admission;
+  private final AnswerWriter answers;
 
   /** Reads the caller's W3C {@code traceparent}/{@code tracestate}, so a request's span joins the caller's trace. */
   private static final io.opentelemetry.context.propagation.TextMapGetter<Context> HEADERS =
@@ -69,6 +69,7 @@ public final class Dispatcher {
   public Dispatcher(Provisioner engine, AccessStore access, ObjectMapper json, long maxBodyBytes,
       int requestsPerSecondPerToken, io.opentelemetry.api.OpenTelemetry openTelemetry, Admission admission) {
     this.admission = admission;
+    this.answers = new AnswerWriter(json);
     this.tracer = openTelemetry.getTracer("dev.zop.provisioner.server");
     this.engine = engine;
     this.access = access;
@@ -329,14 +330,7 @@ public final class Dispatcher {
   }
 
   private void writeData(Context ctx, int status, Object data) throws IOException {
-    Map<String, Object> envelope = new LinkedHashMap<>();
-    if (data instanceof dev.zop.provisioner.Page<?> page) {
-      envelope.put("data", page.items());
-      envelope.put("nextCursor", page.nextCursor());
-    } else {
-      envelope.put("data", data);
-    }
-    ctx.status(status).contentType("application/json").result(json.writeValueAsBytes(envelope));
+    ctx.status(status).contentType("application/json").result(answers.write(data));
   }
 
   private int writeError(Context ctx, Exception e, String requestId) {
