@@ -25,7 +25,7 @@ import java.util.function.IntConsumer;
 /**
  * The REST service under load over loopback, printing JSON lines: first a mix of calls from {@code bench.callers}
  * concurrent callers (default 50) for {@code bench.seconds} (default 60), after a warm-up of {@code bench.warmup}
- * seconds (default 60) of the same mix, on a PostgreSQL store; then, with one
+ * seconds (default 120) of the same mix, on a PostgreSQL store; then, with one
  * caller and an H2 store, get job, list jobs and submit job over HTTP against the same calls on the embedded
  * engine ({@code bench.ops} each, default 2000; 0 skips them).
  *
@@ -65,8 +65,9 @@ public final class ServiceBenchmark {
    * a call (autocommit reads included), the JIT's compilation time in the measured run (elapsed, summed over its
    * threads), heap after a full GC before and after, the requests that waited the server's longest admission wait,
    * and the calls finished in each second. The warm-up's own figures are printed first: on two cores that the callers
-   * keep busy the JIT takes tens of seconds to compile the hot paths (throughput climbs for about 25 s with the
-   * default slots), so a measurement that starts earlier reports compilation, not the service.
+   * keep busy the JIT takes a minute or more to compile the hot paths (on a slow host, after 60 s of warm-up it was
+   * still compiling for 42 s of the measured minute, and throughput climbed from 540 to 1,300 calls a second within
+   * it), so a measurement that starts earlier reports compilation, not the service.
    */
   private static void mix(int callers, int seconds) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
@@ -113,7 +114,7 @@ public final class ServiceBenchmark {
           }
         };
         long heapBefore = heapAfterGc(memory);
-        int warmup = Integer.getInteger("bench.warmup", 60);
+        int warmup = Integer.getInteger("bench.warmup", 120);
         if (warmup > 0) {
           Mix warm = runMix(callers, warmup, deck, call); // the JIT, pools, connections
           System.out.println(String.format(Locale.ROOT, "{\"bench\":\"service_mix_warmup\",\"seconds\":%d,"

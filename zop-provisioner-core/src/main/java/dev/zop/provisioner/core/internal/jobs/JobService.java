@@ -340,7 +340,7 @@ public final class JobService {
       com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumWeight(FINISHED_VIEWS_WEIGHT)
           .weigher((String id, FinishedView kept) -> kept.weight()).build();
 
-  /** About two million characters of stored text, a few megabytes of heap: forty full pages of one-step jobs. */
+  /** Weighed in characters of text kept: two million is some two thousand one-step jobs, forty full pages. */
   private static final long FINISHED_VIEWS_WEIGHT = 2_000_000;
 
   private record FinishedView(JobRepository.StoredJob row, Job view, int weight) {}
