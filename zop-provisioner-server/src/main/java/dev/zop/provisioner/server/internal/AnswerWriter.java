@@ -38,6 +38,11 @@ final class AnswerWriter {
     if (data instanceof Page<?> page && page.items().stream().allMatch(Job.class::isInstance)) {
       return jobs(page.items().toArray(new Job[0]), true, page.nextCursor());
     }
+    return json.writeValueAsBytes(envelope(data));
+  }
+
+  /** The envelope as a map, which the mapper writes as every answer's bytes should be. */
+  static Map<String, Object> envelope(Object data) {
     Map<String, Object> envelope = new LinkedHashMap<>();
     if (data instanceof Page<?> page) {
       envelope.put("data", page.items());
@@ -45,7 +50,7 @@ final class AnswerWriter {
     } else {
       envelope.put("data", data);
     }
-    return json.writeValueAsBytes(envelope);
+    return envelope;
   }
 
   private byte[] jobs(Job[] jobs, boolean page, String nextCursor) throws IOException {

@@ -18,7 +18,6 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.wire.WireJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,12 +36,12 @@ class AnswerWriterTest {
     Page<Job> page = new Page<>(List.of(finished, running, finished), "c42");
 
     for (int time = 0; time < 2; time++) { // the second time, the finished job's JSON is the kept text
-      assertThat(text(answers.write(finished))).isEqualTo(text(JSON.writeValueAsBytes(envelope(finished))));
-      assertThat(text(answers.write(running))).isEqualTo(text(JSON.writeValueAsBytes(envelope(running))));
-      assertThat(text(answers.write(page))).isEqualTo(text(JSON.writeValueAsBytes(envelope(page))));
+      assertThat(text(answers.write(finished))).isEqualTo(mapped(finished));
+      assertThat(text(answers.write(running))).isEqualTo(mapped(running));
+      assertThat(text(answers.write(page))).isEqualTo(mapped(page));
     }
     Page<Job> last = new Page<>(List.of(finished), null);
-    assertThat(text(answers.write(last))).isEqualTo(text(JSON.writeValueAsBytes(envelope(last))));
+    assertThat(text(answers.write(last))).isEqualTo(mapped(last));
     Page<Job> empty = new Page<>(List.of(), null);
     assertThat(text(answers.write(empty))).isEqualTo("{\"data\":[],\"nextCursor\":null}");
     Page<String> other = new Page<>(List.of("a", "b"), "c1");
@@ -73,15 +72,9 @@ class AnswerWriterTest {
         status.isTerminal() ? AT : null);
   }
 
-  private static Map<String, Object> envelope(Object data) {
-    Map<String, Object> envelope = new LinkedHashMap<>();
-    if (data instanceof Page<?> page) {
-      envelope.put("data", page.items());
-      envelope.put("nextCursor", page.nextCursor());
-    } else {
-      envelope.put("data", data);
-    }
-    return envelope;
+  /** What the mapper writes for the envelope of {@code data} as a map. */
+  private static String mapped(Object data) throws Exception {
+    return text(JSON.writeValueAsBytes(AnswerWriter.envelope(data)));
   }
 
   private static String text(byte[] bytes) {
