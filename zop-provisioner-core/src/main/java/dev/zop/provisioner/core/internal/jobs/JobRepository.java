@@ -108,21 +108,25 @@ public final class JobRepository {
    * may walk every job of the organisation to find one.
    */
   public JobRecord find(Connection c, String orgId, JobId id) throws SQLException {
-    JobRecord job = findAnyOrg(c, id);
-    return job != null && job.orgId().equals(orgId) ? job : null;
+    StoredJob job = findStored(c, orgId, id);
+    return job == null ? null : job.parse();
   }
 
-  /** The job's row as stored, if it is the organisation's; null otherwise. */
+  /** The organisation's job's row as stored, or null; looked up as {@link #find} does. */
   public StoredJob findStored(Connection c, String orgId, JobId id) throws SQLException {
-    StoredJob job = Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
-        rs -> stored(rs, 1), id.value());
+    StoredJob job = storedAnyOrg(c, id);
     return job != null && job.orgId().equals(orgId) ? job : null;
   }
 
   /** For workers: the job was scoped when it was submitted. */
   JobRecord findAnyOrg(Connection c, JobId id) throws SQLException {
+    StoredJob job = storedAnyOrg(c, id);
+    return job == null ? null : job.parse();
+  }
+
+  private static StoredJob storedAnyOrg(Connection c, JobId id) throws SQLException {
     return Database.queryOne(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id = ?",
-        JobRepository::mapJob, id.value());
+        rs -> stored(rs, 1), id.value());
   }
 
   /** For workers: several jobs by id, in one query. */
@@ -268,13 +272,9 @@ public final class JobRepository {
         id.value(), afterSeq, limit);
   }
 
+  /** A job from the {@link #JOB_COLUMNS}. */
   private static JobRecord mapJob(ResultSet rs) throws SQLException {
-    return mapJob(rs, 1);
-  }
-
-  /** A job from the {@link #JOB_COLUMNS} starting at column {@code first}. */
-  private static JobRecord mapJob(ResultSet rs, int first) throws SQLException {
-    return stored(rs, first).parse();
+    return stored(rs, 1).parse();
   }
 
   /**
@@ -297,15 +297,11 @@ public final class JobRepository {
       String outputs, String failure, String createdBy, java.time.Instant createdAt, java.time.Instant updatedAt,
       java.time.Instant finishedAt, long version, String traceParent) {
 
-    public JobStatus parsedStatus() {
-      return JobStatus.fromWire(status);
-    }
-
     public JobRecord parse() {
       JobKind parsedKind = JobKind.fromWire(kind);
       return new JobRecord(JobId.of(id), orgId, spaceId == null ? null : SpaceId.of(spaceId),
           JobType.fromWire(jobType), parsedKind, name, Json.stringMap(tags), provider, CloudAccountId.of(accountId),
-          region, parsedKind == JobKind.REMEDIATION ? null : Json.spec(parsedKind, spec), parsedStatus(),
+          region, parsedKind == JobKind.REMEDIATION ? null : Json.spec(parsedKind, spec), JobStatus.fromWire(status),
           JobPhase.fromWire(phase), Json.stringMap(outputs), Json.failure(failure), createdBy, createdAt, updatedAt,
           finishedAt, version, traceParent);
     }
