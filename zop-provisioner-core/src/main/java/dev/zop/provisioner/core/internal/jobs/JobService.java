@@ -343,15 +343,9 @@ public final class JobService {
   /** Weighed in characters of text kept: two million is some two thousand one-step jobs, forty full pages. */
   private static final long FINISHED_VIEWS_WEIGHT = 2_000_000;
 
-  private record FinishedView(JobRepository.StoredJob row, Job view, int weight) {}
-
-  private Job finishedView(JobRepository.StoredJob row) {
-    FinishedView kept = finishedViews.getIfPresent(row.id());
-    return kept != null && kept.row().equals(row) ? kept.view() : null;
-  }
-
-  private Job keptIfFinished(JobRepository.StoredJob row, Job view) {
-    if (view.status().isTerminal() && view.kind() != JobKind.COMPONENT) {
+  private record FinishedView(JobRepository.StoredJob row, Job view) {
+    /** Its row's text and its steps' names, outputs and permissions, in characters. */
+    int weight() {
       int weight = row.textLength();
       for (JobStep step : view.steps()) {
         weight += 200 + step.name().length();
@@ -362,7 +356,18 @@ public final class JobService {
           weight += permission.length();
         }
       }
-      finishedViews.put(row.id(), new FinishedView(row, view, weight));
+      return weight;
+    }
+  }
+
+  private Job finishedView(JobRepository.StoredJob row) {
+    FinishedView kept = finishedViews.getIfPresent(row.id());
+    return kept != null && kept.row().equals(row) ? kept.view() : null;
+  }
+
+  private Job keptIfFinished(JobRepository.StoredJob row, Job view) {
+    if (view.status().isTerminal() && view.kind() != JobKind.COMPONENT) {
+      finishedViews.put(row.id(), new FinishedView(row, view));
     }
     return view;
   }
