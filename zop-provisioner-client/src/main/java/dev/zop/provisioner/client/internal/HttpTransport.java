@@ -29,6 +29,7 @@ public final class HttpTransport {
   private final OkHttpClient http;
   private final HttpUrl base;
   private final ObjectMapper json = WireJson.lenient();
+  private final ReadAnswers readAnswers = new ReadAnswers();
 
   public HttpTransport(OkHttpClient http, HttpUrl base) {
     this.http = http;
@@ -102,11 +103,21 @@ public final class HttpTransport {
   <T> T call(String method, HttpUrl url, Object body, Type type, Map<String, String> headers) {
     Request.Builder request = new Request.Builder().url(url).header("Accept", "application/json");
     headers.forEach(request::header);
+    boolean get = method.equals("GET");
+    ReadAnswers.Read read = get ? readAnswers.find(url, type) : null;
+    if (read != null) {
+      request.header("If-None-Match", read.etag());
+    }
     request.method(method, body == null ? (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")
         ? RequestBody.create(new byte[0], JSON) : null) : RequestBody.create(write(body), JSON));
     Call call = http.newCall(request.build());
     try (Response response = call.execute()) {
       byte[] bytes = response.body().bytes();
+      if (response.code() == 304 && read != null) {
+        @SuppressWarnings("unchecked")
+        T same = (T) read.value(); // the service found the answer unchanged, byte for byte
+        return same;
+      }
       if (!response.isSuccessful()) {
         throw RemoteErrors.toException(response.code(), bytes, json, response.header("X-Request-Id"));
       }
@@ -122,6 +133,9 @@ public final class HttpTransport {
           json.getTypeFactory().constructParametricType(Envelope.class, data));
       @SuppressWarnings("unchecked")
       T result = (T) (page ? new Page<>((List<?>) envelope.data, envelope.nextCursor) : envelope.data);
+      if (get) {
+        readAnswers.keep(url, type, response.header("ETag"), result, bytes.length);
+      }
       return result;
     } catch (IOException e) {
       throw new ProviderException(RemoteErrors.unreachable(url, e));

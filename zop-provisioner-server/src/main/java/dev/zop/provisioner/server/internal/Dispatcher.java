@@ -155,8 +155,7 @@ public final class Dispatcher {
         status = 204;
         ctx.status(204);
       } else {
-        status = endpoint.successStatus();
-        writeData(ctx, status, data);
+        status = writeData(ctx, endpoint.successStatus(), data);
       }
     } catch (Exception e) {
       status = writeError(ctx, e, requestId);
@@ -329,8 +328,19 @@ public final class Dispatcher {
     }
   }
 
-  private void writeData(Context ctx, int status, Object data) throws IOException {
-    ctx.status(status).contentType("application/json").result(answers.write(data));
+  /** Writes the answer, or {@code 304} when a GET names its validator already; returns the status written. */
+  private int writeData(Context ctx, int status, Object data) throws IOException {
+    AnswerWriter.Answer answer = answers.answer(data);
+    if (answer.etag() != null) {
+      ctx.header("ETag", answer.etag());
+      if (status == 200 && ctx.method() == io.javalin.http.HandlerType.GET
+          && AnswerWriter.matches(ctx.header("If-None-Match"), answer.etag())) {
+        ctx.status(304);
+        return 304;
+      }
+    }
+    ctx.status(status).contentType("application/json").result(answer.body());
+    return status;
   }
 
   private int writeError(Context ctx, Exception e, String requestId) {

@@ -73,6 +73,16 @@ public final class OpenApi {
       params.add(Map.of("name", "Idempotency-Key", "in", "header", "required", false,
           "schema", Map.of("type", "string")));
     }
+    // finished jobs, and pages of them, carry a validator (see AnswerWriter)
+    boolean validated = endpoint.method().equals("GET") && endpoint.response() != null
+        && (endpoint.response().type() == dev.zop.provisioner.Job.class
+            || endpoint.response().type() == dev.zop.provisioner.Page.class
+            && dev.zop.provisioner.Job.class.equals(endpoint.response().arguments()[0]));
+    if (validated) {
+      params.add(Map.of("name", "If-None-Match", "in", "header", "required", false, "description",
+          "the ETag of an earlier answer: 304 with no body if the answer is still byte for byte the same",
+          "schema", Map.of("type", "string")));
+    }
     if (!params.isEmpty()) {
       op.put("parameters", params);
     }
@@ -102,6 +112,10 @@ public final class OpenApi {
       responses.put(Integer.toString(endpoint.successStatus()), Map.of("description", "{\"data\": ...}",
           "content", Map.of("application/json", Map.of("schema", Map.of("type", "object",
               "required", List.of("data"), "properties", Map.of("data", schemas.reference(endpoint.response())))))));
+    }
+    if (validated) {
+      responses.put("304", Map.of("description", "not modified: If-None-Match named this answer's ETag, which an"
+          + " answer of finished jobs only carries"));
     }
     if (!endpoint.isPublic()) {
       responses.put("400", error);

@@ -61,6 +61,49 @@ class AnswerWriterTest {
     assertThat(text(answers.write(before))).contains("\"name\":\"before\"");
   }
 
+  @Test
+  void answersOfFinishedJobsCarryAValidatorThatFollowsTheirBytes() throws Exception {
+    AnswerWriter answers = new AnswerWriter(JSON);
+    Job one = job("job_finished00000000001", JobStatus.SUCCEEDED, "one");
+    Job two = job("job_finished00000000002", JobStatus.FAILED, "two");
+    String page = answers.answer(new Page<>(List.of(one, two), "c1")).etag();
+
+    assertThat(page).matches("W/\"[A-Za-z0-9_-]{22}\"");
+    // the same bytes from other objects, and from kept text or not, have the same validator
+    assertThat(new AnswerWriter(JSON).answer(new Page<>(List.of(job("job_finished00000000001",
+        JobStatus.SUCCEEDED, "one"), job("job_finished00000000002", JobStatus.FAILED, "two")), "c1")).etag())
+        .isEqualTo(page);
+    // any change of the bytes changes it: a job's field, the order, the cursor, the envelope
+    List<String> others = List.of(
+        answers.answer(new Page<>(List.of(one, job("job_finished00000000002", JobStatus.FAILED, "2")), "c1")).etag(),
+        answers.answer(new Page<>(List.of(two, one), "c1")).etag(),
+        answers.answer(new Page<>(List.of(one, two), "c2")).etag(),
+        answers.answer(new Page<>(List.of(one, two), null)).etag(),
+        answers.answer(new Page<>(List.of(one), null)).etag(),
+        answers.answer(one).etag());
+    assertThat(others).doesNotContainNull().doesNotHaveDuplicates().doesNotContain(page);
+    assertThat(answers.answer(new Page<>(List.of(), null)).etag()).isNotNull();
+
+    // what may still change, or is not a job, has none
+    Job running = job("job_running000000000001", JobStatus.RUNNING, "running");
+    assertThat(answers.answer(running).etag()).isNull();
+    assertThat(answers.answer(new Page<>(List.of(one, running), null)).etag()).isNull();
+    assertThat(answers.answer(Map.of("k", "v")).etag()).isNull();
+  }
+
+  @Test
+  void ifNoneMatchIsComparedWeakly() {
+    String etag = "W/\"abc\"";
+    assertThat(AnswerWriter.matches("W/\"abc\"", etag)).isTrue();
+    assertThat(AnswerWriter.matches("\"abc\"", etag)).isTrue();
+    assertThat(AnswerWriter.matches("\"x\", W/\"abc\"", etag)).isTrue();
+    assertThat(AnswerWriter.matches("*", etag)).isTrue();
+    assertThat(AnswerWriter.matches("W/\"abd\"", etag)).isFalse();
+    assertThat(AnswerWriter.matches("abc", etag)).isFalse();
+    assertThat(AnswerWriter.matches(null, etag)).isFalse();
+    assertThat(AnswerWriter.matches("*", null)).isFalse();
+  }
+
   private static Job job(String id, JobStatus status, String name) {
     JobStep step = new JobStep(UUID.fromString("7f0c7c1e-3f7a-4f55-9d43-2b1d2c9a0b11"), JobPhase.CREATE, 0,
         "create-repository", status == JobStatus.RUNNING ? StepStatus.RUNNING : StepStatus.FAILED, 2,
