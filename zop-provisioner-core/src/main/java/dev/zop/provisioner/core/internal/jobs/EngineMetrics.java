@@ -24,6 +24,7 @@ import java.util.Map;
  *       waiting, retrying, failed): each run of a step's body, the cloud calls in it;</li>
  *   <li>{@code zop.step.failures} (counter, tags {@code provider}, {@code category}), {@code zop.step.retries}
  *       (counter, tags {@code provider}, {@code kind}), {@code zop.claims} (jobs this engine leased),
+ *       {@code zop.claim.queries} (the claim transactions that leased them, those that found nothing included),
  *       {@code zop.lease.losses} (runs stopped because another engine holds the job now).</li>
  * </ul>
  *
@@ -34,6 +35,7 @@ public final class EngineMetrics {
 
   private final MeterRegistry registry;
   private final Counter claims;
+  private final Counter claimQueries;
   private final Counter leaseLosses;
   private volatile Map<JobStatus, Long> counts = Map.of();
   private volatile long countedAt;
@@ -42,6 +44,8 @@ public final class EngineMetrics {
     this.registry = registry != null ? registry : new CompositeMeterRegistry();
     this.claims = Counter.builder("zop.claims").description("jobs this engine leased to run")
         .register(this.registry);
+    this.claimQueries = Counter.builder("zop.claim.queries")
+        .description("claim transactions this engine ran, those that found no due job included").register(this.registry);
     this.leaseLosses = Counter.builder("zop.lease.losses")
         .description("runs stopped because the job's lease passed to another engine").register(this.registry);
   }
@@ -78,7 +82,10 @@ public final class EngineMetrics {
   }
 
   void claimed(int jobs) {
-    claims.increment(jobs);
+    claimQueries.increment();
+    if (jobs > 0) {
+      claims.increment(jobs);
+    }
   }
 
   void leaseLost() {

@@ -33,6 +33,14 @@ final class Worker implements AutoCloseable {
   private final JobSignals wakeups = new JobSignals();
   private final Map<JobId, Lease> leases = new ConcurrentHashMap<>();
   private final AtomicInteger busy = new AtomicInteger();
+  /**
+   * Whether the poller's last look at the due jobs was cut short by its threads (none free, or a claim that came
+   * back full), so that a thread set free may find due work waiting. Otherwise every job due then was claimed, and
+   * what has become due since is a submit or retry here (which wakes the poller itself), another engine's, or a
+   * retry's time come, all of which the next poll finds: waking the poller as each run ends would only claim
+   * nothing, a transaction each (at a trickle of submits, most of a job's claims).
+   */
+  private volatile boolean threadBound = true;
   private final ExecutorService pool;
   private final ScheduledExecutorService heartbeats;
   private final Thread poller;
@@ -97,6 +105,7 @@ final class Worker implements AutoCloseable {
     boolean backlog = false;
     while (running) {
       try {
+        threadBound = true; // before counting the threads: a run ending meanwhile must wake the poller
         int free = toClaim(threads, busy.get(), backlog);
         Map<String, StepRunner.Loaded> loaded = new java.util.HashMap<>();
         List<Dialect.Claimed> claimed = free <= 0 ? List.of() : db.tx(c -> {
@@ -106,12 +115,13 @@ final class Worker implements AutoCloseable {
           }
           return now;
         });
-        if (!claimed.isEmpty()) {
+        if (free > 0) {
           metrics.claimed(claimed.size());
         }
         if (free > 0) {
           backlog = claimed.size() == free;
         }
+        threadBound = free <= 0 || claimed.size() == free;
         for (Dialect.Claimed claim : claimed) {
           Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version())
               .withClaimed(loaded.get(claim.jobId()));
@@ -120,7 +130,9 @@ final class Worker implements AutoCloseable {
           pool.execute(() -> runner.run(lease, pool, () -> {
             leases.remove(lease.jobId);
             busy.decrementAndGet();
-            wakeups.changed();
+            if (threadBound || !running) { // close() waits for the runs to end
+              wakeups.changed();
+            }
           }));
         }
         if (claimed.isEmpty() || claimed.size() < free) {
