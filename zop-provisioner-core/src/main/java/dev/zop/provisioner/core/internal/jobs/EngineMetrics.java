@@ -88,6 +88,11 @@ public final class EngineMetrics {
     }
   }
 
+  /** A job written already leased to this engine by its submit, which it runs with no claim. */
+  void leasedAtSubmit() {
+    claims.increment();
+  }
+
   void leaseLost() {
     leaseLosses.increment();
   }

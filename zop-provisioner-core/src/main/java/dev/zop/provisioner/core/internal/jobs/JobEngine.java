@@ -65,7 +65,7 @@ public final class JobEngine implements AutoCloseable {
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
     this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
-        settings.poll(), teardownGuards, settings.tracing());
+        worker, settings.poll(), teardownGuards, settings.tracing());
     if (worker != null) {
       worker.start();
     }

@@ -36,14 +36,22 @@ public final class JobRepository {
   private static final String JOB_COLUMNS = "id, org_id, space_id, job_type, kind, name, tags, provider,"
       + " cloud_account_id, region, spec, status, phase, outputs, failure, created_by, created_at, updated_at,"
       + " finished_at, version, trace_parent";
+  /** Formatted with: more columns, the organisation's value, the version, more values. */
   private static final String INSERT_JOB_TEMPLATE = "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind,"
       + " name, tags, provider, cloud_account_id, region, spec, status, phase, outputs, failure, created_by,"
-      + " created_at, updated_at, next_run_at, version, trace_parent)"
-      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 0, ?)";
+      + " created_at, updated_at, next_run_at, version, trace_parent%s)"
+      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, %d, ?%s)";
   /** The job's organisation taken from its space's row, found only while the space is active (org_id is NOT NULL). */
-  private static final String INSERT_JOB_WHILE_SPACE_ACTIVE = INSERT_JOB_TEMPLATE.formatted(
-      "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)");
-  private static final String INSERT_JOB = INSERT_JOB_TEMPLATE.formatted("?");
+  private static final String ORG_WHILE_SPACE_ACTIVE =
+      "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)";
+  private static final String INSERT_JOB_WHILE_SPACE_ACTIVE =
+      INSERT_JOB_TEMPLATE.formatted("", ORG_WHILE_SPACE_ACTIVE, 0, "");
+  private static final String INSERT_JOB = INSERT_JOB_TEMPLATE.formatted("", "?", 0, "");
+  /** The version of a job's row written already leased by its submit: as a claim of the row at 0 leaves it. */
+  static final long LEASED_AT_SUBMIT_VERSION = 1;
+
+  /** Who a new job's row is leased to as it is written, and for how long by the database's clock. */
+  record LeaseAtSubmit(String owner, long millis) {}
   /** Read back by position in {@link #mapStep}, as {@link #JOB_COLUMNS}. */
   private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
       + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
@@ -63,6 +71,19 @@ public final class JobRepository {
    */
   List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps,
       boolean whileSpaceActive) {
+    return inserts(job, idempotencyKey, requestHash, steps, whileSpaceActive, null, null);
+  }
+
+  /**
+   * As above; with {@code lease}, the job's row is written leased to its owner, at
+   * {@link #LEASED_AT_SUBMIT_VERSION}, as if claimed at once ({@code job.version()} must say so).
+   */
+  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps,
+      boolean whileSpaceActive, LeaseAtSubmit lease, dev.zop.provisioner.core.internal.store.Dialect dialect) {
+    if (job.version() != (lease == null ? 0 : LEASED_AT_SUBMIT_VERSION)) {
+      throw new IllegalArgumentException("a new job's row is written at version 0, or "
+          + LEASED_AT_SUBMIT_VERSION + " when leased; not " + job.version());
+    }
     List<RowWrite> rows = new ArrayList<>(steps.size() + 2);
     String spaceId = job.spaceId() == null ? null : job.spaceId().value();
     List<Object> args = new ArrayList<>();
@@ -76,7 +97,14 @@ public final class JobRepository {
         job.provider(), job.accountId().value(), job.region(), job.spec() == null ? "{}" : Json.write(job.spec()),
         job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), job.createdBy(),
         job.createdAt(), job.updatedAt(), job.traceParent()));
-    rows.add(new RowWrite((whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB), args.toArray()));
+    String insert = whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB;
+    if (lease != null) {
+      insert = INSERT_JOB_TEMPLATE.formatted(", lease_owner, lease_until", whileSpaceActive ? ORG_WHILE_SPACE_ACTIVE
+          : "?", LEASED_AT_SUBMIT_VERSION, ", ?, " + dialect.nowPlusMillis());
+      args.add(lease.owner());
+      args.add(lease.millis());
+    }
+    rows.add(new RowWrite(insert, args.toArray()));
     if (idempotencyKey != null) {
       rows.add(new RowWrite("INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
           + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash));
@@ -292,6 +320,15 @@ public final class JobRepository {
   }
 
   /** A {@code provisioning_jobs} row as read, before its text is parsed into a {@link JobRecord}. */
+  /** The row {@link #inserts} writes for a new job, as a read of it gives it, its JSON columns as written. */
+  static StoredJob asWritten(JobRecord job) {
+    return new StoredJob(job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(),
+        job.jobType().wireName(), job.kind().wireName(), job.name(), Json.write(job.tags()), job.provider(),
+        job.accountId().value(), job.region(), job.spec() == null ? "{}" : Json.write(job.spec()),
+        job.status().wireName(), job.phase().wireName(), Json.write(job.outputs()), Json.failureJson(job.failure()),
+        job.createdBy(), job.createdAt(), job.updatedAt(), job.finishedAt(), job.version(), job.traceParent());
+  }
+
   public record StoredJob(String id, String orgId, String spaceId, String jobType, String kind, String name,
       String tags, String provider, String accountId, String region, String spec, String status, String phase,
       String outputs, String failure, String createdBy, java.time.Instant createdAt, java.time.Instant updatedAt,

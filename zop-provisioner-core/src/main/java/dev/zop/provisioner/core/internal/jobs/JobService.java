@@ -76,13 +76,17 @@ public final class JobService {
   private final JobSignals signals;
   private final WatchHub watchHub;
   private final Runnable wakeWorker;
+  /** This engine's worker, which may take a job it submits without a claim; null when it runs no workers. */
+  private final Worker worker;
   private final Duration awaitPoll;
   private final List<TeardownGuard> teardownGuards;
   private final GroupCommit submits;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, JobScopes scopes, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
-      Runnable wakeWorker, Duration awaitPoll, List<TeardownGuard> teardownGuards, EngineTracing tracing) {
+      Runnable wakeWorker, Worker worker, Duration awaitPoll, List<TeardownGuard> teardownGuards,
+      EngineTracing tracing) {
+    this.worker = worker;
     this.tracing = tracing;
     this.db = db;
     this.jobs = jobs;
@@ -231,6 +235,8 @@ public final class JobService {
     io.opentelemetry.api.trace.Span span = tracing.submitted(id.value(), spec.kind().wireName());
     String traceParent = EngineTracing.traceParent(span);
     Job submitted;
+    Lease leased = null;
+    StepRunner.Loaded written;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       Target target = target(principal, place, spaceId, spec, true, networkErrors);
       List<Step> steps = target.driver.create(spec);
@@ -242,18 +248,25 @@ public final class JobService {
       Instant now = Timestamps.now();
       String name = options.name() != null ? options.name()
           : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
+      span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
+      // with a thread free here now, the job's row is written leased to this engine, which runs it once committed
+      leased = worker == null ? null : worker.reserve(id);
       JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
           options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
-          JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null, 0, traceParent);
-      span.setAttribute(EngineTracing.PROVIDER, target.space.provider());
-      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows, true));
+          JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
+          leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
+      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows, true,
+          leased == null ? null : worker.atSubmit(), db.dialect()));
       inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
       // reads nothing inside its transaction, so concurrent submits share commits
       submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = view(job, rows);
+      // the run's own copy, as the claim's read of the rows would give it: nothing it holds is shared
+      written = new StepRunner.Loaded(JobRepository.asWritten(job).parse(), List.copyOf(rows));
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
+      unreserve(leased);
       if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {
         // only the job's organisation, taken from its space, can be null (JobRepository#inserts): the space is no
         // longer active
@@ -266,13 +279,25 @@ public final class JobService {
       EngineTracing.failed(span, e.getMessage());
       throw e;
     } catch (RuntimeException e) {
+      unreserve(leased);
       EngineTracing.failed(span, e.getMessage());
       throw e;
     } finally {
       span.end();
     }
-    wakeWorker.run();
+    if (leased != null) {
+      worker.startSubmitted(leased, written);
+    } else {
+      wakeWorker.run();
+    }
     return submitted;
+  }
+
+  /** A thread reserved for a job whose row was not written (or not known to be): its lease, if any, runs out. */
+  private void unreserve(Lease leased) {
+    if (leased != null) {
+      worker.unreserve(leased);
+    }
   }
 
   private JobId existingForKey(Principal principal, String key, String hash) {

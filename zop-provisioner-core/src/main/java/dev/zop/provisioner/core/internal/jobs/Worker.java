@@ -125,15 +125,8 @@ final class Worker implements AutoCloseable {
         for (Dialect.Claimed claim : claimed) {
           Lease lease = new Lease(JobId.of(claim.jobId()), owner, claim.version())
               .withClaimed(loaded.get(claim.jobId()));
-          leases.put(lease.jobId, lease);
           busy.incrementAndGet();
-          pool.execute(() -> runner.run(lease, pool, () -> {
-            leases.remove(lease.jobId);
-            busy.decrementAndGet();
-            if (threadBound || !running) { // close() waits for the runs to end
-              wakeups.changed();
-            }
-          }));
+          execute(lease);
         }
         if (claimed.isEmpty() || claimed.size() < free) {
           seen = wakeups.awaitChange(seen, pollMillis);
@@ -149,6 +142,62 @@ final class Worker implements AutoCloseable {
         sleepQuietly(pollMillis);
       }
     }
+  }
+
+  private void execute(Lease lease) {
+    leases.put(lease.jobId, lease);
+    pool.execute(() -> runner.run(lease, pool, () -> ended(lease)));
+  }
+
+  private void ended(Lease lease) {
+    leases.remove(lease.jobId);
+    busy.decrementAndGet();
+    if (threadBound || !running) { // close() waits for the runs to end
+      wakeups.changed();
+    }
+  }
+
+  /**
+   * A thread for a job about to be submitted here, when one is free now: its row is then written already leased
+   * to this engine ({@link #atSubmit}), and {@link #startSubmitted} runs it once that row is committed, with no
+   * claim between. A claim costs a transaction (the lease's write, its commit, and reading back the job and its
+   * steps the submit had in hand), at a trickle of submits one a job. Null when no thread is free (the job then
+   * waits for a claim, here or by another engine: none is held back for want of a thread here) or the engine is
+   * stopping.
+   */
+  Lease reserve(JobId id) {
+    for (int now = busy.get(); running && now < threads; now = busy.get()) {
+      if (busy.compareAndSet(now, now + 1)) {
+        return new Lease(id, owner, JobRepository.LEASED_AT_SUBMIT_VERSION);
+      }
+    }
+    return null;
+  }
+
+  /** How the row of a job {@link #reserve reserved} here is leased as it is written. */
+  JobRepository.LeaseAtSubmit atSubmit() {
+    return new JobRepository.LeaseAtSubmit(owner, leaseMillis);
+  }
+
+  /**
+   * Runs a {@link #reserve reserved} job whose row, leased to this engine, is committed; {@code loaded} is the job
+   * and its steps as a read of those rows gives them. From here on its lease is heartbeated as a claimed one's.
+   */
+  void startSubmitted(Lease lease, StepRunner.Loaded loaded) {
+    metrics.leasedAtSubmit();
+    try {
+      execute(lease.withClaimed(loaded));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // halted as a crash is: the lease is left to run out, and the job to be claimed then
+      leases.remove(lease.jobId);
+      busy.decrementAndGet();
+    }
+  }
+
+  /** Gives the thread of a {@link #reserve reserved} job back: its row was not written, or not known to be. */
+  void unreserve(Lease lease) {
+    busy.decrementAndGet();
+    wakeups.changed(); // the poller may have counted the thread as taken
   }
 
   private void heartbeat() {
