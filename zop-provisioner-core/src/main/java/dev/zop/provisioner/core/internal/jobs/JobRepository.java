@@ -319,7 +319,6 @@ public final class JobRepository {
         Database.instant(rs, i++), rs.getLong(i++), rs.getString(i));
   }
 
-  /** A {@code provisioning_jobs} row as read, before its text is parsed into a {@link JobRecord}. */
   /** The row {@link #inserts} writes for a new job, as a read of it gives it, its JSON columns as written. */
   static StoredJob asWritten(JobRecord job) {
     return new StoredJob(job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(),
@@ -329,6 +328,7 @@ public final class JobRepository {
         job.createdBy(), job.createdAt(), job.updatedAt(), job.finishedAt(), job.version(), job.traceParent());
   }
 
+  /** A {@code provisioning_jobs} row as read, before its text is parsed into a {@link JobRecord}. */
   public record StoredJob(String id, String orgId, String spaceId, String jobType, String kind, String name,
       String tags, String provider, String accountId, String region, String spec, String status, String phase,
       String outputs, String failure, String createdBy, java.time.Instant createdAt, java.time.Instant updatedAt,

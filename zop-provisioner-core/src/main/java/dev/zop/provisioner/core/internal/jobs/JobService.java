@@ -296,7 +296,7 @@ public final class JobService {
   /** A thread reserved for a job whose row was not written (or not known to be): its lease, if any, runs out. */
   private void unreserve(Lease leased) {
     if (leased != null) {
-      worker.unreserve(leased);
+      worker.unreserve();
     }
   }
 

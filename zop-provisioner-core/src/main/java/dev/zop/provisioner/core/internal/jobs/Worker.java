@@ -117,8 +117,6 @@ final class Worker implements AutoCloseable {
         });
         if (free > 0) {
           metrics.claimed(claimed.size());
-        }
-        if (free > 0) {
           backlog = claimed.size() == free;
         }
         threadBound = free <= 0 || claimed.size() == free;
@@ -195,7 +193,7 @@ final class Worker implements AutoCloseable {
   }
 
   /** Gives the thread of a {@link #reserve reserved} job back: its row was not written, or not known to be. */
-  void unreserve(Lease lease) {
+  void unreserve() {
     busy.decrementAndGet();
     wakeups.changed(); // the poller may have counted the thread as taken
   }
