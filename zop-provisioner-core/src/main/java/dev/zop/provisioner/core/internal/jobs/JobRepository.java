@@ -58,45 +58,38 @@ public final class JobRepository {
 
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
-    Database.executeBatched(c, inserts(job, idempotencyKey, requestHash, steps, false));
+    Database.executeBatched(c, inserts(asWritten(job), idempotencyKey, requestHash, steps, false, null, null));
   }
 
   /**
-   * The inserts of a new job: its row, its idempotency key (when given) and its steps, in an order
-   * {@link Database#executeBatched} keeps. A second job with the same key fails on the key's primary key.
+   * The inserts of a new job: its row (as {@link #asWritten} gives it), its idempotency key (when given) and its
+   * steps, in an order {@link Database#executeBatched} keeps. A second job with the same key fails on the key's
+   * primary key.
    *
    * <p>With {@code whileSpaceActive}, the job's row takes its organisation from its space's own row, found only
    * while that row is still active in that organisation: a space deactivated or deleted since the caller read it
    * leaves {@code org_id} null, and the insert fails on the column's NOT NULL (before the job's other rows).
+   *
+   * <p>With {@code lease}, the job's row is written leased to its owner, at {@link #LEASED_AT_SUBMIT_VERSION}, as
+   * if claimed at once ({@code job.version()} must say so).
    */
-  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps,
-      boolean whileSpaceActive) {
-    return inserts(job, idempotencyKey, requestHash, steps, whileSpaceActive, null, null);
-  }
-
-  /**
-   * As above; with {@code lease}, the job's row is written leased to its owner, at
-   * {@link #LEASED_AT_SUBMIT_VERSION}, as if claimed at once ({@code job.version()} must say so).
-   */
-  List<RowWrite> inserts(JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps,
+  List<RowWrite> inserts(StoredJob job, String idempotencyKey, String requestHash, List<StepRecord> steps,
       boolean whileSpaceActive, LeaseAtSubmit lease, dev.zop.provisioner.core.internal.store.Dialect dialect) {
     if (job.version() != (lease == null ? 0 : LEASED_AT_SUBMIT_VERSION)) {
       throw new IllegalArgumentException("a new job's row is written at version 0, or "
           + LEASED_AT_SUBMIT_VERSION + " when leased; not " + job.version());
     }
     List<RowWrite> rows = new ArrayList<>(steps.size() + 2);
-    String spaceId = job.spaceId() == null ? null : job.spaceId().value();
     List<Object> args = new ArrayList<>();
-    args.add(job.id().value());
+    args.add(job.id());
     if (whileSpaceActive) {
-      args.addAll(java.util.Arrays.asList(spaceId, job.orgId(), SpaceStatus.ACTIVE));
+      args.addAll(java.util.Arrays.asList(job.spaceId(), job.orgId(), SpaceStatus.ACTIVE));
     } else {
       args.add(job.orgId());
     }
-    args.addAll(java.util.Arrays.asList(spaceId, job.jobType(), job.kind(), job.name(), Json.write(job.tags()),
-        job.provider(), job.accountId().value(), job.region(), job.spec() == null ? "{}" : Json.write(job.spec()),
-        job.status(), job.phase(), Json.write(job.outputs()), Json.failureJson(job.failure()), job.createdBy(),
-        job.createdAt(), job.updatedAt(), job.traceParent()));
+    args.addAll(java.util.Arrays.asList(job.spaceId(), job.jobType(), job.kind(), job.name(), job.tags(),
+        job.provider(), job.accountId(), job.region(), job.spec(), job.status(), job.phase(), job.outputs(),
+        job.failure(), job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent()));
     String insert = whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB;
     if (lease != null) {
       insert = INSERT_JOB_TEMPLATE.formatted(", lease_owner, lease_until", whileSpaceActive ? ORG_WHILE_SPACE_ACTIVE
@@ -107,7 +100,7 @@ public final class JobRepository {
     rows.add(new RowWrite(insert, args.toArray()));
     if (idempotencyKey != null) {
       rows.add(new RowWrite("INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
-          + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id().value(), requestHash));
+          + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id(), requestHash));
     }
     rows.addAll(stepInserts(steps));
     return rows;
@@ -319,7 +312,7 @@ public final class JobRepository {
         Database.instant(rs, i++), rs.getLong(i++), rs.getString(i));
   }
 
-  /** The row {@link #inserts} writes for a new job, as a read of it gives it, its JSON columns as written. */
+  /** A new job's row as {@link #inserts} writes it and a read of it gives it back, its JSON columns written once. */
   static StoredJob asWritten(JobRecord job) {
     return new StoredJob(job.id().value(), job.orgId(), job.spaceId() == null ? null : job.spaceId().value(),
         job.jobType().wireName(), job.kind().wireName(), job.name(), Json.write(job.tags()), job.provider(),

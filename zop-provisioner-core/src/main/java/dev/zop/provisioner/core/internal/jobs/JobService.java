@@ -255,7 +255,8 @@ public final class JobService {
           options.tags(), target.space.provider(), target.account.id(), target.space.region(), spec,
           JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
           leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
-      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(job, key, hash, rows, true,
+      JobRepository.StoredJob row = JobRepository.asWritten(job);
+      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(row, key, hash, rows, true,
           leased == null ? null : worker.atSubmit(), db.dialect()));
       inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
@@ -263,8 +264,8 @@ public final class JobService {
       submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = view(job, rows);
-      // the run's own copy, as the claim's read of the rows would give it: nothing it holds is shared
-      written = new StepRunner.Loaded(JobRepository.asWritten(job).parse(), List.copyOf(rows));
+      // the run's own copy, parsed from the row as written, as a claim's read gives it: nothing it holds is shared
+      written = leased == null ? null : new StepRunner.Loaded(row.parse(), List.copyOf(rows));
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       unreserve(leased);
       if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {
