@@ -64,7 +64,9 @@ public final class ServiceBenchmark {
    * a call cost (this JVM's; of it, the callers' own threads'; the rest of the machine's), the transactions committed
    * a call (autocommit reads included), the JIT's compilation time in the measured run (elapsed, summed over its
    * threads), heap after a full GC before and after, the requests that waited the server's longest admission wait,
-   * and the calls finished in each second. The warm-up's own figures are printed first: on two cores that the callers
+   * the calls finished in each second, the stretches in which the service all but stood still and whether the
+   * kernel's memory watcher ran then ({@link Stalls}), and the processes on the machine that used the most CPU
+   * meanwhile. The warm-up's own figures are printed first: on two cores that the callers
    * keep busy the JIT takes a minute or more to compile the hot paths (on a slow host, after 60 s of warm-up it was
    * still compiling for 42 s of the measured minute, and throughput climbed from 540 to 1,300 calls a second within
    * it), so a measurement that starts earlier reports compilation, not the service.
@@ -138,11 +140,13 @@ public final class ServiceBenchmark {
                 + "\"jvmCpuUsPerCall\":%.0f,\"callerCpuUsPerCall\":%.0f,\"otherCpuUsPerCall\":%.0f,"
                 + "\"commitsPerCall\":%.2f,\"jitCompilingMs\":%d,"
                 + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f,\"overranAdmissionWait\":%d,"
-                + "\"finishedEachSecond\":%s",
+                + "\"slots10ms\":%d,\"stalledSlots\":%d,\"stalledSlotsWithKdamondBusy\":%d,\"kdamondBusySlots\":%d,"
+                + "\"cpuSecondsByProcess\":%s,\"finishedEachSecond\":%s",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
             millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall,
             result.otherCpuMicrosPerCall, (double) commits / result.all.length, compiling, heapBefore / 1048576.0,
-            heapAfter / 1048576.0, overran, Arrays.toString(result.finishedEachSecond)));
+            heapAfter / 1048576.0, overran, result.stalls.slots(), result.stalls.stalled(),
+            result.stalls.stalledWithDamon(), result.stalls.damonBusy(), result.cpuSecondsByProcess, Arrays.toString(result.finishedEachSecond)));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
           line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
@@ -160,7 +164,7 @@ public final class ServiceBenchmark {
    */
   private record Mix(long[] all, java.util.Map<Call, long[]> byCall, long errors, double seconds,
       double jvmCpuMicrosPerCall, double callerCpuMicrosPerCall, double otherCpuMicrosPerCall,
-      long[] finishedEachSecond) {}
+      long[] finishedEachSecond, Stalls stalls, String cpuSecondsByProcess) {}
 
   private static Mix runMix(int callers, int seconds, Call[] deck,
       java.util.function.BiConsumer<Call, java.util.Random> call) throws Exception {
@@ -169,17 +173,23 @@ public final class ServiceBenchmark {
     java.util.concurrent.atomic.AtomicLong callerCpuNanos = new java.util.concurrent.atomic.AtomicLong();
     java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
     java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
+    // each finished call's start and end, in nanoseconds from the start, for the stalls
+    java.util.List<java.util.List<long[]>> spans = new java.util.ArrayList<>();
     java.util.List<Thread> threads = new java.util.ArrayList<>();
     java.util.concurrent.atomic.AtomicLongArray finished = new java.util.concurrent.atomic.AtomicLongArray(seconds + 1);
     long start = System.nanoTime();
     long jvmCpuBefore = EngineBenchmark.jvmCpuNanos();
     long machineBefore = EngineBenchmark.machineCpuTicks();
+    java.util.Map<String, Long> processesBefore = cpuTicksByProcess();
+    DamonSampler damon = new DamonSampler(start, seconds);
     for (int t = 0; t < callers; t++) {
       java.util.Map<Call, java.util.List<Long>> mine = new java.util.EnumMap<>(Call.class);
       for (Call op : Call.values()) {
         mine.put(op, new java.util.ArrayList<>());
       }
       perCaller.add(mine);
+      java.util.List<long[]> mySpans = new java.util.ArrayList<>();
+      spans.add(mySpans);
       java.util.Random random = new java.util.Random(t);
       Thread thread = new Thread(() -> {
         long cpuBefore = threadCpu.getCurrentThreadCpuTime();
@@ -190,6 +200,7 @@ public final class ServiceBenchmark {
             call.accept(op, random);
             long now = System.nanoTime();
             mine.get(op).add(now - began);
+            mySpans.add(new long[] {began - start, now - start});
             finished.incrementAndGet((int) Math.min(seconds, (now - start) / 1_000_000_000L));
           } catch (RuntimeException e) {
             if (errors.incrementAndGet() <= 3) {
@@ -206,6 +217,8 @@ public final class ServiceBenchmark {
       thread.join();
     }
     double took = (System.nanoTime() - start) / 1e9;
+    java.util.Map<String, Long> processesAfter = cpuTicksByProcess();
+    damon.close();
     double jvmCpuMicros = (EngineBenchmark.jvmCpuNanos() - jvmCpuBefore) / 1e3;
     double machineCpuMicros = (EngineBenchmark.machineCpuTicks() - machineBefore) * 1e6
         / EngineBenchmark.TICKS_PER_SECOND;
@@ -219,8 +232,158 @@ public final class ServiceBenchmark {
     for (int i = 0; i < seconds; i++) {
       eachSecond[i] = finished.get(i) + (i == seconds - 1 ? finished.get(seconds) : 0); // the last calls' tail
     }
+    Stalls stalls = Stalls.of(spans.stream().flatMap(java.util.List::stream).toList(), damon.bySlot(), took);
     return new Mix(all, byCall, errors.get(), took, jvmCpuMicros / all.length,
-        callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length, eachSecond);
+        callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length, eachSecond,
+        stalls, busiest(processesBefore, processesAfter, 6));
+  }
+
+  /**
+   * Stretches of the measured run in which the service all but stood still, and whether the kernel's DAMON
+   * thread ({@code kdamond}, which some hosts run to watch memory use) was busy then. A slot is 10 ms; it is stalled
+   * when fewer than a fifth of the run's mean calls a slot finished in it (at well over a thousand calls a second,
+   * some fifteen finish in a slot, and by chance alone three or fewer about once in ten thousand slots). A stalled
+   * slot counts as one with {@code kdamond} busy when that thread ran for 5 ms or more in it or in the slot either
+   * side; the same is counted over all slots, to compare.
+   */
+  private record Stalls(int slots, int stalled, int stalledWithDamon, int damonBusy) {
+    static final long SLOT = 10_000_000L;
+    private static final long BUSY = 5_000_000L;
+
+    static Stalls of(java.util.List<long[]> spans, long[] damonNanosBySlot, double seconds) {
+      // the last, partial slot is left out
+      int slots = (int) (seconds * 1e9 / SLOT);
+      int[] finishedIn = new int[slots + 1];
+      for (long[] span : spans) {
+        finishedIn[(int) Math.min(slots, span[1] / SLOT)]++;
+      }
+      double fifth = spans.size() / (double) slots / 5;
+      int stalled = 0;
+      int withDamon = 0;
+      int busy = 0;
+      for (int i = 0; i < slots; i++) {
+        boolean damon = false;
+        for (int j = Math.max(0, i - 1); j <= Math.min(damonNanosBySlot.length - 1, i + 1); j++) {
+          damon |= damonNanosBySlot[j] >= BUSY;
+        }
+        busy += damon ? 1 : 0;
+        if (finishedIn[i] < fifth) {
+          stalled++;
+          withDamon += damon ? 1 : 0;
+        }
+      }
+      return new Stalls(slots, stalled, withDamon, busy);
+    }
+  }
+
+  /**
+   * Reads, every 10 ms, how long the kernel's {@code kdamond} threads have run ({@code /proc/<pid>/schedstat}, in
+   * nanoseconds), and spreads each step's growth over the slots of the run it covers. Finds nothing (all zero) on a
+   * machine without them.
+   */
+  private static final class DamonSampler implements AutoCloseable {
+    private final java.util.List<java.nio.file.Path> threads = new java.util.ArrayList<>();
+    private final long start;
+    private final long[] bySlot;
+    private final java.util.concurrent.ScheduledExecutorService timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "damon-sampler");
+          t.setDaemon(true);
+          return t;
+        });
+    private long lastAt;
+    private long lastNanos;
+
+    DamonSampler(long start, int seconds) {
+      this.start = start;
+      this.bySlot = new long[seconds * 100 + 100];
+      java.io.File[] entries = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+      for (java.io.File entry : entries == null ? new java.io.File[0] : entries) {
+        try {
+          if (java.nio.file.Files.readString(entry.toPath().resolve("comm")).startsWith("kdamond")) {
+            threads.add(entry.toPath().resolve("schedstat"));
+          }
+        } catch (java.io.IOException e) {
+          // gone meanwhile
+        }
+      }
+      lastAt = System.nanoTime() - start;
+      lastNanos = ran();
+      if (!threads.isEmpty()) {
+        timer.scheduleAtFixedRate(this::sample, 10, 10, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+    }
+
+    private long ran() {
+      long total = 0;
+      for (java.nio.file.Path path : threads) {
+        try {
+          total += Long.parseLong(java.nio.file.Files.readString(path).trim().split(" ")[0]);
+        } catch (java.io.IOException | RuntimeException e) {
+          // a thread that ended: its time stops growing
+        }
+      }
+      return total;
+    }
+
+    private synchronized void sample() {
+      long at = System.nanoTime() - start;
+      long nanos = ran();
+      long grew = nanos - lastNanos;
+      int from = (int) Math.max(0, lastAt / Stalls.SLOT);
+      int to = (int) Math.min(bySlot.length - 1, Math.max(0, at / Stalls.SLOT));
+      for (int slot = from; slot <= to; slot++) {
+        bySlot[slot] += grew / (to - from + 1);
+      }
+      lastAt = at;
+      lastNanos = nanos;
+    }
+
+    synchronized long[] bySlot() {
+      return bySlot.clone();
+    }
+
+    @Override
+    public void close() {
+      timer.shutdownNow();
+    }
+  }
+
+  /**
+   * CPU ticks of every process on the machine by name (the JVM's threads together as one {@code java}, each
+   * PostgreSQL backend as {@code postgres}, kernel threads by their own names), from /proc/[pid]/stat; empty where
+   * there is no /proc. A process that ends within the run is missed, which at most leaves out short-lived helpers.
+   */
+  private static java.util.Map<String, Long> cpuTicksByProcess() {
+    java.util.Map<String, Long> ticks = new java.util.HashMap<>();
+    java.io.File[] entries = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+    if (entries == null) {
+      return ticks;
+    }
+    for (java.io.File entry : entries) {
+      try {
+        String stat = java.nio.file.Files.readString(entry.toPath().resolve("stat"));
+        // the name is in parentheses and may hold spaces; utime and stime are the 12th and 13th fields after it
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String[] rest = stat.substring(close + 2).split(" ");
+        ticks.merge(stat.substring(open + 1, close), Long.parseLong(rest[11]) + Long.parseLong(rest[12]), Long::sum);
+      } catch (java.io.IOException | RuntimeException e) {
+        // gone between the listing and the read: its time is not counted
+      }
+    }
+    return ticks;
+  }
+
+  /** The {@code count} processes that took the most CPU between the two readings, in seconds, as JSON. */
+  private static String busiest(java.util.Map<String, Long> before, java.util.Map<String, Long> after, int count) {
+    return after.entrySet().stream()
+        .map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+        .filter(e -> e.getValue() > 0)
+        .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(count)
+        .map(e -> String.format(Locale.ROOT, "\"%s\":%.1f", e.getKey().replace("\"", ""),
+            e.getValue() / EngineBenchmark.TICKS_PER_SECOND))
+        .collect(java.util.stream.Collectors.joining(",", "{", "}"));
   }
 
   private static double millis(long[] sorted, double quantile) {
