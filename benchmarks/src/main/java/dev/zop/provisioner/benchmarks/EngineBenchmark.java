@@ -56,7 +56,8 @@ import java.util.function.Function;
  * <p>System properties: {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.jobs}
  * (throughput jobs, on H2 and in each PostgreSQL round; default a quarter of {@code bench.tasks}, so as many steps
  * as executions), {@code bench.waiting} (default 10000), {@code bench.postgres} (false skips the PostgreSQL runs),
- * {@code bench.rounds} (default 5), {@code bench.threads} (default 8), {@code bench.submits} (default 4000). Run
+ * {@code bench.rounds} (default 5), {@code bench.threads} (default 8), {@code bench.submits} (default 4000 a round),
+ * {@code bench.submitRounds} (default 3). Run
  * through {@code ./mvnw -pl benchmarks exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is
  * this engine's, not Maven's.
  */
@@ -72,24 +73,31 @@ public final class EngineBenchmark {
     startup();
     Path h2 = tempDir();
     int submits = Integer.getInteger("bench.submits", 4000);
+    int submitRounds = Integer.getInteger("bench.submitRounds", 3);
+    int threads = Integer.getInteger("bench.threads", 8);
     // submits on stores of their own: their jobs stay queued, and no later engine should run them
     Path submitStore = tempDir();
-    submits("h2", submits, 1, cloud -> TestEngines.h2(submitStore, cloud), null);
+    try (PostgresTestDatabase own = postgres ? PostgresTestDatabase.create() : null;
+        HikariDataSource stats = postgres ? pool(own, 1) : null) {
+      // rounds, alternating the stores: the first after start-up is mostly the JIT compiling the submit's path
+      for (int round = 1; round <= submitRounds; round++) {
+        submits("h2", round, submits, 1, cloud -> TestEngines.h2(submitStore, cloud), null);
+        if (postgres) {
+          submits("postgresql", round, submits, 1,
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
+          submits("postgresql", round, submits, threads,
+              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
+        }
+      }
+    }
     // twice: the first run is mostly the JIT compiling the engine's paths
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     transitions("h2", jobs, cloud -> TestEngines.h2(h2, cloud));
     if (postgres) {
       int rounds = Integer.getInteger("bench.rounds", 5);
-      int threads = Integer.getInteger("bench.threads", 8);
       try (PostgresTestDatabase db = PostgresTestDatabase.create();
           HikariDataSource pool = pool(db, threads + 2)) {
         createSchedulerTable(pool);
-        try (PostgresTestDatabase own = PostgresTestDatabase.create(); HikariDataSource stats = pool(own, 1)) {
-          submits("postgresql", submits, 1,
-              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
-          submits("postgresql", submits, threads,
-              cloud -> TestEngines.jdbc(own.url(), own.user(), own.password(), cloud), stats);
-        }
         List<Rate> engines = new ArrayList<>();
         List<Rate> schedulers = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
@@ -383,7 +391,7 @@ public final class EngineBenchmark {
    * Jobs submitted with idempotency keys on an engine whose workers are off, from {@code callers} threads at once:
    * what a host embedding the engine pays to queue work. With {@code stats} (PostgreSQL), also the commits a job cost.
    */
-  private static void submits(String store, int count, int callers,
+  private static void submits(String store, int round, int count, int callers,
       Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     try (EmbeddedProvisioner zop = engine.apply(cloud).runWorkers(false).build()) {
@@ -417,6 +425,7 @@ public final class EngineBenchmark {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("benchmark", "submits");
       line.put("store", store);
+      line.put("round", round);
       line.put("callers", callers);
       line.put("jobs", count);
       line.put("jobs_per_second", round(count / seconds));
