@@ -42,11 +42,21 @@ class FencedWriterTest {
   private FencedWriter writer;
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
-  @BeforeEach
-  void openStore() {
+  /** The store the writes go to; {@link FencedWriterOnPostgresTest} runs every test here on PostgreSQL. */
+  javax.sql.DataSource store() {
     JdbcDataSource h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    db = Database.open(h2);
+    return h2;
+  }
+
+  /** A query for how many of this store's sessions wait on another's lock. */
+  String blockedSessions() {
+    return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL";
+  }
+
+  @BeforeEach
+  void openStore() {
+    db = Database.open(store());
     // one lane: the tests below line writes up behind the one commit under way
     writer = new FencedWriter(db, jobs, new JobSignals(), () -> false, 1);
   }
@@ -286,6 +296,23 @@ class FencedWriterTest {
   }
 
   @Test
+  void aWriteOfItsOwnWhoseWorkFailsFailsWithThatAndKeepsNothing() {
+    Lease lease = new Lease(job(), "engine-a", 0);
+
+    assertThatThrownBy(() -> writer.write(lease, FencedWriter.Write.rows(log(lease, "before")).after(c -> {
+      throw new ConflictException("concurrent_change", "changed meanwhile");
+    }))).isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("concurrent_change"));
+    assertThat(events(lease.jobId)).isEmpty();
+    assertThat(version(lease.jobId)).isZero();
+    assertThat(lease.version()).isZero();
+
+    writer.write(lease, FencedWriter.Write.rows(log(lease, "after")));
+    assertThat(events(lease.jobId)).extracting(JobEvent::message).containsExactly("after");
+    assertThat(version(lease.jobId)).isEqualTo(1);
+    assertThat(lease.version()).isEqualTo(1);
+  }
+
+  @Test
   void aTakeoverWaitsForAFencedWriteUnderWayAndThenEndsTheLease() throws Exception {
     Lease lease = new Lease(job(), "engine-a", 0);
     CountDownLatch release = new CountDownLatch(1);
@@ -296,7 +323,7 @@ class FencedWriterTest {
     CompletableFuture<Integer> takeover = CompletableFuture.supplyAsync(() -> db.tx(c -> Database.update(c,
         "UPDATE provisioning_jobs SET version = version + 1 WHERE id = ?", lease.jobId.value())), threads);
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> db.read(c -> Database.queryOne(c,
-        "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL", rs -> rs.getInt(1))) == 1);
+        blockedSessions(), rs -> rs.getInt(1))) == 1);
     assertThat(takeover).isNotDone();
     release.countDown();
 
