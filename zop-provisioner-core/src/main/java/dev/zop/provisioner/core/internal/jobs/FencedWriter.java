@@ -296,9 +296,6 @@ public final class FencedWriter {
       return;
     }
     for (Pending p : batch) {
-      if (db.dialect().runsStatementsInOneTrip() && runInOneTrip(p)) {
-        continue;
-      }
       try {
         db.tx(c -> {
           if (Database.execute(c, fence(p)) != 1) {
@@ -319,50 +316,6 @@ public final class FencedWriter {
         settle(p, e);
       }
     }
-  }
-
-  /**
-   * One write alone, its fence and row writes sent to the database in one round trip; true once it is settled.
-   * The rows run whether or not the fence held, so whatever is not the plain outcome (a lost lease aside) is
-   * rolled back and left to the statement-by-statement path, where a failed fence runs nothing after it and a
-   * checked row's failure is worked out from the rows as they stand: false then, with nothing written. A failure
-   * of the write's {@link Write#after} work or of the commit settles it as the other path would.
-   */
-  private boolean runInOneTrip(Pending p) {
-    List<RowWrite> statements = new ArrayList<>(1 + p.write.rows.size());
-    statements.add(fence(p));
-    statements.addAll(p.write.rows);
-    boolean[] lost = new boolean[1];
-    boolean[] rowsWritten = new boolean[1];
-    try {
-      db.tx(c -> {
-        int[] counts = Database.executeInOneTrip(c, statements);
-        if (counts[0] != 1) {
-          lost[0] = true;
-          throw new SQLException("the fence held no row");
-        }
-        for (int i = 0; i < p.write.rows.size(); i++) {
-          if (counts[i + 1] != 1 && p.write.checked.containsKey(p.write.rows.get(i))) {
-            throw new SQLException("a checked row write touched no row");
-          }
-        }
-        rowsWritten[0] = true;
-        p.write.after.run(c);
-        return null;
-      });
-    } catch (RuntimeException e) {
-      if (lost[0]) {
-        settle(p, new LeaseLostException(p.lease.jobId));
-        return true;
-      }
-      if (rowsWritten[0]) {
-        settle(p, e); // the write's own work, or the commit, failed: as it would statement by statement
-        return true;
-      }
-      return false;
-    }
-    settle(p, null);
-    return true;
   }
 
   /** The writes in one transaction; false (and nothing written) when any part of it failed. */

@@ -123,36 +123,6 @@ public final class Database {
   }
 
   /**
-   * Runs the statements, in order, as one prepared statement of them all, which a dialect that
-   * {@linkplain Dialect#runsStatementsInOneTrip runs statements in one trip} sends to the server at once; returns
-   * each one's row count, in order. None may return rows.
-   */
-  public static int[] executeInOneTrip(Connection c, List<RowWrite> statements) throws SQLException {
-    StringBuilder sql = new StringBuilder();
-    List<Object> args = new ArrayList<>();
-    for (RowWrite statement : statements) {
-      if (sql.length() > 0) {
-        sql.append(";\n");
-      }
-      sql.append(statement.sql());
-      args.addAll(java.util.Arrays.asList(statement.args()));
-    }
-    int[] counts = new int[statements.size()];
-    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-      bind(ps, args.toArray());
-      boolean rows = ps.execute();
-      for (int i = 0; i < counts.length; i++) {
-        if (rows) {
-          throw new SQLException("a row write returned rows: " + statements.get(i).sql());
-        }
-        counts[i] = ps.getUpdateCount();
-        rows = ps.getMoreResults();
-      }
-    }
-    return counts;
-  }
-
-  /**
    * Runs the statements as one batch per distinct SQL text, in the order each text first appears; statements with
    * the same text keep their order. Returns each statement's row count, in the order given.
    */

@@ -18,14 +18,6 @@ public interface Dialect {
 
   boolean isUniqueViolation(SQLException e);
 
-  /**
-   * Whether a prepared statement may hold several statements separated by semicolons, sent to the server in one
-   * round trip with one row count each ({@link Database#executeInOneTrip}). PostgreSQL's driver does; H2 does not.
-   */
-  default boolean runsStatementsInOneTrip() {
-    return false;
-  }
-
   /** Whether {@code e} reports a null written to a column that must not be null. */
   default boolean isNotNullViolation(SQLException e) {
     return "23502".equals(e.getSQLState()); // SQL standard; H2 and PostgreSQL both report it

@@ -64,12 +64,6 @@ final class PostgresDialect implements Dialect {
     return claimed;
   }
 
-  /** The driver sends each statement's parse, bind and execute and then a single sync: one round trip. */
-  @Override
-  public boolean runsStatementsInOneTrip() {
-    return true;
-  }
-
   @Override
   public boolean isUniqueViolation(SQLException e) {
     return "23505".equals(e.getSQLState());

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * Every fenced-writer test on PostgreSQL, where a write alone sends its fence and rows in one round trip and falls
- * back to one statement at a time for anything but the plain outcome. The server is the one the testkit's
+ * Every fenced-writer test on PostgreSQL, the store a service runs on, whose driver reports a batch's row counts
+ * and waits on a held row lock in its own way. The server is the one the testkit's
  * PostgreSQL tests use ({@code ZOP_TEST_PG_URL}, {@code ZOP_TEST_PG_USER}, {@code ZOP_TEST_PG_PASSWORD}; default
  * {@code jdbc:postgresql://127.0.0.1:5432/test} as {@code postgres}); the engine's module cannot use the testkit,
  * which depends on it, so the schema is made here. An unreachable server fails the test.
