@@ -242,7 +242,7 @@ public final class ServiceBenchmark {
    * Stretches of the measured run in which the service all but stood still, and whether the kernel's DAMON
    * thread ({@code kdamond}, which some hosts run to watch memory use) was busy then. A slot is 10 ms; it is stalled
    * when fewer than a fifth of the run's mean calls a slot finished in it (at well over a thousand calls a second,
-   * some fifteen finish in a slot, and by chance alone three or fewer about once in ten thousand slots). A stalled
+   * some fifteen finish in a slot, and by chance alone three or fewer about twice in ten thousand slots). A stalled
    * slot counts as one with {@code kdamond} busy when that thread ran for 5 ms or more in it or in the slot either
    * side; the same is counted over all slots, to compare.
    */
