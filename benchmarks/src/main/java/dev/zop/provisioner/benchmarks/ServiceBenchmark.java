@@ -146,7 +146,8 @@ public final class ServiceBenchmark {
             millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall,
             result.otherCpuMicrosPerCall, (double) commits / result.all.length, compiling, heapBefore / 1048576.0,
             heapAfter / 1048576.0, overran, result.stalls.slots(), result.stalls.stalled(),
-            result.stalls.stalledWithDamon(), result.stalls.damonBusy(), result.cpuSecondsByProcess, Arrays.toString(result.finishedEachSecond)));
+            result.stalls.stalledWithDamon(), result.stalls.damonBusy(), result.cpuSecondsByProcess,
+            Arrays.toString(result.finishedEachSecond)));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
           line.append(String.format(Locale.ROOT, ",\"%s\":{\"count\":%d,\"p50Ms\":%.2f,\"p99Ms\":%.2f}",
@@ -173,10 +174,9 @@ public final class ServiceBenchmark {
     java.util.concurrent.atomic.AtomicLong callerCpuNanos = new java.util.concurrent.atomic.AtomicLong();
     java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
     java.util.List<java.util.Map<Call, java.util.List<Long>>> perCaller = new java.util.ArrayList<>();
-    // each finished call's start and end, in nanoseconds from the start, for the stalls
+    // each finished call's start and end, in nanoseconds from the start: the calls finished each second and the stalls
     java.util.List<java.util.List<long[]>> spans = new java.util.ArrayList<>();
     java.util.List<Thread> threads = new java.util.ArrayList<>();
-    java.util.concurrent.atomic.AtomicLongArray finished = new java.util.concurrent.atomic.AtomicLongArray(seconds + 1);
     long start = System.nanoTime();
     long jvmCpuBefore = EngineBenchmark.jvmCpuNanos();
     long machineBefore = EngineBenchmark.machineCpuTicks();
@@ -201,7 +201,6 @@ public final class ServiceBenchmark {
             long now = System.nanoTime();
             mine.get(op).add(now - began);
             mySpans.add(new long[] {began - start, now - start});
-            finished.incrementAndGet((int) Math.min(seconds, (now - start) / 1_000_000_000L));
           } catch (RuntimeException e) {
             if (errors.incrementAndGet() <= 3) {
               System.err.println("mix " + op + " failed: " + e);
@@ -228,11 +227,12 @@ public final class ServiceBenchmark {
           .toArray());
     }
     long[] all = byCall.values().stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    java.util.List<long[]> allSpans = spans.stream().flatMap(java.util.List::stream).toList();
     long[] eachSecond = new long[seconds];
-    for (int i = 0; i < seconds; i++) {
-      eachSecond[i] = finished.get(i) + (i == seconds - 1 ? finished.get(seconds) : 0); // the last calls' tail
+    for (long[] span : allSpans) {
+      eachSecond[(int) Math.min(seconds - 1, span[1] / 1_000_000_000L)]++; // the last calls' tail in the last second
     }
-    Stalls stalls = Stalls.of(spans.stream().flatMap(java.util.List::stream).toList(), damon.bySlot(), took);
+    Stalls stalls = Stalls.of(allSpans, damon.bySlot(), took);
     return new Mix(all, byCall, errors.get(), took, jvmCpuMicros / all.length,
         callerCpuNanos.get() / 1e3 / all.length, (machineCpuMicros - jvmCpuMicros) / all.length, eachSecond,
         stalls, busiest(processesBefore, processesAfter, 6));
@@ -297,8 +297,8 @@ public final class ServiceBenchmark {
     DamonSampler(long start, int seconds) {
       this.start = start;
       this.bySlot = new long[seconds * 100 + 100];
-      java.io.File[] entries = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
-      for (java.io.File entry : entries == null ? new java.io.File[0] : entries) {
+      java.io.File[] entries = processes();
+      for (java.io.File entry : entries) {
         try {
           if (java.nio.file.Files.readString(entry.toPath().resolve("comm")).startsWith("kdamond")) {
             threads.add(entry.toPath().resolve("schedstat"));
@@ -356,10 +356,7 @@ public final class ServiceBenchmark {
    */
   private static java.util.Map<String, Long> cpuTicksByProcess() {
     java.util.Map<String, Long> ticks = new java.util.HashMap<>();
-    java.io.File[] entries = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
-    if (entries == null) {
-      return ticks;
-    }
+    java.io.File[] entries = processes();
     for (java.io.File entry : entries) {
       try {
         String stat = java.nio.file.Files.readString(entry.toPath().resolve("stat"));
@@ -373,6 +370,13 @@ public final class ServiceBenchmark {
       }
     }
     return ticks;
+  }
+
+  /** The directories of /proc that are processes; none where there is no /proc. */
+  private static java.io.File[] processes() {
+    java.io.File[] entries = new java.io.File("/proc")
+        .listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+    return entries == null ? new java.io.File[0] : entries;
   }
 
   /** The {@code count} processes that took the most CPU between the two readings, in seconds, as JSON. */
