@@ -141,12 +141,15 @@ public final class ServiceBenchmark {
                 + "\"commitsPerCall\":%.2f,\"jitCompilingMs\":%d,"
                 + "\"heapBeforeMb\":%.1f,\"heapAfterMb\":%.1f,\"overranAdmissionWait\":%d,"
                 + "\"slots10ms\":%d,\"stalledSlots\":%d,\"stalledSlotsWithKdamondBusy\":%d,\"kdamondBusySlots\":%d,"
+                + "\"callsBegunAwayFromKdamond\":%d,\"p50MsAwayFromKdamond\":%.2f,\"p99MsAwayFromKdamond\":%.2f,"
                 + "\"cpuSecondsByProcess\":%s,\"finishedEachSecond\":%s",
             callers, seconds, result.all.length, result.all.length / result.seconds, millis(result.all, 0.5),
             millis(result.all, 0.99), result.errors, result.jvmCpuMicrosPerCall, result.callerCpuMicrosPerCall,
             result.otherCpuMicrosPerCall, (double) commits / result.all.length, compiling, heapBefore / 1048576.0,
             heapAfter / 1048576.0, overran, result.stalls.slots(), result.stalls.stalled(),
-            result.stalls.stalledWithDamon(), result.stalls.damonBusy(), result.cpuSecondsByProcess,
+            result.stalls.stalledWithDamon(), result.stalls.damonBusy(), result.stalls.awayFromDamon().length,
+            millis(result.stalls.awayFromDamon(), 0.5), millis(result.stalls.awayFromDamon(), 0.99),
+            result.cpuSecondsByProcess,
             Arrays.toString(result.finishedEachSecond)));
         for (Call op : Call.values()) {
           long[] nanos = result.byCall.get(op);
@@ -245,10 +248,17 @@ public final class ServiceBenchmark {
    * some fifteen finish in a slot, and by chance alone three or fewer about twice in ten thousand slots). A stalled
    * slot counts as one with {@code kdamond} busy when that thread ran for 5 ms or more in it or in the slot either
    * side; the same is counted over all slots, to compare.
+   *
+   * <p>{@code awayFromDamon} holds the durations, sorted, of the calls begun at least {@link #AWAY} slots from any
+   * slot in which {@code kdamond} ran 5 ms or more: what the service does between the host's bursts. Calls are
+   * chosen by when they began, never by how long they took, so a slow call among them stays in, even one that
+   * ran into a burst; on a machine without {@code kdamond} it holds every call.
    */
-  private record Stalls(int slots, int stalled, int stalledWithDamon, int damonBusy) {
+  private record Stalls(int slots, int stalled, int stalledWithDamon, int damonBusy, long[] awayFromDamon) {
     static final long SLOT = 10_000_000L;
     private static final long BUSY = 5_000_000L;
+    /** 100 ms: at 50 callers a call's wait follows the service's rate within a few calls' time of a burst. */
+    private static final int AWAY = 10;
 
     static Stalls of(java.util.List<long[]> spans, long[] damonNanosBySlot, double seconds) {
       // the last, partial slot is left out
@@ -272,7 +282,21 @@ public final class ServiceBenchmark {
           withDamon += damon ? 1 : 0;
         }
       }
-      return new Stalls(slots, stalled, withDamon, busy);
+      // the distance from each slot to the nearest slot in which kdamond ran 5 ms or more
+      int[] distance = new int[slots + 1];
+      int last = Integer.MIN_VALUE / 2;
+      for (int i = 0; i <= slots; i++) {
+        last = i < damonNanosBySlot.length && damonNanosBySlot[i] >= BUSY ? i : last;
+        distance[i] = i - last;
+      }
+      last = Integer.MAX_VALUE / 2;
+      for (int i = slots; i >= 0; i--) {
+        last = i < damonNanosBySlot.length && damonNanosBySlot[i] >= BUSY ? i : last;
+        distance[i] = Math.min(distance[i], last - i);
+      }
+      long[] away = spans.stream().filter(span -> distance[(int) Math.min(slots, span[0] / SLOT)] >= AWAY)
+          .mapToLong(span -> span[1] - span[0]).sorted().toArray();
+      return new Stalls(slots, stalled, withDamon, busy, away);
     }
   }
 
