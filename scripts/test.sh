@@ -14,6 +14,8 @@ scripts/chromium.sh >/dev/null
 ./mvnw -B -ntp install "$@"
 # a project outside the reactor that imports only the BOM and names the modules without versions runs a job
 ./mvnw -B -ntp -q -f examples-bom-consumer/pom.xml compile exec:java
+# a Spring Boot application on Boot's own parent (so Boot's managed Flyway), started twice on an empty database
+./mvnw -B -ntp -f examples-spring-boot-app/pom.xml verify
 
 jdk25="${ZOP_JDK25_HOME:-$(ls -d /usr/lib/jvm/*-25-* /usr/lib/jvm/*25*jdk* 2>/dev/null | head -n 1 || true)}"
 if [[ -z "$jdk25" || ! -x "$jdk25/bin/java" ]]; then

@@ -44,6 +44,12 @@ public class ZopProperties {
   /** False for an instance that serves calls but runs no steps. */
   private boolean runWorkers = true;
 
+  /**
+   * Install the simulated cloud (provider sim, in memory: nothing real is created), for demos and tests; needs
+   * dev.zop:provider-sim on the class path.
+   */
+  private boolean simulatedCloud;
+
   /** This instance's name in leases and logs (default: the process and a random suffix). */
   private String instanceId;
 
@@ -133,6 +139,14 @@ public class ZopProperties {
 
   public void setRunWorkers(boolean runWorkers) {
     this.runWorkers = runWorkers;
+  }
+
+  public boolean isSimulatedCloud() {
+    return simulatedCloud;
+  }
+
+  public void setSimulatedCloud(boolean simulatedCloud) {
+    this.simulatedCloud = simulatedCloud;
   }
 
   public String getInstanceId() {

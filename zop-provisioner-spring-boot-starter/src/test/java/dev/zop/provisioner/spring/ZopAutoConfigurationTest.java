@@ -4,7 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.sim.SimProvider;
+import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spi.CloudProvider;
+import java.time.Duration;
+import java.util.Set;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration in a bare context: what it makes, what it leaves alone, what it wires in. */
@@ -62,6 +77,33 @@ class ZopAutoConfigurationTest {
   }
 
   @Test
+  void providerBeansAndCustomizersReachTheBuilder() {
+    Principal bot = new Principal("acme", "orders-service", Set.of(Principal.ADMIN));
+    runner().withBean(CloudProvider.class, () -> new SimProvider(SimCloud.create(), "sim-bean"))
+        .withBean(ZopProvisionerBuilderCustomizer.class, () -> builder -> builder.principal(bot))
+        .run(context -> {
+          EmbeddedProvisioner engine = context.getBean(EmbeddedProvisioner.class);
+          assertThat(engine.principal()).isEqualTo(bot);
+          CloudAccount account = engine.accounts().create(CloudAccountRequest.of("sim-bean", "from-a-bean"));
+          Space space = engine.spaces().create(SpaceRequest.of("sim-bean", "from-a-bean", account.id())
+              .region("sim-east-1"));
+          Job job = engine.jobs().submit(space.id(), RegistrySpec.named("team/bean"), SubmitOptions.none());
+          assertThat(engine.jobs().await(job.id(), Duration.ofSeconds(60)).status()).isEqualTo(JobStatus.SUCCEEDED);
+        });
+  }
+
+  @Test
+  void theSimulatedCloudIsChosenByAProperty() {
+    runner().withPropertyValues("zop.simulated-cloud=true").run(context ->
+        assertThat(context).hasSingleBean(SimProvider.class).hasBean("zopSimulatedCloud"));
+    runner().run(context -> assertThat(context).doesNotHaveBean(SimProvider.class));
+    // asked for without provider-sim: the context refuses to start, naming what is missing
+    runner().withPropertyValues("zop.simulated-cloud=true").withClassLoader(new FilteredClassLoader(SimProvider.class))
+        .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("dev.zop:provider-sim"));
+  }
+
+  @Test
   void everyPropertyIsDescribedInTheMetadata() throws Exception {
     JsonNode metadata;
     try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
@@ -74,6 +116,6 @@ class ZopAutoConfigurationTest {
       assertThat(p.path("description").asText()).as(p.get("name").asText()).isNotBlank();
     });
     assertThat(names).contains("zop.enabled", "zop.use-application-data-source", "zop.jdbc-url", "zop.schema",
-        "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers");
+        "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers", "zop.simulated-cloud");
   }
 }
