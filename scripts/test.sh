@@ -10,6 +10,8 @@ ZOP_KUBE_BIN="$(scripts/kube-binaries.sh)"
 export ZOP_KUBE_BIN
 # Debian's Chromium and ChromeDriver, which the console's browser tests drive headless
 scripts/chromium.sh >/dev/null
+# the OpenAPI document's third-party readers (linters, the TypeScript client's generator and compiler), as pinned
+npm ci --prefix contract-clients --no-audit --no-fund
 # install: the consumer below resolves the modules as a platform team's build would, from the local repository
 ./mvnw -B -ntp install "$@"
 # a project outside the reactor that imports only the BOM and names the modules without versions runs a job

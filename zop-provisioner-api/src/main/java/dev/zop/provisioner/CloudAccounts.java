@@ -9,6 +9,7 @@ public interface CloudAccounts {
 
   CloudAccount get(CloudAccountId id);
 
+  /** Newest first. */
   List<CloudAccount> list();
 
   /**

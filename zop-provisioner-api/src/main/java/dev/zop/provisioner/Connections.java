@@ -8,6 +8,7 @@ public interface Connections {
   /** Records a connection with the scope's login; no user is created. */
   Connection create();
 
+  /** Newest first. */
   List<Connection> list();
 
   Connection get(ConnectionId id);

@@ -14,6 +14,7 @@ public interface Databases {
    */
   Database create(String name, String owner);
 
+  /** Newest first. */
   List<Database> list();
 
   Database get(DatabaseId id);

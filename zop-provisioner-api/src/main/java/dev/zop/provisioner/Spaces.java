@@ -9,6 +9,7 @@ public interface Spaces {
 
   Space get(SpaceId id);
 
+  /** Newest first. */
   List<Space> list();
 
   /** Turns a space {@code active} or {@code inactive}; jobs cannot be submitted into an inactive space. */

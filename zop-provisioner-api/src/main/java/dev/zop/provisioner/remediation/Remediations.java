@@ -1,6 +1,7 @@
 package dev.zop.provisioner.remediation;
 
 import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.Page;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +14,13 @@ public interface Remediations {
 
   RemediationJob get(JobId id);
 
-  Page<RemediationJob> list(int limit, String cursor);
+  /** A page of workflows in the given order; a cursor keeps the order of the page it came from. */
+  Page<RemediationJob> list(int limit, String cursor, ListOrder order);
+
+  /** A page of workflows, newest first. */
+  default Page<RemediationJob> list(int limit, String cursor) {
+    return list(limit, cursor, ListOrder.NEWEST_FIRST);
+  }
 
   /**
    * Approves a pending approval step. Only principals with the {@code admin} or {@code remediation:approve}

@@ -62,7 +62,9 @@ final class ClientOptions {
         .bearerToken(resolvedToken).build();
   }
 
-  void show(Object value) {
+  void show(Object shown) {
+    // a page as the REST API writes it: its items under data, the next page's cursor beside them
+    Object value = shown instanceof dev.zop.provisioner.Page<?> page ? restPage(page) : shown;
     if (quiet) {
       String ids = ids(JSON.valueToTree(value));
       if (!ids.isEmpty()) {
@@ -80,9 +82,16 @@ final class ClientOptions {
     });
   }
 
+  private static Map<String, Object> restPage(dev.zop.provisioner.Page<?> page) {
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("data", page.items());
+    body.put("nextCursor", page.nextCursor());
+    return body;
+  }
+
   /** The {@code id} of one answer, or of each item of a list or page, one per line. */
   static String ids(JsonNode node) {
-    JsonNode rows = node.isArray() ? node : node.has("items") && node.get("items").isArray() ? node.get("items")
+    JsonNode rows = node.isArray() ? node : node.has("data") && node.get("data").isArray() ? node.get("data")
         : null;
     if (rows == null) {
       return node.path("id").isValueNode() ? node.get("id").asText() : "";
@@ -109,7 +118,7 @@ final class ClientOptions {
    * left to {@code -o json}/{@code yaml}, which show everything.
    */
   static String table(JsonNode node) {
-    JsonNode rows = node.isArray() ? node : node.has("items") && node.get("items").isArray() ? node.get("items")
+    JsonNode rows = node.isArray() ? node : node.has("data") && node.get("data").isArray() ? node.get("data")
         : null;
     if (rows == null) {
       StringBuilder out = new StringBuilder();

@@ -8,6 +8,7 @@ import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.Provisioner;
@@ -56,15 +57,18 @@ final class JobsCommand {
     @Option(names = "--cursor", description = "the next page, from the previous page's nextCursor")
     String cursor;
 
+    @Option(names = "--order", defaultValue = "newest", description = "newest (the default) or oldest first")
+    String order;
+
     @Override
     public Integer call() {
-      JobQuery query = JobQuery.all().limit(limit);
+      JobQuery query = JobQuery.all().limit(limit).order(ListOrder.fromWire(order));
       if (space != null) {
         query = query.withSpace(SpaceId.of(space));
       }
       if (!statuses.isEmpty()) {
-        query = new JobQuery(query.spaceId(),
-            statuses.stream().map(JobStatus::fromWire).collect(java.util.stream.Collectors.toSet()), limit, null);
+        query = query.withStatuses(
+            statuses.stream().map(JobStatus::fromWire).collect(java.util.stream.Collectors.toSet()));
       }
       if (cursor != null) {
         query = query.after(cursor);

@@ -54,7 +54,7 @@ class ClientOnlyZopTest {
     assertThat(ClientOptions.ids(json.createObjectNode().put("id", "job_1").put("status", "queued")))
         .isEqualTo("job_1");
     var page = json.createObjectNode();
-    page.putArray("items").add(json.createObjectNode().put("id", "spc_a")).add(json.createObjectNode().put("id",
+    page.putArray("data").add(json.createObjectNode().put("id", "spc_a")).add(json.createObjectNode().put("id",
         "spc_b"));
     assertThat(ClientOptions.ids(page)).isEqualTo("spc_a\nspc_b");
     assertThat(ClientOptions.ids(json.createArrayNode().add(json.createObjectNode().put("id", "ca_1"))))

@@ -349,9 +349,9 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     @Override
-    public Page<RemediationJob> list(int limit, String cursor) {
+    public Page<RemediationJob> list(int limit, String cursor, dev.zop.provisioner.ListOrder order) {
       require("provisioning:view");
-      return assembly.remediations.list(principal, limit, cursor);
+      return assembly.remediations.list(principal, limit, cursor, order);
     }
 
     @Override

@@ -46,7 +46,21 @@ class PaginationTest {
       pages++;
     } while (cursor != null);
     assertThat(pages).isEqualTo(6);
+    List<String> newestFirst = new ArrayList<>(ids);
+    java.util.Collections.reverse(newestFirst);
+    assertThat(seen).containsExactlyElementsOf(newestFirst);
+
+    seen.clear();
+    cursor = null;
+    do {
+      JsonNode page = RawHttp.json(fixture.baseUrl(), "GET", "/cloud-accounts?limit=100&order=oldest"
+          + (cursor == null ? "" : "&cursor=" + cursor), fixture.adminToken, null).json();
+      page.get("data").forEach(a -> seen.add(a.get("id").asText()));
+      cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+    } while (cursor != null);
     assertThat(seen).containsExactlyElementsOf(ids);
+    assertThat(RawHttp.json(fixture.baseUrl(), "GET", "/cloud-accounts?order=sideways", fixture.adminToken, null)
+        .status()).isEqualTo(400);
 
     assertThat(RawHttp.json(fixture.baseUrl(), "GET", "/cloud-accounts?cursor=knope", fixture.adminToken, null)
         .status()).isEqualTo(400);

@@ -96,8 +96,8 @@ class ZopCommandTest {
 
     Run list = zop("jobs", "list", "--space", space.id().value(), "--status", "succeeded");
     assertThat(list.exit()).isZero();
-    assertThat(list.json().get("items").get(0).get("name").asText()).isEqualTo("cli cluster");
-    String id = list.json().get("items").get(0).get("id").asText();
+    assertThat(list.json().get("data").get(0).get("name").asText()).isEqualTo("cli cluster");
+    String id = list.json().get("data").get(0).get("id").asText();
 
     Run got = zop("jobs", "get", id);
     assertThat(got.json().get("tags").get("team").asText()).isEqualTo("platform");

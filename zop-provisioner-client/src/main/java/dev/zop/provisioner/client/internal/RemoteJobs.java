@@ -71,7 +71,8 @@ public final class RemoteJobs implements Jobs {
 
   @Override
   public Page<Job> list(JobQuery query) {
-    HttpUrl.Builder url = http.url(JOBS).addQueryParameter("limit", Integer.toString(query.limit()));
+    HttpUrl.Builder url = http.url(JOBS).addQueryParameter("limit", Integer.toString(query.limit()))
+        .addQueryParameter("order", query.order().wireName());
     if (query.spaceId() != null) {
       url.addQueryParameter("spaceID", query.spaceId().value());
     }

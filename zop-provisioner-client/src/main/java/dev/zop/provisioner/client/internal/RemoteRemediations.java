@@ -43,8 +43,9 @@ public final class RemoteRemediations implements Remediations {
   }
 
   @Override
-  public Page<RemediationJob> list(int limit, String cursor) {
-    HttpUrl.Builder url = http.url(JOBS).addQueryParameter("limit", Integer.toString(limit));
+  public Page<RemediationJob> list(int limit, String cursor, dev.zop.provisioner.ListOrder order) {
+    HttpUrl.Builder url = http.url(JOBS).addQueryParameter("limit", Integer.toString(limit))
+        .addQueryParameter("order", order.wireName());
     if (cursor != null) {
       url.addQueryParameter("cursor", cursor);
     }

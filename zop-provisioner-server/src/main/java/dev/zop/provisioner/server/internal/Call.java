@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 /** One request as a route sees it: the caller, the engine acting as the caller, path, query and body. */
 public final class Call {
   private final Context ctx;
+  private final Endpoint endpoint;
   private final Caller caller;
   private final Provisioner zop;
   private final ObjectMapper json;
@@ -24,8 +25,9 @@ public final class Call {
   private String resourceId;
 
   /** {@code body} is the request's JSON, already read and checked by the dispatcher; null when none was sent. */
-  Call(Context ctx, Caller caller, Provisioner zop, ObjectMapper json, JsonNode body) {
+  Call(Context ctx, Endpoint endpoint, Caller caller, Provisioner zop, ObjectMapper json, JsonNode body) {
     this.ctx = ctx;
+    this.endpoint = endpoint;
     this.caller = caller;
     this.zop = zop;
     this.json = json;
@@ -53,8 +55,23 @@ public final class Call {
     return ctx.pathParam(name);
   }
 
+  /** A query parameter the route declares in its contract (so the OpenAPI document names every one it reads). */
   public String query(String name) {
+    declared(name);
     return ctx.queryParam(name);
+  }
+
+  /** Every value of a query parameter given more than once ({@code status=failed&status=running}). */
+  public java.util.List<String> queryAll(String name) {
+    declared(name);
+    return ctx.queryParams(name);
+  }
+
+  private void declared(String name) {
+    if (endpoint.contract() == null || !endpoint.contract().declares(name)) {
+      throw new IllegalStateException(endpoint.auditAction() + " reads ?" + name + ", which its contract does not"
+          + " declare (Routes.describe)");
+    }
   }
 
   public String header(String name) {

@@ -147,7 +147,8 @@ public final class Dispatcher {
       checkBody(ctx, requestId);
       checkParameters(ctx);
       JsonNode body = readBody(endpoint, ctx, requestId);
-      call = new Call(ctx, caller, caller == null ? engine : engine.as(caller.principal()), json, body);
+      call = new Call(ctx, endpoint, caller, caller == null ? engine : engine.as(caller.principal()), json,
+          body);
       Object data = endpoint.action().run(call);
       if (ctx.res().isCommitted()) {
         status = ctx.statusCode(); // a stream wrote its own response

@@ -10,7 +10,30 @@ package dev.zop.provisioner.server.internal;
  *                    {@link Admission} slot
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, boolean takesBody, boolean heldOpen, Action action, Shape request, Shape response) {
+    boolean isPublic, boolean takesBody, boolean heldOpen, Action action, Shape request, Shape response,
+    Contract contract) {
+
+  /**
+   * How the route is named and called in the OpenAPI document: the operationId people write ({@code listJobs}),
+   * the resource tag it is grouped under, and every query parameter it reads (a route that reads one it does not
+   * declare fails: {@link Call#query}).
+   */
+  public record Contract(String operationId, String tag, java.util.List<QueryParameter> query) {
+    public Contract {
+      query = java.util.List.copyOf(query);
+    }
+
+    public boolean declares(String parameter) {
+      return query.stream().anyMatch(q -> q.name().equals(parameter));
+    }
+  }
+
+  /** One query parameter: its name, JSON Schema (type, limits, enum, default) and what it does. */
+  public record QueryParameter(String name, java.util.Map<String, Object> schema, String description) {
+    public QueryParameter {
+      schema = java.util.Map.copyOf(schema);
+    }
+  }
 
   /**
    * A JSON shape the document describes: a type, with its type arguments for a generic one
@@ -22,14 +45,9 @@ public record Endpoint(String method, String path, String policy, String summary
     }
   }
 
-  Endpoint takes(Shape body) {
+  Endpoint documented(Shape body, Shape data, Contract named) {
     return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, heldOpen, action, body,
-        response);
-  }
-
-  Endpoint returns(Shape data) {
-    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, heldOpen, action, request,
-        data);
+        data, named);
   }
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */

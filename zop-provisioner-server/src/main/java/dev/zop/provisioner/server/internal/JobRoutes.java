@@ -54,7 +54,8 @@ final class JobRoutes {
           ResourceSpec spec = spec(call, body); // checks spaceID is present before an id is made of it
           return call.zop().jobs().plan(SpaceId.of(body.spaceId()), spec);
         });
-    r.route("GET", "/provisioning-jobs", "provisioning:view", "List provisioning jobs, by space and status", 200,
+    r.route("GET", "/provisioning-jobs", "provisioning:view",
+        "List provisioning jobs, newest first unless ?order=oldest, by space and status, a page at a time", 200,
         call -> call.zop().jobs().list(query(call)));
     r.route("GET", "/provisioning-jobs/{id}", "provisioning:view", "Get a job", 200,
         call -> call.zop().jobs().get(job(call)));
@@ -165,22 +166,23 @@ final class JobRoutes {
     return spec;
   }
   private static JobQuery query(Call call) {
-    JobQuery query = JobQuery.all().limit(limit(call, JobQuery.DEFAULT_LIMIT));
-    String space = call.query("spaceID") != null ? call.query("spaceID") : call.query("spaceId");
+    JobQuery query = JobQuery.all().limit(limit(call, JobQuery.DEFAULT_LIMIT)).order(Routes.order(call));
+    String space = call.query("spaceID");
     if (space != null) {
       query = query.withSpace(SpaceId.of(space));
     }
-    String status = call.query("status");
-    if (status != null && !status.isBlank()) {
-      Set<JobStatus> statuses = EnumSet.noneOf(JobStatus.class);
-      for (String one : status.split(",")) {
+    Set<JobStatus> statuses = EnumSet.noneOf(JobStatus.class);
+    for (String status : call.queryAll("status")) {
+      for (String one : status.isBlank() ? new String[0] : status.split(",")) {
         try {
           statuses.add(JobStatus.fromWire(one));
         } catch (IllegalArgumentException e) {
           throw ApiError.badRequest("status", "invalid_value", "unknown status " + one);
         }
       }
-      query = new JobQuery(query.spaceId(), statuses, query.limit(), null);
+    }
+    if (!statuses.isEmpty()) {
+      query = query.withStatuses(statuses);
     }
     String cursor = call.query("cursor");
     return cursor == null ? query : query.after(cursor);

@@ -18,26 +18,58 @@ public final class OpenApi {
 
   private OpenApi() {}
 
+  /** The resource tags, in the order the document lists them, with what each holds. */
+  private static final Map<String, String> TAGS = tags();
+
+  private static Map<String, String> tags() {
+    Map<String, String> tags = new LinkedHashMap<>();
+    tags.put("jobs", "Provisioning jobs: plan, submit, list, await, watch, retry, tear down");
+    tags.put("spaces", "Deployment spaces, their discovery (networks, subnets, DNS zones, clusters) and namespaces");
+    tags.put("accounts", "Cloud accounts (credentials by reference) and cluster access");
+    tags.put("databases", "Databases on a datastore job's server");
+    tags.put("connections", "Connection records of a job or a database (secret references, never secrets)");
+    tags.put("catalog", "Catalog components and their installation");
+    tags.put("remediations", "Remediation workflows, their approvals and audit trail");
+    tags.put("access", "The caller and the organisation's audit log");
+    tags.put("health", "Liveness and readiness, served without a token");
+    return tags;
+  }
+
   public static Map<String, Object> document(List<Endpoint> endpoints, String version) {
     WireSchemas schemas = new WireSchemas();
+    Map<String, Object> envelopes = new java.util.TreeMap<>();
     Map<String, Object> paths = new java.util.TreeMap<>();
     for (Endpoint endpoint : endpoints) {
       @SuppressWarnings("unchecked")
       Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(endpoint.path(),
           p -> new java.util.TreeMap<String, Object>());
-      item.put(endpoint.method().toLowerCase(Locale.ROOT), operation(endpoint, schemas));
+      item.put(endpoint.method().toLowerCase(Locale.ROOT), operation(endpoint, schemas, envelopes));
     }
     Map<String, Object> components = new java.util.TreeMap<>();
     components.put("Error", ERROR);
     schemas.definitions().properties().forEach(field -> components.put(field.getKey(), field.getValue()));
+    envelopes.forEach((name, schema) -> {
+      if (components.put(name, schema) != null) {
+        throw new IllegalStateException("two schemas named " + name);
+      }
+    });
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("openapi", "3.1.0");
     doc.put("info", Map.of("title", "Zop Provisioner", "version", version,
         "description", "Every response is {\"data\": ...}; every error is {\"error\": {code, message, category, "
-            + "fixHint, consoleUrl, fields, requestId}}. x-policy names the policy a route needs."));
+            + "fixHint, consoleUrl, fields, requestId}}. x-policy names the policy a route needs. Lists are newest"
+            + " first unless ?order=oldest; a page's nextCursor, passed as ?cursor=, reads the page after it.",
+        "license", Map.of("name", "Apache-2.0", "identifier", "Apache-2.0"),
+        "contact", Map.of("name", "Zop Provisioner", "url", "https://zop.dev")));
+    doc.put("servers", List.of(Map.of("url", "http://127.0.0.1:5087",
+        "description", "zop serve on this machine, at its default port")));
+    doc.put("security", List.of(Map.of("bearer", List.of())));
+    doc.put("tags", TAGS.entrySet().stream().map(t -> Map.of("name", t.getKey(), "description", t.getValue()))
+        .toList());
     doc.put("paths", paths);
     doc.put("components", Map.of(
-        "securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer")),
+        "securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer",
+            "description", "a token from zop tokens create")),
         "schemas", components));
     return doc;
   }
@@ -54,13 +86,19 @@ public final class OpenApi {
                     "field", Map.of("type", "string"), "code", Map.of("type", "string"),
                     "message", Map.of("type", "string"))))))));
 
-  private static Map<String, Object> operation(Endpoint endpoint, WireSchemas schemas) {
-    Map<String, Object> op = new LinkedHashMap<>();
-    op.put("summary", endpoint.summary());
-    op.put("operationId", operationId(endpoint));
-    if (!endpoint.isPublic()) {
-      op.put("security", List.of(Map.of("bearer", List.of())));
+  private static Map<String, Object> operation(Endpoint endpoint, WireSchemas schemas,
+      Map<String, Object> envelopes) {
+    Endpoint.Contract contract = endpoint.contract();
+    if (!TAGS.containsKey(contract.tag())) {
+      throw new IllegalStateException("tag " + contract.tag() + " of " + endpoint.auditAction() + " is not listed");
     }
+    Map<String, Object> op = new LinkedHashMap<>();
+    op.put("tags", List.of(contract.tag()));
+    op.put("summary", endpoint.summary());
+    op.put("description", description(endpoint));
+    op.put("operationId", contract.operationId());
+    // health is public: an empty requirement overrides the document's bearer token
+    op.put("security", endpoint.isPublic() ? List.of() : List.of(Map.of("bearer", List.of())));
     if (endpoint.policy() != null) {
       op.put("x-policy", endpoint.policy());
     }
@@ -69,9 +107,23 @@ public final class OpenApi {
     while (m.find()) {
       params.add(Map.of("name", m.group(1), "in", "path", "required", true, "schema", Map.of("type", "string")));
     }
+    for (Endpoint.QueryParameter query : contract.query()) {
+      Map<String, Object> param = new LinkedHashMap<>();
+      param.put("name", query.name());
+      param.put("in", "query");
+      param.put("required", false);
+      param.put("description", query.description());
+      param.put("schema", query.schema());
+      if ("array".equals(query.schema().get("type"))) {
+        param.put("style", "form");
+        param.put("explode", false);
+      }
+      params.add(param);
+    }
     if (endpoint.method().equals("POST")) {
       params.add(Map.of("name", "Idempotency-Key", "in", "header", "required", false,
-          "schema", Map.of("type", "string")));
+          "description", "the same key again answers with what the first request made", "schema",
+          Map.of("type", "string")));
     }
     // finished jobs, and pages of them, carry a validator (see AnswerWriter)
     boolean validated = endpoint.method().equals("GET") && endpoint.response() != null
@@ -81,6 +133,11 @@ public final class OpenApi {
     if (validated) {
       params.add(Map.of("name", "If-None-Match", "in", "header", "required", false, "description",
           "the ETag of an earlier answer: 304 with no body if the answer is still byte for byte the same",
+          "schema", Map.of("type", "string")));
+    }
+    if (endpoint.path().endsWith("/stream")) {
+      params.add(Map.of("name", "Last-Event-ID", "in", "header", "required", false, "description",
+          "the id of the last event received, to resume a stream after it (wins over ?after=)",
           "schema", Map.of("type", "string")));
     }
     if (!params.isEmpty()) {
@@ -93,32 +150,23 @@ public final class OpenApi {
       op.put("requestBody", Map.of("required", true, "content", Map.of("application/json",
           Map.of("schema", schemas.reference(endpoint.request())))));
     }
+    String status = Integer.toString(endpoint.successStatus());
     if (endpoint.response() == null) {
-      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description", "done; no body"));
+      responses.put(status, Map.of("description", "done; no body"));
     } else if (endpoint.path().endsWith("/stream")) {
-      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
+      responses.put(status, Map.of("description",
           "Server-Sent Events; each event's data is this", "content", Map.of("text/event-stream",
               Map.of("schema", schemas.reference(endpoint.response())))));
-    } else if (endpoint.response().type() == dev.zop.provisioner.Page.class) {
-      // a page is written as its items under data, and the cursor of the next page beside them
-      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description",
-          "{\"data\": [...], \"nextCursor\": ...}; pass nextCursor as ?cursor= for the next page",
-          "content", Map.of("application/json", Map.of("schema", Map.of("type", "object",
-              "required", List.of("data"), "properties", Map.of(
-                  "data", Map.of("type", "array", "items", schemas.reference(
-                      Endpoint.Shape.of(endpoint.response().arguments()[0]))),
-                  "nextCursor", Map.of("type", List.of("string", "null"))))))));
     } else {
-      responses.put(Integer.toString(endpoint.successStatus()), Map.of("description", "{\"data\": ...}",
-          "content", Map.of("application/json", Map.of("schema", Map.of("type", "object",
-              "required", List.of("data"), "properties", Map.of("data", schemas.reference(endpoint.response())))))));
+      responses.put(status, Map.of("description", "{\"data\": ...}", "content", Map.of("application/json",
+          Map.of("schema", envelope(endpoint.response(), schemas, envelopes)))));
     }
     if (validated) {
       responses.put("304", Map.of("description", "not modified: If-None-Match named this answer's ETag, which an"
           + " answer of finished jobs only carries"));
     }
+    responses.put("400", error); // a malformed parameter (a NUL in it) on any route
     if (!endpoint.isPublic()) {
-      responses.put("400", error);
       responses.put("401", error);
       responses.put("403", error);
       responses.put("404", error);
@@ -129,12 +177,64 @@ public final class OpenApi {
       responses.put("413", error);
       responses.put("415", error);
     }
+    if (endpoint.isPublic() && endpoint.path().equals("/readyz")) {
+      responses.put("503", error);
+    }
     op.put("responses", responses);
     return op;
   }
 
-  private static String operationId(Endpoint endpoint) {
-    String cleaned = endpoint.path().replaceAll("[{}]", "").replaceAll("[^A-Za-z0-9]+", "_");
-    return endpoint.method().toLowerCase(Locale.ROOT) + cleaned;
+  /**
+   * The named schema of an answer's envelope: {@code JobResponse} is {@code {"data": Job}}, {@code JobPage} a page
+   * of jobs with the next page's cursor, {@code JobEventList} a whole list; each is made once and referred to.
+   */
+  private static Map<String, Object> envelope(Endpoint.Shape data, WireSchemas schemas,
+      Map<String, Object> envelopes) {
+    String name;
+    Map<String, Object> schema;
+    if (data.type() == dev.zop.provisioner.Page.class) {
+      Endpoint.Shape item = Endpoint.Shape.of(data.arguments()[0]);
+      name = WireSchemas.name(item) + "Page";
+      schema = Map.of("type", "object", "required", List.of("data", "nextCursor"), "description",
+          "a page, newest first unless ?order=oldest; pass nextCursor as ?cursor= for the next page (null: none)",
+          "properties", Map.of(
+              "data", Map.of("type", "array", "items", schemas.reference(item)),
+              "nextCursor", Map.of("type", List.of("string", "null"))));
+    } else if (data.type() == List.class) {
+      Endpoint.Shape item = Endpoint.Shape.of(data.arguments()[0]);
+      name = WireSchemas.name(item) + "List";
+      schema = Map.of("type", "object", "required", List.of("data"), "properties", Map.of(
+          "data", Map.of("type", "array", "items", schemas.reference(item))));
+    } else {
+      name = WireSchemas.name(data) + "Response";
+      schema = Map.of("type", "object", "required", List.of("data"), "properties", Map.of(
+          "data", Map.class.isAssignableFrom(data.type())
+              ? Map.of("type", "object", "additionalProperties", Map.of("type", "string"))
+              : schemas.reference(data)));
+    }
+    Object before = envelopes.putIfAbsent(name, schema);
+    if (before != null && !before.equals(schema)) {
+      throw new IllegalStateException("two envelopes named " + name);
+    }
+    return Map.of("$ref", "#/components/schemas/" + name);
+  }
+
+  /** What an operation does, who may call it and how its answer is shaped. */
+  private static String description(Endpoint endpoint) {
+    StringBuilder text = new StringBuilder(endpoint.summary()).append('.');
+    if (endpoint.isPublic()) {
+      text.append(" Served without a token.");
+    } else if (endpoint.policy() != null) {
+      text.append(" Needs the ").append(endpoint.policy()).append(" policy.");
+    } else {
+      text.append(" Any valid token may call it.");
+    }
+    if (endpoint.response() != null && endpoint.response().type() == dev.zop.provisioner.Page.class) {
+      text.append(" Answers a page, newest first unless order=oldest; nextCursor, passed as cursor, reads the next.");
+    }
+    if (endpoint.heldOpen()) {
+      text.append(" The request is held open on purpose.");
+    }
+    return text.toString();
   }
 }

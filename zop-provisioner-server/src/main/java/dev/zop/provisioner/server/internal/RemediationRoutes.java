@@ -44,7 +44,8 @@ final class RemediationRoutes {
       return touched(call, call.zop().remediations().start(body.recommendationId(), subject, body.subjectId()));
     });
     r.route("GET", base, "provisioning:view", "List remediation jobs", 200,
-        call -> call.zop().remediations().list(limit(call, JobQuery.DEFAULT_LIMIT), call.query("cursor")));
+        call -> call.zop().remediations().list(limit(call, JobQuery.DEFAULT_LIMIT), call.query("cursor"),
+            Routes.order(call)));
     r.route("GET", base + "/{id}", "provisioning:view", "Get a remediation job", 200,
         call -> call.zop().remediations().get(job(call)));
     r.heldOpen(base + "/{id}/await", "provisioning:view",

@@ -6,6 +6,8 @@ import dev.zop.provisioner.DatabaseId;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.remediation.RemediationJob;
@@ -38,110 +40,196 @@ public final class Routes {
   }
 
   /**
-   * What each route reads and answers under {@code data}, for the OpenAPI document. Kept beside the table so that
-   * a route without its shapes fails at start (and in the tests), never silently undocumented.
+   * What each route is called, reads (body and query) and answers under {@code data}, for the OpenAPI document.
+   * Kept beside the table so that a route without its contract fails at start (and in the tests), never silently
+   * undocumented.
    */
   private void describe() {
-    Map<String, Shapes> t = new java.util.HashMap<>();
+    Map<String, Described> t = new java.util.HashMap<>();
     Endpoint.Shape none = null;
     String jobDatabases = "/provisioning-jobs/{jobID}/databases";
     String jobConnections = "/provisioning-jobs/{jobID}/connections";
     String dbConnections = jobDatabases + "/{dbID}/connections";
     String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
-    add(t, "GET /healthz", none, of(Map.class, String.class, String.class));
-    add(t, "GET /readyz", none, of(Map.class, String.class, String.class));
-    add(t, "GET /me", none, of(dev.zop.provisioner.Principal.class));
-    add(t, "GET /audit-log", none, of(Page.class, AccessStore.AuditRecord.class));
-    add(t, "GET /cloud-accounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class));
-    add(t, "POST /cloud-accounts", of(dev.zop.provisioner.CloudAccountRequest.class),
+    add(t, "GET /healthz", "getHealth", none, of(Map.class, String.class, String.class));
+    add(t, "GET /readyz", "getReadiness", none, of(Map.class, String.class, String.class));
+    add(t, "GET /me", "getMe", none, of(dev.zop.provisioner.Principal.class));
+    add(t, "GET /audit-log", "listAuditLog", none, of(Page.class, AccessStore.AuditRecord.class), pages(100));
+    add(t, "GET /cloud-accounts", "listCloudAccounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class),
+        pages(100));
+    add(t, "POST /cloud-accounts", "createCloudAccount", of(dev.zop.provisioner.CloudAccountRequest.class),
         of(dev.zop.provisioner.CloudAccount.class));
-    add(t, "GET /cloud-accounts/{accountID}", none, of(dev.zop.provisioner.CloudAccount.class));
-    add(t, "GET /cloud-accounts/{accountID}/clusters", none,
-        of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
-    add(t, "PUT " + access, none, of(dev.zop.provisioner.ClusterAccessGrant.class));
-    add(t, "DELETE " + access, none, none);
-    add(t, "GET /spaces", none, of(Page.class, dev.zop.provisioner.Space.class));
-    add(t, "POST /spaces", of(dev.zop.provisioner.SpaceRequest.class), of(dev.zop.provisioner.Space.class));
-    add(t, "GET /spaces/{spaceID}", none, of(dev.zop.provisioner.Space.class));
-    add(t, "PATCH /spaces/{spaceID}/status", of(dev.zop.provisioner.wire.Requests.SpaceStatusChange.class),
+    add(t, "GET /cloud-accounts/{accountID}", "getCloudAccount", none, of(dev.zop.provisioner.CloudAccount.class));
+    add(t, "GET /cloud-accounts/{accountID}/clusters", "listAccountClusters", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class),
+        List.of(text("region", "the region to look in (default: the account's region property)")));
+    add(t, "PUT " + access, "registerClusterAccess", none, of(dev.zop.provisioner.ClusterAccessGrant.class));
+    add(t, "DELETE " + access, "revokeClusterAccess", none, none);
+    add(t, "GET /spaces", "listSpaces", none, of(Page.class, dev.zop.provisioner.Space.class), pages(100));
+    add(t, "POST /spaces", "createSpace", of(dev.zop.provisioner.SpaceRequest.class),
         of(dev.zop.provisioner.Space.class));
-    add(t, "DELETE /spaces/{spaceID}", none, none);
-    add(t, "POST /spaces/{spaceID}/kubeconfig", none, of(dev.zop.provisioner.Kubeconfig.class));
-    add(t, "GET /space-discovery/{spaceID}/namespaces", none, of(List.class, dev.zop.provisioner.Namespace.class));
-    add(t, "POST /space-discovery/{spaceID}/namespaces", of(dev.zop.provisioner.wire.Requests.CreateNamespace.class),
-        of(dev.zop.provisioner.Namespace.class));
-    add(t, "GET /space-discovery/{spaceID}/networks", none,
+    add(t, "GET /spaces/{spaceID}", "getSpace", none, of(dev.zop.provisioner.Space.class));
+    add(t, "PATCH /spaces/{spaceID}/status", "setSpaceStatus",
+        of(dev.zop.provisioner.wire.Requests.SpaceStatusChange.class), of(dev.zop.provisioner.Space.class));
+    add(t, "DELETE /spaces/{spaceID}", "deleteSpace", none, none);
+    add(t, "POST /spaces/{spaceID}/kubeconfig", "mintKubeconfig", none, of(dev.zop.provisioner.Kubeconfig.class));
+    add(t, "GET /space-discovery/{spaceID}/namespaces", "listNamespaces", none,
+        of(List.class, dev.zop.provisioner.Namespace.class));
+    add(t, "POST /space-discovery/{spaceID}/namespaces", "createNamespace",
+        of(dev.zop.provisioner.wire.Requests.CreateNamespace.class), of(dev.zop.provisioner.Namespace.class));
+    add(t, "GET /space-discovery/{spaceID}/networks", "listNetworks", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredNetwork.class));
-    add(t, "GET /space-discovery/{spaceID}/subnets", none,
-        of(List.class, dev.zop.provisioner.discovery.DiscoveredSubnet.class));
-    add(t, "GET /space-discovery/{spaceID}/dns-zones", none,
+    add(t, "GET /space-discovery/{spaceID}/subnets", "listSubnets", none,
+        of(List.class, dev.zop.provisioner.discovery.DiscoveredSubnet.class),
+        List.of(text("networkID", "only the subnets of this network")));
+    add(t, "GET /space-discovery/{spaceID}/dns-zones", "listDnsZones", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredDnsZone.class));
-    add(t, "GET /space-discovery/{spaceID}/clusters", none,
+    add(t, "GET /space-discovery/{spaceID}/clusters", "listClusters", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
     Endpoint.Shape job = of(Job.class);
     Endpoint.Shape submit = of(dev.zop.provisioner.wire.Requests.SubmitJob.class);
-    add(t, "POST /provisioning-jobs", submit, job);
-    add(t, "POST /provisioning-jobs/plan", submit, of(dev.zop.provisioner.Plan.class));
-    add(t, "GET /provisioning-jobs", none, of(Page.class, Job.class));
-    add(t, "GET /provisioning-jobs/{id}", none, job);
-    add(t, "GET /provisioning-jobs/{id}/await", none, job);
-    add(t, "PATCH /provisioning-jobs/{id}", of(dev.zop.provisioner.JobPatch.class), job);
-    add(t, "DELETE /provisioning-jobs/{id}", none, job);
-    add(t, "POST /provisioning-jobs/{id}/retry", none, job);
-    add(t, "GET /provisioning-jobs/{id}/events", none, of(List.class, dev.zop.provisioner.JobEvent.class));
+    add(t, "POST /provisioning-jobs", "submitJob", submit, job);
+    add(t, "POST /provisioning-jobs/plan", "planJob", submit, of(dev.zop.provisioner.Plan.class));
+    List<Endpoint.QueryParameter> jobList = new ArrayList<>(pages(JobQuery.DEFAULT_LIMIT));
+    jobList.add(text("spaceID", "only the jobs of this space"));
+    jobList.add(new Endpoint.QueryParameter("status", Map.of("type", "array", "items", Map.of("type", "string",
+        "enum", java.util.Arrays.stream(JobStatus.values()).map(JobStatus::wireName).toList())),
+        "only jobs in any of these statuses: comma-separated (status=failed,running) or repeated"));
+    add(t, "GET /provisioning-jobs", "listJobs", none, of(Page.class, Job.class), jobList);
+    add(t, "GET /provisioning-jobs/{id}", "getJob", none, job);
+    add(t, "GET /provisioning-jobs/{id}/await", "awaitJob", none, job, List.of(timeout()));
+    add(t, "PATCH /provisioning-jobs/{id}", "updateJob", of(dev.zop.provisioner.JobPatch.class), job);
+    add(t, "DELETE /provisioning-jobs/{id}", "deleteJob", none, job);
+    add(t, "POST /provisioning-jobs/{id}/retry", "retryJob", none, job);
+    add(t, "GET /provisioning-jobs/{id}/events", "listJobEvents", none,
+        of(List.class, dev.zop.provisioner.JobEvent.class), List.of(after()));
     // Server-Sent Events: each event's data is one JobEvent
-    add(t, "GET /provisioning-jobs/{id}/events/stream", none, of(dev.zop.provisioner.JobEvent.class));
+    add(t, "GET /provisioning-jobs/{id}/events/stream", "streamJobEvents", none,
+        of(dev.zop.provisioner.JobEvent.class), List.of(after()));
     Endpoint.Shape database = of(dev.zop.provisioner.Database.class);
     Endpoint.Shape connection = of(dev.zop.provisioner.Connection.class);
-    add(t, "POST " + jobDatabases, of(dev.zop.provisioner.wire.Requests.CreateDatabase.class), database);
-    add(t, "GET " + jobDatabases, none, of(Page.class, dev.zop.provisioner.Database.class));
-    add(t, "GET " + jobDatabases + "/{dbID}", none, database);
-    add(t, "DELETE " + jobDatabases + "/{dbID}", none, none);
+    add(t, "POST " + jobDatabases, "createDatabase", of(dev.zop.provisioner.wire.Requests.CreateDatabase.class),
+        database);
+    add(t, "GET " + jobDatabases, "listDatabases", none, of(Page.class, dev.zop.provisioner.Database.class),
+        pages(100));
+    add(t, "GET " + jobDatabases + "/{dbID}", "getDatabase", none, database);
+    add(t, "DELETE " + jobDatabases + "/{dbID}", "deleteDatabase", none, none);
     for (String connections : List.of(jobConnections, dbConnections)) {
-      add(t, "POST " + connections, none, connection);
-      add(t, "GET " + connections, none, of(Page.class, dev.zop.provisioner.Connection.class));
-      add(t, "GET " + connections + "/{connID}", none, connection);
-      add(t, "DELETE " + connections + "/{connID}", none, none);
+      String scope = connections.equals(jobConnections) ? "Job" : "Database";
+      add(t, "POST " + connections, "create" + scope + "Connection", none, connection);
+      add(t, "GET " + connections, "list" + scope + "Connections", none,
+          of(Page.class, dev.zop.provisioner.Connection.class), pages(100));
+      add(t, "GET " + connections + "/{connID}", "get" + scope + "Connection", none, connection);
+      add(t, "DELETE " + connections + "/{connID}", "delete" + scope + "Connection", none, none);
     }
-    add(t, "GET /catalog/components", none, of(List.class, dev.zop.provisioner.CatalogComponent.class));
-    add(t, "POST /provisioning-jobs/install-component",
+    add(t, "GET /catalog/components", "listCatalogComponents", none,
+        of(List.class, dev.zop.provisioner.CatalogComponent.class));
+    add(t, "POST /provisioning-jobs/install-component", "installComponent",
         of(dev.zop.provisioner.wire.Requests.InstallComponent.class), job);
     Endpoint.Shape remediation = of(RemediationJob.class);
     Endpoint.Shape decision = of(dev.zop.provisioner.wire.Requests.Decision.class);
-    add(t, "POST /remediation-jobs", of(dev.zop.provisioner.wire.Requests.StartRemediation.class), remediation);
-    add(t, "GET /remediation-jobs", none, of(Page.class, RemediationJob.class));
-    add(t, "GET /remediation-jobs/{id}", none, remediation);
-    add(t, "GET /remediation-jobs/{id}/await", none, remediation);
-    add(t, "POST /remediation-jobs/{id}/cancel", decision, remediation);
+    add(t, "POST /remediation-jobs", "startRemediation", of(dev.zop.provisioner.wire.Requests.StartRemediation.class),
+        remediation);
+    add(t, "GET /remediation-jobs", "listRemediations", none, of(Page.class, RemediationJob.class),
+        pages(JobQuery.DEFAULT_LIMIT));
+    add(t, "GET /remediation-jobs/{id}", "getRemediation", none, remediation);
+    add(t, "GET /remediation-jobs/{id}/await", "awaitRemediation", none, remediation, List.of(timeout()));
+    add(t, "POST /remediation-jobs/{id}/cancel", "cancelRemediation", decision, remediation);
     for (String step : List.of("steps-by-id/{stepID}", "steps/{stepName}")) {
-      add(t, "POST /remediation-jobs/{jobID}/" + step + "/approve", decision, remediation);
-      add(t, "POST /remediation-jobs/{jobID}/" + step + "/reject", decision, remediation);
+      String by = step.startsWith("steps-by-id") ? "ById" : "ByName";
+      add(t, "POST /remediation-jobs/{jobID}/" + step + "/approve", "approveStep" + by, decision, remediation);
+      add(t, "POST /remediation-jobs/{jobID}/" + step + "/reject", "rejectStep" + by, decision, remediation);
     }
-    add(t, "GET /remediation-jobs/{id}/audit", none,
+    add(t, "GET /remediation-jobs/{id}/audit", "getRemediationAudit", none,
         of(List.class, dev.zop.provisioner.remediation.AuditEntry.class));
-    add(t, "PUT /recommendations/{id}", of(dev.zop.provisioner.remediation.Recommendation.class), none);
-    add(t, "GET /remediation-templates", none,
+    add(t, "PUT /recommendations/{id}", "putRecommendation",
+        of(dev.zop.provisioner.remediation.Recommendation.class), none);
+    add(t, "GET /remediation-templates", "listRemediationTemplates", none,
         of(List.class, dev.zop.provisioner.remediation.WorkflowTemplate.class));
     for (int i = 0; i < table.size(); i++) {
       Endpoint endpoint = table.get(i);
-      Shapes shapes = t.remove(endpoint.auditAction());
-      if (shapes == null) {
-        throw new IllegalStateException("no request/response shapes for " + endpoint.auditAction());
+      Described described = t.remove(endpoint.auditAction());
+      if (described == null) {
+        throw new IllegalStateException("no contract for " + endpoint.auditAction());
       }
-      table.set(i, endpoint.takes(shapes.request()).returns(shapes.response()));
+      table.set(i, endpoint.documented(described.request(), described.response(), new Endpoint.Contract(
+          described.operationId(), tag(endpoint.path()), described.query())));
     }
     if (!t.isEmpty()) {
-      throw new IllegalStateException("shapes for routes that do not exist: " + t.keySet());
+      throw new IllegalStateException("contracts for routes that do not exist: " + t.keySet());
     }
   }
 
-  private record Shapes(Endpoint.Shape request, Endpoint.Shape response) {}
+  private record Described(String operationId, Endpoint.Shape request, Endpoint.Shape response,
+      List<Endpoint.QueryParameter> query) {}
 
-  private static void add(Map<String, Shapes> shapes, String route, Endpoint.Shape request,
-      Endpoint.Shape response) {
-    if (shapes.put(route, new Shapes(request, response)) != null) {
-      throw new IllegalStateException("shapes given twice for " + route);
+  private static void add(Map<String, Described> described, String route, String operationId,
+      Endpoint.Shape request, Endpoint.Shape response) {
+    add(described, route, operationId, request, response, List.of());
+  }
+
+  private static void add(Map<String, Described> described, String route, String operationId,
+      Endpoint.Shape request, Endpoint.Shape response, List<Endpoint.QueryParameter> query) {
+    if (described.put(route, new Described(operationId, request, response, query)) != null) {
+      throw new IllegalStateException("contract given twice for " + route);
     }
+  }
+
+  /** The resource a path belongs to: one tag each, as the document groups its operations. */
+  static String tag(String path) {
+    if (path.equals("/healthz") || path.equals("/readyz")) {
+      return "health";
+    }
+    if (path.equals("/me") || path.equals("/audit-log")) {
+      return "access";
+    }
+    if (path.startsWith("/cloud-accounts")) {
+      return "accounts";
+    }
+    if (path.startsWith("/spaces") || path.startsWith("/space-discovery")) {
+      return "spaces";
+    }
+    if (path.contains("/connections")) {
+      return "connections";
+    }
+    if (path.contains("/databases")) {
+      return "databases";
+    }
+    if (path.startsWith("/catalog") || path.endsWith("/install-component")) {
+      return "catalog";
+    }
+    if (path.startsWith("/remediation") || path.startsWith("/recommendations")) {
+      return "remediations";
+    }
+    if (path.startsWith("/provisioning-jobs")) {
+      return "jobs";
+    }
+    throw new IllegalStateException("no tag for " + path);
+  }
+
+  /** limit, cursor and order: every route that answers a page reads them. */
+  private static List<Endpoint.QueryParameter> pages(int defaultLimit) {
+    return List.of(
+        new Endpoint.QueryParameter("limit", Map.of("type", "integer", "minimum", 1, "maximum", JobQuery.MAX_LIMIT,
+            "default", defaultLimit), "items per page"),
+        text("cursor", "the nextCursor of the page before, to read the page after it (in the same order)"),
+        new Endpoint.QueryParameter("order", Map.of("type", "string", "enum", List.of("newest", "oldest"),
+            "default", "newest"), "newest first (the default) or oldest first"));
+  }
+
+  private static Endpoint.QueryParameter timeout() {
+    return new Endpoint.QueryParameter("timeoutMs", Map.of("type", "integer", "minimum", 0,
+        "maximum", MAX_LONG_POLL.toMillis(), "default", MAX_LONG_POLL.toMillis()),
+        "the longest the request is held, in milliseconds; it answers with the job as it stands then");
+  }
+
+  private static Endpoint.QueryParameter after() {
+    return new Endpoint.QueryParameter("after", Map.of("type", "integer", "format", "int64", "minimum", 0,
+        "default", 0), "only the events after this sequence number (a stream's Last-Event-ID header wins)");
+  }
+
+  private static Endpoint.QueryParameter text(String name, String description) {
+    return new Endpoint.QueryParameter(name, Map.of("type", "string"), description);
   }
 
   private static Endpoint.Shape of(Class<?> type, Class<?>... arguments) {
@@ -154,22 +242,22 @@ public final class Routes {
 
   void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
     boolean takesBody = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
-    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, false, action, null, null));
+    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, false, action, null, null, null));
   }
 
   /** A GET held open until something happens or its time is up: a long poll, an event stream. */
   void heldOpen(String path, String policy, String summary, Endpoint.Action action) {
-    table.add(new Endpoint("GET", path, policy, summary, 200, false, false, true, action, null, null));
+    table.add(new Endpoint("GET", path, policy, summary, 200, false, false, true, action, null, null, null));
   }
 
   /** A route that acts on its path alone; a body, if one is sent, must be empty or {@code {}}. */
   void routeWithoutBody(String method, String path, String policy, String summary, int status,
       Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, false, false, action, null, null));
+    table.add(new Endpoint(method, path, policy, summary, status, false, false, false, action, null, null, null));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, false, false, action, null, null));
+    table.add(new Endpoint(method, path, null, summary, 200, true, false, false, action, null, null, null));
   }
 
   private void service() {
@@ -183,8 +271,16 @@ public final class Routes {
         call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
   }
 
-  /** A page of a list the engine returns whole: {@code limit} items after the one the cursor names. */
-  static <T> Page<T> page(Call call, List<T> all, Function<T, String> key) {
+  /**
+   * A page of a list the engine returns whole, newest first: {@code limit} items after the one the cursor names,
+   * in the order asked for.
+   */
+  static <T> Page<T> page(Call call, List<T> newestFirst, Function<T, String> key) {
+    List<T> all = newestFirst;
+    if (order(call) == ListOrder.OLDEST_FIRST) {
+      all = new ArrayList<>(newestFirst);
+      java.util.Collections.reverse(all);
+    }
     int limit = limit(call, JobQuery.DEFAULT_LIMIT * 2);
     String cursor = call.query("cursor");
     int from = 0;
@@ -219,6 +315,19 @@ public final class Routes {
     } catch (NumberFormatException e) {
       throw ApiError.badRequest("limit", "out_of_range", "limit must be a whole number from 1 to "
           + JobQuery.MAX_LIMIT);
+    }
+  }
+
+  /** {@code ?order=newest} (the default) or {@code oldest}. */
+  static ListOrder order(Call call) {
+    String value = call.query("order");
+    if (value == null) {
+      return ListOrder.NEWEST_FIRST;
+    }
+    try {
+      return ListOrder.fromWire(value);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest("order", "invalid_value", "order must be newest or oldest");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.server.internal;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +29,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * JSON Schemas of what the service reads and writes, made from the records themselves with Jackson's view of them
@@ -38,6 +42,8 @@ import java.util.UUID;
 final class WireSchemas {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final SchemaBuilder builder;
+  /** Schemas this class writes itself beside the generated ones (a submit's body per kind). */
+  private final java.util.SortedMap<String, ObjectNode> written = new java.util.TreeMap<>();
 
   WireSchemas() {
     SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(JSON, SchemaVersion.DRAFT_2020_12,
@@ -66,6 +72,9 @@ final class WireSchemas {
       if (erased == Space.class) {
         return new CustomDefinition(space());
       }
+      if (erased == Requests.SubmitJob.class) {
+        return new CustomDefinition(submitJob(context));
+      }
       if (erased == ResourceSpec.class) {
         // the job's kind says which; specs share field names, so more than one may match a given config
         ObjectNode oneOf = JSON.createObjectNode();
@@ -85,6 +94,9 @@ final class WireSchemas {
       }
       return null;
     });
+    config.forFields().withRequiredCheck(field -> required(field.getDeclaringType().getErasedType(),
+        field.getSchemaPropertyName(), field.getType() != null && field.getType().isPrimitive(),
+        field.getAnnotationConsideringFieldAndGetter(JsonInclude.class)));
     config.forFields().withTargetTypeOverridesResolver(field ->
         field.getDeclaringType().getErasedType() == Requests.SubmitJob.class && field.getName().equals("config")
             ? List.of(field.getContext().resolve(ResourceSpec.class)) : null);
@@ -98,6 +110,63 @@ final class WireSchemas {
     builder = new SchemaGenerator(config.build()).buildMultipleSchemaDefinitions();
   }
 
+  /**
+   * The fields a request body must carry, by the JSON names the server's own checks name when one is missing (a
+   * test posts {@code {}} to each route and compares). Specs' are read from their own {@code validate()}.
+   */
+  private static final Map<Class<?>, Set<String>> REQUIRED_IN_REQUESTS = Map.of(
+      Requests.SubmitJob.class, Set.of("spaceID", "kind", "config"),
+      Requests.InstallComponent.class, Set.of("spaceID", "componentID"),
+      Requests.CreateNamespace.class, Set.of("name"),
+      Requests.SpaceStatusChange.class, Set.of("status"),
+      Requests.CreateDatabase.class, Set.of("name", "owner"),
+      Requests.StartRemediation.class, Set.of("recommendationID", "subjectID"),
+      Requests.Decision.class, Set.of(),
+      dev.zop.provisioner.CloudAccountRequest.class, Set.of("provider", "name"),
+      dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountID"),
+      dev.zop.provisioner.JobPatch.class, Set.of());
+
+  private static final Map<Class<?>, Set<String>> REQUIRED_IN_SPECS = specRequirements();
+
+  /**
+   * Whether {@code property} of {@code owner} is listed as required: in a request body, when the server refuses
+   * the body without it; in an answer, when the service always writes it (every field, null or not, unless the
+   * type or field is written {@code NON_NULL}: then the primitives only).
+   */
+  private static boolean required(Class<?> owner, String property, boolean primitive, JsonInclude fieldInclusion) {
+    Set<String> request = REQUIRED_IN_REQUESTS.get(owner);
+    if (request != null) {
+      return request.contains(property);
+    }
+    if (owner.getPackageName().equals(ResourceSpec.class.getPackageName())
+        || owner == dev.zop.provisioner.remediation.Recommendation.class) {
+      return REQUIRED_IN_SPECS.getOrDefault(owner, Set.of()).contains(property);
+    }
+    JsonInclude inclusion = fieldInclusion != null ? fieldInclusion : owner.getAnnotation(JsonInclude.class);
+    boolean alwaysWritten = inclusion == null || inclusion.value() == JsonInclude.Include.ALWAYS
+        || inclusion.value() == JsonInclude.Include.USE_DEFAULTS;
+    return alwaysWritten || primitive;
+  }
+
+  /** What each kind's spec reports missing when a {@code config} of {@code {}} is validated. */
+  private static Map<Class<?>, Set<String>> specRequirements() {
+    Map<Class<?>, Set<String>> required = new java.util.HashMap<>();
+    for (JobKind kind : JobKind.values()) {
+      if (kind == JobKind.REMEDIATION) {
+        continue;
+      }
+      Class<? extends ResourceSpec> type = ResourceSpec.typeFor(kind);
+      try {
+        ResourceSpec empty = WireJson.lenient().readValue("{}", type);
+        required.put(type, empty.validate().stream().filter(e -> e.code().equals("required"))
+            .map(e -> e.field()).filter(f -> !f.contains(".") && !f.contains("[")).collect(Collectors.toSet()));
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot read {} as " + type.getSimpleName(), e);
+      }
+    }
+    return Map.copyOf(required);
+  }
+
   /** A reference to the schema of {@code shape}, filled in when {@link #definitions()} is called. */
   ObjectNode reference(Endpoint.Shape shape) {
     return builder.createSchemaReference(shape.type(), shape.arguments());
@@ -105,7 +174,44 @@ final class WireSchemas {
 
   /** Every schema referred to so far, by name, as {@code components/schemas} holds them. */
   ObjectNode definitions() {
-    return builder.collectDefinitions("components/schemas");
+    ObjectNode all = builder.collectDefinitions("components/schemas");
+    written.forEach(all::set);
+    return all;
+  }
+
+  /**
+   * A submit's body is one of a body per kind, told apart by {@code kind}, so that a client generated from the
+   * document builds the right {@code config} (the specs share field names, so the config alone cannot say).
+   */
+  private ObjectNode submitJob(com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+    ObjectNode schema = JSON.createObjectNode();
+    schema.put("description", "the job to submit (or plan): its space, its kind and the spec of that kind");
+    ArrayNode oneOf = schema.putArray("oneOf");
+    ObjectNode mapping = JSON.createObjectNode();
+    for (JobKind kind : JobKind.values()) {
+      if (kind == JobKind.REMEDIATION) {
+        continue;
+      }
+      Class<? extends ResourceSpec> spec = ResourceSpec.typeFor(kind);
+      String name = "Submit" + spec.getSimpleName().replace("Spec", "") + "Job";
+      ObjectNode body = JSON.createObjectNode().put("type", "object");
+      ObjectNode properties = body.putObject("properties");
+      properties.putObject("spaceID").put("type", "string").put("description", "the space to provision into");
+      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
+      properties.set("config", context.createDefinitionReference(context.getTypeContext().resolve(spec)));
+      properties.putObject("name").put("description", "a display name").putArray("type").add("string").add("null");
+      ObjectNode tags = properties.putObject("tags");
+      tags.putArray("type").add("object").add("null");
+      tags.putObject("additionalProperties").put("type", "string");
+      body.putArray("required").add("spaceID").add("kind").add("config");
+      written.put(name, body);
+      oneOf.addObject().put("$ref", "#/components/schemas/" + name);
+      mapping.put(kind.wireName(), "#/components/schemas/" + name);
+    }
+    ObjectNode discriminator = schema.putObject("discriminator");
+    discriminator.put("propertyName", "kind");
+    discriminator.set("mapping", mapping);
+    return schema;
   }
 
   private static CustomDefinition inline(ObjectNode node) {
@@ -138,6 +244,11 @@ final class WireSchemas {
       }
     }
     return null;
+  }
+
+  /** The component name of a shape's schema: {@code Job}; a map of strings (a status answer) is {@code Status}. */
+  static String name(Endpoint.Shape shape) {
+    return Map.class.isAssignableFrom(shape.type()) ? "Status" : shape.type().getSimpleName();
   }
 
   /** {@code Page<Job>} is {@code PageOfJob}: names OpenAPI accepts ({@code [A-Za-z0-9._-]}). */

@@ -34,6 +34,8 @@ import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.discovery.DiscoveredCluster;
 import dev.zop.provisioner.discovery.DiscoveredNetwork;
@@ -51,10 +53,8 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.sim.SimCloud;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -246,25 +246,40 @@ public abstract class ProvisionerContract {
   }
 
   @Test
-  void listsPaginateWithACursor() {
+  void listsPaginateWithACursorNewestFirstUnlessAskedOtherwise() {
     Space space = newSpace("pages");
-    Set<JobId> submitted = new HashSet<>();
+    List<JobId> submitted = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       submitted.add(provisioner().jobs().submit(space.id(), cluster(unique("page" + i))).id());
     }
-    List<JobId> seen = new ArrayList<>();
-    JobQuery query = JobQuery.inSpace(space.id()).limit(2);
-    Page<Job> page = provisioner().jobs().list(query);
-    seen.addAll(page.items().stream().map(Job::id).toList());
-    while (page.hasMore()) {
-      assertThat(page.items()).hasSize(2);
-      page = provisioner().jobs().list(query.after(page.nextCursor()));
-      seen.addAll(page.items().stream().map(Job::id).toList());
-    }
-    assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(submitted);
+    List<JobId> newestFirst = new ArrayList<>(submitted);
+    java.util.Collections.reverse(newestFirst);
+    assertThat(pages(JobQuery.inSpace(space.id()).limit(2))).containsExactlyElementsOf(newestFirst);
+    assertThat(pages(JobQuery.inSpace(space.id()).limit(2).order(ListOrder.OLDEST_FIRST)))
+        .containsExactlyElementsOf(submitted);
+    // the first page of a busy space shows the job just submitted
+    assertThat(provisioner().jobs().list(JobQuery.inSpace(space.id()).limit(1)).items())
+        .extracting(Job::id).containsExactly(submitted.get(4));
+    String newestCursor = provisioner().jobs().list(JobQuery.inSpace(space.id()).limit(2)).nextCursor();
+    assertThatThrownBy(() -> provisioner().jobs().list(JobQuery.inSpace(space.id()).limit(2)
+        .order(ListOrder.OLDEST_FIRST).after(newestCursor)))
+        .isInstanceOfSatisfying(ValidationException.class,
+            e -> assertThat(e.fieldErrors()).extracting(FieldError::field).containsExactly("cursor"));
     for (JobId id : submitted) {
       provisioner().jobs().await(id, WAIT);
     }
+  }
+
+  private List<JobId> pages(JobQuery query) {
+    List<JobId> seen = new ArrayList<>();
+    Page<Job> page = provisioner().jobs().list(query);
+    seen.addAll(page.items().stream().map(Job::id).toList());
+    while (page.hasMore()) {
+      assertThat(page.items()).hasSize(query.limit());
+      page = provisioner().jobs().list(query.after(page.nextCursor()));
+      seen.addAll(page.items().stream().map(Job::id).toList());
+    }
+    return seen;
   }
 
   @Test

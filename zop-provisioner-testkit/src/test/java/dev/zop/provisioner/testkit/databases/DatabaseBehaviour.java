@@ -122,7 +122,7 @@ abstract class DatabaseBehaviour {
       assertThat(app.port()).isEqualTo(server().port());
       assertThat(app.secretRef().value()).startsWith("local:");
       assertThat(zop.jobs().databases(job.id()).list()).extracting(Database::name)
-          .containsExactly(prefix + "app", prefix + "other");
+          .containsExactly(prefix + "other", prefix + "app"); // newest first
       assertThat(zop.jobs().databases(job.id()).get(app.id())).isEqualTo(app);
 
       Connection connection = zop.jobs().databases(job.id()).connections(app.id()).create();

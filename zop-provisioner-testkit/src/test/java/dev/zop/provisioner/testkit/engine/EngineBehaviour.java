@@ -430,8 +430,16 @@ abstract class EngineBehaviour {
       query = query.after(page.nextCursor());
       pages++;
     } while (page.hasMore());
-    assertThat(seen).containsExactly("repo-0", "repo-1", "repo-2", "repo-3", "repo-4", "denied");
+    assertThat(seen).containsExactly("denied", "repo-4", "repo-3", "repo-2", "repo-1", "repo-0");
     assertThat(pages).isEqualTo(3);
+    seen.clear();
+    query = JobQuery.inSpace(space.id()).limit(4).order(dev.zop.provisioner.ListOrder.OLDEST_FIRST);
+    do {
+      page = zop.jobs().list(query);
+      page.items().forEach(j -> seen.add(j.name()));
+      query = query.after(page.nextCursor());
+    } while (page.hasMore());
+    assertThat(seen).containsExactly("repo-0", "repo-1", "repo-2", "repo-3", "repo-4", "denied");
     assertThat(zop.jobs().list(JobQuery.inSpace(space.id()).withStatus(JobStatus.FAILED)).items())
         .extracting(Job::id).containsExactly(failed.id());
     assertThatThrownBy(() -> zop.jobs().list(JobQuery.all().after("bogus")))

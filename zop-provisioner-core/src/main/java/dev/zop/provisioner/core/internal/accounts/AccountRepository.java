@@ -32,7 +32,8 @@ public final class AccountRepository {
   }
 
   public List<CloudAccount> list(Connection c, String orgId) throws SQLException {
-    return Database.query(c, "SELECT " + COLUMNS + " FROM cloud_accounts WHERE org_id = ? ORDER BY created_at, id",
+    return Database.query(c, "SELECT " + COLUMNS + " FROM cloud_accounts WHERE org_id = ?"
+        + " ORDER BY created_at DESC, id DESC",
         AccountRepository::map, orgId);
   }
 

@@ -79,7 +79,7 @@ final class DatabaseRepository {
 
   List<Row> list(Connection c, String orgId, JobId jobId) throws SQLException {
     return Database.query(c, "SELECT " + COLUMNS + " FROM job_databases WHERE org_id = ? AND job_id = ?"
-        + " ORDER BY created_at, id", DatabaseRepository::map, orgId, jobId.value());
+        + " ORDER BY created_at DESC, id DESC", DatabaseRepository::map, orgId, jobId.value());
   }
 
   boolean any(Connection c, JobId jobId) throws SQLException {
@@ -127,7 +127,8 @@ final class DatabaseRepository {
   List<ConnectionRow> connections(Connection c, String orgId, JobId jobId, DatabaseId databaseId)
       throws SQLException {
     return Database.query(c, "SELECT " + CONNECTION_COLUMNS + " FROM job_connections WHERE org_id = ? AND job_id = ?"
-            + " AND " + (databaseId == null ? "database_id IS NULL" : "database_id = ?") + " ORDER BY created_at, id",
+            + " AND " + (databaseId == null ? "database_id IS NULL" : "database_id = ?")
+            + " ORDER BY created_at DESC, id DESC",
         DatabaseRepository::mapConnection, databaseId == null
             ? new Object[] {orgId, jobId.value()} : new Object[] {orgId, jobId.value(), databaseId.value()});
   }

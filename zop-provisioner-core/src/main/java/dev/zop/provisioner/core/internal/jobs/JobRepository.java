@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobEvent;
@@ -190,12 +191,16 @@ public final class JobRepository {
     return byJob;
   }
 
-  /** One page of jobs after {@code afterSeq}, oldest first; returns limit+1 rows to tell if more follow. */
+  /**
+   * One page of jobs past {@code fromSeq} in {@code order}: after it oldest first, before it newest first; returns
+   * limit+1 rows to tell if more follow.
+   */
   public List<Map.Entry<Long, StoredJob>> list(Connection c, String orgId, JobType type, SpaceId spaceId,
-      Set<JobStatus> statuses, long afterSeq, int limit) throws SQLException {
+      Set<JobStatus> statuses, long fromSeq, ListOrder order, int limit) throws SQLException {
+    boolean newest = order == ListOrder.NEWEST_FIRST;
     StringBuilder sql = new StringBuilder("SELECT seq, " + JOB_COLUMNS
-        + " FROM provisioning_jobs WHERE org_id = ? AND job_type = ? AND seq > ?");
-    List<Object> args = new ArrayList<>(List.of(orgId, type, afterSeq));
+        + " FROM provisioning_jobs WHERE org_id = ? AND job_type = ? AND seq " + (newest ? "<" : ">") + " ?");
+    List<Object> args = new ArrayList<>(List.of(orgId, type, fromSeq));
     if (spaceId != null) {
       sql.append(" AND space_id = ?");
       args.add(spaceId.value());
@@ -205,7 +210,7 @@ public final class JobRepository {
           .append(")");
       args.addAll(statuses);
     }
-    sql.append(" ORDER BY seq LIMIT ?");
+    sql.append(newest ? " ORDER BY seq DESC LIMIT ?" : " ORDER BY seq LIMIT ?");
     args.add(limit + 1);
     return Database.query(c, sql.toString(), rs -> Map.entry(rs.getLong(1), stored(rs, 2)), args.toArray());
   }

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
@@ -325,11 +326,11 @@ public final class JobService {
   }
 
   public Page<Job> list(Principal principal, JobQuery query) {
-    long after = parseCursor(query.cursor());
+    long after = parseCursor(query.cursor(), query.order());
     return db.read(c -> {
       List<Map.Entry<Long, JobRepository.StoredJob>> rows =
           jobs.list(c, principal.orgId(), JobType.PROVISIONING, query.spaceId(), query.statuses(), after,
-              query.limit());
+              query.order(), query.limit());
       boolean more = rows.size() > query.limit();
       List<Map.Entry<Long, JobRepository.StoredJob>> page = more ? rows.subList(0, query.limit()) : rows;
       Job[] items = new Job[page.size()];
@@ -347,7 +348,7 @@ public final class JobService {
           items[i] = keptIfFinished(row, view(row.parse(), steps.getOrDefault(row.id(), List.of())));
         }
       }
-      String next = more ? "c" + page.get(page.size() - 1).getKey() : null;
+      String next = more ? cursor(page.get(page.size() - 1).getKey(), query.order()) : null;
       return new Page<>(List.of(items), next);
     });
   }
@@ -629,14 +630,23 @@ public final class JobService {
     ValidationException.throwIfAny(errors);
   }
 
-  public static long parseCursor(String cursor) {
+  /**
+   * The sequence number a cursor continues from: {@code c<seq>} after it, oldest first; {@code d<seq>} before it,
+   * newest first. Without a cursor, the start of the list in that order.
+   */
+  public static long parseCursor(String cursor, ListOrder order) {
+    boolean newest = order == ListOrder.NEWEST_FIRST;
     if (cursor == null) {
-      return 0;
+      return newest ? Long.MAX_VALUE : 0;
     }
     try {
-      if (cursor.startsWith("c")) {
+      if (cursor.startsWith("c") || cursor.startsWith("d")) {
         long seq = Long.parseLong(cursor.substring(1));
         if (seq >= 0) {
+          if (cursor.startsWith("d") != newest) {
+            throw ValidationException.of("cursor", "invalid_cursor", "the cursor continues a list in the other"
+                + " order: pass order=" + (newest ? "oldest" : "newest") + " with it, or start again without it");
+          }
           return seq;
         }
       }
@@ -644,6 +654,11 @@ public final class JobService {
       // falls through to the validation error
     }
     throw ValidationException.of("cursor", "invalid_cursor", "cursor is not one this service returned");
+  }
+
+  /** The cursor of the page after the one that ends at {@code seq}. */
+  public static String cursor(long seq, ListOrder order) {
+    return (order == ListOrder.NEWEST_FIRST ? "d" : "c") + seq;
   }
 
   private static String requestHash(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {

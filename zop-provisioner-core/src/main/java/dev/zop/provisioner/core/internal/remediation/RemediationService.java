@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.remediation;
 
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.core.internal.jobs.JobRecord;
 import dev.zop.provisioner.core.internal.jobs.StepRecord;
@@ -148,14 +149,14 @@ public final class RemediationService {
     });
   }
 
-  public Page<RemediationJob> list(Principal principal, int limit, String cursor) {
+  public Page<RemediationJob> list(Principal principal, int limit, String cursor, ListOrder order) {
     if (limit < 1 || limit > 500) {
       throw ValidationException.of("limit", "out_of_range", "limit must be between 1 and 500");
     }
-    long after = JobService.parseCursor(cursor);
+    long after = JobService.parseCursor(cursor, order);
     return db.read(c -> {
       List<Map.Entry<Long, JobRepository.StoredJob>> rows =
-          jobs.list(c, principal.orgId(), JobType.REMEDIATION, null, Set.of(), after, limit);
+          jobs.list(c, principal.orgId(), JobType.REMEDIATION, null, Set.of(), after, order, limit);
       boolean more = rows.size() > limit;
       List<Map.Entry<Long, JobRepository.StoredJob>> page = more ? rows.subList(0, limit) : rows;
       List<RemediationJob> items = new ArrayList<>();
@@ -163,7 +164,7 @@ public final class RemediationService {
         JobRecord job = e.getValue().parse();
         items.add(view(job, jobs.steps(c, job.id()), remediations.details(c, job.id())));
       }
-      return new Page<>(items, more ? "c" + page.get(page.size() - 1).getKey() : null);
+      return new Page<>(items, more ? JobService.cursor(page.get(page.size() - 1).getKey(), order) : null);
     });
   }
 

@@ -67,7 +67,7 @@ public final class SpaceRepository {
 
   public List<Space> list(Connection c, String orgId) throws SQLException {
     return Database.query(c,
-        "SELECT " + COLUMNS + " FROM deployment_spaces WHERE org_id = ? ORDER BY created_at, id",
+        "SELECT " + COLUMNS + " FROM deployment_spaces WHERE org_id = ? ORDER BY created_at DESC, id DESC",
         SpaceRepository::map, orgId);
   }
 

@@ -1,0 +1,65 @@
+"""The quick path through a Python client that openapi-generator made from the service's OpenAPI document, with
+no edits: plan, submit, list a page then the next, await, events, delete. Run by GeneratedClientsTest against
+`zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token of the demo organisation."""
+import os
+import sys
+import uuid
+
+import zop_client
+from zop_client.api.jobs_api import JobsApi
+from zop_client.api.spaces_api import SpacesApi
+from zop_client.models.submit_job import SubmitJob
+
+
+def main():
+    config = zop_client.Configuration(host=os.environ["ZOP_URL"], access_token=os.environ["ZOP_TOKEN"])
+    with zop_client.ApiClient(config) as api:
+        spaces = SpacesApi(api)
+        jobs = JobsApi(api)
+
+        demo = [s for s in spaces.list_spaces(limit=100).data if s.name == "demo"]
+        check(len(demo) == 1, "the demo space is listed")
+        space = demo[0].id
+
+        run = uuid.uuid4().hex[:8]
+        body = lambda n: SubmitJob.from_dict(
+            {"spaceID": space, "kind": "registry", "config": {"name": f"py-{run}/app-{n}"}, "name": f"py {n}"})
+
+        plan = jobs.plan_job(body(0)).data
+        check(len(plan.steps) > 0, f"plan: {len(plan.steps)} steps")
+
+        submitted = [jobs.submit_job(body(n), idempotency_key=f"py-{run}-{n}").data for n in range(3)]
+        check(all(j.id.startswith("job_") for j in submitted), "submitted 3 jobs")
+
+        first = jobs.list_jobs(space_id=space, limit=2, status=["pending", "running", "succeeded"])
+        check(len(first.data) == 2 and first.next_cursor is not None, "first page: 2 jobs and a cursor")
+        check(first.data[0].id == submitted[2].id, "newest first: the job just submitted leads the first page")
+        second = jobs.list_jobs(space_id=space, limit=2, cursor=first.next_cursor)
+        check(len(second.data) >= 1, f"next page: {len(second.data)} job(s)")
+        check(not {j.id for j in first.data} & {j.id for j in second.data}, "the pages do not overlap")
+        oldest = jobs.list_jobs(space_id=space, limit=500, order="oldest").data
+        check([j.id for j in oldest][-3:] == [j.id for j in submitted], "order=oldest lists them as submitted")
+
+        done = [jobs.await_job(j.id, timeout_ms=20000).data for j in submitted]
+        check(all(j.status == "succeeded" for j in done), "awaited: " + ", ".join(j.status for j in done))
+
+        events = jobs.list_job_events(done[0].id, after=0).data
+        check(len(events) > 0 and [e.seq for e in events] == sorted(e.seq for e in events),
+              f"events: {len(events)}, in order")
+
+        for job in done:
+            teardown = jobs.delete_job(job.id).data
+            deleted = jobs.await_job(teardown.id, timeout_ms=20000).data
+            check(deleted.status == "deleted", f"{job.id} torn down: {deleted.status}")
+    print("python quick path: ok")
+
+
+def check(condition, what):
+    if not condition:
+        print("FAILED: " + what, file=sys.stderr)
+        sys.exit(1)
+    print("ok: " + what)
+
+
+if __name__ == "__main__":
+    main()
