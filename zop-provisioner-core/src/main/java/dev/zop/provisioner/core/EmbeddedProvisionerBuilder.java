@@ -262,8 +262,10 @@ public final class EmbeddedProvisionerBuilder {
           Thread.currentThread().getContextClassLoader());
       String id = instanceId != null ? instanceId
           : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+      EngineMetrics metrics = new EngineMetrics(meterRegistry);
+      metrics.registerProviders(registry.metadata());
       JobEngine.Settings settings = new JobEngine.Settings(id, workerThreads, lease, poll, retryPolicy, runWorkers,
-          new EngineMetrics(meterRegistry), new EngineTracing(openTelemetry != null ? openTelemetry
+          metrics, new EngineTracing(openTelemetry != null ? openTelemetry
               : io.opentelemetry.api.GlobalOpenTelemetry.get()));
       Path dir = dataDirectory != null ? dataDirectory : defaultDataDirectory();
       LocalSecretStore localSecrets = LocalSecretStore.open(dir.resolve("secrets"), dir.resolve("secret.key"),

@@ -38,7 +38,16 @@ class MetricsTest {
           .containsPattern("zop_jobs\\{status=\"succeeded\"\\} 3")
           .contains("zop_claims_total", "hikaricp_connections")
           .containsPattern("http_server_requests_seconds_count\\{method=\"POST\",status=\"201\","
-              + "uri=\"/provisioning-jobs\"\\} 3");
+              + "uri=\"/provisioning-jobs\"\\} 3")
+          // histograms aggregate across instances: buckets, not client-side quantiles
+          .containsPattern("zop_steps_seconds_bucket\\{[^}]*kind=\"registry\"[^}]*le=\"[0-9.]+\"")
+          .containsPattern("zop_jobs_duration_seconds_bucket\\{[^}]*status=\"succeeded\"")
+          .containsPattern("zop_jobs_duration_seconds_count\\{[^}]*kind=\"registry\"[^}]*\\} 3")
+          // every counter there from the start, with its help: no retry or failure happened in this run
+          .containsPattern("# HELP zop_step_failures_total \\S")
+          .containsPattern("zop_step_failures_total\\{category=\"system\",provider=\"sim\"\\} 0")
+          .containsPattern("# HELP zop_step_retries_total \\S")
+          .containsPattern("zop_step_retries_total\\{kind=\"registry\",provider=\"sim\"\\} 0");
     }
   }
 }

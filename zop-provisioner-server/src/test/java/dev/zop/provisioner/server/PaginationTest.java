@@ -95,7 +95,9 @@ class PaginationTest {
   @Test
   void theClientReturnsWholeLists() {
     try (Provisioner client = fixture.client(fixture.adminToken)) {
-      assertThat(client.accounts().list()).extracting(a -> a.id().value()).containsExactlyElementsOf(ids);
+      List<String> newestFirst = new ArrayList<>(ids);
+      java.util.Collections.reverse(newestFirst);
+      assertThat(client.accounts().list()).extracting(a -> a.id().value()).containsExactlyElementsOf(newestFirst);
       assertThat(client.accounts().list()).extracting(CloudAccount::name).doesNotHaveDuplicates();
     }
   }

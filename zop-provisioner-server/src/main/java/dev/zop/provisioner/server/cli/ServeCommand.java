@@ -60,13 +60,24 @@ final class ServeCommand implements Callable<Integer> {
     io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics =
         new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
             io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
-    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(metrics);
-    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(metrics);
-    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(metrics);
-    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(metrics);
-    builder.meterRegistry(metrics);
+    // and, when OTEL_* variables are set, exported through the OpenTelemetry SDK with the traces
+    ServeTelemetry telemetry = ServeTelemetry.from(System.getenv(), System.getProperties());
+    io.micrometer.core.instrument.MeterRegistry meters = metrics;
+    if (telemetry.exporting()) {
+      meters = new io.micrometer.core.instrument.composite.CompositeMeterRegistry(
+          io.micrometer.core.instrument.Clock.SYSTEM, java.util.List.of(metrics, telemetry.meters()));
+    }
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(meters);
+    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(meters);
+    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(meters);
+    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(meters);
+    builder.meterRegistry(meters);
+    if (telemetry.exporting()) {
+      // otherwise GlobalOpenTelemetry stays the engine's and the server's: a no-op, or a Java agent's SDK
+      builder.openTelemetry(telemetry.openTelemetry());
+    }
     // the AWS SDK's own meters of each call (durations, retries, throttling) beside the engine's
-    builder.provider(new AwsProvider().metricPublisher(new AwsSdkMeters(metrics)));
+    builder.provider(new AwsProvider().metricPublisher(new AwsSdkMeters(meters)));
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
@@ -84,10 +95,15 @@ final class ServeCommand implements Callable<Integer> {
     }
     ProvisionerServer server;
     try {
-      server = ProvisionerServer.builder(engine, AccessStore.open(engine.dataSource())).host(host).port(port)
-          .metrics(metrics).start();
+      ProvisionerServer.Builder serverBuilder = ProvisionerServer.builder(engine,
+          AccessStore.open(engine.dataSource())).host(host).port(port).metrics(metrics);
+      if (telemetry.exporting()) {
+        serverBuilder.openTelemetry(telemetry.openTelemetry());
+      }
+      server = serverBuilder.start();
     } catch (RuntimeException e) {
       engine.close();
+      telemetry.close();
       if (StoreOptions.cause(e, java.net.BindException.class) == null) {
         throw e;
       }
@@ -104,6 +120,7 @@ final class ServeCommand implements Callable<Integer> {
         shared.close();
       }
       engine.close();
+      telemetry.close(); // what the last requests and steps recorded is sent before the process ends
       stopped.countDown();
     }, "zop-shutdown"));
     System.out.println("zop provisioner listening on http://" + host + ":" + server.port());

@@ -20,10 +20,15 @@ import java.util.Map;
  * <ul>
  *   <li>{@code zop.jobs} (gauge, tag {@code status}): the store's jobs (provisioning and remediation) by status,
  *       read at most every five seconds;</li>
- *   <li>{@code zop.steps} (timer, tags {@code provider}, {@code kind}, {@code step}, {@code outcome}: succeeded,
- *       waiting, retrying, failed): each run of a step's body, the cloud calls in it;</li>
+ *   <li>{@code zop.steps} (timer with histogram buckets, tags {@code provider}, {@code kind}, {@code step},
+ *       {@code outcome}: succeeded, waiting, retrying, failed): each run of a step's body, the cloud calls in it;</li>
+ *   <li>{@code zop.jobs.duration} (timer with histogram buckets, tags {@code provider}, {@code kind},
+ *       {@code status}: succeeded, failed): from a job's submission to the end of its create phase, waits and
+ *       retries included, as this engine saw it end;</li>
  *   <li>{@code zop.step.failures} (counter, tags {@code provider}, {@code category}), {@code zop.step.retries}
- *       (counter, tags {@code provider}, {@code kind}), {@code zop.claims} (jobs this engine leased),
+ *       (counter, tags {@code provider}, {@code kind}): registered at zero for every installed provider (and its
+ *       kinds, and each category) when the engine starts, so a rate over them needs no first failure;
+ *       {@code zop.claims} (jobs this engine leased),
  *       {@code zop.claim.queries} (the claim transactions that leased them, those that found nothing included),
  *       {@code zop.lease.losses} (runs stopped because another engine holds the job now).</li>
  * </ul>
@@ -97,19 +102,55 @@ public final class EngineMetrics {
     leaseLosses.increment();
   }
 
+  /** The counters of every installed provider at zero, so that they are there before anything happens. */
+  public void registerProviders(java.util.Collection<dev.zop.provisioner.spi.ProviderMetadata> providers) {
+    for (dev.zop.provisioner.spi.ProviderMetadata provider : providers) {
+      // a zero recorded, not only registered: an OpenTelemetry counter reports nothing until its first measurement
+      for (FailureCategory category : FailureCategory.values()) {
+        failures(provider.id(), category).increment(0);
+      }
+      for (dev.zop.provisioner.JobKind kind : provider.kinds()) {
+        retries(provider.id(), kind.wireName()).increment(0);
+      }
+    }
+  }
+
   void stepRan(JobRecord job, String step, String outcome, long nanos) {
     Timer.builder("zop.steps").description("runs of a step's body, its cloud calls included")
         .tag("provider", job.provider()).tag("kind", job.kind().wireName()).tag("step", step)
-        .tag("outcome", outcome).register(registry).record(Duration.ofNanos(nanos));
+        .tag("outcome", outcome).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofMinutes(15)).register(registry).record(Duration.ofNanos(nanos));
+  }
+
+  /** A job's create phase ended (succeeded or failed) in a write this engine committed. */
+  void jobEnded(JobRecord job, JobStatus status) {
+    if (job.phase() != dev.zop.provisioner.JobPhase.CREATE || job.createdAt() == null) {
+      return;
+    }
+    Timer.builder("zop.jobs.duration")
+        .description("from a job's submission to the end of its create phase, waits and retries included")
+        .tag("provider", job.provider()).tag("kind", job.kind().wireName()).tag("status", status.wireName())
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10))
+        .maximumExpectedValue(Duration.ofHours(2)).register(registry)
+        .record(Duration.between(job.createdAt(), java.time.Instant.now()));
   }
 
   void retried(JobRecord job) {
-    Counter.builder("zop.step.retries").tag("provider", job.provider()).tag("kind", job.kind().wireName())
-        .register(registry).increment();
+    retries(job.provider(), job.kind().wireName()).increment();
   }
 
   void failed(JobRecord job, FailureCategory category) {
-    Counter.builder("zop.step.failures").tag("provider", job.provider()).tag("category", category.wireName())
-        .register(registry).increment();
+    failures(job.provider(), category).increment();
+  }
+
+  private Counter retries(String provider, String kind) {
+    return Counter.builder("zop.step.retries").description("transient step failures retried after a back-off")
+        .tag("provider", provider).tag("kind", kind).register(registry);
+  }
+
+  private Counter failures(String provider, FailureCategory category) {
+    return Counter.builder("zop.step.failures")
+        .description("step runs that failed, by failure category (a retried transient failure included)")
+        .tag("provider", provider).tag("category", category.wireName()).register(registry);
   }
 }

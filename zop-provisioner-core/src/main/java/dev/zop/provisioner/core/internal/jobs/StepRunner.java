@@ -251,6 +251,7 @@ final class StepRunner {
           run.writeThen(succeeded, failure -> {
             if (failure == null && next == null) {
               lease.markReleased();
+              metrics.jobEnded(job, JobStatus.SUCCEEDED);
             }
             run.handOn(failure, () -> next == null ? false : from(after, started, nextIntent));
           });
@@ -290,6 +291,7 @@ final class StepRunner {
       // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
       run.write(completing(new FencedWriter.Write(), job, running, jobOutputs));
       lease.markReleased();
+      metrics.jobEnded(job, JobStatus.SUCCEEDED);
       return false;
     }
   }
@@ -495,6 +497,7 @@ final class StepRunner {
           failure.message()));
     });
     run.lease.markReleased();
+    metrics.jobEnded(job, JobStatus.FAILED);
   }
 
   private void failQuietly(Lease lease, Failure failure) {
