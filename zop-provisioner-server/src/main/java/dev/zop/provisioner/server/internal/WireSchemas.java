@@ -123,7 +123,7 @@ final class WireSchemas {
       Requests.StartRemediation.class, Set.of("recommendationID", "subjectID"),
       Requests.Decision.class, Set.of(),
       dev.zop.provisioner.CloudAccountRequest.class, Set.of("provider", "name"),
-      dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountID"),
+      dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountId"),
       dev.zop.provisioner.JobPatch.class, Set.of());
 
   private static final Map<Class<?>, Set<String>> REQUIRED_IN_SPECS = specRequirements();

@@ -45,7 +45,9 @@ public final class AccountService {
       errors.add(FieldError.of("provider", "unsupported_provider",
           "no provider '" + request.provider() + "' is installed"));
     }
-    if (request.name() == null || request.name().isBlank() || request.name().length() > 200) {
+    if (request.name() == null) {
+      errors.add(FieldError.required("name"));
+    } else if (request.name().isBlank() || request.name().length() > 200) {
       errors.add(FieldError.of("name", "invalid_name", "must be 1-200 characters"));
     }
     StorableText.check("name", request.name(), errors);

@@ -82,7 +82,9 @@ public final class SpaceService {
 
   public Space create(Principal principal, SpaceRequest request) {
     List<FieldError> errors = new ArrayList<>();
-    if (request.name() == null || !NAME.matcher(request.name()).matches()) {
+    if (request.name() == null) {
+      errors.add(FieldError.required("name"));
+    } else if (!NAME.matcher(request.name()).matches()) {
       errors.add(FieldError.of("name", "invalid_name",
           "must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit"));
     }
