@@ -353,12 +353,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
 
   private List<String> vpcsOf(StepContext ctx) {
     return CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.filters(ec2Filters(ctx, "vpc"))).vpcs()
-        .stream().map(v -> v.vpcId()).toList());
+        .stream().filter(v -> AwsTags.ec2PartOf(v.tags(), ctx, "vpc")).map(v -> v.vpcId()).toList());
   }
 
   private List<String> subnetsOf(StepContext ctx, String part) {
     return CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(ec2Filters(ctx, part)))
-        .subnets().stream().map(s -> s.subnetId()).toList());
+        .subnets().stream().filter(s -> AwsTags.ec2PartOf(s.tags(), ctx, part)).map(s -> s.subnetId()).toList());
   }
 
   private VpcPeeringConnection findPeering(StepContext ctx) {

@@ -207,7 +207,8 @@ final class NetworkRouting {
 
   private List<InternetGateway> internetGatewaysOf(StepContext ctx) {
     return CALLS.call(EC2_DESCRIBE_INTERNET_GATEWAYS,
-        () -> ec2.describeInternetGateways(r -> r.filters(ec2Filters(ctx, "igw")))).internetGateways();
+        () -> ec2.describeInternetGateways(r -> r.filters(ec2Filters(ctx, "igw")))).internetGateways().stream()
+        .filter(g -> ec2PartOf(g.tags(), ctx, "igw")).toList();
   }
 
   // ---- NAT gateways ------------------------------------------------------------------------------------
@@ -426,7 +427,7 @@ final class NetworkRouting {
 
   private List<RouteTable> tablesOf(StepContext ctx, String part) {
     return CALLS.call(EC2_DESCRIBE_ROUTE_TABLES, () -> ec2.describeRouteTables(r -> r.filters(ec2Filters(ctx, part))))
-        .routeTables();
+        .routeTables().stream().filter(t -> ec2PartOf(t.tags(), ctx, part)).toList();
   }
 
   // ---- peering routes ----------------------------------------------------------------------------------
@@ -456,7 +457,8 @@ final class NetworkRouting {
     Set<String> peerings = livePeerings(ctx).stream().map(VpcPeeringConnection::vpcPeeringConnectionId)
         .collect(Collectors.toSet());
     for (RouteTable table : CALLS.call(EC2_DESCRIBE_ROUTE_TABLES, () -> ec2.describeRouteTables(r -> r.filters(
-        Filter.builder().name("vpc-id").values(spec.peerVpcId()).build()))).routeTables()) {
+        Filter.builder().name("vpc-id").values(spec.peerVpcId()).build()))).routeTables().stream()
+        .filter(t -> spec.peerVpcId().equals(t.vpcId())).toList()) {
       for (Route route : table.routes()) {
         if (route.vpcPeeringConnectionId() != null && peerings.contains(route.vpcPeeringConnectionId())) {
           CALLS.deleteIfExists(EC2_DELETE_ROUTE, () -> ec2.deleteRoute(r -> r.routeTableId(table.routeTableId())
@@ -470,14 +472,18 @@ final class NetworkRouting {
   private List<String> peerTables(NetworkSpec spec) {
     return CALLS.call(EC2_DESCRIBE_ROUTE_TABLES, () -> ec2.describeRouteTables(r -> r.filters(
         Filter.builder().name("vpc-id").values(spec.peerVpcId()).build()))).routeTables().stream()
-        .map(RouteTable::routeTableId).toList();
+        .filter(t -> spec.peerVpcId().equals(t.vpcId())).map(RouteTable::routeTableId).toList();
   }
 
-  /** Peerings this job requested that are neither deleted nor rejected. */
+  /**
+   * Peerings this job requested that are neither deleted nor rejected: the tag filter narrows the answer, and the
+   * tags on what comes back decide, since a filter the API ignores would hand over another job's peering.
+   */
   List<VpcPeeringConnection> livePeerings(StepContext ctx) {
     return CALLS.call(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS,
         () -> ec2.describeVpcPeeringConnections(r -> r.filters(ec2Filters(ctx, "peering")))).vpcPeeringConnections()
-        .stream().filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
+        .stream().filter(p -> ec2PartOf(p.tags(), ctx, "peering"))
+        .filter(p -> p.status().code() != VpcPeeringConnectionStateReasonCode.DELETED
             && p.status().code() != VpcPeeringConnectionStateReasonCode.REJECTED).toList();
   }
 }

@@ -82,7 +82,9 @@ final class SecurityGroups {
 
   SecurityGroup find(String name, String vpcId) {
     var groups = CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r.filters(
-        f -> f.name("group-name").values(name), f -> f.name("vpc-id").values(vpcId)))).securityGroups();
+        f -> f.name("group-name").values(name), f -> f.name("vpc-id").values(vpcId)))).securityGroups().stream()
+        // the filter narrows; what comes back decides (an API that ignored it would answer every group)
+        .filter(g -> name.equals(g.groupName()) && vpcId.equals(g.vpcId())).toList();
     return groups.isEmpty() ? null : groups.get(0);
   }
 }

@@ -227,6 +227,42 @@ class AwsEngineIT {
   }
 
   @Test
+  void twoNetworksPeeringOneVpcEachKeepTheirOwnPeeringWhereTheCloudIgnoresTheTagFilter() {
+    String peer = ec2.createVpc(r -> r.cidrBlock("172.29.0.0/16")).vpc().vpcId();
+    Job first = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("peer-a").cidr("10.42.0.0/16")
+        .subnet(Subnet.privateSubnet("a", "10.42.0.0/24", "us-east-1a")).peerVpcId(peer).build()).id(), WAIT);
+    assertThat(first.status()).isEqualTo(JobStatus.SUCCEEDED);
+    String firstPeering = first.outputs().get("peeringId");
+    // the point of this test: moto answers a tag filter on peerings with every peering there is, so the second
+    // job's step finds the first job's peering first and must see from its tags that it is not its own
+    assertThat(ec2.describeVpcPeeringConnections(r -> r.filters(f -> f.name("tag:zop:job").values("job_nobody")))
+        .vpcPeeringConnections()).as("moto ignores the tag filter").isNotEmpty();
+
+    Job second = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("peer-b").cidr("10.43.0.0/16")
+        .subnet(Subnet.privateSubnet("b", "10.43.0.0/24", "us-east-1a")).peerVpcId(peer).build()).id(), WAIT);
+    assertThat(second.status()).isEqualTo(JobStatus.SUCCEEDED);
+    String secondPeering = second.outputs().get("peeringId");
+    assertThat(secondPeering).isNotEqualTo(firstPeering);
+    for (Job job : List.of(first, second)) {
+      var peering = ec2.describeVpcPeeringConnections(r -> r.vpcPeeringConnectionIds(job.outputs().get("peeringId")))
+          .vpcPeeringConnections().get(0);
+      assertThat(peering.requesterVpcInfo().vpcId()).isEqualTo(job.outputs().get("vpcId"));
+      assertThat(peering.accepterVpcInfo().vpcId()).isEqualTo(peer);
+      assertThat(peering.tags()).anySatisfy(t -> {
+        assertThat(t.key()).isEqualTo("zop:job");
+        assertThat(t.value()).isEqualTo(job.id().value());
+      });
+    }
+
+    for (Job job : List.of(second, first)) {
+      assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    }
+    assertThat(ec2.describeVpcPeeringConnections(r -> r.vpcPeeringConnectionIds(firstPeering, secondPeering))
+        .vpcPeeringConnections()).allSatisfy(p -> assertThat(p.status().codeAsString()).isEqualTo("deleted"));
+    assertThat(ourVpcs()).isEqualTo(1); // only the peer this test made itself
+  }
+
+  @Test
   void aSingleNatGatewayServesEveryPrivateSubnetAndANetworkWithoutOneRoutesOnlyLocally() {
     NetworkSpec single = NetworkSpec.named("one-nat").cidr("10.41.0.0/16")
         .subnet(Subnet.publicSubnet("edge", "10.41.0.0/24", "us-east-1a"))
