@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public record ConnectionId(String value) {
   public ConnectionId {
     if (value == null || value.isBlank() || value.length() > 64) {
-      throw new IllegalArgumentException("ConnectionId must be 1..64 characters");
+      throw new IllegalArgumentException("an id must be 1..64 characters");
     }
   }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public record DatabaseId(String value) {
   public DatabaseId {
     if (value == null || value.isBlank() || value.length() > 64) {
-      throw new IllegalArgumentException("DatabaseId must be 1..64 characters");
+      throw new IllegalArgumentException("an id must be 1..64 characters");
     }
   }
 

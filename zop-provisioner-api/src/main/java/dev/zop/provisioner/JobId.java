@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public record JobId(String value) {
   public JobId {
     if (value == null || value.isBlank() || value.length() > 64) {
-      throw new IllegalArgumentException("JobId must be 1..64 characters");
+      throw new IllegalArgumentException("an id must be 1..64 characters");
     }
   }
 

@@ -41,7 +41,7 @@ public final class ProvisionerServer implements AutoCloseable {
   private final Admission admission;
 
   private ProvisionerServer(Builder builder) {
-    ObjectMapper strict = WireJson.strict();
+    ObjectMapper strict = WireJson.requests();
     this.streams = new JobEventStreams(builder.keepAlive);
     this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
     byte[] openApi;

@@ -74,8 +74,11 @@ class BadInputTest {
     RawHttp.Reply wrongType = post("/provisioning-jobs", "{\"spaceID\":\"" + spaceId + "\",\"kind\":\"kubernetes\","
         + "\"config\":{\"name\":\"x\",\"version\":\"1.30\",\"nodeGroups\":[{\"name\":\"a\",\"instanceType\":\"m5.large\","
         + "\"min\":\"two\",\"max\":3}]}}");
-    assertError(wrongType, 400, "invalid_value");
+    assertError(wrongType, 400, "validation_failed");
     assertThat(fields(wrongType)).containsExactly("config.nodeGroups[0].min");
+    assertThat(wrongType.json().at("/error/fields/0/code").asText()).isEqualTo("wrong_type");
+    assertThat(wrongType.json().at("/error/fields/0/message").asText())
+        .isEqualTo("config.nodeGroups[0].min: expected an integer from -2147483648 to 2147483647");
 
     RawHttp.Reply unknownField = post("/provisioning-jobs", "{\"spaceID\":\"" + spaceId + "\",\"kind\":\"registry\","
         + "\"config\":{\"name\":\"r\",\"colour\":\"blue\"}}");
@@ -90,7 +93,10 @@ class BadInputTest {
     assertError(RawHttp.json(fixture.baseUrl(), "PATCH", "/spaces/" + spaceId + "/status", fixture.adminToken,
         "{\"status\":\"sideways\"}"), 400, "invalid_argument");
     assertError(post("/remediation-jobs", "{\"subjectType\":\"resource\"}"), 400, "validation_failed");
-    assertError(post("/spaces", "{\"name\": 42, \"provider\": [], \"cloudAccountId\": {}}"), 400, "wrong_type");
+    RawHttp.Reply wrongTypes = post("/spaces", "{\"name\": 42, \"provider\": [], \"cloudAccountId\": {}}");
+    assertError(wrongTypes, 400, "validation_failed");
+    assertThat(wrongTypes.json().at("/error/fields/0/code").asText()).isEqualTo("wrong_type");
+    assertThat(wrongTypes.json().at("/error/fields/0/message").asText()).isEqualTo("name: expected a string");
 
     assertThat(acme.jobs().list(JobQuery.inSpace(space.id())).items()).isEmpty();
     assertThat(acme.spaces().list()).hasSize(1);
@@ -118,12 +124,19 @@ class BadInputTest {
       assertThat(reply.status()).as(path + " " + reply.body()).isBetween(400, 499);
       assertThat(reply.json().at("/error/code").asText()).as(path).isNotBlank();
     }
-    assertError(RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?limit=abc", token, null), 400,
-        "out_of_range");
-    assertError(RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?limit=100000", token, null), 400,
-        "out_of_range");
+    // every query parameter checked against the route's contract, in the document's words
+    RawHttp.Reply notANumber = RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?limit=abc", token, null);
+    assertError(notANumber, 400, "validation_failed");
+    assertThat(notANumber.json().at("/error/fields/0/message").asText())
+        .isEqualTo("limit: expected an integer from 1 to 500");
+    RawHttp.Reply tooMany = RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?limit=100000", token, null);
+    assertError(tooMany, 400, "validation_failed");
+    assertThat(tooMany.json().at("/error/fields/0/code").asText()).isEqualTo("out_of_range");
     assertError(RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?status=exploded", token, null), 400,
-        "invalid_value");
+        "validation_failed");
+    RawHttp.Reply spacesStatus = RawHttp.json(fixture.baseUrl(), "GET", "/spaces?status=bogus", token, null);
+    assertError(spacesStatus, 400, "validation_failed");
+    assertThat(spacesStatus.json().at("/error/fields/0/code").asText()).isEqualTo("unknown_parameter");
     assertError(RawHttp.json(fixture.baseUrl(), "GET", "/provisioning-jobs?cursor=notacursor", token, null), 400,
         "validation_failed");
   }

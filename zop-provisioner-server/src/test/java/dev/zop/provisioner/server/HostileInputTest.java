@@ -142,6 +142,35 @@ class HostileInputTest {
   }
 
   @Test
+  void aPostWithNeitherContentLengthNorABodyIsABodylessPost() throws Exception {
+    // no Content-Length, no Content-Type, no body: read as "{}" would be, so the route answers (here: no such job)
+    String status = statusLine("POST /provisioning-jobs/job_none/retry HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Authorization: Bearer " + fixture.adminToken + "\r\nConnection: close\r\n\r\n");
+    assertThat(status).startsWith("HTTP/1.1 404");
+  }
+
+  @Test
+  void aProtocolVersionTheServiceDoesNotSpeakHasItsOwnCode() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", fixture.server.port())) {
+      socket.getOutputStream().write("GET /healthz HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      socket.setSoTimeout(10_000);
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 505").contains("\"code\":\"http_version_not_supported\"")
+          .contains("\"category\":\"user_action\"");
+    }
+  }
+
+  private String statusLine(String request) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", fixture.server.port())) {
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      socket.setSoTimeout(10_000);
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return answer.substring(0, answer.indexOf('\r'));
+    }
+  }
+
+  @Test
   void aRefusedRequestWithAnOverlongIdIsStillAudited() {
     String id = "x".repeat(300);
     RawHttp.Reply reply = send("DELETE", "/provisioning-jobs/" + id, null);

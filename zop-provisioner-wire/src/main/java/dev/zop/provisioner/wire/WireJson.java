@@ -13,6 +13,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -66,6 +69,32 @@ public final class WireJson {
     return base().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  }
+
+  /**
+   * The service's mapper for request bodies: {@link #strict()}, and every value must already be of its field's JSON
+   * type — no number read as a string or a boolean, no string as a number or a boolean, no fraction cut to an
+   * integer, no empty string read as an empty list or object. A client's mistake is refused, never guessed at.
+   */
+  public static ObjectMapper requests() {
+    ObjectMapper mapper = strict().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+        .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS);
+    mapper.coercionConfigDefaults().setAcceptBlankAsEmpty(false)
+        .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+    for (LogicalType type : LogicalType.values()) {
+      for (CoercionInputShape shape : List.of(CoercionInputShape.Integer, CoercionInputShape.Float,
+          CoercionInputShape.Boolean, CoercionInputShape.String, CoercionInputShape.EmptyString)) {
+        mapper.coercionConfigFor(type).setCoercion(shape, CoercionAction.Fail);
+      }
+    }
+    // a number is an integer wherever a fraction is (JSON has one number type)
+    mapper.coercionConfigFor(LogicalType.Float).setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert);
+    // ids, enums and times are written as strings: a string is their own shape
+    for (LogicalType stringy : List.of(LogicalType.Enum, LogicalType.Textual, LogicalType.DateTime,
+        LogicalType.OtherScalar, LogicalType.POJO)) {
+      mapper.coercionConfigFor(stringy).setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
+    }
+    return mapper;
   }
 
   private static ObjectMapper base() {

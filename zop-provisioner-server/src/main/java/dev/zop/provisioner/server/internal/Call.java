@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.server.AccessStore.Caller;
 import io.javalin.http.Context;
 import java.util.Arrays;
@@ -112,7 +112,7 @@ public final class Call {
     }
   }
 
-  ApiError bad(Exception e, String prefix) {
+  RuntimeException bad(Exception e, String prefix) {
     if (e instanceof UnrecognizedPropertyException unknown) {
       String field = field(unknown, prefix);
       return ApiError.badRequest(field, "unknown_field", "unknown field " + field);
@@ -124,18 +124,20 @@ public final class Call {
       String field = field(mapping, prefix);
       return ApiError.badRequest(field, "invalid_value", field + " must be one of " + wireNames(target));
     }
-    if (e instanceof InvalidFormatException format) {
-      String field = field(format, prefix);
-      return ApiError.badRequest(field, "invalid_value", field + ": " + firstLine(format.getOriginalMessage()));
-    }
-    if (e instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
-      String field = field(mismatch, prefix);
-      return ApiError.badRequest(field, "wrong_type", field + " has the wrong type");
-    }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      // a value of the wrong JSON type, out of its type's range, or refused as its type was built: said in the
+      // API's words (boolean, integer, array of strings), never the Java type's
       String field = field(mapping, prefix);
-      Throwable cause = mapping.getCause() != null ? mapping.getCause() : mapping;
-      return ApiError.badRequest(field, "invalid_value", field + ": " + firstLine(cause.getMessage()));
+      String expected = JsonTypes.expected(json, mapping);
+      Throwable cause = mapping.getCause();
+      if (cause instanceof IllegalArgumentException refused && refused.getMessage() != null) {
+        return ValidationException.of(field, "invalid_value", field + ": " + firstLine(refused.getMessage()));
+      }
+      if (cause instanceof com.fasterxml.jackson.core.exc.InputCoercionException) {
+        return ValidationException.of(field, "out_of_range", field + ": expected " + expected + ", and this number"
+            + " is beyond its range");
+      }
+      return ValidationException.of(field, "wrong_type", field + ": expected " + expected);
     }
     if (e instanceof JsonProcessingException) {
       String where = prefix.isEmpty() ? "body" : prefix;

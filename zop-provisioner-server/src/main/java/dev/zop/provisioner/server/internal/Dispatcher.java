@@ -146,6 +146,7 @@ public final class Dispatcher {
       }
       checkBody(ctx, requestId);
       checkParameters(ctx);
+      QueryParameters.check(endpoint, ctx);
       JsonNode body = readBody(endpoint, ctx, requestId);
       call = new Call(ctx, endpoint, caller, caller == null ? engine : engine.as(caller.principal()), json,
           body);
@@ -205,7 +206,9 @@ public final class Dispatcher {
     }
     if (declared != 0) {
       String type = ctx.contentType();
-      if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      // a POST with neither Content-Length nor a body is a bodyless POST, as one with Content-Length: 0 is
+      boolean none = declared < 0 && type == null && bodyBytes(ctx, requestId).length == 0;
+      if (!none && (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json"))) {
         throw new ApiError(415, "unsupported_media_type", "send the body as application/json");
       }
       if (declared < 0 && bodyBytes(ctx, requestId).length > maxBodyBytes) { // chunked: only reading tells the size

@@ -34,7 +34,7 @@ public final class JobEventStreams {
   }
 
   Object serve(Call call) throws IOException, InterruptedException {
-    JobId id = JobId.of(call.path("id"));
+    JobId id = Routes.job(call);
     call.zop().jobs().get(id); // 404 (or another org's job) before the stream starts
     long after = resumeAfter(call);
     BlockingQueue<JobEvent> queue = new LinkedBlockingQueue<>();

@@ -46,13 +46,14 @@ final class JobRoutes {
           ResourceSpec spec = spec(call, body);
           String key = call.header("Idempotency-Key");
           SubmitOptions options = new SubmitOptions(key, body.name(), body.tags());
-          return touched(call, call.zop().jobs().submit(SpaceId.of(body.spaceId()), spec, options));
+          SpaceId space = Routes.id("spaceID", body.spaceId(), SpaceId::of);
+          return touched(call, call.zop().jobs().submit(space, spec, options));
         });
     r.route("POST", "/provisioning-jobs/plan", "provisioning:view",
         "Review a spec: its steps, IAM operations and monthly cost; nothing changes", 200, call -> {
           SubmitJob body = call.body(SubmitJob.class);
           ResourceSpec spec = spec(call, body); // checks spaceID is present before an id is made of it
-          return call.zop().jobs().plan(SpaceId.of(body.spaceId()), spec);
+          return call.zop().jobs().plan(Routes.id("spaceID", body.spaceId(), SpaceId::of), spec);
         });
     r.route("GET", "/provisioning-jobs", "provisioning:view",
         "List provisioning jobs, newest first unless ?order=oldest, by space and status, a page at a time", 200,
@@ -135,7 +136,8 @@ final class JobRoutes {
           ComponentSpec spec = new ComponentSpec(body.componentId(), body.namespace(), body.values());
           ValidationException.throwIfAny(spec.validate());
           SubmitOptions options = new SubmitOptions(call.header("Idempotency-Key"), null, null);
-          return touched(call, call.zop().jobs().submit(SpaceId.of(body.spaceId()), spec, options));
+          SpaceId space = Routes.id("spaceID", body.spaceId(), SpaceId::of);
+          return touched(call, call.zop().jobs().submit(space, spec, options));
         });
   }
   private static ResourceSpec spec(Call call, SubmitJob body) {
@@ -169,7 +171,7 @@ final class JobRoutes {
     JobQuery query = JobQuery.all().limit(limit(call, JobQuery.DEFAULT_LIMIT)).order(Routes.order(call));
     String space = call.query("spaceID");
     if (space != null) {
-      query = query.withSpace(SpaceId.of(space));
+      query = query.withSpace(Routes.id("spaceID", space, SpaceId::of));
     }
     Set<JobStatus> statuses = EnumSet.noneOf(JobStatus.class);
     for (String status : call.queryAll("status")) {

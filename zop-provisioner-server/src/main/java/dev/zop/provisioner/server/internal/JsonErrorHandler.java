@@ -17,9 +17,18 @@ public final class JsonErrorHandler extends ErrorHandler {
   public boolean handle(Request request, Response response, Callback callback) {
     int status = response.getStatus() >= 400 ? response.getStatus() : 400;
     String requestId = Dispatcher.newRequestId();
-    String code = status == 404 ? "no_such_route" : status >= 500 ? "internal_error" : "bad_request";
+    String code = switch (status) {
+      case 404 -> "no_such_route";
+      case 413 -> "body_too_large";
+      case 414 -> "uri_too_long";
+      case 431 -> "headers_too_large";
+      case 505 -> "http_version_not_supported";
+      default -> status >= 500 ? "internal_error" : "bad_request";
+    };
+    // a protocol version the server does not speak is the client's to change, as any 4xx is
+    boolean clients = status < 500 || status == 505;
     String body = "{\"error\":{\"code\":\"" + code + "\",\"message\":\"the request was refused (HTTP " + status
-        + ") before it reached a route\",\"category\":\"" + (status >= 500 ? "system" : "user_action")
+        + ") before it reached a route\",\"category\":\"" + (clients ? "user_action" : "system")
         + "\",\"requestId\":\"" + requestId + "\"}}";
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");

@@ -83,7 +83,7 @@ final class RemediationRoutes {
         200, call -> call.zop().remediations().templates());
   }
   private static RemediationJob decide(Call call, StepRef step, boolean approve) {
-    JobId id = JobId.of(call.path("jobID"));
+    JobId id = Routes.parent(call);
     String reason = reason(call);
     return approve ? call.zop().remediations().approve(id, step, reason)
         : call.zop().remediations().reject(id, step, reason);

@@ -218,9 +218,9 @@ public final class Routes {
   }
 
   private static Endpoint.QueryParameter timeout() {
-    return new Endpoint.QueryParameter("timeoutMs", Map.of("type", "integer", "minimum", 0,
-        "maximum", MAX_LONG_POLL.toMillis(), "default", MAX_LONG_POLL.toMillis()),
-        "the longest the request is held, in milliseconds; it answers with the job as it stands then");
+    return new Endpoint.QueryParameter("timeoutMs", Map.of("type", "integer", "format", "int64", "minimum", 0,
+        "default", MAX_LONG_POLL.toMillis()), "the longest the request is held, in milliseconds, and never longer"
+        + " than " + MAX_LONG_POLL.toMillis() + "; it answers with the job as it stands then");
   }
 
   private static Endpoint.QueryParameter after() {
@@ -360,26 +360,35 @@ public final class Routes {
   }
 
   static CloudAccountId account(Call call) {
-    return CloudAccountId.of(call.path("accountID"));
+    return id("accountID", call.path("accountID"), CloudAccountId::of);
   }
 
   static SpaceId space(Call call) {
-    return SpaceId.of(call.path("spaceID"));
+    return id("spaceID", call.path("spaceID"), SpaceId::of);
   }
 
   static JobId job(Call call) {
-    return JobId.of(call.path("id"));
+    return id("id", call.path("id"), JobId::of);
   }
 
   static JobId parent(Call call) {
-    return JobId.of(call.path("jobID"));
+    return id("jobID", call.path("jobID"), JobId::of);
   }
 
   static DatabaseId database(Call call) {
-    return DatabaseId.of(call.path("dbID"));
+    return id("dbID", call.path("dbID"), DatabaseId::of);
   }
 
   static ConnectionId connection(Call call) {
-    return ConnectionId.of(call.path("connID"));
+    return id("connID", call.path("connID"), ConnectionId::of);
+  }
+
+  /** An id from the request, or a 400 naming the field it came from ({@code id: must be 1..64 characters}). */
+  static <T> T id(String field, String value, Function<String, T> of) {
+    try {
+      return of.apply(value);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(field, "invalid_value", field + ": must be 1..64 characters");
+    }
   }
 }
