@@ -74,6 +74,7 @@ public final class AwsProvider implements CloudProvider {
    * The same provider checking on resources that are still being created or deleted every {@code interval}
    * instead of each kind's default (5 s for networks up to 30 s for clusters); for emulators and tests.
    */
+  @Override
   public AwsProvider pollingEvery(Duration interval) {
     return new AwsProvider(interceptors, publishers, interval);
   }

@@ -96,7 +96,11 @@ final class AzureClients {
   synchronized SecretClient vault(String url, boolean verifyChallengeResource) {
     if (vault == null) {
       SecretClientBuilder builder = new SecretClientBuilder().vaultUrl(url).credential(credential()).httpClient(http);
-      if (!verifyChallengeResource) {
+      String challengeResource = account.properties().get("keyVaultChallengeResource");
+      if (challengeResource != null && !challengeResource.isBlank()) {
+        // the account names the audience: checked by us, since the SDK's check wants the vault host's domain
+        builder.disableChallengeResourceVerification().addPolicy(new VaultChallengeCheck(challengeResource));
+      } else if (!verifyChallengeResource) {
         builder.disableChallengeResourceVerification();
       }
       vault = builder.buildClient();
@@ -193,10 +197,29 @@ final class AzureClients {
           "Set the account's environment property to AzureCloud, AzureChinaCloud or AzureUSGovernment, or point"
               + " endpoint at Resource Manager.", null);
     };
+    String audience = account.properties().get("resourceManagerAudience");
     if (endpoint != null) {
       String base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
-      environment = new AzureEnvironment(Map.of("resourceManagerEndpointUrl", base, "managementEndpointUrl", base,
-          "activeDirectoryEndpointUrl", base, "microsoftGraphResourceId", base));
+      java.util.Map<String, String> settings = new java.util.HashMap<>(environment.getEndpoints());
+      settings.put("resourceManagerEndpointUrl", base);
+      if (audience == null || audience.isBlank()) {
+        // everything at one address, the token audience too: an emulator
+        settings = Map.of("resourceManagerEndpointUrl", base, "managementEndpointUrl", base,
+            "activeDirectoryEndpointUrl", base, "microsoftGraphResourceId", base);
+      } else {
+        // a proxy or a private link in front of Resource Manager: the calls go there, tokens stay for the
+        // audience Entra ID knows, from the cloud's own Entra ID unless activeDirectoryEndpoint says otherwise
+        settings.put("managementEndpointUrl", audience.endsWith("/") ? audience : audience + "/");
+        String directory = account.properties().get("activeDirectoryEndpoint");
+        if (directory != null && !directory.isBlank()) {
+          settings.put("activeDirectoryEndpointUrl", directory.endsWith("/") ? directory : directory + "/");
+        }
+      }
+      environment = new AzureEnvironment(settings);
+    } else if (audience != null && !audience.isBlank()) {
+      java.util.Map<String, String> settings = new java.util.HashMap<>(environment.getEndpoints());
+      settings.put("managementEndpointUrl", audience.endsWith("/") ? audience : audience + "/");
+      environment = new AzureEnvironment(settings);
     }
     return new AzureProfile(require("tenantId"), subscription(), environment);
   }

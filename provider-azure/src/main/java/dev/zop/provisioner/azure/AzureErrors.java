@@ -19,6 +19,7 @@ import dev.zop.provisioner.kit.UndeclaredPermissionException;
 final class AzureErrors {
   static final String ID = "azure";
   static final String NOT_REGISTERED = "resource_provider_not_registered";
+  static final String VAULT_CHALLENGE = "vault_challenge_mismatch";
 
   static final CloudCalls CALLS = new CloudCalls(e -> e instanceof HttpResponseException,
       e -> e instanceof HttpResponseException h && h.getResponse() != null && h.getResponse().getStatusCode() == 404);
@@ -59,6 +60,15 @@ final class AzureErrors {
       }
       if (t.getCause() == t) {
         break;
+      }
+    }
+    for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+      // the SDK's check of Key Vault's challenge, or ours (keyVaultChallengeResource): an account setting to fix
+      if (t.getMessage() != null && t.getMessage().contains("challenge resource")) {
+        return Failure.userAction(VAULT_CHALLENGE, t.getMessage(), "A vault reached through a host outside"
+            + " vault.azure.net (a private endpoint's name) names a token audience the SDK does not expect for that"
+            + " host: set the account's keyVaultChallengeResource to the resource the vault's challenge names"
+            + " (usually https://vault.azure.net). Otherwise check keyVaultUrl: it may not be your vault.", null);
       }
     }
     Throwable cause = CloudCallException.unwrap(error);

@@ -87,6 +87,7 @@ public final class AzureProvider implements CloudProvider {
   }
 
   /** The same provider looking again at unfinished changes every {@code interval}; for emulators and tests. */
+  @Override
   public AzureProvider pollingEvery(Duration interval) {
     return new AzureProvider(credential, http, observer, interval, verifyVaultChallenge);
   }

@@ -66,6 +66,37 @@ class AzureCredentialsTest {
   }
 
   @Test
+  void resourceManagersTokenAudienceIsSetApartFromItsEndpoint() throws Exception {
+    ArmFake fake = ArmFake.forTheAzureProvider();
+    try (fake) {
+      fake.resourceGroup("rg", "eastus");
+      java.util.List<String> scopes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      com.azure.core.credential.TokenCredential recording = request -> {
+        scopes.addAll(request.getScopes());
+        return ArmFake.credential().getToken(request);
+      };
+      AzureProvider provider = new AzureProvider().withHttpClient(fake.httpClient()).withCredential(recording);
+      // behind a proxy or a private link: the calls go to the endpoint, the token is for Resource Manager
+      CloudAccount proxied = new CloudAccount(CloudAccountId.of("ca_p"), "azure", "proxied", "default-chain",
+          Map.of("tenantId", "t", "subscriptionId", "s", "endpoint", fake.endpoint(),
+              "resourceManagerAudience", "https://management.core.windows.net/"), Instant.now());
+      try (var session = provider.open(proxied, null, Map.of("resourceGroup", "rg"))) {
+        assertThat(session.discovery().networks()).isEmpty();
+      }
+      assertThat(scopes).isNotEmpty().allSatisfy(scope ->
+          assertThat(scope).startsWith("https://management.core.windows.net/").endsWith(".default"));
+      // an emulator, where everything is at the endpoint, the audience too
+      scopes.clear();
+      CloudAccount emulated = new CloudAccount(CloudAccountId.of("ca_e"), "azure", "emulated", "default-chain",
+          Map.of("tenantId", "t", "subscriptionId", "s", "endpoint", fake.endpoint()), Instant.now());
+      try (var session = provider.open(emulated, null, Map.of("resourceGroup", "rg"))) {
+        assertThat(session.discovery().networks()).isEmpty();
+      }
+      assertThat(scopes).isNotEmpty().allSatisfy(scope -> assertThat(scope).startsWith(fake.endpoint()));
+    }
+  }
+
+  @Test
   void whatIsMissingIsNamedWithItsFix() {
     assertThatThrownBy(() -> clients("env:SP", Map.of("SP_CLIENT_ID", "app"), Map.of()).credential())
         .isInstanceOfSatisfying(CredentialsUnavailableException.class, e -> assertThat(e.fixHint())

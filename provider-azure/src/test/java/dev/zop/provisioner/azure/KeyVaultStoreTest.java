@@ -111,6 +111,50 @@ class KeyVaultStoreTest {
     assertThat(FAKE.vaultSecrets()).isEmpty();
   }
 
+  /**
+   * A vault reached at a host outside vault.azure.net (here the fake's address, as a private endpoint's name would
+   * be): an account property names the audience its challenge must name, with no Java builder call.
+   */
+  @Test
+  void aVaultBehindAPrivateNameIsUsedByNamingItsChallengeResource() {
+    CloudAccount named = vaultAccount("ca_named", Map.of("keyVaultChallengeResource", "https://vault.azure.net"));
+    try (ProviderSession verified = new AzureProvider().withCredential(ArmFake.credential())
+        .withHttpClient(FAKE.httpClient()).open(named, "eastus", Map.of("resourceGroup", "rg"))) {
+      SecretRef ref = verified.secrets().put("zop/job/private", "value");
+      assertThat(verified.secrets().get(ref)).isEqualTo("value");
+    }
+    // the SDK's own check, without the property: refused, and said as the user's to fix
+    com.azure.security.keyvault.secrets.implementation.KeyVaultCredentialPolicy.clearCache();
+    try (ProviderSession strict = new AzureProvider().withCredential(ArmFake.credential())
+        .withHttpClient(FAKE.httpClient()).open(vaultAccount("ca_strict", Map.of()), "eastus",
+            Map.of("resourceGroup", "rg"))) {
+      assertThatThrownBy(() -> strict.secrets().put("zop/job/strict", "x")).satisfies(e -> {
+        var failure = strict.classify(e);
+        assertThat(failure.category()).isEqualTo(FailureCategory.USER_ACTION);
+        assertThat(failure.code()).isEqualTo("vault_challenge_mismatch");
+        assertThat(failure.fixHint()).contains("keyVaultChallengeResource");
+      });
+    }
+    // a challenge naming another resource than the account says: refused by our check
+    com.azure.security.keyvault.secrets.implementation.KeyVaultCredentialPolicy.clearCache();
+    try (ProviderSession other = new AzureProvider().withCredential(ArmFake.credential())
+        .withHttpClient(FAKE.httpClient()).open(vaultAccount("ca_other",
+            Map.of("keyVaultChallengeResource", "https://vault.example.org")), "eastus",
+            Map.of("resourceGroup", "rg"))) {
+      assertThatThrownBy(() -> other.secrets().put("zop/job/other", "x")).satisfies(e ->
+          assertThat(other.classify(e).code()).isEqualTo("vault_challenge_mismatch"));
+    }
+    assertThat(FAKE.vaultSecrets()).doesNotContainKeys("zop-sjob-sstrict", "zop-sjob-sother");
+  }
+
+  private static CloudAccount vaultAccount(String id, Map<String, String> extra) {
+    Map<String, String> properties = new java.util.HashMap<>(Map.of("tenantId", "00000000-0000-0000-0000-0000000000aa",
+        "subscriptionId", AzureProviderTckTest.SUBSCRIPTION, "endpoint", FAKE.endpoint(), "keyVaultUrl",
+        FAKE.endpoint()));
+    properties.putAll(extra);
+    return new CloudAccount(CloudAccountId.of(id), "azure", id, "default-chain", properties, Instant.now());
+  }
+
   @Test
   void anAccountWithoutAVaultLeavesSecretsToTheEngine() {
     CloudAccount account = new CloudAccount(CloudAccountId.of("ca_novault"), "azure", "novault", "default-chain",

@@ -61,6 +61,7 @@ public final class GcpProvider implements CloudProvider {
   }
 
   /** The same provider looking again at unfinished changes every {@code interval}; for emulators and tests. */
+  @Override
   public GcpProvider pollingEvery(Duration interval) {
     return new GcpProvider(observer, interval);
   }

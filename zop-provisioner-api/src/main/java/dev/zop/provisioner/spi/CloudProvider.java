@@ -20,4 +20,13 @@ public interface CloudProvider {
   default ProviderSession open(CloudAccount account, String region, java.util.Map<String, String> scope) {
     return open(account, region);
   }
+
+  /**
+   * The same provider checking on resources that are still being created, changed or deleted every
+   * {@code interval} instead of its own defaults (an operator's setting, {@code zop serve
+   * --provider-poll-interval}). The default keeps the provider's own: one that does not poll has nothing to change.
+   */
+  default CloudProvider pollingEvery(java.time.Duration interval) {
+    return this;
+  }
 }

@@ -45,6 +45,11 @@ final class ServeCommand implements Callable<Integer> {
       + " zop tokens create --org demo --actor you@example.com --role admin")
   boolean demo;
 
+  @Option(names = "--provider-poll-interval", defaultValue = "${env:ZOP_PROVIDER_POLL_INTERVAL}",
+      description = "how often every provider looks again at a resource still being created, changed or deleted"
+          + " (e.g. 10s, 500ms, 2m; env ZOP_PROVIDER_POLL_INTERVAL); default: each provider's own per kind")
+  String providerPollInterval;
+
   /** Where --demo's account and space live: an organisation of their own in the store. */
   static final String DEMO_ORG = "demo";
 
@@ -77,7 +82,15 @@ final class ServeCommand implements Callable<Integer> {
       builder.openTelemetry(telemetry.openTelemetry());
     }
     // the AWS SDK's own meters of each call (durations, retries, throttling) beside the engine's
-    builder.provider(new AwsProvider().metricPublisher(new AwsSdkMeters(meters)));
+    dev.zop.provisioner.spi.CloudProvider aws = new AwsProvider().metricPublisher(new AwsSdkMeters(meters));
+    if (providerPollInterval != null && !providerPollInterval.isBlank()) {
+      java.time.Duration interval = interval(providerPollInterval);
+      // every installed provider, given explicitly so that the setting reaches each (ids replace the found ones)
+      polling(java.util.ServiceLoader.load(dev.zop.provisioner.spi.CloudProvider.class), interval)
+          .forEach(builder::provider);
+      aws = aws.pollingEvery(interval);
+    }
+    builder.provider(aws);
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
@@ -135,6 +148,40 @@ final class ServeCommand implements Callable<Integer> {
     System.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /** Each provider as it polls every {@code interval}. */
+  static java.util.List<dev.zop.provisioner.spi.CloudProvider> polling(
+      Iterable<dev.zop.provisioner.spi.CloudProvider> providers, java.time.Duration interval) {
+    java.util.List<dev.zop.provisioner.spi.CloudProvider> all = new java.util.ArrayList<>();
+    providers.forEach(p -> all.add(p.pollingEvery(interval)));
+    return all;
+  }
+
+  /** {@code 10s}, {@code 500ms}, {@code 2m}, or ISO-8601 ({@code PT10S}); at least a millisecond. */
+  static java.time.Duration interval(String text) {
+    String value = text.trim().toLowerCase(java.util.Locale.ROOT);
+    java.time.Duration parsed;
+    try {
+      if (value.startsWith("pt")) {
+        parsed = java.time.Duration.parse(value.toUpperCase(java.util.Locale.ROOT));
+      } else if (value.endsWith("ms")) {
+        parsed = java.time.Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+      } else if (value.endsWith("s")) {
+        parsed = java.time.Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
+      } else if (value.endsWith("m")) {
+        parsed = java.time.Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
+      } else {
+        throw new NumberFormatException(value);
+      }
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("--provider-poll-interval '" + text + "' is not a duration; write it as"
+          + " 10s, 500ms, 2m or PT10S");
+    }
+    if (parsed.toMillis() < 1) {
+      throw new IllegalArgumentException("--provider-poll-interval must be at least 1ms");
+    }
+    return parsed;
   }
 
   /** The demo organisation's sim account and space, made the first time and found by name after that. */
