@@ -42,7 +42,8 @@ public final class ProvisionerServer implements AutoCloseable {
 
   private ProvisionerServer(Builder builder) {
     ObjectMapper strict = WireJson.requests();
-    this.streams = new JobEventStreams(builder.keepAlive);
+    this.streams = new JobEventStreams(builder.keepAlive, builder.maxEventStreams,
+        builder.maxEventStreamsPerCaller);
     this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
     byte[] openApi;
     try {
@@ -178,6 +179,8 @@ public final class ProvisionerServer implements AutoCloseable {
     private long maxBodyBytes = 1024 * 1024;
     private int requestsPerSecond = 500;
     private Duration keepAlive = Duration.ofSeconds(15);
+    private int maxEventStreams = 10_000;
+    private int maxEventStreamsPerCaller = 1_000;
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private int maxConcurrentRequests = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
     private Duration admissionWait = Duration.ofMillis(100);
@@ -209,6 +212,20 @@ public final class ProvisionerServer implements AutoCloseable {
     /** Requests per second one token may make before it gets 429s (default 500). */
     public Builder requestsPerSecond(int value) {
       this.requestsPerSecond = value;
+      return this;
+    }
+
+    /**
+     * The most event streams open at once (default 10,000; past it, 503 with {@code Retry-After}) and the most one
+     * caller (an organisation's actor, whatever its tokens) holds (default 1,000; past it, 429). An open stream
+     * holds no thread, but a buffer and a watch.
+     */
+    public Builder maxEventStreams(int total, int perCaller) {
+      if (total < 1 || perCaller < 1) {
+        throw new IllegalArgumentException("event stream limits must be at least 1");
+      }
+      this.maxEventStreams = total;
+      this.maxEventStreamsPerCaller = perCaller;
       return this;
     }
 

@@ -356,6 +356,8 @@ public final class Dispatcher {
           api.fields().isEmpty() ? null : api.fields(), requestId);
       if (status == 429) {
         ctx.header("Retry-After", "1");
+      } else if (status == 503 && ctx.res().getHeader("Retry-After") == null) {
+        ctx.header("Retry-After", "5");
       }
       if (status == 401) {
         // RFC 6750 section 3: the scheme, and whether the token sent was the trouble

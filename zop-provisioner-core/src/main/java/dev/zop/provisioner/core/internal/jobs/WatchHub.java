@@ -6,7 +6,10 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -61,9 +64,12 @@ final class WatchHub implements AutoCloseable {
   private void loop() {
     long seen = signals.generation();
     while (!thread.isShutdown()) {
+      // one read per watched job, however many watch it (a job page open in many consoles, say)
+      Map<JobId, List<Watch>> byJob = new HashMap<>();
       for (Watch watch : watches) {
-        deliver(watch);
+        byJob.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
       }
+      byJob.forEach(this::deliver);
       try {
         seen = signals.awaitChange(seen, pollMillis);
       } catch (InterruptedException e) {
@@ -72,25 +78,33 @@ final class WatchHub implements AutoCloseable {
     }
   }
 
-  private void deliver(Watch watch) {
+  private void deliver(JobId jobId, List<Watch> watchers) {
     try {
+      long from = Long.MAX_VALUE;
+      for (Watch watch : watchers) {
+        from = Math.min(from, watch.lastSeq);
+      }
       List<JobEvent> events;
       do {
-        events = db.read(c -> jobs.events(c, watch.jobId, watch.lastSeq, BATCH));
+        long after = from;
+        events = db.read(c -> jobs.events(c, jobId, after, BATCH));
         for (JobEvent event : events) {
-          if (!watches.contains(watch)) {
-            return;
-          }
-          watch.lastSeq = event.seq();
-          try {
-            watch.listener.onEvent(event);
-          } catch (RuntimeException e) {
-            LOG.warn("a watcher of {} threw; it keeps receiving events", watch.jobId, e);
+          from = event.seq();
+          for (Watch watch : watchers) {
+            if (event.seq() <= watch.lastSeq || !watches.contains(watch)) {
+              continue;
+            }
+            watch.lastSeq = event.seq();
+            try {
+              watch.listener.onEvent(event);
+            } catch (RuntimeException e) {
+              LOG.warn("a watcher of {} threw; it keeps receiving events", jobId, e);
+            }
           }
         }
       } while (events.size() == BATCH);
     } catch (RuntimeException e) {
-      LOG.warn("reading events of {} failed; will retry", watch.jobId, e);
+      LOG.warn("reading events of {} failed; will retry", jobId, e);
     }
   }
 
