@@ -42,6 +42,7 @@ public final class EmbeddedProvisionerBuilder {
   private Duration lease = Duration.ofSeconds(30);
   private Duration poll = Duration.ofMillis(250);
   private io.micrometer.core.instrument.MeterRegistry meterRegistry;
+  private Duration connectionTimeout;
   private io.opentelemetry.api.OpenTelemetry openTelemetry;
   private RetryPolicy retryPolicy = RetryPolicy.defaults();
   private boolean runWorkers = true;
@@ -149,6 +150,18 @@ public final class EmbeddedProvisionerBuilder {
   }
 
   /**
+   * How long a call waits for a connection of the engine's own pool before it fails (default 30 s): while the
+   * database is away, calls fail after this long (the REST service answers them 503).
+   */
+  public EmbeddedProvisionerBuilder connectionTimeout(Duration value) {
+    if (value.toMillis() < 250) {
+      throw new IllegalArgumentException("connectionTimeout must be at least 250 ms");
+    }
+    this.connectionTimeout = value;
+    return this;
+  }
+
+  /**
    * Connections of the engine's own pool (with {@link #jdbc} or the default H2 store; a host's data source keeps
    * its own size). Default: half the worker threads plus four, at least 10. A service answering many callers at
    * once wants more: each request holds a connection while it reads.
@@ -244,6 +257,9 @@ public final class EmbeddedProvisionerBuilder {
       config.setPassword(jdbcUrl != null ? jdbcPassword : "");
       config.setMaximumPoolSize(maxPoolSize > 0 ? maxPoolSize : Math.max(10, workerThreads / 2 + 4));
       config.setPoolName("zop-provisioner");
+      if (connectionTimeout != null) {
+        config.setConnectionTimeout(connectionTimeout.toMillis());
+      }
       if (meterRegistry != null) {
         // the pool's connections, waits and timeouts beside the engine's own meters
         config.setMetricsTrackerFactory(new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(

@@ -172,7 +172,8 @@ public final class AccessStore {
   public void ping() {
     try (Connection c = dataSource.getConnection()) {
       if (!c.isValid(2)) {
-        throw new IllegalStateException("the store does not answer");
+        throw new IllegalStateException("the store does not answer",
+            new java.sql.SQLTransientConnectionException("no answer within 2 s"));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("the store does not answer", e);

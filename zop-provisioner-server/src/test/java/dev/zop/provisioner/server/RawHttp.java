@@ -35,7 +35,13 @@ final class RawHttp {
   private RawHttp() {}
 
   static Reply send(String base, String method, String path, String token, String contentType, byte[] body) {
+    return send(base, method, path, token, contentType, body, java.util.Map.of());
+  }
+
+  static Reply send(String base, String method, String path, String token, String contentType, byte[] body,
+      java.util.Map<String, String> headers) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    headers.forEach(request::header);
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }

@@ -218,6 +218,24 @@ public final class Dispatcher {
   }
 
   /** Path and query values reach the store too: one it cannot hold (a NUL) is refused naming the parameter. */
+  /**
+   * Whether a failure is the store being away rather than a fault: a connection that could not be had or was lost
+   * (SQL state class 08, a server shutting down 57P0x, a pool that found no live connection in time).
+   */
+  static boolean storeAway(Throwable e) {
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLRecoverableException
+          || t instanceof java.sql.SQLNonTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void checkParameters(Context ctx) {
     List<FieldError> errors = new ArrayList<>();
     ctx.pathParamMap().forEach((name, value) -> nul(name, value, errors));
@@ -396,6 +414,14 @@ public final class Dispatcher {
       // ids, enum names and other values the API types refuse as they are built from the request
       status = 400;
       body = new ErrorBody("invalid_argument", i.getMessage(), "user_action", null, null, null, requestId);
+    } else if (storeAway(e)) {
+      // the database is away (restarting, unreachable): the request wrote nothing it can keep; retry shortly
+      status = 503;
+      ctx.header("Retry-After", "5");
+      LOG.warn("request {} {} {}: the store does not answer ({})", requestId, ctx.method(), ctx.path(),
+          rootMessage(e));
+      body = new ErrorBody("store_unavailable", "the service's database does not answer; retry in a few seconds",
+          "transient", null, null, null, requestId);
     } else {
       status = 500;
       LOG.error("request {} {} {} failed", requestId, ctx.method(), ctx.path(), e);
@@ -429,7 +455,11 @@ public final class Dispatcher {
       access.audit(caller.principal().orgId(), caller.principal().actor(), endpoint.auditAction(), ctx.method().name(),
           ctx.path(), resource, status, requestId);
     } catch (RuntimeException e) {
-      LOG.error("audit entry for request {} could not be written", requestId, e);
+      if (storeAway(e)) {
+        LOG.warn("audit entry for request {} not written: the store does not answer", requestId);
+      } else {
+        LOG.error("audit entry for request {} could not be written", requestId, e);
+      }
     }
   }
 }

@@ -78,7 +78,12 @@ public final class Database {
         c.commit();
         return result;
       } catch (SQLException | RuntimeException | Error e) {
-        c.rollback();
+        try {
+          c.rollback();
+        } catch (SQLException rollback) {
+          // a connection that broke fails its rollback too: the first failure is the one that says why
+          e.addSuppressed(rollback);
+        }
         throw e;
       }
     } catch (SQLException e) {
