@@ -12,16 +12,12 @@ import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.remediation.Recommendation;
-import dev.zop.provisioner.cli.Zop;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.TestDatabaseServers;
 import dev.zop.provisioner.testkit.kube.KubeTestCluster;
 import dev.zop.provisioner.sim.SimCloud;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class CurlExamplesTest {
   static Path dir;
-  static Process serve;
+  static ZopServeProcess serve;
   static String base;
   static String token;
   static Provisioner client;
@@ -56,34 +52,9 @@ class CurlExamplesTest {
     dir = Files.createTempDirectory("zop-serve");
     token = zop("tokens", "create", "--data-dir", dir.toString(), "--org", "acme", "--actor", "alice@acme.com",
         "--role", "admin").trim();
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--data-dir", dir.toString(),
-        "--host", "127.0.0.1", "--port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(dir.resolve("serve.log").toFile());
-    builder.environment().put("ZOP_SIM_POLL_MS", "20");
-    builder.environment().put("ZOP_SIM_POSTGRES", pg.host() + ":" + pg.port() + ":" + pg.adminUser() + ":"
-        + pg.adminPassword());
-    builder.environment().put("ZOP_HOME", dir.toString());
-    serve = builder.start();
-    base = "http://127.0.0.1:" + port;
-    try {
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-        if (!serve.isAlive()) {
-          throw new IllegalStateException("zop serve exited");
-        }
-        try {
-          return RawHttp.json(base, "GET", "/healthz", null, null).status() == 200;
-        } catch (AssertionError notListeningYet) {
-          return false;
-        }
-      });
-    } catch (RuntimeException notStarted) {
-      throw new AssertionError("zop serve did not start: " + Files.readString(dir.resolve("serve.log")), notStarted);
-    }
+    serve = ZopServeProcess.start(dir, Map.of("ZOP_SIM_POLL_MS", "20", "ZOP_SIM_POSTGRES",
+        pg.host() + ":" + pg.port() + ":" + pg.adminUser() + ":" + pg.adminPassword()));
+    base = serve.base();
     client = dev.zop.provisioner.client.ProvisionerClient.builder().baseUrl(base).bearerToken(token).build();
     CloudAccount sim = client.accounts().create(CloudAccountRequest.of("sim", "curl-examples"));
     // the space's cluster is a real kube-apiserver on loopback, reached with a kubeconfig the space carries
@@ -132,21 +103,12 @@ class CurlExamplesTest {
       client.close();
     }
     if (serve != null) {
-      serve.destroy(); // SIGTERM: the graceful path
-      assertThat(serve.waitFor(30, TimeUnit.SECONDS)).as("zop serve stops on SIGTERM").isTrue();
+      assertThat(serve.stop()).as("zop serve stops on SIGTERM").isTrue();
     }
   }
 
   static String zop(String... args) {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      assertThat(Zop.execute(args)).as("zop " + String.join(" ", args)).isZero();
-    } finally {
-      System.setOut(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
+    return ZopServeProcess.zop(args);
   }
 
   record Example(String title, String command) {}

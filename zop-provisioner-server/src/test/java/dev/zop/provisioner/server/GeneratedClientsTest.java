@@ -3,15 +3,8 @@ package dev.zop.provisioner.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.zop.provisioner.cli.Zop;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +27,7 @@ class GeneratedClientsTest {
   static final Path GENERATED = Path.of("target", "generated-clients").toAbsolutePath();
 
   static Path dir;
-  static Process serve;
+  static ZopServeProcess serve;
   static String base;
   static String token;
 
@@ -45,39 +38,14 @@ class GeneratedClientsTest {
     dir = Files.createTempDirectory("zop-demo");
     token = zop("tokens", "create", "--data-dir", dir.toString(), "--org", "demo", "--actor", "clients@example.com",
         "--role", "admin").trim();
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--demo", "--data-dir",
-        dir.toString(), "--host", "127.0.0.1", "--port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(dir.resolve("serve.log").toFile());
-    builder.environment().put("ZOP_HOME", dir.toString());
-    serve = builder.start();
-    base = "http://127.0.0.1:" + port;
-    try {
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-        if (!serve.isAlive()) {
-          throw new IllegalStateException("zop serve exited");
-        }
-        try {
-          return RawHttp.json(base, "GET", "/readyz", null, null).status() == 200;
-        } catch (AssertionError notListeningYet) {
-          return false;
-        }
-      });
-    } catch (RuntimeException notStarted) {
-      throw new AssertionError("zop serve --demo did not start: " + Files.readString(dir.resolve("serve.log")),
-          notStarted);
-    }
+    serve = ZopServeProcess.start(dir, Map.of(), "--demo");
+    base = serve.base();
   }
 
   @AfterAll
   static void stop() throws Exception {
     if (serve != null) {
-      serve.destroy();
-      serve.waitFor(30, TimeUnit.SECONDS);
+      serve.close();
     }
   }
 
@@ -155,15 +123,7 @@ class GeneratedClientsTest {
     return new Run(process.exitValue(), Files.readString(log));
   }
 
-  private static String zop(String... args) throws IOException {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      assertThat(Zop.execute(args)).as("zop " + String.join(" ", args)).isZero();
-    } finally {
-      System.setOut(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
+  private static String zop(String... args) {
+    return ZopServeProcess.zop(args);
   }
 }

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.zop.provisioner.cli.Zop;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
@@ -49,34 +43,15 @@ class OtlpExportTest {
             r.getScopeMetricsList().forEach(s -> s.getMetricsList().forEach(m -> metrics.put(m.getName(), m))))));
     receiver.start();
     Path dir = Files.createTempDirectory("zop-otel");
-    Process serve = null;
+    ZopServeProcess serve = null;
     try {
       String token = zop("tokens", "create", "--data-dir", dir.toString(), "--org", "demo", "--actor",
           "otel@example.com", "--role", "admin").trim();
-      int port;
-      try (ServerSocket socket = new ServerSocket(0)) {
-        port = socket.getLocalPort();
-      }
-      ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), Zop.class.getName(), "serve", "--demo", "--data-dir",
-          dir.toString(), "--host", "127.0.0.1", "--port", Integer.toString(port))
-          .redirectErrorStream(true).redirectOutput(dir.resolve("serve.log").toFile());
-      builder.environment().put("ZOP_HOME", dir.toString());
-      builder.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + receiver.getAddress().getPort());
-      builder.environment().put("OTEL_SERVICE_NAME", "zop-under-test");
-      builder.environment().put("OTEL_BSP_SCHEDULE_DELAY", "100");
-      builder.environment().put("OTEL_METRIC_EXPORT_INTERVAL", "500");
-      serve = builder.start();
-      String base = "http://127.0.0.1:" + port;
-      Process started = serve;
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-        assertThat(started.isAlive()).as("zop serve runs: " + Files.readString(dir.resolve("serve.log"))).isTrue();
-        try {
-          return RawHttp.json(base, "GET", "/readyz", null, null).status() == 200;
-        } catch (AssertionError notListeningYet) {
-          return false;
-        }
-      });
+      serve = ZopServeProcess.start(dir, Map.of(
+          "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + receiver.getAddress().getPort(),
+          "OTEL_SERVICE_NAME", "zop-under-test", "OTEL_BSP_SCHEDULE_DELAY", "100",
+          "OTEL_METRIC_EXPORT_INTERVAL", "500"), "--demo");
+      String base = serve.base();
       String space = RawHttp.json(base, "GET", "/spaces", token, null).json().at("/data/0/id").asText();
       String job = RawHttp.json(base, "POST", "/provisioning-jobs", token, "{\"spaceID\":\"" + space
           + "\",\"kind\":\"registry\",\"config\":{\"name\":\"traced/app\"}}").json().at("/data/id").asText();
@@ -86,7 +61,7 @@ class OtlpExportTest {
 
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(stepSpans(job))
           .as("spans received: %s; receiver errors: %s; zop serve's log: %s", spans.stream().map(Span::getName)
-              .toList(), receiverErrors, Files.readString(dir.resolve("serve.log"))).hasSize(steps));
+              .toList(), receiverErrors, logOf(dir)).hasSize(steps));
       Span request = spans.stream().filter(s -> s.getName().equals("POST /provisioning-jobs")).findFirst()
           .orElseThrow();
       Span submitted = spans.stream().filter(s -> s.getName().equals("zop.job registry")
@@ -109,8 +84,7 @@ class OtlpExportTest {
           .anySatisfy(p -> assertThat(p.getCount()).isPositive());
     } finally {
       if (serve != null) {
-        serve.destroy();
-        serve.waitFor(30, TimeUnit.SECONDS);
+        serve.close();
       }
       receiver.stop(0);
     }
@@ -159,14 +133,10 @@ class OtlpExportTest {
   }
 
   private static String zop(String... args) {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      assertThat(Zop.execute(args)).as("zop " + String.join(" ", args)).isZero();
-    } finally {
-      System.setOut(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
+    return ZopServeProcess.zop(args);
+  }
+
+  private static String logOf(Path dir) throws java.io.IOException {
+    return Files.readString(dir.resolve("serve.log"));
   }
 }

@@ -7,16 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Provisioner;
-import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -262,26 +257,6 @@ class WrongTypesTest {
 
   /** Rows per table but the audit log, which records refused mutating calls too. */
   private static Map<String, Long> rows() throws Exception {
-    Map<String, Long> counts = new TreeMap<>();
-    try (Connection c = fixture.engine.dataSource().getConnection(); Statement s = c.createStatement()) {
-      List<String> tables = new ArrayList<>();
-      try (ResultSet t = s.executeQuery("SELECT table_name FROM information_schema.tables"
-          + " WHERE table_schema = 'PUBLIC' AND table_type = 'BASE TABLE'")) {
-        while (t.next()) {
-          tables.add(t.getString(1));
-        }
-      }
-      for (String table : tables) {
-        String upper = table.toUpperCase(java.util.Locale.ROOT);
-        if (upper.equals("AUDIT_LOG") || upper.startsWith("FLYWAY")) {
-          continue;
-        }
-        try (ResultSet count = s.executeQuery("SELECT COUNT(*) FROM \"" + table + "\"")) {
-          count.next();
-          counts.put(table, count.getLong(1));
-        }
-      }
-    }
-    return counts;
+    return StoreRows.count(fixture.engine.dataSource());
   }
 }
