@@ -12,6 +12,9 @@ export ZOP_KUBE_BIN
 scripts/chromium.sh >/dev/null
 # the OpenAPI document's third-party readers (linters, the TypeScript client's generator and compiler), as pinned
 npm ci --prefix contract-clients --no-audit --no-fund
+# what a Python client openapi-generator makes needs to run (GeneratedClientsTest): installed when missing
+python3 -c 'import pydantic, dateutil, urllib3, typing_extensions' 2>/dev/null \
+  || python3 -m pip install --quiet 'pydantic>=2' python-dateutil 'urllib3>=2' typing-extensions
 # install: the consumer below resolves the modules as a platform team's build would, from the local repository
 ./mvnw -B -ntp install "$@"
 # a project outside the reactor that imports only the BOM and names the modules without versions runs a job
