@@ -43,7 +43,7 @@ public final class JobEventStreams {
   private final int maxStreams;
   private final int maxStreamsPerCaller;
   private final Set<Stream> open = ConcurrentHashMap.newKeySet();
-  private final Map<String, AtomicInteger> perCaller = new ConcurrentHashMap<>();
+  private final Map<String, Integer> perCaller = new ConcurrentHashMap<>();
   private final AtomicInteger total = new AtomicInteger();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "zop-sse-keepalive");
@@ -110,9 +110,14 @@ public final class JobEventStreams {
       throw new ApiError(503, "too_many_streams", "the service holds its most event streams (" + maxStreams
           + "); retry later, or poll GET /provisioning-jobs/{id}/events?after=");
     }
-    AtomicInteger mine = perCaller.computeIfAbsent(caller, c -> new AtomicInteger());
-    if (mine.incrementAndGet() > maxStreamsPerCaller) {
-      mine.decrementAndGet();
+    boolean[] over = new boolean[1];
+    // counted and checked in one step per caller, so two streams opening at once cannot both take the last slot
+    perCaller.compute(caller, (c, held) -> {
+      int now = held == null ? 0 : held;
+      over[0] = now >= maxStreamsPerCaller;
+      return over[0] ? held : Integer.valueOf(now + 1);
+    });
+    if (over[0]) {
       total.decrementAndGet();
       call.ctx().header("Retry-After", "5");
       throw new ApiError(429, "too_many_streams", "this caller holds its most event streams ("
@@ -122,7 +127,7 @@ public final class JobEventStreams {
 
   private void release(String caller) {
     total.decrementAndGet();
-    perCaller.computeIfPresent(caller, (c, n) -> n.decrementAndGet() <= 0 ? null : n);
+    perCaller.computeIfPresent(caller, (c, held) -> held <= 1 ? null : held - 1);
   }
 
   private void keepAlives() {
