@@ -11,7 +11,6 @@ import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.server.AccessStore.Caller;
 import io.javalin.http.Context;
-import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** One request as a route sees it: the caller, the engine acting as the caller, path, query and body. */
@@ -122,7 +121,8 @@ public final class Call {
     if (target != null && target.isEnum() && e instanceof JsonMappingException mapping) {
       // answered in the API's words: the values a client may send, never the Java type that refused it
       String field = field(mapping, prefix);
-      return ApiError.badRequest(field, "invalid_value", field + " must be one of " + wireNames(target));
+      return ApiError.badRequest(field, "invalid_value", field + " must be "
+          + JsonTypes.describe(json, json.constructType(target)));
     }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
       // a value of the wrong JSON type, out of its type's range, or refused as its type was built: said in the
@@ -145,13 +145,6 @@ public final class Call {
     }
     String where = prefix.isEmpty() ? "body" : prefix;
     return ApiError.badRequest(where, "invalid_value", firstLine(e.getMessage()));
-  }
-
-  private String wireNames(Class<?> enumType) {
-    return Arrays.stream(enumType.getEnumConstants()).map(constant -> {
-      JsonNode wire = json.valueToTree(constant);
-      return wire.isTextual() ? wire.asText() : constant.toString();
-    }).collect(Collectors.joining(", "));
   }
 
   private static String field(JsonMappingException e, String prefix) {

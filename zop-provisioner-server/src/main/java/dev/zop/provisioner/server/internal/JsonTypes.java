@@ -1,6 +1,5 @@
 package dev.zop.provisioner.server.internal;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -101,7 +99,7 @@ final class JsonTypes {
     if (type.isMapLikeType()) {
       return "an object whose values are each " + describe(json, type.getContentType());
     }
-    Method value = jsonValue(raw);
+    Method value = WireSchemas.jsonValue(raw);
     if (value != null) {
       return describe(json, json.constructType(value.getGenericReturnType()));
     }
@@ -115,14 +113,5 @@ final class JsonTypes {
     String noun = space < 0 ? bare : bare.substring(0, space);
     String rest = space < 0 ? "" : bare.substring(space);
     return bare.startsWith("one of") ? "values, each " + bare : noun + "s" + rest;
-  }
-
-  private static Method jsonValue(Class<?> type) {
-    for (Method method : type.getMethods()) {
-      if (method.isAnnotationPresent(JsonValue.class) && !Modifier.isStatic(method.getModifiers())) {
-        return method;
-      }
-    }
-    return null;
   }
 }

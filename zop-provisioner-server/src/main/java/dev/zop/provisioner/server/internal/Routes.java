@@ -301,45 +301,22 @@ public final class Routes {
     return new Page<>(all.subList(from, to), next);
   }
 
+  /** {@code ?limit=}, already checked against its declared range by {@link QueryParameters}. */
   static int limit(Call call, int fallback) {
     String value = call.query("limit");
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      int limit = Integer.parseInt(value);
-      if (limit < 1 || limit > JobQuery.MAX_LIMIT) {
-        throw new NumberFormatException();
-      }
-      return limit;
-    } catch (NumberFormatException e) {
-      throw ApiError.badRequest("limit", "out_of_range", "limit must be a whole number from 1 to "
-          + JobQuery.MAX_LIMIT);
-    }
+    return value == null ? fallback : Integer.parseInt(value);
   }
 
   /** {@code ?order=newest} (the default) or {@code oldest}. */
   static ListOrder order(Call call) {
     String value = call.query("order");
-    if (value == null) {
-      return ListOrder.NEWEST_FIRST;
-    }
-    try {
-      return ListOrder.fromWire(value);
-    } catch (IllegalArgumentException e) {
-      throw ApiError.badRequest("order", "invalid_value", "order must be newest or oldest");
-    }
+    return value == null ? ListOrder.NEWEST_FIRST : ListOrder.fromWire(value);
   }
 
   static Duration longPoll(Call call) {
     String value = call.query("timeoutMs");
-    long millis;
-    try {
-      millis = value == null ? MAX_LONG_POLL.toMillis() : Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw ApiError.badRequest("timeoutMs", "invalid_value", "timeoutMs must be a number of milliseconds");
-    }
-    return Duration.ofMillis(Math.max(0, Math.min(millis, MAX_LONG_POLL.toMillis())));
+    long millis = value == null ? MAX_LONG_POLL.toMillis() : Long.parseLong(value);
+    return Duration.ofMillis(Math.min(millis, MAX_LONG_POLL.toMillis()));
   }
 
   static <T> T touched(Call call, T created) {

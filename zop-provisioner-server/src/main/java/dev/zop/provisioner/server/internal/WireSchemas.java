@@ -237,7 +237,8 @@ final class WireSchemas {
     return schema;
   }
 
-  private static Method jsonValue(Class<?> type) {
+  /** The {@code @JsonValue} accessor Jackson writes a type as (an id as its string), or null. */
+  static Method jsonValue(Class<?> type) {
     for (Method method : type.getMethods()) {
       if (method.isAnnotationPresent(JsonValue.class) && !Modifier.isStatic(method.getModifiers())) {
         return method;
