@@ -5,14 +5,22 @@ import java.util.Objects;
 
 /**
  * An installable in-cluster component: a Helm chart from an upstream (or mirror) repository at a pinned
- * version, with the values the catalog sets by default.
+ * version, with the values the catalog sets by default, where that version comes from and whether its project is
+ * still maintained.
  *
- * @param repository the chart repository URL (the directory holding {@code index.yaml})
- * @param chart      the chart's name in that repository
- * @param version    the pinned chart version
+ * @param repository   the chart repository URL (the directory holding {@code index.yaml})
+ * @param chart        the chart's name in that repository
+ * @param version      the pinned chart version
+ * @param appVersion   the version of the software the pinned chart installs, as its {@code Chart.yaml} says; null
+ *                     when not recorded
+ * @param provenance   the release the pinned version was published from; null when not recorded
+ * @param status       whether the upstream project still maintains it
+ * @param statusReason why it is deprecated or retired, with the date where known; null when maintained
+ * @param replacement  the id of the catalog component offered instead, or null
  */
 public record CatalogComponent(String id, String name, String category, String version, String description,
-    String repository, String chart, Map<String, Object> defaultValues) {
+    String repository, String chart, Map<String, Object> defaultValues, String appVersion,
+    ChartProvenance provenance, ComponentStatus status, String statusReason, String replacement) {
 
   public CatalogComponent {
     Objects.requireNonNull(id, "id");
@@ -20,10 +28,37 @@ public record CatalogComponent(String id, String name, String category, String v
     Objects.requireNonNull(chart, "chart");
     Objects.requireNonNull(version, "version");
     defaultValues = defaultValues == null ? Map.of() : Map.copyOf(defaultValues);
+    status = status == null ? ComponentStatus.MAINTAINED : status;
+    if (status != ComponentStatus.MAINTAINED && (statusReason == null || statusReason.isBlank())) {
+      throw new IllegalArgumentException("a " + status.wireName() + " component (" + id + ") needs a reason");
+    }
+  }
+
+  /** A maintained component with no recorded provenance, as a host adds its own. */
+  public CatalogComponent(String id, String name, String category, String version, String description,
+      String repository, String chart, Map<String, Object> defaultValues) {
+    this(id, name, category, version, description, repository, chart, defaultValues, null, null,
+        ComponentStatus.MAINTAINED, null, null);
   }
 
   /** The same component served from another repository, such as a mirror inside the network. */
   public CatalogComponent fromRepository(String mirror) {
-    return new CatalogComponent(id, name, category, version, description, mirror, chart, defaultValues);
+    return new CatalogComponent(id, name, category, version, description, mirror, chart, defaultValues, appVersion,
+        provenance, status, statusReason, replacement);
+  }
+
+  /** The same component with the release its pinned version was published from. */
+  public CatalogComponent publishedFrom(String appVersion, ChartProvenance provenance) {
+    return new CatalogComponent(id, name, category, version, description, repository, chart, defaultValues,
+        appVersion, provenance, status, statusReason, replacement);
+  }
+
+  /**
+   * The same component marked deprecated or retired by its project, with why and, where the catalog has one, the
+   * component to install instead.
+   */
+  public CatalogComponent withStatus(ComponentStatus status, String reason, String replacement) {
+    return new CatalogComponent(id, name, category, version, description, repository, chart, defaultValues,
+        appVersion, provenance, status, reason, replacement);
   }
 }

@@ -14,6 +14,8 @@ public enum JobEventType {
   STEP_RETRYING,
   STEP_FAILED,
   RETRIED,
+  /** Something the plan warned of (a retired component, say), repeated when the job is submitted. */
+  WARNING,
   LOG;
 
   @JsonValue

@@ -12,25 +12,28 @@ import java.util.Set;
  * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
  * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
  * @param defaults what the provider filled in that the spec left out, and why; the job runs with them
+ * @param warnings what a person should know before the job runs that does not stop it
  */
 public record Plan(
     JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
-    BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults) {
+    BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
+    List<PlanWarning> warnings) {
 
   public Plan {
     steps = List.copyOf(steps);
     costs = List.copyOf(costs);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
-      List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults) {
+      List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings) {
     BigDecimal total = costs.stream()
         .filter(CostComponent::priceKnown)
         .map(CostComponent::monthly)
         .reduce(BigDecimal.ZERO, BigDecimal::add);
     boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
-    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults);
+    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults, warnings);
   }
 
   /** Every IAM operation of every step, each once, in the order the steps perform them. */

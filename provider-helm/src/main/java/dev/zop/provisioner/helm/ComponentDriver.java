@@ -3,9 +3,11 @@ package dev.zop.provisioner.helm;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.Release;
 import dev.zop.provisioner.CatalogComponent;
+import dev.zop.provisioner.ComponentStatus;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spi.ClusterTarget;
@@ -99,6 +101,20 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
     String namespace = recorded.has("namespace") ? recorded.get("namespace") : namespace(spec);
     return List.of(step("uninstall-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
         ctx -> attempted ? uninstall(release, namespace) : StepResult.done()));
+  }
+
+  /** A component whose project is deprecated or retired still installs (people depend on it), with a word. */
+  @Override
+  public List<PlanWarning> warnings(ComponentSpec spec) {
+    CatalogComponent component = catalog.apply(spec.componentId());
+    if (component == null || component.status() == ComponentStatus.MAINTAINED) {
+      return List.of();
+    }
+    String instead = component.replacement() == null ? ""
+        : "; the catalog offers " + component.replacement() + " instead";
+    return List.of(new PlanWarning("component_" + component.status().wireName(), "componentID",
+        component.id() + " " + component.version() + " is " + component.status().wireName() + " upstream: "
+            + component.statusReason() + ". It installs as asked" + instead + "."));
   }
 
   /** Components run on the space's cluster; they add no cloud resources to price. */

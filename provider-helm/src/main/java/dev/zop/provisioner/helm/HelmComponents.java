@@ -44,7 +44,8 @@ public final class HelmComponents implements ClusterComponents {
   private HelmComponents(List<CatalogComponent> components, Path chartCache) {
     Map<String, CatalogComponent> byId = new LinkedHashMap<>();
     components.forEach(c -> byId.put(c.id(), c));
-    this.catalog = Map.copyOf(byId);
+    // in the order given: built-ins first (ordered), then the host's in the order it added them
+    this.catalog = java.util.Collections.unmodifiableMap(byId);
     this.chartCache = chartCache;
     this.charts = new ChartFetcher(chartCache);
   }

@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** The project's fixture charts packaged with Helm and served as a chart repository on 127.0.0.1. */
+/**
+ * The project's fixture charts packaged with Helm, and the upstream charts vendored as packages, served as a chart
+ * repository on 127.0.0.1.
+ */
 final class ChartRepository implements AutoCloseable {
   private final HttpServer server;
   private final Path root;
@@ -19,7 +22,10 @@ final class ChartRepository implements AutoCloseable {
     this.root = root;
   }
 
-  /** Packages every chart under {@code charts/} in the test resources and serves them with an index. */
+  /**
+   * Packages every chart under {@code charts/} in the test resources and serves them, with the packages under
+   * {@code upstream-charts/}, behind one index.
+   */
   static ChartRepository serve() throws IOException {
     Path root = Files.createTempDirectory("zop-charts");
     Path sources = Path.of("src/test/resources/charts").toAbsolutePath();
@@ -34,6 +40,19 @@ final class ChartRepository implements AutoCloseable {
         index.append("  ").append(name).append(":\n  - apiVersion: v2\n    name: ").append(name)
             .append("\n    version: ").append(version).append("\n    urls:\n    - ").append(name).append('-')
             .append(version).append(".tgz\n");
+      }
+    }
+    // upstream charts vendored already packaged, named <chart>-<version>.tgz (see upstream-charts/README.md)
+    try (Stream<Path> packages = Files.list(Path.of("src/test/resources/upstream-charts").toAbsolutePath())) {
+      for (Path tgz : packages.filter(p -> p.toString().endsWith(".tgz")).sorted().toList()) {
+        String file = tgz.getFileName().toString();
+        String base = file.substring(0, file.length() - ".tgz".length());
+        int dash = base.lastIndexOf('-');
+        String name = base.substring(0, dash);
+        Files.copy(tgz, root.resolve(file));
+        index.append("  ").append(name).append(":\n  - apiVersion: v2\n    name: ").append(name)
+            .append("\n    version: ").append(base.substring(dash + 1)).append("\n    urls:\n    - ").append(file)
+            .append('\n');
       }
     }
     Files.writeString(root.resolve("index.yaml"), index.toString());

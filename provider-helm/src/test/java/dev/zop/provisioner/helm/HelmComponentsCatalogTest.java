@@ -13,10 +13,10 @@ class HelmComponentsCatalogTest {
   @Test
   void theBuiltInCatalogPinsEachComponentToAnUpstreamChartVersion() {
     List<CatalogComponent> catalog = HelmComponents.create().catalog();
-    assertThat(catalog).extracting(CatalogComponent::id).containsExactly("ingress-nginx", "cert-manager",
+    assertThat(catalog).extracting(CatalogComponent::id).containsExactly("ingress-nginx", "kong", "cert-manager",
         "kube-prometheus-stack", "metrics-server", "external-dns");
     assertThat(catalog).filteredOn(c -> c.id().equals("cert-manager")).extracting(CatalogComponent::version)
-        .containsExactly("v1.15.0");
+        .containsExactly("v1.21.1");
     assertThat(catalog).allSatisfy(c -> {
       assertThat(c.repository()).startsWith("https://");
       // as the repository's index spells it: a semantic version, with a "v" where the chart's publisher uses one

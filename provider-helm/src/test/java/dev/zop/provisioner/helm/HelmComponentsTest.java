@@ -8,11 +8,15 @@ import com.marcnuri.helm.Release;
 import dev.zop.provisioner.CatalogComponent;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ComponentStatus;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.ValidationException;
@@ -22,6 +26,7 @@ import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.testkit.kube.KubeTestCluster;
 import dev.zop.provisioner.sim.SimCloud;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -46,11 +51,18 @@ class HelmComponentsTest {
   static void start() throws Exception {
     kube = KubeTestCluster.shared();
     charts = ChartRepository.serve();
+    // the catalog's maintained ingress as it ships, served from the vendored package instead of charts.konghq.com
+    CatalogComponent kong = HelmComponents.create().catalog().stream().filter(c -> c.id().equals("kong"))
+        .findFirst().orElseThrow().fromRepository(charts.url());
     HelmComponents helm = HelmComponents.of(List.of(
         new CatalogComponent("zop-demo", "Demo", "test", "0.1.0", "a ConfigMap from values", charts.url(),
             "zop-demo", Map.of("settings", Map.of("colour", "teal"))),
         new CatalogComponent("missing-version", "Missing", "test", "9.9.9", "not in the repository",
-            charts.url(), "zop-demo", Map.of())))
+            charts.url(), "zop-demo", Map.of()),
+        new CatalogComponent("retired-demo", "Retired demo", "test", "0.1.0", "a ConfigMap, no longer maintained",
+            charts.url(), "zop-demo", Map.of())
+            .withStatus(ComponentStatus.RETIRED, "its project stopped releasing it in March 2026", "zop-demo"),
+        kong))
         .withChartCache(Files.createTempDirectory("zop-chart-cache"));
     zop = TestEngines.h2(Files.createTempDirectory("zop-helm-engine"), SimCloud.create()).components(helm).build();
     CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "helm"));
@@ -100,7 +112,7 @@ class HelmComponentsTest {
     assertThatThrownBy(() -> zop.spaces().kubeconfig(space.id())) // the stored credentials are not handed out
         .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("kubeconfig_supplied"));
     assertThat(zop.catalog().components()).extracting(CatalogComponent::id)
-        .containsExactly("zop-demo", "missing-version");
+        .containsExactly("kong", "zop-demo", "missing-version", "retired-demo"); // built-in ids first
 
     Job installed = zop.jobs().await(zop.jobs().installComponent(space.id(), "zop-demo",
         Map.of("greeting", "hi, there")).id(), WAIT);
@@ -199,5 +211,58 @@ class HelmComponentsTest {
     assertThat(failed.lastFailure().category()).as(failed.lastFailure().toString())
         .isEqualTo(FailureCategory.TRANSIENT);
     assertThat(failed.lastFailure().retryable()).isTrue();
+  }
+
+  @Test
+  void aRetiredComponentWarnsInItsPlanAndItsEventsAndStillInstalls() {
+    ComponentSpec asked = ComponentSpec.of("retired-demo", Map.of()).inNamespace("retired-demo");
+    Plan plan = zop.jobs().plan(space.id(), asked);
+    assertThat(plan.warnings()).singleElement().satisfies(w -> {
+      assertThat(w.code()).isEqualTo("component_retired");
+      assertThat(w.field()).isEqualTo("componentID");
+      assertThat(w.message()).contains("retired-demo 0.1.0 is retired upstream")
+          .contains("stopped releasing it in March 2026").contains("the catalog offers zop-demo instead");
+    });
+    assertThat(zop.jobs().plan(space.id(), ComponentSpec.of("zop-demo", Map.of())).warnings()).isEmpty();
+
+    Job installed = zop.jobs().await(zop.jobs().submit(space.id(), asked).id(), WAIT);
+    assertThat(installed.status()).as(String.valueOf(installed.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(settings("retired-demo", "retired-demo")).isNotNull();
+    List<JobEvent> events = zop.jobs().events(installed.id(), 0);
+    assertThat(events).filteredOn(e -> e.type() == JobEventType.WARNING).singleElement()
+        .satisfies(e -> assertThat(e.message()).isEqualTo(plan.warnings().get(0).message() + " (component_retired)"));
+    // said once, right after the job was submitted, before any step ran
+    assertThat(events.get(1).type()).isEqualTo(JobEventType.WARNING);
+    assertThat(zop.jobs().await(zop.jobs().delete(installed.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  /**
+   * The catalog's maintained ingress, Kong's chart as released, on the test kube-apiserver: its CRDs and its
+   * controller Deployment are made and the release uninstalls. With no kubelet or scheduler here, the Deployment's
+   * pods never run, so nothing of the data plane (the proxy answering, a LoadBalancer address) is checked.
+   */
+  @Test
+  void theMaintainedIngressInstallsItsCrdsAndItsController() {
+    assertThat(zop.jobs().plan(space.id(), ComponentSpec.of("kong", Map.of())).warnings()).isEmpty();
+    Job installed = zop.jobs().await(zop.jobs().installComponent(space.id(), "kong", Map.of()).id(), WAIT);
+    assertThat(installed.status()).as(String.valueOf(installed.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(installed.outputs()).containsEntry("chartVersion", "3.4.1").containsEntry("namespace", "kong");
+    assertThat(releases("kong")).singleElement().satisfies(r -> assertThat(r.getStatus()).isEqualTo("deployed"));
+    List<String> crds = KubeNamespaces.withClient(kube.kubeconfig(), c -> c.apiextensions().v1()
+        .customResourceDefinitions().list().getItems().stream().map(d -> d.getMetadata().getName()).toList());
+    assertThat(crds).contains("kongplugins.configuration.konghq.com", "kongclusterplugins.configuration.konghq.com",
+        "kongingresses.configuration.konghq.com", "tcpingresses.configuration.konghq.com");
+    Deployment controller = KubeNamespaces.withClient(kube.kubeconfig(),
+        c -> c.apps().deployments().inNamespace("kong").withName("kong-kong").get());
+    assertThat(controller).as("the controller's Deployment").isNotNull();
+    assertThat(controller.getSpec().getTemplate().getSpec().getContainers())
+        .extracting(container -> container.getName()).contains("ingress-controller", "proxy");
+
+    Job removed = zop.jobs().await(zop.jobs().delete(installed.id()).id(), WAIT);
+    assertThat(removed.status()).isEqualTo(JobStatus.DELETED);
+    assertThat(releases("kong")).isEmpty();
+    Deployment after = KubeNamespaces.withClient(kube.kubeconfig(),
+        c -> c.apps().deployments().inNamespace("kong").withName("kong-kong").get());
+    assertThat(after).as("the controller's Deployment after the teardown").isNull();
   }
 }

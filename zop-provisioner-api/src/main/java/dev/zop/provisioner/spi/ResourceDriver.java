@@ -2,6 +2,7 @@ package dev.zop.provisioner.spi;
 
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.util.List;
 
@@ -24,6 +25,14 @@ public interface ResourceDriver<S extends ResourceSpec> {
 
   /** Provider-specific problems with a spec the spec's own validation accepts (instance types, versions). */
   List<FieldError> validate(S spec);
+
+  /**
+   * What a person should know before the job runs that does not stop it (a component whose project is retired,
+   * say): shown in the plan and written as {@code warning} events when the job is submitted. The default has none.
+   */
+  default List<PlanWarning> warnings(S spec) {
+    return List.of();
+  }
 
   /** The ordered steps that create the resource. */
   List<Step> create(S spec);

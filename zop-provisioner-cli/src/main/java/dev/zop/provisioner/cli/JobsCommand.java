@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobQuery;
-import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.ListOrder;
+import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.StepStatus;
@@ -123,6 +125,10 @@ final class JobsCommand {
       try (Provisioner zop = client.client()) {
         Job submitted = zop.jobs().submit(job.spaceId(), job.spec(),
             new SubmitOptions(key, job.name(), job.tags()));
+        // on stderr, so stdout stays the job (or its id) for scripts
+        zop.jobs().events(submitted.id(), 0).stream()
+            .filter(e -> e.type() == JobEventType.WARNING)
+            .forEach(e -> System.err.println("warning: " + e.message()));
         if (!watch) {
           client.show(submitted);
           return 0;
@@ -150,7 +156,9 @@ final class JobsCommand {
     public Integer call() throws IOException {
       JobFile job = JobFile.read(file, space);
       try (Provisioner zop = client.client()) {
-        client.show(zop.jobs().plan(job.spaceId(), job.spec()));
+        Plan plan = zop.jobs().plan(job.spaceId(), job.spec());
+        plan.warnings().forEach(w -> System.err.println("warning: " + w.message() + " (" + w.code() + ")"));
+        client.show(plan);
       }
       return 0;
     }

@@ -448,9 +448,23 @@ class ConsoleBrowserTest {
     signIn(fixture.adminToken);
     open("#/catalog");
     assertThat(browser.text("section[data-component='ingress-nginx']")).contains("ingress");
+    // retired upstream: said on the catalog, with the maintained one it offers instead
+    assertThat(browser.text("section[data-component='ingress-nginx'] .warning[data-status='retired']"))
+        .contains("Retired upstream").contains("March 2026").contains("kong");
+    assertThat(browser.attribute("section[data-component='ingress-nginx'] .warning a", "href"))
+        .endsWith("#component-kong");
+    assertThat(browser.present("section[data-component='kong'] p.warning")).isFalse();
     browser.type("#install-values-ingress-nginx", "controller.service.type=LoadBalancer");
     browser.click("section[data-component='ingress-nginx'] button[type='submit']");
+    // the plan's warning comes first; installing takes a second, deliberate click
+    assertThat(browser.text("#install-warnings-ingress-nginx li[data-code='component_retired']"))
+        .contains("ingress-nginx 4.15.1 is retired upstream");
+    assertThat(browser.text("section[data-component='ingress-nginx'] button[type='submit']"))
+        .isEqualTo("Install anyway");
+    browser.screenshot("catalog-retired-warning");
+    browser.click("section[data-component='ingress-nginx'] button[type='submit']");
     String id = browser.attribute("#job", "data-job-id");
+    assertThat(browser.text("#events li[data-event='warning']")).contains("retired upstream");
     Job job = admin.jobs().get(dev.zop.provisioner.JobId.of(id));
     assertThat(job.kind()).isEqualTo(dev.zop.provisioner.JobKind.COMPONENT);
     assertThat(((dev.zop.provisioner.spec.ComponentSpec) job.spec()).values())

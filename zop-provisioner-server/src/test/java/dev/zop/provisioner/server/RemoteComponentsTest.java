@@ -3,6 +3,7 @@ package dev.zop.provisioner.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.CatalogComponent;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -36,6 +37,8 @@ class RemoteComponentsTest {
   static ProvisionerServer server;
   static Provisioner client;
   static Space space;
+  static String token;
+  static String base;
 
   @BeforeAll
   static void start() throws Exception {
@@ -44,8 +47,9 @@ class RemoteComponentsTest {
         .build();
     AccessStore access = AccessStore.open(engine.dataSource());
     server = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0).start();
-    String token = access.createToken("acme", "alice@acme.com", Set.of(Policies.ADMIN), null).token();
-    client = dev.zop.provisioner.client.ProvisionerClient.builder().baseUrl("http://127.0.0.1:" + server.port())
+    token = access.createToken("acme", "alice@acme.com", Set.of(Policies.ADMIN), null).token();
+    base = "http://127.0.0.1:" + server.port();
+    client = dev.zop.provisioner.client.ProvisionerClient.builder().baseUrl(base)
         .bearerToken(token).build();
     CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "remote-helm"));
     space = client.spaces().create(SpaceRequest.of("sim", "remote-helm", account.id()).region("sim-east-1")
@@ -88,5 +92,74 @@ class RemoteComponentsTest {
         .containsExactly("resolve-chart", "ensure-namespace", "install-release");
     assertThatThrownBy(() -> client.jobs().installComponent(space.id(), "not-in-catalog", Map.of()))
         .isInstanceOf(ValidationException.class);
+  }
+
+  @Test
+  void theCatalogSaysWhereEachVersionComesFromAndThatIngressNginxIsRetired() throws Exception {
+    JsonNode catalog = RawHttp.json(base, "GET", "/catalog/components", token, null).json().get("data");
+    JsonNode nginx = find(catalog, "ingress-nginx");
+    // the documents' fields, as before
+    assertThat(nginx.get("name").asText()).isNotBlank();
+    assertThat(nginx.get("category").asText()).isEqualTo("ingress");
+    assertThat(nginx.get("version").asText()).isEqualTo("4.15.1");
+    assertThat(nginx.get("description").asText()).isNotBlank();
+    // and where it comes from, and where its project stands
+    assertThat(nginx.get("appVersion").asText()).isEqualTo("1.15.1");
+    assertThat(nginx.at("/provenance/sourceRepository").asText()).isEqualTo("github.com/kubernetes/ingress-nginx");
+    assertThat(nginx.at("/provenance/releaseTag").asText()).isEqualTo("helm-chart-4.15.1");
+    assertThat(nginx.get("status").asText()).isEqualTo("retired");
+    assertThat(nginx.get("statusReason").asText()).contains("March 2026");
+    assertThat(nginx.get("replacement").asText()).isEqualTo("kong");
+    JsonNode kong = find(catalog, "kong");
+    assertThat(kong.get("status").asText()).isEqualTo("maintained");
+    assertThat(kong.get("category").asText()).isEqualTo("ingress");
+    assertThat(kong.at("/provenance/releaseTag").asText()).isEqualTo("kong-3.4.1");
+  }
+
+  private static JsonNode find(JsonNode catalog, String id) {
+    for (JsonNode c : catalog) {
+      if (c.get("id").asText().equals(id)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no " + id + " in " + catalog);
+  }
+
+  @Test
+  void aRetiredComponentsPlanAndInstallWarnThroughRestAndTheZopCommand() throws Exception {
+    String component = """
+        {"kind": "component", "spaceID": "%s", "config": {"componentID": "ingress-nginx",
+         "values": {"controller.service.type": "LoadBalancer"}}}""".formatted(space.id());
+    JsonNode plan = RawHttp.json(base, "POST", "/provisioning-jobs/plan", token, component).json().get("data");
+    assertThat(plan.get("warnings")).hasSize(1);
+    assertThat(plan.at("/warnings/0/code").asText()).isEqualTo("component_retired");
+    assertThat(plan.at("/warnings/0/field").asText()).isEqualTo("componentID");
+    assertThat(plan.at("/warnings/0/message").asText()).contains("ingress-nginx 4.15.1 is retired upstream")
+        .contains("the catalog offers kong instead");
+
+    // the documents' install-component body, verbatim but for the space's id
+    RawHttp.Reply installed = RawHttp.json(base, "POST", "/provisioning-jobs/install-component", token, """
+        { "spaceID": "%s", "componentID": "ingress-nginx", "values": { "controller.service.type": "LoadBalancer" } }"""
+        .formatted(space.id()));
+    assertThat(installed.status()).as(installed.body()).isBetween(200, 299);
+    String jobId = installed.json().at("/data/id").asText();
+    JsonNode events = RawHttp.json(base, "GET", "/provisioning-jobs/" + jobId + "/events?after=0", token, null)
+        .json().get("data");
+    assertThat(events).anySatisfy(e -> {
+      assertThat(e.get("type").asText()).isEqualTo("warning");
+      assertThat(e.get("message").asText()).contains("ingress-nginx 4.15.1 is retired upstream");
+    });
+
+    java.nio.file.Path file = Files.createTempFile("ingress", ".json");
+    Files.writeString(file, component);
+    ZopCommandTest.Run planned = ZopCommandTest.zopAt(base, token, "jobs", "plan", "-f", file.toString(), "-o",
+        "json");
+    assertThat(planned.exit()).as(planned.err()).isZero();
+    assertThat(planned.err()).contains("warning: ingress-nginx 4.15.1 is retired upstream").contains("(component_retired)");
+    assertThat(planned.json().at("/warnings/0/code").asText()).isEqualTo("component_retired");
+    ZopCommandTest.Run submitted = ZopCommandTest.zopAt(base, token, "jobs", "submit", "-f", file.toString(), "-q");
+    assertThat(submitted.exit()).as(submitted.err()).isZero();
+    assertThat(submitted.out().strip()).startsWith("job_"); // stdout stays the id, for scripts
+    assertThat(submitted.err()).contains("warning: ingress-nginx 4.15.1 is retired upstream");
   }
 }

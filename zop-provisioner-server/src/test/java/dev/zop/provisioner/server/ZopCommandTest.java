@@ -51,9 +51,14 @@ class ZopCommandTest {
   }
 
   static Run zop(String... args) {
+    return zopAt(fixture.baseUrl(), fixture.adminToken, args);
+  }
+
+  /** Runs a {@code zop} client command in this JVM against {@code url}, capturing what it prints. */
+  static Run zopAt(String url, String token, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.add("--url=" + fixture.baseUrl());
-    all.add("--token=" + fixture.adminToken);
+    all.add("--url=" + url);
+    all.add("--token=" + token);
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();

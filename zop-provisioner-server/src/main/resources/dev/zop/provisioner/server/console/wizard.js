@@ -201,6 +201,8 @@ function planView(ctx, plan, form, body, holder, stage) {
     } }, 'Submit job') : h('p', { class: 'muted' }, 'Your token may plan but not submit jobs.');
   return [
     h('h2', { tabindex: '-1' }, 'Plan'),
+    plan.warnings?.length ? h('ul', { id: 'plan-warnings', class: 'warning', role: 'note' },
+      plan.warnings.map(w => h('li', { 'data-code': w.code }, h('strong', null, 'Warning: '), w.message))) : null,
     kv([['Provider', plan.provider], ['Region', plan.region], ['Kind', plan.kind],
       ['Prices as of', plan.pricesAsOf]]),
     h('h3', null, 'Steps and the permissions each needs'),

@@ -174,7 +174,8 @@ public final class JobService {
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
     return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
-        target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled());
+        target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled(),
+        target.driver.warnings(spec));
   }
 
   /**
@@ -261,6 +262,11 @@ public final class JobService {
           leased == null ? null : worker.atSubmit(), db.dialect()));
       inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
+      // what the plan warned of stays with the job, for whoever submitted without planning
+      for (dev.zop.provisioner.PlanWarning warning : target.driver.warnings(spec)) {
+        inserts.add(jobs.event(id, JobEventType.WARNING, null, JobStatus.PENDING,
+            warning.message() + " (" + warning.code() + ")"));
+      }
       // reads nothing inside its transaction, so concurrent submits share commits
       submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
