@@ -12,6 +12,8 @@ export ZOP_KUBE_BIN
 scripts/chromium.sh >/dev/null
 # the OpenAPI document's third-party readers (linters, the TypeScript client's generator and compiler), as pinned
 npm ci --prefix contract-clients --no-audit --no-fund
+# Google's and Microsoft's own Node.js clients, which drive the GCP and Azure fakes, as pinned
+npm ci --prefix vendor-clients --no-audit --no-fund
 # what a Python client openapi-generator makes needs to run (GeneratedClientsTest): installed when missing
 python3 -c 'import pydantic, dateutil, urllib3, typing_extensions' 2>/dev/null \
   || python3 -m pip install --quiet 'pydantic>=2' python-dateutil 'urllib3>=2' typing-extensions

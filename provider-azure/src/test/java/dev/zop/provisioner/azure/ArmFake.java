@@ -26,15 +26,11 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.testkit.tck.EngineHalted;
 import dev.zop.provisioner.testkit.tck.HaltSwitch;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.OffsetDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -52,9 +48,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -118,6 +112,7 @@ public final class ArmFake implements AutoCloseable {
   private final HttpsServer server;
   private final java.util.concurrent.ExecutorService workers = Executors.newFixedThreadPool(4);
   private final SSLContext clientContext;
+  private final dev.zop.provisioner.testkit.fakes.LoopbackTls tls;
   private final Map<String, Type> types = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
   private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
@@ -246,28 +241,9 @@ public final class ArmFake implements AutoCloseable {
       types.put((type.namespace() + "/" + type.path()).toLowerCase(Locale.ROOT), type);
     }
     try {
-      Path dir = Files.createTempDirectory("arm-fake");
-      Path keystore = dir.resolve("fake.p12");
-      Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-          "-genkeypair", "-alias", "fake", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
-          "-ext", "SAN=IP:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
-          "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-      String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (keytool.waitFor() != 0) {
-        throw new IllegalStateException("keytool failed: " + output);
-      }
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      try (InputStream in = Files.newInputStream(keystore)) {
-        store.load(in, "changeit".toCharArray());
-      }
-      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keys.init(store, "changeit".toCharArray());
-      SSLContext serverContext = SSLContext.getInstance("TLS");
-      serverContext.init(keys.getKeyManagers(), null, null);
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(store);
-      clientContext = SSLContext.getInstance("TLS");
-      clientContext.init(null, trust.getTrustManagers(), null);
+      tls = dev.zop.provisioner.testkit.fakes.LoopbackTls.create();
+      clientContext = tls.clientContext();
+      SSLContext serverContext = tls.serverContext();
       server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
       server.createContext("/", this::serve);

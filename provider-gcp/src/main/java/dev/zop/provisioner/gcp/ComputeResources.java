@@ -96,7 +96,15 @@ final class ComputeResources {
     if (existing == null || !GcpOwner.TAGS.owns(owner(existing), ctx)) {
       return StepResult.done(); // not ours: a name someone else holds is left alone
     }
-    calls.deleteIfExists(deletePermission, delete);
+    try {
+      calls.deleteIfExists(deletePermission, delete);
+    } catch (CloudCallException e) {
+      // a delete accepted earlier (before a crash, or on the last poll) is still running: Compute Engine refuses
+      // another with resourceNotReady while the resource stays readable
+      if (!GcpErrors.isResourceNotReady(e.getCause())) {
+        throw e;
+      }
+    }
     return find.get() == null ? StepResult.done() : poll.waitFor(ctx, what + " is being deleted");
   }
 

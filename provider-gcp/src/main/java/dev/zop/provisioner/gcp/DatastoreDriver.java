@@ -302,8 +302,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         || !GcpOwner.TAGS.owns(instance.getSettings().getUserLabels(), ctx)) {
       return StepResult.done();
     }
-    calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> GcpClients.io(() -> clients.sqlAdmin().api().instances()
-        .delete(project, name).execute()));
+    // a delete accepted earlier is still running (Cloud SQL refuses a second change meanwhile)
+    if (!"PENDING_DELETE".equals(instance.getState())) {
+      calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> GcpClients.io(() -> clients.sqlAdmin().api()
+          .instances().delete(project, name).execute()));
+    }
     return findSql(name) == null ? StepResult.done()
         : poll.waitFor(ctx, "Cloud SQL instance " + name + " is being deleted");
   }

@@ -65,6 +65,12 @@ final class GcpErrors {
     return answer != null && answer.status() == 404;
   }
 
+  /** Compute Engine refusing a change to a resource another operation is changing (a delete still running). */
+  static boolean isResourceNotReady(Throwable e) {
+    Answer answer = answerOf(CloudCallException.unwrap(e));
+    return answer != null && answer.status() == 400 && answer.hasReason("resourceNotReady");
+  }
+
   static boolean isAlreadyExists(Throwable e) {
     Answer answer = answerOf(CloudCallException.unwrap(e));
     // the HTTP/JSON clients raise 409 as AbortedException; what matters is the status Google sent

@@ -144,6 +144,9 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     }
     calls.deleteIfExists(ARTIFACTREGISTRY_REPOSITORIES_DELETE, () -> clients.artifactRegistry()
         .deleteRepositoryCallable().call(DeleteRepositoryRequest.newBuilder().setName(name(spec)).build()));
-    return StepResult.done();
+    // the delete is an operation: the repository is there until it is done
+    return calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        () -> clients.artifactRegistry().getRepository(name(spec))) == null ? StepResult.done()
+        : poll.waitFor(ctx, "repository " + repositoryId(spec) + " is being deleted");
   }
 }

@@ -93,10 +93,26 @@ abstract class DiscoveryApiFake {
         "The requested URL /" + path + " was not found on this server."));
   }
 
-  /** The request body as the model class, or null when it holds what the model does not define. */
+  /** The request body as the model class; a key the model does not define is a {@link BadRequest}. */
   static <T extends GenericJson> T parse(HttpExchange exchange, Class<T> model) {
+    return parse(exchange, model, null);
+  }
+
+  /**
+   * The request body as the model class. Google's gRPC-generated clients, over REST, send enums as their numbers
+   * ({@code $alt=json;enum-encoding=int}), which a discovery model cannot read: such a body is read first as
+   * {@code proto}, the API's published message, and given to the model with the enums' names.
+   */
+  static <T extends GenericJson> T parse(HttpExchange exchange, Class<T> model, com.google.protobuf.Message proto) {
     try {
-      T parsed = JSON.fromString(GcpFake.body(exchange), model);
+      String body = GcpFake.body(exchange);
+      String query = String.valueOf(exchange.getRequestURI().getRawQuery());
+      if (proto != null && (query.contains("enum-encoding%3Dint") || query.contains("enum-encoding=int"))) {
+        com.google.protobuf.Message.Builder message = proto.newBuilderForType();
+        com.google.protobuf.util.JsonFormat.parser().merge(body, message);
+        body = com.google.protobuf.util.JsonFormat.printer().print(message);
+      }
+      T parsed = JSON.fromString(body, model);
       refuseUnknownKeys(parsed, "");
       return parsed;
     } catch (IOException | IllegalArgumentException e) {

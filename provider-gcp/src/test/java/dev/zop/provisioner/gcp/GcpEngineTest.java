@@ -65,6 +65,19 @@ class GcpEngineTest {
     space = zop.spaces().create(SpaceRequest.gcp("platform-us-central1", account.id()).region("us-central1"));
   }
 
+  /**
+   * Tears {@code job} down and checks that the teardown waited on the cloud: each delete is an operation, and the
+   * resources it removes are there, deleting, until it is done.
+   */
+  private void tearDownWaitingOnDeletes(dev.zop.provisioner.Job job, String deleting) {
+    long before = zop.jobs().events(job.id(), 0).stream().mapToLong(dev.zop.provisioner.JobEvent::seq).max()
+        .orElse(0);
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().events(job.id(), before)).filteredOn(e -> e.type() == dev.zop.provisioner.JobEventType
+        .STEP_WAITING).extracting(dev.zop.provisioner.JobEvent::message)
+        .anySatisfy(m -> assertThat(m).contains(deleting).contains("is being deleted"));
+  }
+
   @AfterEach
   void stop() {
     zop.close();
@@ -139,8 +152,8 @@ class GcpEngineTest {
               .get("networkSelfLink")));
     }
 
-    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
-    assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(network, "subnetwork");
+    tearDownWaitingOnDeletes(registry, "repository");
     assertThat(FAKE.resources("compute")).containsOnlyKeys(
         "compute/v1/projects/" + PROJECT + "/global/networks/" + peer);
     assertThat(network(peer).getPeeringsList()).isEmpty();
@@ -220,7 +233,7 @@ class GcpEngineTest {
     assertThat(FAKE.issuedToken(kubeconfig.token())).isTrue();
     assertThat(kubeconfig.expiresAt()).isAfter(java.time.Instant.now());
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job, "cluster");
     assertThat(FAKE.resources("container")).isEmpty();
     assertThat(zop.spaces().list()).extracting(Space::id).doesNotContain(registered.id());
   }
@@ -268,7 +281,7 @@ class GcpEngineTest {
     assertThat(clients.getAllowed(0).getPortsList()).containsExactly("80", "443");
     assertThat(clients.getTargetTagsList()).containsExactly("checkout-edge");
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job, "forwarding rule");
     assertThat(FAKE.resources("compute")).containsOnlyKeys(
         "compute/v1/projects/" + PROJECT + "/global/networks/default");
   }
@@ -345,7 +358,7 @@ class GcpEngineTest {
       }
     }
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job, "Cloud SQL instance");
     assertThat(FAKE.cloudSql().instances()).isEmpty();
     assertThat(FAKE.resources("secretmanager")).isEmpty();
   }
@@ -367,7 +380,7 @@ class GcpEngineTest {
     try (ProviderSession session = new GcpProvider().open(account, "us-central1")) {
       assertThat(session.secrets().get(SecretRef.of(job.outputs().get("authSecretRef")))).hasSize(36);
     }
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job, "Memorystore instance");
     assertThat(FAKE.resources("redis")).isEmpty();
     assertThat(FAKE.resources("secretmanager")).isEmpty();
   }

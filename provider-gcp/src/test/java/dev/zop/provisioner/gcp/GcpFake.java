@@ -60,19 +60,29 @@ import java.util.zip.GZIPInputStream;
  */
 public final class GcpFake implements AutoCloseable {
 
-  /** One Google API: the short name its IAM permissions start with and the protos that define it. */
-  public record Api(String name, List<FileDescriptor> files) {}
+  /**
+   * One Google API: the short name its IAM permissions start with, the protos that define it and, for an API that
+   * answers with {@code google.longrunning.Operation}s, the path of its operations collection as its service
+   * configuration binds {@code google.longrunning.Operations} there (the protos leave that binding out).
+   */
+  public record Api(String name, List<FileDescriptor> files, String operations) {
+    Api(String name, List<FileDescriptor> files) {
+      this(name, files, null);
+    }
+  }
 
   public static final Api COMPUTE = new Api("compute",
       List.of(com.google.cloud.compute.v1.Network.getDescriptor().getFile()));
   public static final Api ARTIFACT_REGISTRY = new Api("artifactregistry",
-      List.of(com.google.devtools.artifactregistry.v1.ServiceProto.getDescriptor()));
+      List.of(com.google.devtools.artifactregistry.v1.ServiceProto.getDescriptor()),
+      "v1/{name=projects/*/locations/*/operations/*}");
   public static final Api SECRET_MANAGER = new Api("secretmanager",
       List.of(com.google.cloud.secretmanager.v1.ServiceProto.getDescriptor()));
   public static final Api CONTAINER = new Api("container",
       List.of(com.google.container.v1.Cluster.getDescriptor().getFile()));
   public static final Api REDIS = new Api("redis",
-      List.of(com.google.cloud.redis.v1.Instance.getDescriptor().getFile()));
+      List.of(com.google.cloud.redis.v1.Instance.getDescriptor().getFile()),
+      "v1/{name=projects/*/locations/*/operations/*}");
   public static final Api DATAPROC = new Api("dataproc",
       List.of(com.google.cloud.dataproc.v1.Cluster.getDescriptor().getFile()));
   /** Cloud SQL Admin has no protos: {@link CloudSqlFake} serves it from its discovery-generated client. */
@@ -120,14 +130,16 @@ public final class GcpFake implements AutoCloseable {
 
   private final List<Route> routes = new ArrayList<>();
   private final Map<String, HttpServer> servers = new LinkedHashMap<>();
+  private final Map<String, HttpServer> secureServers = new LinkedHashMap<>();
+  private final dev.zop.provisioner.testkit.fakes.LoopbackTls tls = dev.zop.provisioner.testkit.fakes.LoopbackTls
+      .create();
   /** api name + path → resource; operations are stored like any resource, under their own path */
   private final Map<String, Message> store = new ConcurrentHashMap<>();
-  private final Map<String, Integer> runningOperations = new ConcurrentHashMap<>();
-  private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
+  /** Changes still running, by the key of their operation and by the key of their resource. */
+  private final Map<String, Change> changesByOperation = new ConcurrentHashMap<>();
+  private final Map<String, Change> changesByResource = new ConcurrentHashMap<>();
   /** Compute Engine resources whose insert is still running: not visible yet, but their names are taken. */
   private final Map<String, Message> hidden = new ConcurrentHashMap<>();
-  private final Map<String, Integer> hiddenReads = new ConcurrentHashMap<>();
-  private final Map<String, String> operationTargets = new ConcurrentHashMap<>();
   private final Map<String, BiConsumer<Call, Answer>> handlers = new ConcurrentHashMap<>();
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -157,19 +169,30 @@ public final class GcpFake implements AutoCloseable {
           }
         }
       }
+      if (api.operations() != null) {
+        addOperationsRoutes(api);
+      }
       try {
+        // each API on plain HTTP (for clients that take a scheme) and on HTTPS (for those that insist on it)
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        if (api == CLOUD_SQL) {
-          server.createContext("/", cloudSql::serve);
-        } else if (api == CLOUD_DNS) {
-          server.createContext("/", cloudDns::serve);
-        } else {
-          server.createContext("/", exchange -> serve(api, exchange));
+        com.sun.net.httpserver.HttpsServer secure = com.sun.net.httpserver.HttpsServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        secure.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls.serverContext()));
+        var workers = Executors.newFixedThreadPool(4);
+        for (HttpServer listener : List.of(server, secure)) {
+          if (api == CLOUD_SQL) {
+            listener.createContext("/", cloudSql::serve);
+          } else if (api == CLOUD_DNS) {
+            listener.createContext("/", cloudDns::serve);
+          } else {
+            listener.createContext("/", exchange -> serve(api, exchange));
+          }
+          listener.createContext("/token", this::issueToken);
+          listener.setExecutor(workers);
+          listener.start();
         }
-        server.createContext("/token", this::issueToken);
-        server.setExecutor(Executors.newFixedThreadPool(4));
-        server.start();
         servers.put(api.name(), server);
+        secureServers.put(api.name(), secure);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -274,6 +297,22 @@ public final class GcpFake implements AutoCloseable {
         answer.ok(operation(call.route(), instancePath, instance, verb));
       });
     }
+    // Compute Engine's operations wait: a bounded wait that answers with the operation, done or not yet
+    for (String scope : List.of("globalOperations", "regionOperations", "zoneOperations")) {
+      on("compute." + scope + ".wait", (call, answer) -> {
+        String key = "compute " + call.path().substring(0, call.path().lastIndexOf('/'));
+        Change change = changesByOperation.get(key);
+        if (change != null) {
+          advance(change);
+        }
+        Message op = store.get(key);
+        if (op == null) {
+          answer.fail(notFound(call.path()));
+        } else {
+          answer.ok(op);
+        }
+      });
+    }
     on("redis.instances.getAuthString", (call, answer) -> {
       String instance = call.path().substring(0, call.path().lastIndexOf('/'));
       if (!store.containsKey("redis " + instance)) {
@@ -337,6 +376,18 @@ public final class GcpFake implements AutoCloseable {
     servers.forEach((api, server) -> endpoints.put("endpoint." + api,
         "http://127.0.0.1:" + server.getAddress().getPort()));
     return endpoints;
+  }
+
+  /** The HTTPS endpoint of each API, by API name ({@code compute} → {@code https://127.0.0.1:port}). */
+  public Map<String, String> secureEndpoints() {
+    Map<String, String> endpoints = new TreeMap<>();
+    secureServers.forEach((api, server) -> endpoints.put(api, "https://127.0.0.1:" + server.getAddress().getPort()));
+    return endpoints;
+  }
+
+  /** The certificate the HTTPS endpoints present, as PEM, for a client to trust. */
+  public String certificatePem() {
+    return tls.certificatePem();
   }
 
   /** An account whose every API points at this fake, in {@code projectId}. */
@@ -410,11 +461,9 @@ public final class GcpFake implements AutoCloseable {
     payloads.clear();
     issued.clear();
     haltDue.set(null);
-    runningOperations.clear();
-    provisioning.clear();
+    changesByOperation.clear();
+    changesByResource.clear();
     hidden.clear();
-    hiddenReads.clear();
-    operationTargets.clear();
     faults.clear();
     calls.clear();
     halts.disarm();
@@ -424,6 +473,7 @@ public final class GcpFake implements AutoCloseable {
   @Override
   public void close() {
     servers.values().forEach(s -> s.stop(0));
+    secureServers.values().forEach(s -> s.stop(0));
   }
 
   // ---- routes ------------------------------------------------------------------------------------------
@@ -450,6 +500,22 @@ public final class GcpFake implements AutoCloseable {
     String template = path.substring(1);
     routes.add(new Route(api, verb, PathTemplate.create(template), template, customVerb, rule.getBody(), method,
         permissionOf(api, method)));
+  }
+
+  /**
+   * The {@code google.longrunning.Operations} methods at {@code api.operations()}: the binding Google's service
+   * configuration for the API makes (and its Node.js client carries as {@code lroOptions.httpRules}).
+   */
+  private void addOperationsRoutes(Api api) {
+    ServiceDescriptor operations = com.google.longrunning.OperationsProto.getDescriptor()
+        .findServiceByName("Operations");
+    String item = "/" + api.operations();
+    String collection = item.substring(0, item.lastIndexOf("/operations/")) + "}/operations";
+    addRoute(api, operations.findMethodByName("GetOperation"), HttpRule.newBuilder().setGet(item).build());
+    addRoute(api, operations.findMethodByName("DeleteOperation"), HttpRule.newBuilder().setDelete(item).build());
+    addRoute(api, operations.findMethodByName("CancelOperation"),
+        HttpRule.newBuilder().setPost(item + ":cancel").setBody("*").build());
+    addRoute(api, operations.findMethodByName("ListOperations"), HttpRule.newBuilder().setGet(collection).build());
   }
 
   /**
@@ -752,8 +818,10 @@ public final class GcpFake implements AutoCloseable {
         parser.merge(body, part);
         request.setField(field, part.build());
       }
-    } else if (route.body().isEmpty() && !body.isBlank()) {
-      throw new IllegalArgumentException("this method takes no body");
+    } else if (route.body().isEmpty() && !body.isBlank() && !Set.of("{}", "\"\"").contains(body.strip())) {
+      // an empty object or string is no fields at all (the REST transports send one on a bodiless POST); anything
+      // else in a body the method does not take is refused
+      throw new IllegalArgumentException("this method takes no body: " + body);
     }
     for (Map.Entry<String, String> variable : variables.entrySet()) {
       if (!variable.getKey().startsWith("$")) {
@@ -763,15 +831,29 @@ public final class GcpFake implements AutoCloseable {
     String query = exchange.getRequestURI().getRawQuery();
     if (query != null) {
       for (String pair : query.split("&")) {
+        if (pair.isEmpty()) {
+          continue;
+        }
         int eq = pair.indexOf('=');
         String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
         String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-        if (!key.startsWith("$")) {
+        if (!isSystemParameter(key)) {
           setPath(request, key, value);
         }
       }
     }
     return request.build();
+  }
+
+  /**
+   * Google's system parameters, which every method of every API accepts alongside its own fields
+   * ({@code https://cloud.google.com/apis/docs/system-parameters}): none of them binds to the request message.
+   */
+  private static final Set<String> SYSTEM_PARAMETERS = Set.of("access_token", "alt", "callback", "fields", "key",
+      "oauth_token", "prettyPrint", "quotaUser", "upload_protocol", "uploadType", "userIp", "userProject");
+
+  static boolean isSystemParameter(String name) {
+    return name.startsWith("$") || SYSTEM_PARAMETERS.contains(name);
   }
 
   /** Sets a (possibly dotted) field from a path variable or query parameter, by proto or JSON name. */
@@ -828,32 +910,22 @@ public final class GcpFake implements AutoCloseable {
     } else if (route.verb().equals("POST") && (method.startsWith("Insert") || method.startsWith("Create"))) {
       create(route, request, path, answer);
     } else if (route.verb().equals("GET") && method.startsWith("Get")) {
-      Message found = store.get(api + " " + path);
-      if (found == null) {
-        found = revealIfDue(api + " " + path);
+      String key = api + " " + path;
+      // a read of a change's operation or of its resource is time passing for both
+      Change change = changesByOperation.containsKey(key) ? changesByOperation.get(key) : changesByResource.get(key);
+      if (change != null) {
+        advance(change);
       }
+      Message found = store.get(key);
       if (found == null) {
         answer.fail(notFound(path));
       } else {
-        answer.ok(isOperation(found) ? poll(api, path, found) : progress(api + " " + path, found));
+        answer.ok(found);
       }
     } else if (route.verb().equals("GET") && method.startsWith("List")) {
       answer.ok(list(route, path));
     } else if (route.verb().equals("DELETE")) {
-      Message existing = store.get(api + " " + path);
-      if (existing == null) {
-        answer.fail(notFound(path));
-        return;
-      }
-      String user = userOf(selfLink(route, path));
-      if (user != null) {
-        answer.fail(new Fault(400, "FAILED_PRECONDITION", "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
-            "The resource '" + path + "' is already being used by '" + user + "'"));
-        return;
-      }
-      store.keySet().removeIf(k -> k.equals(api + " " + path) || k.startsWith(api + " " + path + "/"));
-      payloads.keySet().removeIf(k -> k.startsWith(path + "/"));
-      answer.ok(operation(route, path, existing, "delete"));
+      delete(route, path, answer);
     } else {
       answer.fail(new Fault(501, "UNIMPLEMENTED", "NOT_IMPLEMENTED", "the fake has no behaviour for "
           + route.permission() + "; register one with on(...)"));
@@ -905,18 +977,55 @@ public final class GcpFake implements AutoCloseable {
     setIfPresent(filled, "creation_timestamp", Instant.now().toString());
     setTimestampIfPresent(filled, "create_time");
     FILLERS.getOrDefault(filled.getDescriptorForType().getFullName(), b -> { }).accept(filled);
-    if (setEnumIfPresent(filled, "status", "PROVISIONING") || setEnumIfPresent(filled, "state", "CREATING")) {
-      provisioning.put(api + " " + path, operationPolls);
+    if (!setEnumIfPresent(filled, "status", "PROVISIONING")) {
+      setEnumIfPresent(filled, "state", "CREATING");
     }
     Message stored = filled.build();
-    if (api.equals("compute") && operationPolls > 0) {
+    if (api.equals("compute")) {
       // Compute Engine shows a resource once its insert is done; until then its name is taken
       hidden.put(api + " " + path, stored);
-      hiddenReads.put(api + " " + path, operationPolls);
     } else {
       store.put(api + " " + path, stored);
     }
     answer.ok(operation(route, path, stored, "insert"));
+  }
+
+  /**
+   * A delete: refused while something refers to the resource; otherwise the resource stays, reading its deleting
+   * state where its type has one, until the delete's operation is done. A second delete while the first runs is
+   * Compute Engine's {@code resourceNotReady}; the other APIs answer with the operation already running.
+   */
+  private void delete(Route route, String path, Answer answer) {
+    String api = route.api().name();
+    String key = api + " " + path;
+    Message existing = store.get(key);
+    if (existing == null) {
+      answer.fail(notFound(path));
+      return;
+    }
+    Change running = changesByResource.get(key);
+    if (running != null && running.kind.equals("delete")) {
+      if (api.equals("compute")) {
+        answer.fail(new Fault(400, "FAILED_PRECONDITION", "RESOURCE_NOT_READY",
+            "The resource '" + path + "' is not ready"));
+      } else {
+        answer.ok(store.get(running.operation));
+      }
+      return;
+    }
+    String user = userOf(selfLink(route, path));
+    if (user != null) {
+      answer.fail(new Fault(400, "FAILED_PRECONDITION", "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
+          "The resource '" + path + "' is already being used by '" + user + "'"));
+      return;
+    }
+    Message.Builder deleting = existing.toBuilder();
+    // GKE clusters and node pools read STOPPING, Memorystore instances DELETING, Compute instances STOPPING
+    if (!setEnumIfPresent(deleting, "status", "STOPPING")) {
+      setEnumIfPresent(deleting, "state", "DELETING");
+    }
+    store.put(key, deleting.build());
+    answer.ok(operation(route, path, existing, "delete"));
   }
 
   private String selfLink(Route route, String path) {
@@ -936,47 +1045,69 @@ public final class GcpFake implements AutoCloseable {
   }
 
   /**
-   * A hidden resource read: time passes with each read, as it does for an operation nobody polls, and the
-   * resource shows once its insert would be done.
+   * A create, update or delete under way. Its operation and its resource advance together: each read of either is
+   * a step of time, and after {@link #operationPolls} of them both read their final state at once (the operation
+   * DONE, the resource running, or gone).
    */
-  private Message revealIfDue(String key) {
-    Integer left = hiddenReads.get(key);
-    if (left == null) {
-      return null;
+  private static final class Change {
+    final String operation;
+    final String resource;
+    final String kind;
+    int left;
+
+    Change(String operation, String resource, String kind, int left) {
+      this.operation = operation;
+      this.resource = resource;
+      this.kind = kind;
+      this.left = left;
     }
-    if (left > 1) {
-      hiddenReads.put(key, left - 1);
-      return null;
-    }
-    hiddenReads.remove(key);
-    Message resource = hidden.remove(key);
-    if (resource != null) {
-      store.put(key, resource);
-    }
-    return resource;
   }
 
-  /**
-   * A resource made with a provisioning status reads so for as many reads as an operation stays running, then
-   * reads as running (status RUNNING, state READY), as Google's do once their operation is done.
-   */
-  private Message progress(String key, Message resource) {
-    Integer left = provisioning.get(key);
-    if (left == null) {
-      return resource;
+  private void start(Change change) {
+    if (change.left <= 0) {
+      finish(change);
+      return;
     }
-    if (left > 0) {
-      provisioning.put(key, left - 1);
-      return resource;
+    changesByOperation.put(change.operation, change);
+    changesByResource.put(change.resource, change);
+  }
+
+  private synchronized void advance(Change change) {
+    if (change.left > 0) {
+      change.left--;
+      return;
     }
-    provisioning.remove(key);
-    Message.Builder running = resource.toBuilder();
-    if (!setEnumIfPresent(running, "status", "RUNNING")) {
-      setEnumIfPresent(running, "state", "READY");
+    finish(change);
+  }
+
+  private synchronized void finish(Change change) {
+    changesByOperation.remove(change.operation, change);
+    changesByResource.remove(change.resource, change);
+    switch (change.kind) {
+      case "insert" -> {
+        Message made = hidden.containsKey(change.resource) ? hidden.remove(change.resource)
+            : store.get(change.resource);
+        if (made != null) {
+          Message.Builder running = made.toBuilder();
+          if (!setEnumIfPresent(running, "status", "RUNNING")) {
+            setEnumIfPresent(running, "state", "READY");
+          }
+          store.put(change.resource, running.build());
+        }
+      }
+      case "delete" -> {
+        store.keySet().removeIf(k -> k.equals(change.resource) || k.startsWith(change.resource + "/"));
+        String path = change.resource.substring(change.resource.indexOf(' ') + 1);
+        payloads.keySet().removeIf(k -> k.startsWith(path + "/"));
+      }
+      default -> {
+        // a change made in place (a peering, a start or stop) is in the resource already
+      }
     }
-    Message done = running.build();
-    store.put(key, done);
-    return done;
+    Message op = store.get(change.operation);
+    if (op != null) {
+      store.put(change.operation, done(op));
+    }
   }
 
   private static boolean setEnumIfPresent(Message.Builder builder, String field, String value) {
@@ -1039,7 +1170,7 @@ public final class GcpFake implements AutoCloseable {
     DynamicMessage.Builder response = DynamicMessage.newBuilder(type);
     String prefix = route.api().name() + " " + collection + "/";
     new TreeMap<>(store).forEach((key, value) -> {
-      if (key.startsWith(prefix) && key.indexOf('/', prefix.length()) < 0 && !isOperation(value)
+      if (key.startsWith(prefix) && key.indexOf('/', prefix.length()) < 0
           && value.getDescriptorForType().getFullName().equals(items.getMessageType().getFullName())) {
         response.addRepeatedField(items, value);
       }
@@ -1126,33 +1257,16 @@ public final class GcpFake implements AutoCloseable {
                 : Any.pack(resource)).build();
       }
       default -> {
-        // a method that answers with the resource itself (Secret Manager) or nothing
+        // a method that answers with the resource itself (Secret Manager) or nothing: done when it answers
+        finish(new Change("", api + " " + path, kind, 0));
         return out.getFullName().equals("google.protobuf.Empty") ? com.google.protobuf.Empty.getDefaultInstance()
             : resource.getDescriptorForType().equals(out) ? resource : DynamicMessage.getDefaultInstance(out);
       }
     }
     store.put(api + " " + opPath, op);
-    runningOperations.put(api + " " + opPath, operationPolls);
-    operationTargets.put(api + " " + opPath, api + " " + path);
-    return operationPolls > 0 ? op : done(op);
-  }
-
-  /** An operation read: running until it has been read {@link #operationPolls} times. */
-  private Message poll(String api, String path, Message op) {
-    String key = api + " " + path;
-    int left = runningOperations.getOrDefault(key, 0);
-    if (left > 0) {
-      runningOperations.put(key, left - 1);
-      return op;
-    }
-    Message finished = done(op);
-    store.put(key, finished);
-    String target = operationTargets.get(key);
-    if (target != null && hidden.containsKey(target)) {
-      store.put(target, hidden.remove(target));
-      hiddenReads.remove(target);
-    }
-    return finished;
+    start(new Change(api + " " + opPath, api + " " + path, kind.equals("insert") || kind.equals("delete") ? kind
+        : "update", operationPolls));
+    return store.get(api + " " + opPath);
   }
 
   private static Message done(Message op) {
