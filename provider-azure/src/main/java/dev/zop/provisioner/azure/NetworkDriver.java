@@ -96,7 +96,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
     if (spec.peerVpcId() != null && recorded.has("peering.part")) {
-      steps.add(ProviderStep.of("remove-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_DELETE),
+      steps.add(ProviderStep.of("remove-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_READ, PEERINGS_DELETE),
           ctx -> removePeering(ctx, spec)));
     }
     if (spec.dnsZone() != null) {
@@ -212,9 +212,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   private void ensurePeering(String network, String name, String remoteId) {
-    VirtualNetworkPeeringInner existing = calls.findOrNull(PEERINGS_READ, () -> clients.network().serviceClient()
-        .getVirtualNetworkPeerings().get(resourceGroup, network, name));
-    if (existing != null) {
+    if (findPeering(network, name) != null) {
       return;
     }
     VirtualNetworkPeeringInner peering = new VirtualNetworkPeeringInner()
@@ -223,14 +221,31 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         .beginCreateOrUpdate(resourceGroup, network, name, peering));
   }
 
+  /** Removes both sides of the peering and waits until both are gone: the network cannot go while they stay. */
   private StepResult removePeering(StepContext ctx, NetworkSpec spec) {
     String peer = peerName(spec);
+    String pending = null;
     for (String[] side : new String[][] {{spec.name(), peeringName(spec.name(), peer)},
         {peer, peeringName(peer, spec.name())}}) {
-      calls.deleteIfExists(PEERINGS_DELETE, () -> clients.network().serviceClient().getVirtualNetworkPeerings()
-          .beginDelete(resourceGroup, side[0], side[1]));
+      VirtualNetworkPeeringInner existing = findPeering(side[0], side[1]);
+      if (existing == null) {
+        continue;
+      }
+      // a delete accepted earlier (before a crash, or on the last poll) is still running
+      if (!"Deleting".equalsIgnoreCase(String.valueOf(existing.provisioningState()))) {
+        calls.deleteIfExists(PEERINGS_DELETE, () -> clients.network().serviceClient().getVirtualNetworkPeerings()
+            .beginDelete(resourceGroup, side[0], side[1]));
+      }
+      if (findPeering(side[0], side[1]) != null) {
+        pending = side[1];
+      }
     }
-    return StepResult.done();
+    return pending == null ? StepResult.done() : poll.waitFor(ctx, "peering " + pending + " is being deleted");
+  }
+
+  private VirtualNetworkPeeringInner findPeering(String network, String name) {
+    return calls.findOrNull(PEERINGS_READ, () -> clients.network().serviceClient().getVirtualNetworkPeerings()
+        .get(resourceGroup, network, name));
   }
 
   private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) {

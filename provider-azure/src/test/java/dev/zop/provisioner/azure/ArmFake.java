@@ -115,7 +115,16 @@ public final class ArmFake implements AutoCloseable {
   private final dev.zop.provisioner.testkit.fakes.LoopbackTls tls;
   private final Map<String, Type> types = new ConcurrentHashMap<>();
   private final Map<String, ObjectNode> store = new ConcurrentHashMap<>();
-  private final Map<String, Integer> provisioning = new ConcurrentHashMap<>();
+  /**
+   * Changes under way, by operation id and by the resource they change: the operation and its resource advance
+   * together, a step per read of either, and the operation reads Succeeded exactly when the resource reads its
+   * final state (or is gone).
+   */
+  private final Map<String, Change> operations = new ConcurrentHashMap<>();
+  private final Map<String, Change> changesByResource = new ConcurrentHashMap<>();
+  private final Set<String> finishedOperations = ConcurrentHashMap.newKeySet();
+  /** Resource groups being deleted, by lower-cased name. */
+  private final Set<String> deletingGroups = ConcurrentHashMap.newKeySet();
   private final Map<String, String> resourceGroups = new ConcurrentHashMap<>();
   private final Map<String, String> userTokens = new ConcurrentHashMap<>();
   private final Map<String, String> accessKeys = new ConcurrentHashMap<>();
@@ -333,7 +342,10 @@ public final class ArmFake implements AutoCloseable {
     resourceGroups.clear();
     userTokens.clear();
     accessKeys.clear();
-    provisioning.clear();
+    operations.clear();
+    changesByResource.clear();
+    finishedOperations.clear();
+    deletingGroups.clear();
     faults.clear();
     calls.clear();
     vaultSecrets.clear();
@@ -385,22 +397,11 @@ public final class ArmFake implements AutoCloseable {
     }
     String path = URLDecoder.decode(exchange.getRequestURI().getRawPath(), StandardCharsets.UTF_8);
     if (path.startsWith("/fake/operations/")) {
-      respond(exchange, 200, "{\"status\":\"Succeeded\"}", Map.of());
+      operation(exchange, path.substring("/fake/operations/".length()));
       return;
     }
-    if (path.matches("/subscriptions/[^/]+/(?i:resourcegroups)/[^/]+") && exchange.getRequestMethod().equals("GET")) {
-      calls.add("Microsoft.Resources/subscriptions/resourceGroups/read");
-      String group = path.substring(path.lastIndexOf('/') + 1);
-      String location = resourceGroups.get(group.toLowerCase(Locale.ROOT));
-      if (location == null) {
-        respond(exchange, 404, error("ResourceGroupNotFound", "Resource group '" + group + "' could not be found."),
-            Map.of());
-      } else {
-        ObjectNode rg = JSON.createObjectNode().put("id", path).put("name", group).put("location", location)
-            .put("type", "Microsoft.Resources/resourceGroups");
-        rg.putObject("properties").put("provisioningState", "Succeeded");
-        respond(exchange, 200, rg.toString(), Map.of());
-      }
+    if (path.matches("/subscriptions/[^/]+/(?i:resourcegroups)/[^/]+")) {
+      resourceGroup(exchange, path);
       return;
     }
     if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listClusterUserCredential")) {
@@ -478,6 +479,12 @@ public final class ArmFake implements AutoCloseable {
   }
 
   private void put(HttpExchange exchange, Target target, String action) throws IOException {
+    String group = target.id().split("/")[4];
+    if (!resourceGroups.containsKey(group.toLowerCase(Locale.ROOT))) {
+      respond(exchange, 404, error("ResourceGroupNotFound", "Resource group '" + group + "' could not be found."),
+          Map.of());
+      return;
+    }
     Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
     if (type == null) {
       respond(exchange, 400, error("NoRegisteredProviderFound", "No registered resource provider found for "
@@ -526,12 +533,182 @@ public final class ArmFake implements AutoCloseable {
       respond(exchange, created ? 201 : 200, resource.toString(), Map.of());
       return;
     }
-    properties.put("provisioningState", operationPolls > 0 ? (created ? "Creating" : "Updating") : "Succeeded");
+    properties.put("provisioningState", created ? "Creating" : "Updating");
     store.put(key, resource);
-    provisioning.put(key, operationPolls);
+    Change change = start(key, created ? "create" : "update");
     acceptedChange(action);
-    respond(exchange, created ? 201 : 200, resource.toString(), Map.of("Azure-AsyncOperation",
-        endpoint() + "/fake/operations/" + UUID.randomUUID() + "?api-version=2023-01-01"));
+    respond(exchange, created ? 201 : 200, store.get(key).toString(), Map.of("Azure-AsyncOperation",
+        operationUrl(change, false), "Retry-After", "0"));
+  }
+
+  // ---- operations ----------------------------------------------------------------------------------------
+
+  /** A change under way, and what finishing it does to the store. */
+  private static final class Change {
+    final String id = UUID.randomUUID().toString();
+    final String resource;
+    final String kind;
+    int left;
+
+    Change(String resource, String kind, int left) {
+      this.resource = resource;
+      this.kind = kind;
+      this.left = left;
+    }
+  }
+
+  private Change start(String resource, String kind) {
+    Change change = new Change(resource, kind, operationPolls);
+    operations.put(change.id, change);
+    changesByResource.put(resource, change);
+    if (change.left <= 0) {
+      finish(change);
+    }
+    return change;
+  }
+
+  private synchronized void advance(Change change) {
+    if (change.left > 0) {
+      change.left--;
+    } else {
+      finish(change);
+    }
+  }
+
+  private synchronized void finish(Change change) {
+    if (operations.remove(change.id) == null) {
+      return;
+    }
+    changesByResource.remove(change.resource, change);
+    finishedOperations.add(change.id);
+    if (change.kind.equals("delete")) {
+      store.remove(change.resource);
+      store.keySet().removeIf(id -> id.startsWith(change.resource + "/"));
+      return;
+    }
+    if (change.kind.equals("deleteGroup")) {
+      String group = change.resource;
+      resourceGroups.remove(group);
+      deletingGroups.remove(group);
+      store.keySet().removeIf(id -> id.split("/").length > 4 && id.split("/")[4].equals(group));
+      return;
+    }
+    ObjectNode resource = store.get(change.resource);
+    if (resource != null) {
+      ObjectNode properties = (ObjectNode) resource.get("properties");
+      properties.put("provisioningState", "Succeeded");
+      if ("Starting".equals(properties.path("state").asText())) {
+        properties.put("state", "Ready");
+      }
+      Map.Entry<String, String> settled = settling.remove(change.resource);
+      if (settled != null) {
+        properties.put(settled.getKey(), settled.getValue());
+      }
+    }
+  }
+
+  /** The operation's URL: its status document ({@code Azure-AsyncOperation}) or its {@code Location}. */
+  private String operationUrl(Change change, boolean location) {
+    return endpoint() + "/fake/operations/" + change.id + "?api-version=2023-01-01" + (location ? "&location=1" : "");
+  }
+
+  /**
+   * An operation read, as ARM documents its polling: the status document says {@code InProgress} until the change
+   * is done, then {@code Succeeded}; a {@code Location} URL answers 202 until then, then 204. Each read is a step
+   * of the change; {@code Retry-After} asks the client to come back at once.
+   */
+  private void operation(HttpExchange exchange, String id) throws IOException {
+    Change running = operations.get(id);
+    if (running != null) {
+      advance(running);
+    }
+    boolean done = finishedOperations.contains(id);
+    if (!done && !operations.containsKey(id)) {
+      respond(exchange, 404, error("OperationNotFound", "The operation '" + id + "' was not found."), Map.of());
+      return;
+    }
+    String query = String.valueOf(exchange.getRequestURI().getRawQuery());
+    if (query.contains("location=1")) {
+      respond(exchange, done ? 204 : 202, "", done ? Map.of() : Map.of("Location", endpoint()
+          + "/fake/operations/" + id + "?api-version=2023-01-01&location=1", "Retry-After", "0"));
+      return;
+    }
+    ObjectNode status = JSON.createObjectNode().put("id", endpoint() + "/fake/operations/" + id).put("name", id)
+        .put("status", done ? "Succeeded" : "InProgress");
+    respond(exchange, 200, status.toString(), done ? Map.of() : Map.of("Retry-After", "0"));
+  }
+
+  // ---- resource groups -----------------------------------------------------------------------------------
+
+  /**
+   * A resource group, as {@code Microsoft.Resources} serves it: PUT creates or updates it at once, GET and HEAD
+   * read it, DELETE is an operation that takes everything the group holds with it.
+   */
+  private void resourceGroup(HttpExchange exchange, String path) throws IOException {
+    String group = path.substring(path.lastIndexOf('/') + 1);
+    String key = group.toLowerCase(Locale.ROOT);
+    String method = exchange.getRequestMethod();
+    String action = "Microsoft.Resources/subscriptions/resourceGroups/" + switch (method) {
+      case "PUT", "PATCH" -> "write";
+      case "DELETE" -> "delete";
+      default -> "read";
+    };
+    calls.add(action);
+    Change deleting = changesByResource.get(key);
+    if (deleting != null && !method.equals("DELETE")) {
+      advance(deleting);
+    }
+    String location = resourceGroups.get(key);
+    switch (method) {
+      case "PUT" -> {
+        JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+        if (!body.path("location").isTextual()) {
+          respond(exchange, 400, error("LocationRequired", "The location property is required for this"
+              + " definition."), Map.of());
+          return;
+        }
+        if (deletingGroups.contains(key)) {
+          respond(exchange, 409, error("ResourceGroupBeingDeleted", "The resource group '" + group
+              + "' is in deprovisioning state and cannot perform this operation."), Map.of());
+          return;
+        }
+        resourceGroups.put(key, location != null ? location : body.path("location").asText());
+        acceptedChange(action);
+        respond(exchange, location == null ? 201 : 200, group(path, group).toString(), Map.of());
+      }
+      case "HEAD" -> respond(exchange, location == null ? 404 : 204, "", Map.of());
+      case "GET" -> {
+        if (location == null) {
+          respond(exchange, 404, error("ResourceGroupNotFound", "Resource group '" + group
+              + "' could not be found."), Map.of());
+        } else {
+          respond(exchange, 200, group(path, group).toString(), Map.of());
+        }
+      }
+      case "DELETE" -> {
+        if (location == null) {
+          respond(exchange, 404, error("ResourceGroupNotFound", "Resource group '" + group
+              + "' could not be found."), Map.of());
+          return;
+        }
+        Change change = deleting != null ? deleting : null;
+        if (change == null) {
+          deletingGroups.add(key);
+          change = start(key, "deleteGroup");
+          acceptedChange(action);
+        }
+        respond(exchange, 202, "", Map.of("Location", operationUrl(change, true), "Retry-After", "0"));
+      }
+      default -> respond(exchange, 405, error("MethodNotAllowed", method + " is not served"), Map.of());
+    }
+  }
+
+  private ObjectNode group(String path, String group) {
+    String key = group.toLowerCase(Locale.ROOT);
+    ObjectNode rg = JSON.createObjectNode().put("id", path).put("name", group)
+        .put("location", resourceGroups.get(key)).put("type", "Microsoft.Resources/resourceGroups");
+    rg.putObject("properties").put("provisioningState", deletingGroups.contains(key) ? "Deleting" : "Succeeded");
+    return rg;
   }
 
   /** A PATCH: the body, read by the SDK's model as a PUT's is, merged into the resource it names. */
@@ -743,18 +920,15 @@ public final class ArmFake implements AutoCloseable {
               + "' under resource group was not found."), Map.of());
       return;
     }
-    int left = provisioning.getOrDefault(key, 0);
-    if (left > 0) {
-      provisioning.put(key, left - 1);
-    } else {
-      ObjectNode properties = (ObjectNode) resource.get("properties");
-      properties.put("provisioningState", "Succeeded");
-      if ("Starting".equals(properties.path("state").asText())) {
-        properties.put("state", "Ready");
-      }
-      Map.Entry<String, String> settled = settling.remove(key);
-      if (settled != null) {
-        properties.put(settled.getKey(), settled.getValue());
+    Change change = changesByResource.get(key);
+    if (change != null) {
+      advance(change);
+      resource = store.get(key);
+      if (resource == null) {
+        respond(exchange, 404, error(target.parentId() == null ? "ResourceNotFound" : "NotFound",
+            "The Resource '" + target.namespace() + "/" + target.typePath() + "/" + target.name()
+                + "' under resource group was not found."), Map.of());
+        return;
       }
     }
     ObjectNode answer = resource.deepCopy();
@@ -800,16 +974,25 @@ public final class ArmFake implements AutoCloseable {
           + " and cannot be deleted."), Map.of());
       return;
     }
-    store.remove(key);
-    store.keySet().removeIf(id -> id.startsWith(key + "/"));
-    acceptedChange(action);
     Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
     if (type != null && type.synchronous()) {
+      store.remove(key);
+      store.keySet().removeIf(id -> id.startsWith(key + "/"));
+      acceptedChange(action);
       respond(exchange, 200, "", Map.of());
       return;
     }
-    respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
-        + "?api-version=2023-01-01"));
+    Change running = changesByResource.get(key);
+    Change change;
+    if (running != null && running.kind.equals("delete")) {
+      change = running; // ARM accepts the delete again and answers with the operation already running
+    } else {
+      ((ObjectNode) store.get(key).get("properties")).put("provisioningState", "Deleting");
+      change = start(key, "delete");
+      acceptedChange(action);
+    }
+    respond(exchange, 202, "", Map.of("Location", operationUrl(change, true), "Azure-AsyncOperation",
+        operationUrl(change, false), "Retry-After", "0"));
   }
 
   /** A managed cluster's user kubeconfig, as AKS hands it out for a cluster with local accounts. */
@@ -1018,14 +1201,17 @@ public final class ArmFake implements AutoCloseable {
     }
     Map.Entry<String, String[]> change = transition(typeName, verb);
     if (!read) {
+      Change operation;
       if (change != null) {
         ((ObjectNode) resource.get("properties")).put(change.getKey(),
             operationPolls > 0 ? change.getValue()[0] : change.getValue()[1]);
         settling.put(key, Map.entry(change.getKey(), change.getValue()[1]));
-        provisioning.put(key, operationPolls);
+        operation = start(key, "update");
       } else {
         powerStates.put(key, verb.equalsIgnoreCase("start") ? "running" : "deallocated");
         powerPolls.put(key, operationPolls);
+        // the instance view tells how far it is; the operation is done with the same reads
+        operation = start(key + "#power", "update");
       }
       acceptedChange(action);
       if (typeName.toLowerCase(Locale.ROOT).endsWith("/triggers")) {
@@ -1033,8 +1219,7 @@ public final class ArmFake implements AutoCloseable {
         respond(exchange, 200, "", Map.of());
         return;
       }
-      respond(exchange, 202, "", Map.of("Location", endpoint() + "/fake/operations/" + UUID.randomUUID()
-          + "?api-version=2023-01-01"));
+      respond(exchange, 202, "", Map.of("Location", operationUrl(operation, true), "Retry-After", "0"));
       return;
     }
     String state = currentPower(key, powerStates.getOrDefault(key, "running"));

@@ -57,6 +57,19 @@ class AzureEngineTest {
         .resourceGroup(GROUP));
   }
 
+  /**
+   * Tears {@code job} down and checks that the teardown waited on ARM: each delete is an operation, and the
+   * resource reads Deleting until it is done.
+   */
+  private void tearDownWaitingOnDeletes(Job job) {
+    long before = zop.jobs().events(job.id(), 0).stream().mapToLong(dev.zop.provisioner.JobEvent::seq).max()
+        .orElse(0);
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().events(job.id(), before)).filteredOn(e -> e.type() == dev.zop.provisioner.JobEventType
+        .STEP_WAITING).extracting(dev.zop.provisioner.JobEvent::message)
+        .anySatisfy(m -> assertThat(m).contains("is being deleted"));
+  }
+
   @AfterEach
   void stop() {
     zop.close();
@@ -117,8 +130,8 @@ class AzureEngineTest {
     assertThat(registry.outputs()).containsEntry("loginServer", "platformapi.azurecr.io")
         .containsEntry("repositoryUri", "platformapi.azurecr.io/platform/api");
 
-    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
-    assertThat(zop.jobs().await(zop.jobs().delete(registry.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(network);
+    tearDownWaitingOnDeletes(registry);
     // only the network this test made itself is left, without its peering to ours
     assertThat(FAKE.resources()).hasSize(1);
   }
@@ -173,9 +186,9 @@ class AzureEngineTest {
     assertThat(zop.spaces().discovery(space.id()).clusters()).extracting(c -> c.name() + " " + c.version() + " "
         + c.endpoint()).containsExactly("platform-prod 1.30 " + job.outputs().get("endpoint"));
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod")).isNull();
-    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(network);
   }
 
   @Test
@@ -228,7 +241,7 @@ class AzureEngineTest {
         s.execute("DROP ROLE IF EXISTS zopadmin");
       }
     }
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
   }
 
@@ -291,7 +304,7 @@ class AzureEngineTest {
     assertThat(capacity.path("maximum").asText()).isEqualTo("6");
     assertThat(autoscale.path("properties").path("targetResourceUri").asText()).isEqualTo(set.path("id").asText());
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
     assertThatThrownBy(() -> zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs()
         .get("sshKeySecretRef")))).isInstanceOf(dev.zop.provisioner.NotFoundException.class);
@@ -340,7 +353,7 @@ class AzureEngineTest {
         s.execute("DROP USER IF EXISTS 'zopadmin'@'%'");
       }
     }
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
   }
 
@@ -372,7 +385,7 @@ class AzureEngineTest {
         "ledger.private.postgres.database.azure.com/virtualNetworkLinks/ledger-link").path("properties")
         .path("virtualNetwork").path("id").asText()).endsWith("/virtualNetworks/data-net");
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     // only the network the test put there is left
     assertThat(FAKE.resources().keySet()).allMatch(id -> id.contains("/virtualnetworks/data-net"));
   }
@@ -404,7 +417,7 @@ class AzureEngineTest {
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
             .extracting(FieldError::field).containsExactly("config.backupRetentionDays"));
 
-    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
     assertThatThrownBy(() -> zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs()
         .get("authSecretRef")))).isInstanceOf(dev.zop.provisioner.NotFoundException.class);
@@ -450,8 +463,8 @@ class AzureEngineTest {
     assertThat(database.outputs().get("adminSecretRef")).startsWith(FAKE.endpoint() + "/secrets/zop-s");
     assertThat(FAKE.vaultSecrets()).hasSize(2);
 
-    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
-    assertThat(zop.jobs().await(zop.jobs().delete(database.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(pool);
+    tearDownWaitingOnDeletes(database);
     assertThat(FAKE.vaultSecrets()).isEmpty();
     assertThat(FAKE.deletedVaultSecrets()).isEmpty();
     assertThat(FAKE.resources()).isEmpty();
@@ -472,8 +485,8 @@ class AzureEngineTest {
     assertThat(refused.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
     assertThat(resource("Microsoft.Network/virtualNetworks", "shared")).isNotNull();
 
-    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
-    assertThat(zop.jobs().await(zop.jobs().delete(network.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    tearDownWaitingOnDeletes(pool);
+    tearDownWaitingOnDeletes(network);
     assertThat(FAKE.resources()).isEmpty();
   }
 
