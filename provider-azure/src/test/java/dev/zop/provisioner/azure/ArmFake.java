@@ -75,13 +75,19 @@ public final class ArmFake implements AutoCloseable {
    * A resource type the fake serves, and how the SDK's own model reads and writes a body of it: what the model
    * does not define does not survive the round trip.
    */
-  public record Type(String namespace, String path, UnaryOperator<String> roundTrip, boolean synchronous) {
+  public record Type(String namespace, String path, UnaryOperator<String> roundTrip, boolean synchronous,
+      boolean deletedAtOnce) {
     /**
      * The same type served without long-running operations (its resource provider answers PUT and DELETE
      * at once, as {@code Microsoft.Insights} does).
      */
     Type synchronously() {
-      return new Type(namespace, path, roundTrip, true);
+      return new Type(namespace, path, roundTrip, true, true);
+    }
+
+    /** The same type whose DELETE is answered when done (200), as Key Vault's vaults are, its PUT an operation. */
+    Type answeringDeletesAtOnce() {
+      return new Type(namespace, path, roundTrip, synchronous, true);
     }
 
     /** A model serialized with azure-json ({@code fromJson} and {@code toJsonString}). */
@@ -92,7 +98,7 @@ public final class ArmFake implements AutoCloseable {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      }, false);
+      }, false, false);
     }
 
     /** A model of an older management library, serialized by the SDK's management serializer (Jackson). */
@@ -105,7 +111,7 @@ public final class ArmFake implements AutoCloseable {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      }, false);
+      }, false, false);
     }
   }
 
@@ -172,6 +178,12 @@ public final class ArmFake implements AutoCloseable {
         json("Microsoft.Network", "virtualNetworks/virtualNetworkPeerings", VirtualNetworkPeeringInner::fromJson),
         json("Microsoft.ContainerRegistry", "registries", RegistryInner::fromJson),
         json("Microsoft.ContainerService", "managedClusters", ManagedClusterInner::fromJson),
+        json("Microsoft.ContainerService", "managedClusters/agentPools",
+            com.azure.resourcemanager.containerservice.fluent.models.AgentPoolInner::fromJson),
+        Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers/databases",
+            com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.DatabaseInner.class),
+        json("Microsoft.KeyVault", "vaults",
+            com.azure.resourcemanager.keyvault.models.VaultCreateOrUpdateParameters::fromJson).answeringDeletesAtOnce(),
         Type.jackson("Microsoft.DBforPostgreSQL", "flexibleServers",
             com.azure.resourcemanager.postgresqlflexibleserver.fluent.models.ServerInner.class),
         json("Microsoft.Network", "networkSecurityGroups", NetworkSecurityGroupInner::fromJson),
@@ -267,6 +279,11 @@ public final class ArmFake implements AutoCloseable {
 
   public String endpoint() {
     return "https://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** The certificate the fake presents, as PEM, for a client outside the JVM to trust. */
+  public String certificatePem() {
+    return tls.certificatePem();
   }
 
   /** The SDK's JDK-based HTTP client, trusting this fake's certificate and nothing else new. */
@@ -385,7 +402,7 @@ public final class ArmFake implements AutoCloseable {
 
   private void route(HttpExchange exchange) throws IOException {
     String raw = exchange.getRequestURI().getRawPath();
-    if (raw.startsWith("/secrets/") || raw.startsWith("/deletedsecrets/")) {
+    if (raw.equals("/secrets") || raw.startsWith("/secrets/") || raw.startsWith("/deletedsecrets/")) {
       keyVault(exchange, URLDecoder.decode(raw, StandardCharsets.UTF_8));
       return;
     }
@@ -402,6 +419,14 @@ public final class ArmFake implements AutoCloseable {
     }
     if (path.matches("/subscriptions/[^/]+/(?i:resourcegroups)/[^/]+")) {
       resourceGroup(exchange, path);
+      return;
+    }
+    if (path.matches("/subscriptions/[^/]+/(?i:resourcegroups)") && exchange.getRequestMethod().equals("GET")) {
+      calls.add("Microsoft.Resources/subscriptions/resourceGroups/read");
+      ObjectNode answer = JSON.createObjectNode();
+      ArrayNode value = answer.putArray("value");
+      new TreeMap<>(resourceGroups).keySet().forEach(group -> value.add(group(path + "/" + group, group)));
+      respond(exchange, 200, answer.toString(), Map.of());
       return;
     }
     if (exchange.getRequestMethod().equals("POST") && path.endsWith("/listClusterUserCredential")) {
@@ -614,7 +639,7 @@ public final class ArmFake implements AutoCloseable {
 
   /**
    * An operation read, as ARM documents its polling: the status document says {@code InProgress} until the change
-   * is done, then {@code Succeeded}; a {@code Location} URL answers 202 until then, then 204. Each read is a step
+   * is done, then {@code Succeeded}; a {@code Location} URL answers 202 until then, then 200. Each read is a step
    * of the change; {@code Retry-After} asks the client to come back at once.
    */
   private void operation(HttpExchange exchange, String id) throws IOException {
@@ -629,7 +654,7 @@ public final class ArmFake implements AutoCloseable {
     }
     String query = String.valueOf(exchange.getRequestURI().getRawQuery());
     if (query.contains("location=1")) {
-      respond(exchange, done ? 204 : 202, "", done ? Map.of() : Map.of("Location", endpoint()
+      respond(exchange, done ? 200 : 202, "", done ? Map.of() : Map.of("Location", endpoint()
           + "/fake/operations/" + id + "?api-version=2023-01-01&location=1", "Retry-After", "0"));
       return;
     }
@@ -975,7 +1000,7 @@ public final class ArmFake implements AutoCloseable {
       return;
     }
     Type type = types.get((target.namespace() + "/" + target.typePath()).toLowerCase(Locale.ROOT));
-    if (type != null && type.synchronous()) {
+    if (type != null && type.deletedAtOnce()) {
       store.remove(key);
       store.keySet().removeIf(id -> id.startsWith(key + "/"));
       acceptedChange(action);
@@ -1023,7 +1048,8 @@ public final class ArmFake implements AutoCloseable {
   /**
    * Key Vault's secrets API: a request without a token gets the 401 challenge naming the tenant's authority and
    * the vault audience, as Key Vault answers it; names over {@code [0-9a-zA-Z-]}, bodies read by the SDK's own
-   * {@code SecretSetParameters}; soft delete keeps a deleted secret's name reserved until it is purged.
+   * {@code SecretSetParameters}; the list names secrets without their values; soft delete keeps a deleted
+   * secret's name reserved until it is purged.
    */
   private void keyVault(HttpExchange exchange, String path) throws IOException {
     String auth = exchange.getRequestHeaders().getFirst("Authorization");
@@ -1035,6 +1061,16 @@ public final class ArmFake implements AutoCloseable {
       return;
     }
     String method = exchange.getRequestMethod();
+    if (path.equals("/secrets") && method.equals("GET")) {
+      // the list: each secret's id and attributes, never its value
+      calls.add("Microsoft.KeyVault/vaults/secrets/readMetadata/action");
+      ObjectNode answer = JSON.createObjectNode().putNull("nextLink");
+      ArrayNode value = answer.putArray("value");
+      new TreeMap<>(vaultSecrets).forEach((name, bundle) -> value.addObject()
+          .put("id", endpoint() + "/secrets/" + name).set("attributes", bundle.get("attributes").deepCopy()));
+      respond(exchange, 200, answer.toString(), Map.of());
+      return;
+    }
     boolean deletedPath = path.startsWith("/deletedsecrets/");
     String[] parts = path.substring(deletedPath ? "/deletedsecrets/".length() : "/secrets/".length()).split("/");
     String name = parts[0];
