@@ -11,6 +11,10 @@ import { ContainerRegistryManagementClient } from '@azure/arm-containerregistry'
 import { PostgreSQLManagementFlexibleServerClient } from '@azure/arm-postgresql-flexible';
 import { KeyVaultManagementClient } from '@azure/arm-keyvault';
 import { SecretClient } from '@azure/keyvault-secrets';
+import { RedisManagementClient } from '@azure/arm-rediscache';
+import { MySQLManagementFlexibleServerClient } from '@azure/arm-mysql-flexible';
+import { MonitorClient } from '@azure/arm-monitor';
+import { PrivateDnsManagementClient } from '@azure/arm-privatedns';
 
 const fake = JSON.parse(process.env.ARM_FAKE);
 const subscription = fake.subscription;
@@ -62,6 +66,10 @@ const aks = new ContainerServiceClient(credential, subscription, options);
 const acr = new ContainerRegistryManagementClient(credential, subscription, options);
 const postgres = new PostgreSQLManagementFlexibleServerClient(credential, subscription, options);
 const keyVault = new KeyVaultManagementClient(credential, subscription, options);
+const redis = new RedisManagementClient(credential, subscription, options);
+const mysql = new MySQLManagementFlexibleServerClient(credential, subscription, options);
+const monitor = new MonitorClient(credential, subscription, options);
+const privateDns = new PrivateDnsManagementClient(credential, subscription, options);
 
 // a resource in a group that does not exist is refused, as ARM refuses it
 await assert.rejects(network.virtualNetworks.beginCreateOrUpdateAndWait(group, 'early', { location,
@@ -79,6 +87,15 @@ await network.virtualNetworks.beginCreateOrUpdateAndWait(group, 'node-net', { lo
 await network.virtualNetworks.beginCreateOrUpdateAndWait(group, 'node-peer', { location,
   addressSpace: { addressPrefixes: ['10.8.0.0/16'] } }, poll);
 const net = await vnet();
+
+/** A scale set of one instance in the network's vmss subnet. */
+const scaleSet = () => ({ location,
+      sku: { name: 'Standard_D2s_v5', capacity: 1 }, upgradePolicy: { mode: 'Manual' },
+      virtualMachineProfile: { osProfile: { computerNamePrefix: 'node', adminUsername: 'azureuser',
+        linuxConfiguration: { disablePasswordAuthentication: true, ssh: { publicKeys: [{ path: '/home/azureuser/.ssh/authorized_keys', keyData: 'ssh-ed25519 AAAA node' }] } } },
+      storageProfile: { imageReference: { publisher: 'Canonical', offer: 'ubuntu-24_04-lts', sku: 'server', version: 'latest' } },
+      networkProfile: { networkInterfaceConfigurations: [{ name: 'nic', primary: true,
+        ipConfigurations: [{ name: 'ip', subnet: { id: net.id + '/subnets/vmss' } }] }] } } });
 
 const kinds = {
   virtualNetwork: () => kind('virtualNetwork', {
@@ -124,13 +141,7 @@ const kinds = {
     remove: () => network.loadBalancers.beginDeleteAndWait(group, 'node-lb', poll),
   }),
   virtualMachineScaleSet: () => kind('virtualMachineScaleSet', {
-    create: () => compute.virtualMachineScaleSets.beginCreateOrUpdateAndWait(group, 'node-vmss', { location,
-      sku: { name: 'Standard_D2s_v5', capacity: 1 }, upgradePolicy: { mode: 'Manual' },
-      virtualMachineProfile: { osProfile: { computerNamePrefix: 'node', adminUsername: 'azureuser',
-        linuxConfiguration: { disablePasswordAuthentication: true, ssh: { publicKeys: [{ path: '/home/azureuser/.ssh/authorized_keys', keyData: 'ssh-ed25519 AAAA node' }] } } },
-      storageProfile: { imageReference: { publisher: 'Canonical', offer: 'ubuntu-24_04-lts', sku: 'server', version: 'latest' } },
-      networkProfile: { networkInterfaceConfigurations: [{ name: 'nic', primary: true,
-        ipConfigurations: [{ name: 'ip', subnet: { id: net.id + '/subnets/vmss' } }] }] } } }, poll),
+    create: () => compute.virtualMachineScaleSets.beginCreateOrUpdateAndWait(group, 'node-vmss', scaleSet(), poll),
     get: () => compute.virtualMachineScaleSets.get(group, 'node-vmss'),
     list: () => compute.virtualMachineScaleSets.list(group),
     remove: () => compute.virtualMachineScaleSets.beginDeleteAndWait(group, 'node-vmss', poll),
@@ -201,6 +212,54 @@ const kinds = {
     await secrets.purgeDeletedSecret('node-secret');
     checked++;
     log('key vault secret: set, get, list, delete, wait, 404, purge');
+  },
+  redis: () => kind('redis', {
+    create: () => redis.redis.beginCreateAndWait(group, 'node-cache', { location,
+      sku: { name: 'Standard', family: 'C', capacity: 1 }, enableNonSslPort: false, minimumTlsVersion: '1.2' }, poll),
+    get: () => redis.redis.get(group, 'node-cache'),
+    list: () => redis.redis.listByResourceGroup(group),
+    remove: () => redis.redis.beginDeleteAndWait(group, 'node-cache', poll),
+  }),
+  mysqlFlexibleServer: () => kind('mysql flexibleServer', {
+    create: () => mysql.servers.beginCreateAndWait(group, 'node-mysql', { location,
+      sku: { name: 'Standard_D2ds_v4', tier: 'GeneralPurpose' }, version: '8.0.21', administratorLogin: 'myadmin',
+      administratorLoginPassword: 'Not-a-real-1', storage: { storageSizeGB: 64 } }, poll),
+    get: () => mysql.servers.get(group, 'node-mysql'),
+    list: () => mysql.servers.listByResourceGroup(group),
+    remove: () => mysql.servers.beginDeleteAndWait(group, 'node-mysql', poll),
+    final: r => r.state, expected: 'Ready',
+  }),
+  autoscaleSetting: async () => {
+    // a setting names the scale set it scales, which must exist
+    await compute.virtualMachineScaleSets.beginCreateOrUpdateAndWait(group, 'node-scaled', scaleSet(), poll);
+    await kind('autoscaleSetting', {
+    create: () => monitor.autoscaleSettings.createOrUpdate(group, 'node-autoscale', { location, enabled: true,
+      targetResourceUri: rg('Microsoft.Compute/virtualMachineScaleSets/node-scaled'),
+      profiles: [{ name: 'default', capacity: { minimum: '1', maximum: '3', default: '1' }, rules: [] }] }),
+    get: () => monitor.autoscaleSettings.get(group, 'node-autoscale'),
+    list: () => monitor.autoscaleSettings.listByResourceGroup(group),
+    remove: () => monitor.autoscaleSettings.delete(group, 'node-autoscale'),
+    // answered at once, without an operation: made means it reads back enabled
+    final: r => r.enabled, expected: true,
+    });
+    await compute.virtualMachineScaleSets.beginDeleteAndWait(group, 'node-scaled', poll);
+  },
+  privateDnsZone: async () => {
+    await kind('privateDnsZone', {
+      create: () => privateDns.privateZones.beginCreateOrUpdateAndWait(group, 'node.internal', { location: 'global' }, poll),
+      get: () => privateDns.privateZones.get(group, 'node.internal'),
+      list: () => privateDns.privateZones.listByResourceGroup(group),
+      remove: async () => {
+        await kind('virtualNetworkLink', {
+          create: () => privateDns.virtualNetworkLinks.beginCreateOrUpdateAndWait(group, 'node.internal', 'node-link',
+            { location: 'global', virtualNetwork: { id: net.id }, registrationEnabled: false }, poll),
+          get: () => privateDns.virtualNetworkLinks.get(group, 'node.internal', 'node-link'),
+          list: () => privateDns.virtualNetworkLinks.list(group, 'node.internal'),
+          remove: () => privateDns.virtualNetworkLinks.beginDeleteAndWait(group, 'node.internal', 'node-link', poll),
+        });
+        await privateDns.privateZones.beginDeleteAndWait(group, 'node.internal', poll);
+      },
+    });
   },
   flexibleServer: () => kind('flexibleServer', {
     create: () => postgres.servers.beginCreateOrUpdateAndWait(group, 'node-pg', { location,

@@ -56,8 +56,9 @@ class AzureNodeClientsTest {
     assertThat(run.exitValue()).as(printed).isZero();
     assertThat(printed).contains("virtualNetwork:", "subnet:", "virtualNetworkPeering:", "networkSecurityGroup:",
         "publicIPAddress:", "loadBalancer:", "virtualMachineScaleSet:", "managedCluster:", "registry:",
-        "agentPool:", "flexibleServer database:", "vault:", "key vault secret:", "flexibleServer:",
-        "resource group: delete, wait, gone with what it held", "checked 15 kinds");
+        "agentPool:", "flexibleServer database:", "vault:", "key vault secret:", "redis:", "mysql flexibleServer:",
+        "autoscaleSetting:", "privateDnsZone:", "virtualNetworkLink:", "flexibleServer:",
+        "resource group: delete, wait, gone with what it held", "checked 20 kinds");
     // the group's delete took everything with it
     assertThat(fake.resources()).isEmpty();
   }
