@@ -3,6 +3,7 @@
 // get is 404; then the resource group's own delete. The fake is described by the JSON ArmFakeMain prints, in
 // ARM_FAKE; NODE_EXTRA_CA_CERTS trusts its certificate.
 import assert from 'node:assert/strict';
+import { ClientSecretCredential } from '@azure/identity';
 import { ResourceManagementClient } from '@azure/arm-resources';
 import { NetworkManagementClient } from '@azure/arm-network';
 import { ComputeManagementClient } from '@azure/arm-compute';
@@ -21,8 +22,10 @@ const subscription = fake.subscription;
 const group = 'node-rg';
 const location = 'westeurope';
 const only = process.argv.slice(2);
-// a credential as any TokenCredential: the fake accepts the one token it hands out
-const credential = { getToken: async () => ({ token: fake.token, expiresOnTimestamp: Date.now() + 3600_000 }) };
+// a service principal signing in with its secret, the fake as the authority host (its token endpoint hands out the
+// token the fake accepts); instance discovery asks login.microsoftonline.com which hosts are authorities
+const credential = new ClientSecretCredential(fake.tenant, fake.clientId, fake.clientSecret,
+  { authorityHost: fake.authorityHost, disableInstanceDiscovery: true });
 const options = { endpoint: fake.endpoint };
 // how often a poller polls when the service's Retry-After does not say (the fake says 0: come back at once)
 const poll = { updateIntervalInMs: 10 };

@@ -406,6 +406,10 @@ public final class ArmFake implements AutoCloseable {
       keyVault(exchange, URLDecoder.decode(raw, StandardCharsets.UTF_8));
       return;
     }
+    if (raw.matches("/[^/]+/v2\\.0/\\.well-known/openid-configuration") || raw.matches("/[^/]+/oauth2/v2\\.0/token")) {
+      identity(exchange, raw);
+      return;
+    }
     String auth = exchange.getRequestHeaders().getFirst("Authorization");
     if (auth == null || !auth.equals("Bearer " + TOKEN)) {
       respond(exchange, 401, error("AuthenticationFailed", "Authentication failed. The 'Authorization' header is"
@@ -1041,6 +1045,47 @@ public final class ArmFake implements AutoCloseable {
     answer.putArray("kubeconfigs").addObject().put("name", "clusterUser")
         .put("value", java.util.Base64.getEncoder().encodeToString(yaml.getBytes(StandardCharsets.UTF_8)));
     respond(exchange, 200, answer.toString(), Map.of());
+  }
+
+  // ---- Microsoft Entra ID, as far as a service principal's client-credentials grant goes ----------------------
+
+  /** The secret of the one service principal the fake knows ({@link #CLIENT_ID}); its token is {@link #TOKEN}. */
+  public static final String CLIENT_SECRET = "fake-client-secret";
+  public static final String CLIENT_ID = "00000000-0000-0000-0000-0000000000c1";
+
+  /**
+   * The authority's metadata and its token endpoint, so a client that signs in with a client secret (MSAL and the
+   * Azure identity libraries, with this fake as their authority host) gets the token the fake accepts; any other
+   * client or secret is refused with {@code invalid_client}, as Entra ID refuses it.
+   */
+  private void identity(HttpExchange exchange, String path) throws IOException {
+    String tenant = path.split("/")[1];
+    String authority = endpoint() + "/" + tenant;
+    if (path.endsWith("openid-configuration")) {
+      ObjectNode metadata = JSON.createObjectNode().put("token_endpoint", authority + "/oauth2/v2.0/token")
+          .put("authorization_endpoint", authority + "/oauth2/v2.0/authorize")
+          .put("issuer", "https://login.microsoftonline.com/" + tenant + "/v2.0")
+          .put("jwks_uri", authority + "/discovery/v2.0/keys");
+      metadata.putArray("response_types_supported").add("code").add("id_token").add("token");
+      respond(exchange, 200, metadata.toString(), Map.of());
+      return;
+    }
+    Map<String, String> form = new java.util.HashMap<>();
+    for (String pair : new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+    }
+    if (!"client_credentials".equals(form.get("grant_type")) || !CLIENT_ID.equals(form.get("client_id"))
+        || !CLIENT_SECRET.equals(form.get("client_secret"))) {
+      respond(exchange, 401, JSON.createObjectNode().put("error", "invalid_client").put("error_description",
+          "AADSTS7000215: Invalid client secret provided.").toString(), Map.of());
+      return;
+    }
+    respond(exchange, 200, JSON.createObjectNode().put("token_type", "Bearer").put("expires_in", 3599)
+        .put("ext_expires_in", 3599).put("access_token", TOKEN).toString(), Map.of());
   }
 
   // ---- the Key Vault data plane (this fake's address is the vault's) -----------------------------------

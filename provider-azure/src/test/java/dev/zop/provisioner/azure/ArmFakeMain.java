@@ -12,8 +12,9 @@ import java.nio.file.Path;
  * <pre>java -cp provider-azure-tests.jar:... dev.zop.provisioner.azure.ArmFakeMain [operationPolls]</pre>
  *
  * <p>It writes the certificate it serves HTTPS with, then prints one JSON line with its endpoint (Resource
- * Manager's and the Key Vault's), the certificate file and the bearer token it accepts, and serves until its
- * standard input closes.
+ * Manager's, the Key Vault's and the sign-in authority's), the certificate file, a service principal's tenant, id
+ * and secret (its client-credentials grant gets the bearer token the fake accepts) and that token, and serves
+ * until its standard input closes.
  */
 public final class ArmFakeMain {
   private ArmFakeMain() {}
@@ -39,6 +40,8 @@ public final class ArmFakeMain {
     Path caFile = dir.resolve("ca.pem");
     Files.writeString(caFile, fake.certificatePem());
     return new ObjectMapper().createObjectNode().put("endpoint", fake.endpoint()).put("token", ArmFake.TOKEN)
-        .put("caFile", caFile.toString()).put("subscription", "00000000-0000-0000-0000-0000000000a1").toString();
+        .put("caFile", caFile.toString()).put("subscription", "00000000-0000-0000-0000-0000000000a1")
+        .put("tenant", "00000000-0000-0000-0000-0000000000aa").put("clientId", ArmFake.CLIENT_ID)
+        .put("clientSecret", ArmFake.CLIENT_SECRET).put("authorityHost", fake.endpoint()).toString();
   }
 }
