@@ -720,7 +720,7 @@ public final class ArmFake implements AutoCloseable {
               + "' could not be found."), Map.of());
           return;
         }
-        Change change = deleting != null ? deleting : null;
+        Change change = deleting; // a delete already running answers with its operation again
         if (change == null) {
           deletingGroups.add(key);
           change = start(key, "deleteGroup");
