@@ -2,10 +2,8 @@ package dev.zop.provisioner.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,19 +39,12 @@ class AzureNodeClientsTest {
   void microsoftsNodeClientsMakeReadListAndDeleteEveryKindTheProviderMakes() throws Exception {
     Path dir = Files.createTempDirectory("arm-node");
     String described = ArmFakeMain.describe(fake, dir);
-    Path output = dir.resolve("node.out");
-    ProcessBuilder node = new ProcessBuilder("node", CLIENTS.resolve("azure.mjs").toString())
-        .directory(CLIENTS.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
-    node.environment().put("ARM_FAKE", described);
-    node.environment().put("NODE_EXTRA_CA_CERTS", dir.resolve("ca.pem").toString());
-    Process run = node.start();
-    boolean ended = run.waitFor(240, TimeUnit.SECONDS);
-    if (!ended) {
-      run.destroyForcibly();
-    }
-    String printed = Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
-    assertThat(ended).as("azure.mjs ended within 240 s:\n" + printed).isTrue();
-    assertThat(run.exitValue()).as(printed).isZero();
+    dev.zop.provisioner.testkit.fakes.NodeScript run = dev.zop.provisioner.testkit.fakes.NodeScript.run(CLIENTS,
+        "azure.mjs", java.util.Map.of("ARM_FAKE", described, "NODE_EXTRA_CA_CERTS", dir.resolve("ca.pem").toString()),
+        java.time.Duration.ofSeconds(240));
+    String printed = run.output();
+    assertThat(run.ended()).as("azure.mjs ended within 240 s:\n" + printed).isTrue();
+    assertThat(run.exit()).as(printed).isZero();
     assertThat(printed).contains("virtualNetwork:", "subnet:", "virtualNetworkPeering:", "networkSecurityGroup:",
         "publicIPAddress:", "loadBalancer:", "virtualMachineScaleSet:", "managedCluster:", "registry:",
         "agentPool:", "flexibleServer database:", "vault:", "key vault secret:", "redis:", "mysql flexibleServer:",

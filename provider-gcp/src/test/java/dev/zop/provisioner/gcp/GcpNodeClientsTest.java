@@ -2,11 +2,8 @@ package dev.zop.provisioner.gcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,19 +39,12 @@ class GcpNodeClientsTest {
   void googlesNodeClientsMakeReadListAndDeleteEveryKindTheProviderMakes() throws Exception {
     Path dir = Files.createTempDirectory("gcp-node");
     String described = GcpFakeMain.describe(fake, "node-project", dir);
-    Path output = dir.resolve("node.out");
-    ProcessBuilder node = new ProcessBuilder("node", CLIENTS.resolve("gcp.mjs").toString())
-        .directory(CLIENTS.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
-    node.environment().put("GCP_FAKE", described);
-    node.environment().put("NODE_EXTRA_CA_CERTS", dir.resolve("ca.pem").toString());
-    Process run = node.start();
-    boolean ended = run.waitFor(240, TimeUnit.SECONDS);
-    if (!ended) {
-      run.destroyForcibly();
-    }
-    String printed = read(output);
-    assertThat(ended).as("gcp.mjs ended within 240 s:\n" + printed).isTrue();
-    assertThat(run.exitValue()).as(printed).isZero();
+    dev.zop.provisioner.testkit.fakes.NodeScript run = dev.zop.provisioner.testkit.fakes.NodeScript.run(CLIENTS,
+        "gcp.mjs", java.util.Map.of("GCP_FAKE", described, "NODE_EXTRA_CA_CERTS", dir.resolve("ca.pem").toString()),
+        java.time.Duration.ofSeconds(240));
+    String printed = run.output();
+    assertThat(run.ended()).as("gcp.mjs ended within 240 s:\n" + printed).isTrue();
+    assertThat(run.exit()).as(printed).isZero();
     assertThat(printed).contains(
         "compute subnetwork:", "compute firewall:", "compute healthCheck:", "compute instanceTemplate:",
         "compute instanceGroupManager:", "compute autoscaler:", "compute backendService:", "compute urlMap:",
@@ -69,9 +59,5 @@ class GcpNodeClientsTest {
     }
     assertThat(fake.cloudSql().instances()).isEmpty();
     assertThat(fake.cloudDns().zones()).isEmpty();
-  }
-
-  private static String read(Path file) throws IOException {
-    return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
   }
 }
