@@ -36,9 +36,20 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, Duration maxDe
    * random share of the other half, so retries of many jobs spread out but never come back immediately.
    */
   public Duration delayAfter(int attempt) {
+    return delayAfter(attempt, ThreadLocalRandom.current().nextDouble());
+  }
+
+  /**
+   * The delay after failed attempt {@code attempt} with the random share given: {@code jitter} 0 is half the
+   * capped exponential delay, 1 all of it.
+   */
+  public Duration delayAfter(int attempt, double jitter) {
+    if (!(jitter >= 0 && jitter <= 1)) {
+      throw new IllegalArgumentException("jitter must be within [0, 1]");
+    }
     long base = initialDelay.toMillis();
     long capped = Math.min(maxDelay.toMillis(), base << Math.min(Math.max(attempt - 1, 0), 30));
     long half = capped / 2;
-    return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(capped - half + 1));
+    return Duration.ofMillis(half + Math.round((capped - half) * jitter));
   }
 }

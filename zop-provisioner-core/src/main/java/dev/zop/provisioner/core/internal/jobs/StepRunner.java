@@ -1,7 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
 import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobPhase;
@@ -35,6 +34,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -223,68 +223,44 @@ final class StepRunner {
         LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false);
         long began = System.nanoTime();
         StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
-        metrics.stepRan(job, row.name(), outcome(result, attempt), System.nanoTime() - began);
+        StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+        OutcomeRule.Transition transition = OutcomeRule.decide(
+            new OutcomeRule.Situation(row.name(), job.phase(), next == null ? null : next.status(), attempt,
+                context.startedAt, timeLimit(job), stopping.getAsBoolean()),
+            result, retryPolicy, Instant.now(), ThreadLocalRandom.current().nextDouble());
+        metrics.stepRan(job, row.name(), outcome(result, transition), System.nanoTime() - began);
 
-        if (result instanceof StepResult.Done done) {
-          Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
-          stepOutputs.putAll(done.outputs());
-          if (job.phase() == JobPhase.CREATE) {
-            jobOutputs.putAll(stepOutputs);
-          }
-          Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
-          StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
-          // The step's success, and the next step's start or the job's completion, commit together.
-          boolean chain = next != null && next.status() == StepStatus.PENDING && !stopping.getAsBoolean();
-          FencedWriter.Write succeeded = FencedWriter.Write.rows(
-                  transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
-                  jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
-              .jobOutputs(Json.write(snapshot));
-          Map<String, String> nextIntent = chain ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
-          if (chain) {
-            starting(succeeded, job, next, attemptOf(next), running, nextIntent);
-          } else if (next == null) {
-            completing(succeeded, job, running, snapshot);
-          }
-          int after = i + 1;
-          int started = chain ? after : -1;
-          // Nothing more of this job may run before the success is durable; this thread need not wait for it.
-          run.writeThen(succeeded, failure -> {
-            if (failure == null && next == null) {
-              lease.markReleased();
-              metrics.jobEnded(job, JobStatus.SUCCEEDED);
-            }
-            run.handOn(failure, () -> next == null ? false : from(after, started, nextIntent));
-          });
-          return true;
-        } else if (result instanceof StepResult.Wait wait && waitedTooLong(job, row) != null) {
-          Duration limit = waitedTooLong(job, row);
-          failJob(run, job, row.withOutputs(context.ownOutputs), running, Failure.transientFailure("timed_out",
-              "step " + row.name() + " waited longer than " + limit + " (" + wait.reason() + ")"));
-          return false;
-        } else if (result instanceof StepResult.Wait wait) {
+        if (transition instanceof OutcomeRule.Transition.Advance advance) {
+          return succeeded(i, (StepResult.Done) result, context, advance.startNext());
+        } else if (transition instanceof OutcomeRule.Transition.Complete) {
+          return succeeded(i, (StepResult.Done) result, context, false);
+        } else if (transition instanceof OutcomeRule.Transition.Park park) {
           run.write(c -> {
             transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
-            jobs.schedule(c, job.id(), wait.after().toMillis(), db.dialect());
-            jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, wait.reason());
+            jobs.schedule(c, job.id(), park.after().toMillis(), db.dialect());
+            jobs.appendEvent(c, job.id(), JobEventType.STEP_WAITING, row.name(), running, park.reason());
           });
           lease.markReleased(); // parked: a late heartbeat must not lease it again
           return false;
-        } else {
-          Failure failure = ((StepResult.Failed) result).failure();
+        } else if (transition instanceof OutcomeRule.Transition.Retry retry) {
+          Failure failure = retry.failure();
           metrics.failed(job, failure.category());
-          if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
-            metrics.retried(job);
-            long delay = retryPolicy.delayAfter(attempt).toMillis();
-            run.write(c -> {
-              transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
-              jobs.schedule(c, job.id(), delay, db.dialect());
-              jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
-                  failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
-            });
-            lease.markReleased();
-            return false;
+          metrics.retried(job);
+          long delay = retry.after().toMillis();
+          run.write(c -> {
+            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
+            jobs.schedule(c, job.id(), delay, db.dialect());
+            jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
+                failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
+          });
+          lease.markReleased();
+          return false;
+        } else {
+          OutcomeRule.Transition.Fail fail = (OutcomeRule.Transition.Fail) transition;
+          if (result instanceof StepResult.Failed) {
+            metrics.failed(job, fail.failure().category());
           }
-          failJob(run, job, row.withOutputs(context.ownOutputs), running, failure);
+          failJob(run, job, row.withOutputs(context.ownOutputs), running, fail.failure());
           return false;
         }
       }
@@ -294,18 +270,49 @@ final class StepRunner {
       metrics.jobEnded(job, JobStatus.SUCCEEDED);
       return false;
     }
+
+    /**
+     * Writes step {@code i}'s success; with {@code startNext}, the next step's start commits with it, and after
+     * the last step the job's completion does. The run goes on from the next step once that write is durable,
+     * as a task of the run's executor: this thread need not wait for it. Always true (handed on).
+     */
+    private boolean succeeded(int i, StepResult.Done done, LeasedContext context, boolean startNext) {
+      Lease lease = run.lease;
+      StepRecord row = rows.get(i);
+      Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
+      stepOutputs.putAll(done.outputs());
+      if (job.phase() == JobPhase.CREATE) {
+        jobOutputs.putAll(stepOutputs);
+      }
+      Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
+      StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+      FencedWriter.Write succeeded = FencedWriter.Write.rows(
+              transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
+              jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
+          .jobOutputs(Json.write(snapshot));
+      Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
+      if (startNext) {
+        starting(succeeded, job, next, attemptOf(next), running, nextIntent);
+      } else if (next == null) {
+        completing(succeeded, job, running, snapshot);
+      }
+      int after = i + 1;
+      int started = startNext ? after : -1;
+      // Nothing more of this job may run before the success is durable.
+      run.writeThen(succeeded, failure -> {
+        if (failure == null && next == null) {
+          lease.markReleased();
+          metrics.jobEnded(job, JobStatus.SUCCEEDED);
+        }
+        run.handOn(failure, () -> next == null ? false : from(after, started, nextIntent));
+      });
+      return true;
+    }
   }
 
-  /**
-   * The provider's time limit for the job's kind when this step has been waiting longer than it, else null. A
-   * retry starts the step's clock again.
-   */
-  private Duration waitedTooLong(JobRecord job, StepRecord row) {
-    Duration limit = providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
-    if (limit == null || row.startedAt() == null) {
-      return null;
-    }
-    return Instant.now().isAfter(row.startedAt().plus(limit)) ? limit : null;
+  /** The provider's time limit for the job's kind, or null when it sets none. A retry starts the clock again. */
+  private Duration timeLimit(JobRecord job) {
+    return providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
   }
 
   /** A resumed wait keeps its attempt; anything else is a new one. */
@@ -405,16 +412,14 @@ final class StepRunner {
   }
 
   /** What became of a run of a step's body, as the step timer's {@code outcome} tag. */
-  private String outcome(StepResult result, int attempt) {
+  private static String outcome(StepResult result, OutcomeRule.Transition transition) {
     if (result instanceof StepResult.Done) {
       return "succeeded";
     }
     if (result instanceof StepResult.Wait) {
       return "waiting";
     }
-    Failure failure = ((StepResult.Failed) result).failure();
-    return failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts() ? "retrying"
-        : "failed";
+    return transition instanceof OutcomeRule.Transition.Retry ? "retrying" : "failed";
   }
 
   /**
@@ -569,7 +574,7 @@ final class StepRunner {
     private final int attempt;
     private final Map<String, String> previous;
     private final Map<String, String> ownOutputs;
-    private final Instant startedAt;
+    final Instant startedAt;
     /** Asked for the step's intent before it runs: records, logs and reads secrets nothing. */
     private final boolean beforeRun;
 
