@@ -7,13 +7,16 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SecretRef;
-import dev.zop.provisioner.spec.DatastoreEngine;
-import dev.zop.provisioner.spec.DatastoreSpec;
-import dev.zop.provisioner.kit.StatusPoll;
-import dev.zop.provisioner.spi.Outputs;
-import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.DatastoreEngine;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -37,6 +40,15 @@ import software.amazon.awssdk.services.rds.model.Tag;
  * snapshot: deleting a datastore never loses its data.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> DB_SUBNET_GROUP_NAME = StateKey.text("dbSubnetGroupName");
+  static final StateKey<String> DB_SECURITY_GROUP_NAME = StateKey.text("dbSecurityGroupName");
+  static final StateKey<String> DB_SECURITY_GROUP_ID = StateKey.text("dbSecurityGroupId");
+  static final StateKey<String> DB_INSTANCE_IDENTIFIER = StateKey.text("dbInstanceIdentifier");
+  static final StateKey<String> DB_INSTANCE_ARN = StateKey.text("dbInstanceArn");
+  static final StateKey<String> REPLICATION_GROUP_ID = StateKey.text("replicationGroupId");
+  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+
   private static final String MASTER_USER = "zopadmin";
 
   private final RdsClient rds;
@@ -72,6 +84,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(DatastoreDriver.class).and(SharedState.datastore());
+  }
+
+  @Override
   public List<Step> create(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return List.of(
@@ -103,33 +120,33 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   @Override
   public List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    if (recorded.has("replicationGroupId")) {
+    if (recorded.has(REPLICATION_GROUP_ID)) {
       steps.add(ProviderStep.of("delete-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
-          ELASTICACHE_DELETE_REPLICATION_GROUP), ctx -> deleteRedis(recorded.get("replicationGroupId"))));
+          ELASTICACHE_DELETE_REPLICATION_GROUP), ctx -> deleteRedis(recorded.get(REPLICATION_GROUP_ID))));
     }
-    if (recorded.has("dbInstanceIdentifier")) {
-      String id = recorded.get("dbInstanceIdentifier");
+    if (recorded.has(DB_INSTANCE_IDENTIFIER)) {
+      String id = recorded.get(DB_INSTANCE_IDENTIFIER);
       steps.add(ProviderStep.of("delete-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES, RDS_DELETE_DB_INSTANCE,
           RDS_CREATE_DB_SNAPSHOT), ctx -> deleteDatabase(ctx, id)));
     }
-    if (recorded.has("dbSecurityGroupName")) {
-      String name = recorded.get("dbSecurityGroupName");
+    if (recorded.has(DB_SECURITY_GROUP_NAME)) {
+      String name = recorded.get(DB_SECURITY_GROUP_NAME);
       steps.add(ProviderStep.of("delete-security-group", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
           EC2_DELETE_SECURITY_GROUP), ctx -> deleteSecurityGroup(name, spec.vpcId())));
     }
-    if (recorded.has("dbSubnetGroupName")) {
-      String name = recorded.get("dbSubnetGroupName");
+    if (recorded.has(DB_SUBNET_GROUP_NAME)) {
+      String name = recorded.get(DB_SUBNET_GROUP_NAME);
       steps.add(ProviderStep.of("delete-subnet-group", List.of(RDS_DELETE_DB_SUBNET_GROUP), ctx -> deleteSubnetGroup(name)));
     }
-    if (recorded.has("authSecretRef")) {
-      SecretRef token = SecretRef.of(recorded.get("authSecretRef"));
+    if (recorded.has(AUTH_SECRET_REF)) {
+      SecretRef token = recorded.get(AUTH_SECRET_REF);
       steps.add(ProviderStep.of("delete-auth-token", List.of(SECRETS_DELETE_SECRET), ctx -> {
         ctx.secrets().delete(token);
         return StepResult.done();
       }));
     }
-    if (recorded.has("adminSecretRef")) {
-      SecretRef ref = SecretRef.of(recorded.get("adminSecretRef"));
+    if (recorded.has(SharedState.ADMIN_SECRET_REF)) {
+      SecretRef ref = recorded.get(SharedState.ADMIN_SECRET_REF);
       steps.add(ProviderStep.of("delete-master-secret", List.of(SECRETS_DELETE_SECRET), ctx -> {
         ctx.secrets().delete(ref);
         return StepResult.done();
@@ -168,21 +185,21 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String name = ctx.resourceName("db-subnets");
     if (CALLS.findOrNull(RDS_DESCRIBE_DB_SUBNET_GROUPS,
         () -> rds.describeDBSubnetGroups(r -> r.dbSubnetGroupName(name))) == null) {
-      ctx.recordIntent(Map.of("dbSubnetGroupName", name));
+      ctx.recordIntent(Map.ofEntries(DB_SUBNET_GROUP_NAME.is(name)));
       CALLS.call(RDS_CREATE_DB_SUBNET_GROUP, () -> rds.createDBSubnetGroup(r -> r.dbSubnetGroupName(name)
           .dbSubnetGroupDescription("zop job " + ctx.jobId()).subnetIds(spec.subnetIds()).tags(jobTag(ctx))));
     }
-    return StepResult.done(Map.of("dbSubnetGroupName", name));
+    return StepResult.done(DB_SUBNET_GROUP_NAME.is(name));
   }
 
   /** A security group that lets the VPC, and only the VPC, reach the database port. */
   private StepResult createSecurityGroup(StepContext ctx, DatastoreSpec spec) {
     String name = ctx.resourceName("db-sg");
-    String id = groups.ensure(ctx, "dbSecurityGroupName", name, spec.vpcId(), "zop datastore " + ctx.jobId());
+    String id = groups.ensure(ctx, DB_SECURITY_GROUP_NAME, name, spec.vpcId(), "zop datastore " + ctx.jobId());
     String cidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
         .get(0).cidrBlock();
     groups.allowCidr(id, spec.vpcId(), spec.engine().defaultPort(), cidr, "the datastore's VPC");
-    return StepResult.done(Map.of("dbSecurityGroupName", name, "dbSecurityGroupId", id));
+    return StepResult.done(DB_SECURITY_GROUP_NAME.is(name), DB_SECURITY_GROUP_ID.is(id));
   }
 
   private StepResult deleteSecurityGroup(String name, String vpcId) {
@@ -191,10 +208,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private StepResult createMasterSecret(StepContext ctx) {
-    String existing = ctx.outputs().get("adminSecretRef");
-    SecretRef ref = existing != null ? SecretRef.of(existing)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/master", GeneratedSecrets.password());
-    return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", MASTER_USER));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/master");
+    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(MASTER_USER));
   }
 
   private StepResult createDatabase(StepContext ctx, DatastoreSpec spec) {
@@ -206,10 +221,10 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       return StepResult.fail(foreign);
     }
     if (existing == null) {
-      ctx.recordIntent(Map.of("dbInstanceIdentifier", id));
-      String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
-      String subnetGroup = ctx.outputs().get("dbSubnetGroupName");
-      String securityGroup = ctx.outputs().get("dbSecurityGroupId");
+      ctx.recordIntent(Map.ofEntries(DB_INSTANCE_IDENTIFIER.is(id)));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
+      String subnetGroup = ctx.outputs().get(DB_SUBNET_GROUP_NAME);
+      String securityGroup = ctx.outputs().get(DB_SECURITY_GROUP_ID);
       CALLS.call(RDS_CREATE_DB_INSTANCE, () -> rds.createDBInstance(r -> {
         r.dbInstanceIdentifier(id).engine(spec.engine().wireName()).engineVersion(spec.version())
             .dbInstanceClass(spec.instanceClass()).allocatedStorage(spec.allocatedStorageGb())
@@ -224,20 +239,20 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         }
       }));
     }
-    return StepResult.done(Map.of("dbInstanceIdentifier", id, "engine", spec.engine().wireName()));
+    return StepResult.done(DB_INSTANCE_IDENTIFIER.is(id), SharedState.ENGINE.is(spec.engine().wireName()));
   }
 
   private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) {
-    DBInstance db = findDatabase(ctx.outputs().require("dbInstanceIdentifier"));
+    DBInstance db = findDatabase(ctx.outputs().require(DB_INSTANCE_IDENTIFIER));
     if (db == null) {
       return StepResult.fail(Failure.system("resource_missing",
-          "RDS instance " + ctx.outputs().get("dbInstanceIdentifier") + " disappeared while it was being created"));
+          "RDS instance " + ctx.outputs().get(DB_INSTANCE_IDENTIFIER) + " disappeared while it was being created"));
     }
     if (!"available".equals(db.dbInstanceStatus()) || db.endpoint() == null) {
       return poll.waitFor(ctx, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
     }
-    return StepResult.done(Map.of("host", db.endpoint().address(), "port", String.valueOf(db.endpoint().port()),
-        "dbInstanceArn", db.dbInstanceArn()));
+    return StepResult.done(SharedState.HOST.is(db.endpoint().address()), SharedState.PORT.is(db.endpoint().port()),
+        DB_INSTANCE_ARN.is(db.dbInstanceArn()));
   }
 
   private StepResult deleteDatabase(StepContext ctx, String id) {
@@ -274,10 +289,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   /** Redis AUTH: the token is generated into the secret store; the job keeps only its reference. */
   private StepResult createAuthToken(StepContext ctx) {
-    String existing = ctx.outputs().get("authSecretRef");
-    SecretRef ref = existing != null ? SecretRef.of(existing)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", GeneratedSecrets.password());
-    return StepResult.done(Map.of("authSecretRef", ref.value()));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, AUTH_SECRET_REF, "zop/" + ctx.jobId() + "/redis-auth");
+    return StepResult.done(AUTH_SECRET_REF.is(ref));
   }
 
   /**
@@ -289,8 +302,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String id = spec.name() != null ? spec.name() : ctx.resourceName("cache");
     ReplicationGroup existing = findRedis(id);
     if (existing == null) {
-      ctx.recordIntent(Map.of("replicationGroupId", id));
-      String token = ctx.secrets().get(SecretRef.of(ctx.outputs().require("authSecretRef")));
+      ctx.recordIntent(Map.ofEntries(REPLICATION_GROUP_ID.is(id)));
+      String token = ctx.secrets().get(ctx.outputs().require(AUTH_SECRET_REF));
       int retention = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
       CALLS.call(ELASTICACHE_CREATE_REPLICATION_GROUP, () -> cache.createReplicationGroup(r -> r
           .replicationGroupId(id).replicationGroupDescription("zop job " + ctx.jobId()).engine("redis")
@@ -301,19 +314,19 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           .snapshotRetentionLimit(retention)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
     }
-    return StepResult.done(Map.of("replicationGroupId", id, "engine", "redis", "tls", "true",
-        "authSecretRef", ctx.outputs().require("authSecretRef")));
+    return StepResult.done(REPLICATION_GROUP_ID.is(id), SharedState.ENGINE.is("redis"), SharedState.TLS.is(true),
+        AUTH_SECRET_REF.is(ctx.outputs().require(AUTH_SECRET_REF)));
   }
 
   private StepResult awaitRedis(StepContext ctx) {
-    ReplicationGroup group = findRedis(ctx.outputs().require("replicationGroupId"));
+    ReplicationGroup group = findRedis(ctx.outputs().require(REPLICATION_GROUP_ID));
     if (group == null || !"available".equals(group.status()) || group.nodeGroups().isEmpty()
         || group.nodeGroups().get(0).primaryEndpoint() == null) {
-      return poll.waitFor(ctx, "replication group " + ctx.outputs().get("replicationGroupId") + " is "
+      return poll.waitFor(ctx, "replication group " + ctx.outputs().get(REPLICATION_GROUP_ID) + " is "
           + (group == null ? "not visible yet" : group.status()));
     }
     var endpoint = group.nodeGroups().get(0).primaryEndpoint();
-    return StepResult.done(Map.of("host", endpoint.address(), "port", String.valueOf(endpoint.port())));
+    return StepResult.done(SharedState.HOST.is(endpoint.address()), SharedState.PORT.is(endpoint.port()));
   }
 
   /**

@@ -6,12 +6,15 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
-import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -29,6 +32,15 @@ import software.amazon.awssdk.services.eks.model.Nodegroup;
  * and deletion take minutes: the await and delete steps return waits, never sleep.
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> CLUSTER_ROLE_NAME = StateKey.text("clusterRole.name");
+  static final StateKey<String> CLUSTER_ROLE_ARN = StateKey.text("clusterRoleArn");
+  static final StateKey<String> NODE_ROLE_NAME = StateKey.text("nodeRole.name");
+  static final StateKey<String> NODE_ROLE_ARN = StateKey.text("nodeRoleArn");
+  static final StateKey<String> CLUSTER_ARN = StateKey.text("clusterArn");
+  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+  static final StateKey.PerPart<String> NODE_GROUP_NAME = StateKey.textPerPart("nodegroup.%s.name");
+
   static final Set<String> VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31", "1.32");
   private static final List<String> CLUSTER_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSClusterPolicy");
   private static final List<String> NODE_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
@@ -68,18 +80,24 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME));
+  }
+
+  @Override
   public List<Step> create(KubernetesSpec spec) {
     List<Step> steps = new ArrayList<>();
     if (spec.clusterRole() == null) {
       steps.add(ProviderStep.of("create-cluster-role", IamRoles.CREATE,
-          ctx -> ensureRole(ctx, "clusterRole", "eks", "eks.amazonaws.com", CLUSTER_POLICIES))
-          .intending(ctx -> Map.of("clusterRole.name", ctx.resourceName("eks"))));
+          ctx -> ensureRole(ctx, CLUSTER_ROLE_NAME, CLUSTER_ROLE_ARN, "eks", "eks.amazonaws.com", CLUSTER_POLICIES))
+          .intending(ctx -> Map.ofEntries(CLUSTER_ROLE_NAME.is(ctx.resourceName("eks")))));
     }
     steps.add(ProviderStep.of("create-node-role", IamRoles.CREATE,
-        ctx -> ensureRole(ctx, "nodeRole", "nodes", "ec2.amazonaws.com", NODE_POLICIES))
-        .intending(ctx -> Map.of("nodeRole.name", ctx.resourceName("nodes"))));
+        ctx -> ensureRole(ctx, NODE_ROLE_NAME, NODE_ROLE_ARN, "nodes", "ec2.amazonaws.com", NODE_POLICIES))
+        .intending(ctx -> Map.ofEntries(NODE_ROLE_NAME.is(ctx.resourceName("nodes")))));
     steps.add(ProviderStep.of("create-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_CREATE_CLUSTER, EKS_TAG_RESOURCE,
-        IAM_PASS_ROLE), ctx -> createCluster(ctx, spec)).intending(ctx -> Map.of("clusterName", spec.name())));
+        IAM_PASS_ROLE),
+            ctx -> createCluster(ctx, spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))));
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
       steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
@@ -95,24 +113,24 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<Step> steps = new ArrayList<>();
     for (int i = spec.nodeGroups().size() - 1; i >= 0; i--) {
       NodeGroup group = spec.nodeGroups().get(i);
-      if (recorded.has("nodegroup." + group.name() + ".name")) {
+      if (recorded.has(NODE_GROUP_NAME.of(group.name()))) {
         steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, group)));
       }
     }
-    if (recorded.has("clusterName")) {
+    if (recorded.has(SharedState.CLUSTER_NAME)) {
       steps.add(ProviderStep.of("delete-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_DELETE_CLUSTER),
           ctx -> deleteCluster(ctx, spec)));
     }
-    if (recorded.has("nodeRole.name")) {
+    if (recorded.has(NODE_ROLE_NAME)) {
       steps.add(ProviderStep.of("delete-node-role", IamRoles.DELETE, ctx -> {
-        roles.delete(ctx, recorded.get("nodeRole.name"));
+        roles.delete(ctx, recorded.get(NODE_ROLE_NAME));
         return StepResult.done();
       }));
     }
-    if (recorded.has("clusterRole.name")) {
+    if (recorded.has(CLUSTER_ROLE_NAME)) {
       steps.add(ProviderStep.of("delete-cluster-role", IamRoles.DELETE, ctx -> {
-        roles.delete(ctx, recorded.get("clusterRole.name"));
+        roles.delete(ctx, recorded.get(CLUSTER_ROLE_NAME));
         return StepResult.done();
       }));
     }
@@ -136,10 +154,11 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   /** Records the role's deterministic name before creating it, so teardown finds it even after a crash. */
-  private StepResult ensureRole(StepContext ctx, String key, String suffix, String service, List<String> policies) {
+  private StepResult ensureRole(StepContext ctx, StateKey<String> nameKey, StateKey<String> arnKey, String suffix,
+      String service, List<String> policies) {
     String name = ctx.resourceName(suffix);
-    ctx.recordIntent(Map.of(key + ".name", name));
-    return StepResult.done(Map.of(key + ".name", name, key + "Arn", roles.ensure(ctx, name, service, policies)));
+    ctx.recordIntent(Map.ofEntries(nameKey.is(name)));
+    return StepResult.done(nameKey.is(name), arnKey.is(roles.ensure(ctx, name, service, policies)));
   }
 
   private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
@@ -150,13 +169,13 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       return StepResult.fail(foreign);
     }
     if (existing == null) {
-      ctx.recordIntent(Map.of("clusterName", spec.name()));
-      String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require("clusterRoleArn");
+      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
+      String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require(CLUSTER_ROLE_ARN);
       CALLS.call(EKS_CREATE_CLUSTER, () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
           .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
     }
-    return StepResult.done(Map.of("clusterName", spec.name()));
+    return StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
   }
 
   private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {
@@ -166,7 +185,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
           + " disappeared while it was being created"));
     }
     return switch (cluster.statusAsString()) {
-      case "ACTIVE" -> StepResult.done(Map.of("endpoint", cluster.endpoint(), "clusterArn", cluster.arn()));
+      case "ACTIVE" -> StepResult.done(ENDPOINT.is(cluster.endpoint()), CLUSTER_ARN.is(cluster.arn()));
       case "FAILED" -> StepResult.fail(Failure.userAction("cluster_failed", "EKS could not create cluster "
           + spec.name(), "Open the cluster in the console to see why, delete the job, fix the cause and submit again.",
           "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
@@ -177,15 +196,15 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private StepResult createNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
     Nodegroup existing = findNodegroup(spec.name(), group.name());
     if (existing == null) {
-      ctx.recordIntent(Map.of("nodegroup." + group.name() + ".name", group.name()));
-      String nodeRole = ctx.outputs().require("nodeRoleArn");
+      ctx.recordIntent(Map.ofEntries(NODE_GROUP_NAME.of(group.name()).is(group.name())));
+      String nodeRole = ctx.outputs().require(NODE_ROLE_ARN);
       CALLS.call(EKS_CREATE_NODEGROUP, () -> eks.createNodegroup(r -> r.clusterName(spec.name())
           .nodegroupName(group.name()).nodeRole(nodeRole).subnets(spec.subnetIds()).instanceTypes(group.instanceType())
           .scalingConfig(s -> s.minSize(group.min()).maxSize(group.max()).desiredSize(group.desiredSize()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value()))
           .clientRequestToken(ctx.clientToken("create-nodegroup-" + group.name()))));
     }
-    return StepResult.done(Map.of("nodegroup." + group.name() + ".name", group.name()));
+    return StepResult.done(NODE_GROUP_NAME.of(group.name()).is(group.name()));
   }
 
   private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {

@@ -8,14 +8,16 @@ import static dev.zop.provisioner.aws.AwsTags.ec2TagSpec;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
-import dev.zop.provisioner.spec.NetworkSpec;
-import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -40,6 +42,21 @@ import software.amazon.awssdk.services.route53.model.TagResourceType;
  * the zone, route tables, NAT gateways and their addresses, the internet gateway, subnets, the VPC.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey.PerPart<String> PART = StateKey.textPerPart("%s.part");
+  static final StateKey.PerPart<String> PART_ID = StateKey.textPerPart("%s.id");
+  static final StateKey<String> VPC_PART = PART.of("vpc");
+  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
+  static final StateKey<String> IGW_PART = PART.of("igw");
+  static final StateKey<String> INTERNET_GATEWAY_ID = StateKey.text("internetGatewayId");
+  static final StateKey<String> PUBLIC_SUBNET_IDS = StateKey.text("publicSubnetIDs");
+  static final StateKey<String> PRIVATE_SUBNET_IDS = StateKey.text("privateSubnetIDs");
+  static final StateKey<String> DNS_ZONE_NAME = StateKey.text("dnsZone.name");
+  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
+  static final StateKey<String> PEERING_PART = PART.of("peering");
+  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
+  static final StateKey<String> PEER_ROUTE_TABLE_IDS = StateKey.text("peerRouteTableIDs");
+
 
   private final Ec2Client ec2;
   private final Route53Client route53;
@@ -68,27 +85,32 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(NetworkDriver.class);
+  }
+
+  @Override
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_CREATE_VPC, EC2_CREATE_TAGS),
-        ctx -> createVpc(ctx, spec)).intending(ctx -> Map.of("vpc.part", "vpc")));
+        ctx -> createVpc(ctx, spec)).intending(ctx -> Map.ofEntries(VPC_PART.is("vpc"))));
     steps.add(ProviderStep.of("await-vpc", List.of(EC2_DESCRIBE_VPCS), this::awaitVpc));
     for (Subnet subnet : spec.subnets()) {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(),
           List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet))
-          .intending(ctx -> Map.of(subnetPart(subnet) + ".part", subnetPart(subnet))));
+          .intending(ctx -> Map.ofEntries(PART.of(subnetPart(subnet)).is(subnetPart(subnet)))));
     }
     steps.addAll(routing.createSteps(spec));
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("create-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
           ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_CREATE_HOSTED_ZONE, ROUTE53_CHANGE_TAGS_FOR_RESOURCE,
           EC2_DESCRIBE_VPCS, EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE), ctx -> createZone(ctx, spec))
-          .intending(ctx -> Map.of("dnsZone.name", spec.dnsZone())));
+          .intending(ctx -> Map.ofEntries(DNS_ZONE_NAME.is(spec.dnsZone()))));
     }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("request-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_CREATE_VPC_PEERING_CONNECTION, EC2_CREATE_TAGS),
-          ctx -> requestPeering(ctx, spec)).intending(ctx -> Map.of("peering.part", "peering")));
+          ctx -> requestPeering(ctx, spec)).intending(ctx -> Map.ofEntries(PEERING_PART.is("peering"))));
       steps.add(ProviderStep.of("accept-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_ACCEPT_VPC_PEERING_CONNECTION), this::acceptPeering));
       steps.add(routing.routePeeringStep(spec));
@@ -99,23 +121,23 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>(routing.unroutePeeringSteps(spec, recorded));
-    if (recorded.has("peering.part")) {
+    if (recorded.has(PEERING_PART)) {
       steps.add(ProviderStep.of("delete-peering",
           List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS, EC2_DELETE_VPC_PEERING_CONNECTION), this::deletePeering));
     }
-    if (recorded.has("dnsZone.name")) {
+    if (recorded.has(DNS_ZONE_NAME)) {
       steps.add(ProviderStep.of("delete-dns-zone", List.of(ROUTE53_LIST_HOSTED_ZONES_BY_NAME,
           ROUTE53_LIST_TAGS_FOR_RESOURCE, ROUTE53_DELETE_HOSTED_ZONE), ctx -> deleteZone(ctx, spec.dnsZone())));
     }
     steps.addAll(routing.teardownSteps(spec, recorded));
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
-      if (recorded.has(subnetPart(subnet) + ".part")) {
+      if (recorded.has(PART.of(subnetPart(subnet)))) {
         steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_DELETE_SUBNET),
             ctx -> deleteSubnet(ctx, subnet)));
       }
     }
-    if (recorded.has("vpc.part")) {
+    if (recorded.has(VPC_PART)) {
       steps.add(ProviderStep.of("delete-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_DELETE_VPC, EC2_DESCRIBE_SUBNETS,
           EC2_DESCRIBE_NETWORK_INTERFACES, EC2_DESCRIBE_INTERNET_GATEWAYS, EC2_DESCRIBE_SECURITY_GROUPS),
           this::deleteVpc));
@@ -159,8 +181,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult createZone(StepContext ctx, NetworkSpec spec) {
     String zoneId = findZone(ctx, spec.dnsZone());
     if (zoneId == null) {
-      ctx.recordIntent(Map.of("dnsZone.name", spec.dnsZone()));
-      String vpcId = ctx.outputs().require("vpcId");
+      ctx.recordIntent(Map.ofEntries(DNS_ZONE_NAME.is(spec.dnsZone())));
+      String vpcId = ctx.outputs().require(VPC_ID);
       zoneId = CALLS.call(ROUTE53_CREATE_HOSTED_ZONE, () -> route53.createHostedZone(r -> r
           .name(spec.dnsZone()).callerReference(zoneCallerReference(ctx))
           .hostedZoneConfig(c -> c.privateZone(true).comment("zop job " + ctx.jobId()))
@@ -173,7 +195,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         .addTags(AwsTags.OWNER.of(ctx).entrySet().stream()
             .map(t -> software.amazon.awssdk.services.route53.model.Tag.builder().key(t.getKey()).value(t.getValue())
                 .build()).toList())));
-    return StepResult.done(Map.of("dnsZone.name", spec.dnsZone(), "dnsZoneId", zoneId));
+    return StepResult.done(DNS_ZONE_NAME.is(spec.dnsZone()), DNS_ZONE_ID.is(zoneId));
   }
 
   private StepResult deleteZone(StepContext ctx, String name) {
@@ -216,17 +238,17 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult createVpc(StepContext ctx, NetworkSpec spec) {
     String existing = findVpc(ctx);
     if (existing == null) {
-      ctx.recordIntent(Map.of("vpc.part", "vpc"));
+      ctx.recordIntent(Map.ofEntries(VPC_PART.is("vpc")));
       existing = CALLS.call(EC2_CREATE_VPC, () -> ec2.createVpc(r -> r.cidrBlock(spec.cidr())
           .tagSpecifications(ec2TagSpec(ResourceType.VPC, ctx, "vpc", spec.name())))).vpc().vpcId();
     } else {
       ctx.log("adopted VPC " + existing);
     }
-    return StepResult.done(Map.of("vpc.part", "vpc", "vpcId", existing));
+    return StepResult.done(VPC_PART.is("vpc"), VPC_ID.is(existing));
   }
 
   private StepResult awaitVpc(StepContext ctx) {
-    String vpcId = ctx.outputs().require("vpcId");
+    String vpcId = ctx.outputs().require(VPC_ID);
     String state = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(vpcId))).vpcs().get(0)
         .stateAsString();
     return "available".equals(state) ? StepResult.done() : poll.waitFor(ctx, "VPC " + vpcId + " is " + state);
@@ -236,8 +258,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     String part = subnetPart(subnet);
     String existing = first(subnetsOf(ctx, part));
     if (existing == null) {
-      ctx.recordIntent(Map.of(part + ".part", part));
-      String vpcId = ctx.outputs().require("vpcId");
+      ctx.recordIntent(Map.ofEntries(PART.of(part).is(part)));
+      String vpcId = ctx.outputs().require(VPC_ID);
       existing = CALLS.call(EC2_CREATE_SUBNET, () -> ec2.createSubnet(r -> {
         r.vpcId(vpcId).cidrBlock(subnet.cidr())
             .tagSpecifications(ec2TagSpec(ResourceType.SUBNET, ctx, part, spec.name() + "-" + subnet.name()));
@@ -246,15 +268,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         }
       })).subnet().subnetId();
     }
-    return StepResult.done(Map.of(part + ".part", part, part + ".id", existing));
+    return StepResult.done(PART.of(part).is(part), PART_ID.of(part).is(existing));
   }
 
   private StepResult requestPeering(StepContext ctx, NetworkSpec spec) {
     VpcPeeringConnection existing = findPeering(ctx);
     String id;
     if (existing == null) {
-      ctx.recordIntent(Map.of("peering.part", "peering"));
-      String vpcId = ctx.outputs().require("vpcId");
+      ctx.recordIntent(Map.ofEntries(PEERING_PART.is("peering")));
+      String vpcId = ctx.outputs().require(VPC_ID);
       id = CALLS.call(EC2_CREATE_VPC_PEERING_CONNECTION, () -> ec2.createVpcPeeringConnection(r -> r
           .vpcId(vpcId).peerVpcId(spec.peerVpcId())
           .tagSpecifications(ec2TagSpec(ResourceType.VPC_PEERING_CONNECTION, ctx, "peering", spec.name() + "-peering"))))
@@ -262,7 +284,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     } else {
       id = existing.vpcPeeringConnectionId();
     }
-    return StepResult.done(Map.of("peering.part", "peering", "peeringId", id));
+    return StepResult.done(PEERING_PART.is("peering"), PEERING_ID.is(id));
   }
 
   private StepResult acceptPeering(StepContext ctx) {

@@ -5,6 +5,14 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 import static dev.zop.provisioner.aws.AwsTags.ec2Filters;
 import static dev.zop.provisioner.aws.AwsTags.ec2PartOf;
 import static dev.zop.provisioner.aws.AwsTags.ec2TagSpec;
+import static dev.zop.provisioner.aws.NetworkDriver.IGW_PART;
+import static dev.zop.provisioner.aws.NetworkDriver.INTERNET_GATEWAY_ID;
+import static dev.zop.provisioner.aws.NetworkDriver.PART;
+import static dev.zop.provisioner.aws.NetworkDriver.PART_ID;
+import static dev.zop.provisioner.aws.NetworkDriver.PEER_ROUTE_TABLE_IDS;
+import static dev.zop.provisioner.aws.NetworkDriver.PRIVATE_SUBNET_IDS;
+import static dev.zop.provisioner.aws.NetworkDriver.PUBLIC_SUBNET_IDS;
+import static dev.zop.provisioner.aws.NetworkDriver.VPC_ID;
 
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.kit.CloudCallException;
@@ -137,7 +145,7 @@ final class NetworkRouting {
 
   /** Before the peering goes: the peer's routes to us (ours go with our tables). */
   List<Step> unroutePeeringSteps(NetworkSpec spec, Outputs recorded) {
-    if (!recorded.has(PEERING_ROUTES + ".part")) {
+    if (!recorded.has(PART.of(PEERING_ROUTES))) {
       return List.of();
     }
     return List.of(ProviderStep.of("unroute-peering", List.of(EC2_DESCRIBE_VPC_PEERING_CONNECTIONS,
@@ -147,19 +155,19 @@ final class NetworkRouting {
   /** Before the subnets go, in dependency order: route tables, NAT gateways and their addresses, the gateway. */
   List<Step> teardownSteps(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    List<String> tables = tableParts(spec).stream().filter(p -> recorded.has(p + ".part")).toList();
+    List<String> tables = tableParts(spec).stream().filter(p -> recorded.has(PART.of(p))).toList();
     if (!tables.isEmpty()) {
       steps.add(ProviderStep.of("delete-route-tables", List.of(EC2_DESCRIBE_ROUTE_TABLES,
           EC2_DISASSOCIATE_ROUTE_TABLE, EC2_DELETE_ROUTE_TABLE), ctx -> deleteRouteTables(ctx, tables)));
     }
     for (NatSlot slot : natSlots(spec)) {
-      if (recorded.has(slot.part() + ".part") || recorded.has(slot.addressPart() + ".part")) {
+      if (recorded.has(PART.of(slot.part())) || recorded.has(PART.of(slot.addressPart()))) {
         steps.add(ProviderStep.of("delete-" + slot.part().replace('.', '-') + "-gateway", List.of(
             EC2_DESCRIBE_NAT_GATEWAYS, EC2_DELETE_NAT_GATEWAY, EC2_DESCRIBE_ADDRESSES, EC2_RELEASE_ADDRESS),
             ctx -> deleteNatGateway(ctx, slot)));
       }
     }
-    if (recorded.has("igw.part")) {
+    if (recorded.has(IGW_PART)) {
       steps.add(ProviderStep.of("delete-internet-gateway", List.of(EC2_DESCRIBE_INTERNET_GATEWAYS,
           EC2_DETACH_INTERNET_GATEWAY, EC2_DELETE_INTERNET_GATEWAY), this::deleteInternetGateway));
     }
@@ -169,11 +177,11 @@ final class NetworkRouting {
   // ---- internet gateway --------------------------------------------------------------------------------
 
   private StepResult createInternetGateway(StepContext ctx, NetworkSpec spec) {
-    String vpcId = ctx.outputs().require("vpcId");
+    String vpcId = ctx.outputs().require(VPC_ID);
     List<InternetGateway> found = internetGatewaysOf(ctx);
     InternetGateway gateway;
     if (found.isEmpty()) {
-      ctx.recordIntent(Map.of("igw.part", "igw"));
+      ctx.recordIntent(Map.ofEntries(IGW_PART.is("igw")));
       gateway = CALLS.call(EC2_CREATE_INTERNET_GATEWAY, () -> ec2.createInternetGateway(r -> r
           .tagSpecifications(ec2TagSpec(ResourceType.INTERNET_GATEWAY, ctx, "igw", spec.name())))).internetGateway();
     } else {
@@ -183,7 +191,7 @@ final class NetworkRouting {
       CALLS.run(EC2_ATTACH_INTERNET_GATEWAY, () -> ec2.attachInternetGateway(r -> r
           .internetGatewayId(gateway.internetGatewayId()).vpcId(vpcId)));
     }
-    return StepResult.done(Map.of("igw.part", "igw", "internetGatewayId", gateway.internetGatewayId()));
+    return StepResult.done(IGW_PART.is("igw"), INTERNET_GATEWAY_ID.is(gateway.internetGatewayId()));
   }
 
   private StepResult deleteInternetGateway(StepContext ctx) {
@@ -222,9 +230,9 @@ final class NetworkRouting {
     NatGateway live = mine.stream().filter(n -> !GONE.contains(n.state())).findFirst().orElse(null);
     if (live == null) {
       String allocationId = ensureAddress(ctx, spec, slot);
-      String subnetId = ctx.outputs().require(NetworkDriver.subnetPart(slot.home()) + ".id");
+      String subnetId = ctx.outputs().require(PART_ID.of(NetworkDriver.subnetPart(slot.home())));
       long failed = mine.stream().filter(n -> n.state() == NatGatewayState.FAILED).count();
-      ctx.recordIntent(Map.of(slot.part() + ".part", slot.part()));
+      ctx.recordIntent(Map.ofEntries(PART.of(slot.part()).is(slot.part())));
       live = CALLS.call(EC2_CREATE_NAT_GATEWAY, () -> ec2.createNatGateway(r -> r.subnetId(subnetId)
           .allocationId(allocationId).clientToken(ctx.clientToken(slot.part() + "#" + failed))
           .tagSpecifications(ec2TagSpec(ResourceType.NATGATEWAY, ctx, slot.part(), spec.name() + "-" + slot.part()))))
@@ -233,8 +241,8 @@ final class NetworkRouting {
     if (live.state() != NatGatewayState.AVAILABLE) {
       return poll.waitFor(ctx, "NAT gateway " + live.natGatewayId() + " is " + live.stateAsString());
     }
-    return StepResult.done(Map.of(slot.part() + ".part", slot.part(), slot.part() + ".id", live.natGatewayId(),
-        slot.addressPart() + ".part", slot.addressPart()));
+    return StepResult.done(PART.of(slot.part()).is(slot.part()), PART_ID.of(slot.part()).is(live.natGatewayId()),
+        PART.of(slot.addressPart()).is(slot.addressPart()));
   }
 
   private String ensureAddress(StepContext ctx, NetworkSpec spec, NatSlot slot) {
@@ -242,7 +250,7 @@ final class NetworkRouting {
     if (!found.isEmpty()) {
       return found.get(0).allocationId();
     }
-    ctx.recordIntent(Map.of(slot.addressPart() + ".part", slot.addressPart()));
+    ctx.recordIntent(Map.ofEntries(PART.of(slot.addressPart()).is(slot.addressPart())));
     return CALLS.call(EC2_ALLOCATE_ADDRESS, () -> ec2.allocateAddress(r -> r.domain(DomainType.VPC)
         .tagSpecifications(ec2TagSpec(ResourceType.ELASTIC_IP, ctx, slot.addressPart(),
             spec.name() + "-" + slot.part())))).allocationId();
@@ -292,20 +300,20 @@ final class NetworkRouting {
   // ---- route tables ------------------------------------------------------------------------------------
 
   private StepResult routePublicSubnets(StepContext ctx, NetworkSpec spec) {
-    String gatewayId = ctx.outputs().require("internetGatewayId");
+    String gatewayId = ctx.outputs().require(INTERNET_GATEWAY_ID);
     String table = ensureTable(ctx, spec, PUBLIC_TABLE);
     ensureRoute(table, DEFAULT_ROUTE, RouteTarget.gateway(gatewayId));
     List<String> subnets = new ArrayList<>();
     for (Subnet subnet : spec.publicSubnets()) {
-      String subnetId = ctx.outputs().require(NetworkDriver.subnetPart(subnet) + ".id");
+      String subnetId = ctx.outputs().require(PART_ID.of(NetworkDriver.subnetPart(subnet)));
       ensureAssociated(table, subnetId);
       // instances launched here get a public address, as a public subnet's do in the console
       CALLS.run(EC2_MODIFY_SUBNET_ATTRIBUTE, () -> ec2.modifySubnetAttribute(r -> r.subnetId(subnetId)
           .mapPublicIpOnLaunch(v -> v.value(true))));
       subnets.add(subnetId);
     }
-    return StepResult.done(Map.of(PUBLIC_TABLE + ".part", PUBLIC_TABLE, PUBLIC_TABLE + ".id", table,
-        "publicSubnetIDs", String.join(",", subnets)));
+    return StepResult.done(PART.of(PUBLIC_TABLE).is(PUBLIC_TABLE), PART_ID.of(PUBLIC_TABLE).is(table),
+        PUBLIC_SUBNET_IDS.is(String.join(",", subnets)));
   }
 
   /** Each private subnet to the table of the NAT gateway in its own zone, else to the first one's. */
@@ -315,20 +323,19 @@ final class NetworkRouting {
     List<NatSlot> nats = natSlots(spec);
     if (nats.isEmpty()) {
       String table = ensureTable(ctx, spec, "rt.private");
-      outputs.put("rt.private.part", "rt.private");
-      outputs.put("rt.private.id", table);
+      outputs.putAll(Map.ofEntries(PART.of("rt.private").is("rt.private"), PART_ID.of("rt.private").is(table)));
       tableByZone.put(null, table);
     }
     for (NatSlot nat : nats) {
       String table = ensureTable(ctx, spec, nat.tablePart());
-      ensureRoute(table, DEFAULT_ROUTE, RouteTarget.nat(ctx.outputs().require(nat.part() + ".id")));
-      outputs.put(nat.tablePart() + ".part", nat.tablePart());
-      outputs.put(nat.tablePart() + ".id", table);
+      ensureRoute(table, DEFAULT_ROUTE, RouteTarget.nat(ctx.outputs().require(PART_ID.of(nat.part()))));
+      outputs.putAll(Map.ofEntries(PART.of(nat.tablePart()).is(nat.tablePart()),
+          PART_ID.of(nat.tablePart()).is(table)));
       tableByZone.put(nat.zone(), table);
     }
     Map<String, String> ids = new LinkedHashMap<>();
     for (Subnet subnet : spec.privateSubnets()) {
-      ids.put(ctx.outputs().require(NetworkDriver.subnetPart(subnet) + ".id"), subnet.zone());
+      ids.put(ctx.outputs().require(PART_ID.of(NetworkDriver.subnetPart(subnet))), subnet.zone());
     }
     if (tableByZone.size() > 1) {
       // zones AWS chose for subnets that named none
@@ -337,7 +344,7 @@ final class NetworkRouting {
     }
     String fallback = tableByZone.values().iterator().next();
     ids.forEach((subnetId, zone) -> ensureAssociated(tableByZone.getOrDefault(zone, fallback), subnetId));
-    outputs.put("privateSubnetIDs", String.join(",", ids.keySet()));
+    outputs.putAll(Map.ofEntries(PRIVATE_SUBNET_IDS.is(String.join(",", ids.keySet()))));
     return StepResult.done(outputs);
   }
 
@@ -346,8 +353,8 @@ final class NetworkRouting {
     if (!found.isEmpty()) {
       return found.get(0).routeTableId();
     }
-    String vpcId = ctx.outputs().require("vpcId");
-    ctx.recordIntent(Map.of(part + ".part", part));
+    String vpcId = ctx.outputs().require(VPC_ID);
+    ctx.recordIntent(Map.ofEntries(PART.of(part).is(part)));
     return CALLS.call(EC2_CREATE_ROUTE_TABLE, () -> ec2.createRouteTable(r -> r.vpcId(vpcId)
         .tagSpecifications(ec2TagSpec(ResourceType.ROUTE_TABLE, ctx, part,
             spec.name() + "-" + part.substring("rt.".length()))))).routeTable().routeTableId();
@@ -441,7 +448,7 @@ final class NetworkRouting {
     String peeringId = peering.vpcPeeringConnectionId();
     String peerCidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.peerVpcId())))
         .vpcs().get(0).cidrBlock();
-    ctx.recordIntent(Map.of(PEERING_ROUTES + ".part", PEERING_ROUTES));
+    ctx.recordIntent(Map.ofEntries(PART.of(PEERING_ROUTES).is(PEERING_ROUTES)));
     List<String> ours = new ArrayList<>();
     for (String part : tableParts(spec)) {
       tablesOf(ctx, part).forEach(t -> ours.add(t.routeTableId()));
@@ -449,8 +456,8 @@ final class NetworkRouting {
     ours.forEach(table -> ensureRoute(table, peerCidr, RouteTarget.peering(peeringId)));
     List<String> theirs = peerTables(spec);
     theirs.forEach(table -> ensureRoute(table, spec.cidr(), RouteTarget.peering(peeringId)));
-    return StepResult.done(Map.of(PEERING_ROUTES + ".part", PEERING_ROUTES,
-        "peerRouteTableIDs", String.join(",", theirs)));
+    return StepResult.done(PART.of(PEERING_ROUTES).is(PEERING_ROUTES),
+        PEER_ROUTE_TABLE_IDS.is(String.join(",", theirs)));
   }
 
   private StepResult unroutePeering(StepContext ctx, NetworkSpec spec) {

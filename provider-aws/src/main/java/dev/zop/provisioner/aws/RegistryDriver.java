@@ -6,12 +6,14 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
-import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -31,6 +33,11 @@ import software.amazon.awssdk.services.ecr.model.Tag;
  * it. Teardown never deletes images: a repository that still holds some is a user_action failure.
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> REPOSITORY_NAME = StateKey.text("repository.name");
+  static final StateKey<String> REPOSITORY_ARN = StateKey.text("repositoryArn");
+  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+
   private final EcrClient ecr;
 
   /** How long to wait before looking again when a repository appeared under our feet. */
@@ -52,15 +59,20 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(RegistryDriver.class);
+  }
+
+  @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(ProviderStep.of("create-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
         ECR_CREATE_REPOSITORY, ECR_TAG_RESOURCE), ctx -> createRepository(ctx, spec))
-        .intending(ctx -> Map.of("repository.name", spec.name())));
+        .intending(ctx -> Map.ofEntries(REPOSITORY_NAME.is(spec.name()))));
   }
 
   @Override
   public List<Step> teardown(RegistrySpec spec, Outputs recorded) {
-    if (!recorded.has("repository.name")) {
+    if (!recorded.has(REPOSITORY_NAME)) {
       return List.of();
     }
     return List.of(ProviderStep.of("delete-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
@@ -87,7 +99,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
       return StepResult.fail(foreign);
     }
     if (existing == null) {
-      ctx.recordIntent(Map.of("repository.name", spec.name()));
+      ctx.recordIntent(Map.ofEntries(REPOSITORY_NAME.is(spec.name())));
       try {
         existing = CALLS.call(ECR_CREATE_REPOSITORY, () -> ecr.createRepository(r -> r
             .repositoryName(spec.name())
@@ -101,8 +113,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
         throw e;
       }
     }
-    return StepResult.done(Map.of("repository.name", spec.name(), "repositoryArn", existing.repositoryArn(),
-        "repositoryUri", existing.repositoryUri()));
+    return StepResult.done(REPOSITORY_NAME.is(spec.name()), REPOSITORY_ARN.is(existing.repositoryArn()),
+        REPOSITORY_URI.is(existing.repositoryUri()));
   }
 
   private StepResult deleteRepository(StepContext ctx, RegistrySpec spec) {

@@ -7,6 +7,7 @@ import static dev.zop.provisioner.aws.AwsActions.EC2_DESCRIBE_SECURITY_GROUPS;
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
 import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StepContext;
 import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
@@ -27,12 +28,12 @@ final class SecurityGroups {
   }
 
   /** The group's id: the one named {@code name} in {@code vpcId}, or a new one (its name recorded first). */
-  String ensure(StepContext ctx, String intentKey, String name, String vpcId, String description) {
+  String ensure(StepContext ctx, StateKey<String> intentKey, String name, String vpcId, String description) {
     SecurityGroup group = find(name, vpcId);
     if (group != null) {
       return group.groupId();
     }
-    ctx.recordIntent(Map.of(intentKey, name));
+    ctx.recordIntent(Map.ofEntries(intentKey.is(name)));
     return CALLS.call(EC2_CREATE_SECURITY_GROUP, () -> ec2.createSecurityGroup(r -> r.groupName(name)
         .description(description).vpcId(vpcId)
         .tagSpecifications(t -> t.resourceType(ResourceType.SECURITY_GROUP)

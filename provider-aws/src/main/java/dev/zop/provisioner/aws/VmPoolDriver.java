@@ -6,12 +6,14 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
-import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -44,6 +46,22 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * in reverse and waits, without a thread, for the group and the balancer to be gone.
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> INSTANCE_SECURITY_GROUP_NAME = StateKey.text("instanceSecurityGroupName");
+  static final StateKey<String> INSTANCE_SECURITY_GROUP_ID = StateKey.text("instanceSecurityGroupId");
+  static final StateKey<String> LB_SECURITY_GROUP_NAME = StateKey.text("lbSecurityGroupName");
+  static final StateKey<String> LB_SECURITY_GROUP_ID = StateKey.text("lbSecurityGroupId");
+  static final StateKey<String> LAUNCH_TEMPLATE_NAME = StateKey.text("launchTemplateName");
+  static final StateKey<String> LAUNCH_TEMPLATE_ID = StateKey.text("launchTemplateId");
+  static final StateKey<String> TARGET_GROUP_NAMES = StateKey.text("targetGroupNames");
+  static final StateKey<String> TARGET_GROUP_ARNS = StateKey.text("targetGroupArns");
+  static final StateKey<String> TARGET_GROUP_NAME = StateKey.text("targetGroupName");
+  static final StateKey<String> TARGET_GROUP_ARN = StateKey.text("targetGroupArn");
+  static final StateKey<String> LOAD_BALANCER_NAME = StateKey.text("loadBalancerName");
+  static final StateKey<String> LOAD_BALANCER_ARN = StateKey.text("loadBalancerArn");
+  static final StateKey<String> DNS_NAME = StateKey.text("dnsName");
+  static final StateKey<String> AUTO_SCALING_GROUP_NAME = StateKey.text("autoScalingGroupName");
+
   private final Ec2Client ec2;
   private final AutoScalingClient autoscaling;
   private final ElasticLoadBalancingV2Client elb;
@@ -172,6 +190,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(VmPoolDriver.class);
+  }
+
+  @Override
   public List<Step> create(VmPoolSpec spec) {
     List<Step> steps = new ArrayList<>();
     if (spec.vpcId() != null) {
@@ -203,17 +226,17 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<Step> teardown(VmPoolSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    if (recorded.has("autoScalingGroupName")) {
+    if (recorded.has(AUTO_SCALING_GROUP_NAME)) {
       steps.add(ProviderStep.of("delete-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
-          AUTOSCALING_DELETE_AUTO_SCALING_GROUP), ctx -> deleteGroup(ctx, recorded.get("autoScalingGroupName"))));
+          AUTOSCALING_DELETE_AUTO_SCALING_GROUP), ctx -> deleteGroup(ctx, recorded.get(AUTO_SCALING_GROUP_NAME))));
     }
-    if (recorded.has("loadBalancerName")) {
+    if (recorded.has(LOAD_BALANCER_NAME)) {
       steps.add(ProviderStep.of("delete-load-balancer", List.of(ELB_DESCRIBE_LOAD_BALANCERS,
           ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
-          ELB_DELETE_LOAD_BALANCER), ctx -> deleteLoadBalancer(ctx, recorded.get("loadBalancerName"))));
+          ELB_DELETE_LOAD_BALANCER), ctx -> deleteLoadBalancer(ctx, recorded.get(LOAD_BALANCER_NAME))));
     }
-    if (recorded.has("targetGroupNames")) {
-      List<String> names = List.of(recorded.get("targetGroupNames").split(","));
+    if (recorded.has(TARGET_GROUP_NAMES)) {
+      List<String> names = List.of(recorded.get(TARGET_GROUP_NAMES).split(","));
       steps.add(ProviderStep.of("delete-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
           ELB_DELETE_TARGET_GROUP), ctx -> {
             for (String name : names) {
@@ -221,23 +244,23 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
             }
             return StepResult.done();
           }));
-    } else if (recorded.has("targetGroupName")) { // recorded by jobs created before target groups per port
+    } else if (recorded.has(TARGET_GROUP_NAME)) { // recorded by jobs created before target groups per port
       steps.add(ProviderStep.of("delete-target-group", List.of(ELB_DESCRIBE_TARGET_GROUPS,
-          ELB_DELETE_TARGET_GROUP), ctx -> deleteTargetGroup(recorded.get("targetGroupName"))));
+          ELB_DELETE_TARGET_GROUP), ctx -> deleteTargetGroup(recorded.get(TARGET_GROUP_NAME))));
     }
-    if (recorded.has("launchTemplateName")) {
+    if (recorded.has(LAUNCH_TEMPLATE_NAME)) {
       steps.add(ProviderStep.of("delete-launch-template", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATES,
-          EC2_DELETE_LAUNCH_TEMPLATE), ctx -> deleteLaunchTemplate(recorded.get("launchTemplateName"))));
+          EC2_DELETE_LAUNCH_TEMPLATE), ctx -> deleteLaunchTemplate(recorded.get(LAUNCH_TEMPLATE_NAME))));
     }
-    if (recorded.has("instanceSecurityGroupName") || recorded.has("lbSecurityGroupName")) {
+    if (recorded.has(INSTANCE_SECURITY_GROUP_NAME) || recorded.has(LB_SECURITY_GROUP_NAME)) {
       // the instances' group first: its rule names the load balancer's group
       steps.add(ProviderStep.of("delete-security-groups", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
           EC2_DELETE_SECURITY_GROUP), ctx -> {
-            if (recorded.has("instanceSecurityGroupName")) {
-              groups.delete(recorded.get("instanceSecurityGroupName"), spec.vpcId());
+            if (recorded.has(INSTANCE_SECURITY_GROUP_NAME)) {
+              groups.delete(recorded.get(INSTANCE_SECURITY_GROUP_NAME), spec.vpcId());
             }
-            if (recorded.has("lbSecurityGroupName")) {
-              groups.delete(recorded.get("lbSecurityGroupName"), spec.vpcId());
+            if (recorded.has(LB_SECURITY_GROUP_NAME)) {
+              groups.delete(recorded.get(LB_SECURITY_GROUP_NAME), spec.vpcId());
             }
             return StepResult.done();
           }));
@@ -277,13 +300,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String vpc = spec.vpcId();
     Map<String, String> outputs = new java.util.LinkedHashMap<>();
     String instanceName = ctx.resourceName("vm-sg");
-    String instances = groups.ensure(ctx, "instanceSecurityGroupName", instanceName, vpc,
+    String instances = groups.ensure(ctx, INSTANCE_SECURITY_GROUP_NAME, instanceName, vpc,
         "zop vm pool " + ctx.jobId() + ": the instances");
-    outputs.put("instanceSecurityGroupName", instanceName);
-    outputs.put("instanceSecurityGroupId", instances);
+    outputs.putAll(Map.ofEntries(INSTANCE_SECURITY_GROUP_NAME.is(instanceName)));
+    outputs.putAll(Map.ofEntries(INSTANCE_SECURITY_GROUP_ID.is(instances)));
     if (spec.createLoadBalancer()) {
       String lbName = ctx.resourceName("lb-sg");
-      String balancer = groups.ensure(ctx, "lbSecurityGroupName", lbName, vpc,
+      String balancer = groups.ensure(ctx, LB_SECURITY_GROUP_NAME, lbName, vpc,
           "zop vm pool " + ctx.jobId() + ": the load balancer");
       for (int port : spec.listenerPorts()) {
         groups.allowCidr(balancer, vpc, port, "0.0.0.0/0", "listener " + port);
@@ -293,8 +316,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       for (int port : targetPorts) {
         groups.allowGroup(instances, vpc, port, balancer, "the pool's load balancer");
       }
-      outputs.put("lbSecurityGroupName", lbName);
-      outputs.put("lbSecurityGroupId", balancer);
+      outputs.putAll(Map.ofEntries(LB_SECURITY_GROUP_NAME.is(lbName)));
+      outputs.putAll(Map.ofEntries(LB_SECURITY_GROUP_ID.is(balancer)));
     }
     return StepResult.done(outputs);
   }
@@ -303,12 +326,12 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String name = ctx.resourceName("lt");
     String id = findLaunchTemplate(name);
     if (id == null) {
-      ctx.recordIntent(Map.of("launchTemplateName", name));
+      ctx.recordIntent(Map.ofEntries(LAUNCH_TEMPLATE_NAME.is(name)));
       id = CALLS.call(EC2_CREATE_LAUNCH_TEMPLATE, () -> ec2.createLaunchTemplate(r -> r.launchTemplateName(name)
           .clientToken(ctx.clientToken("launch-template"))
           .launchTemplateData(d -> {
             d.imageId(spec.imageId()).instanceType(spec.instanceType());
-            String group = ctx.outputs().get("instanceSecurityGroupId");
+            String group = ctx.outputs().get(INSTANCE_SECURITY_GROUP_ID);
             if (group != null) {
               d.securityGroupIds(group);
             }
@@ -317,7 +340,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
               .tags(tag -> tag.key(AwsTags.JOB).value(ctx.jobId().value())))))
           .launchTemplate().launchTemplateId();
     }
-    return StepResult.done(Map.of("launchTemplateName", name, "launchTemplateId", id));
+    return StepResult.done(LAUNCH_TEMPLATE_NAME.is(name), LAUNCH_TEMPLATE_ID.is(id));
   }
 
   /**
@@ -329,7 +352,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     boolean http = APPLICATION.equals(spec.loadBalancerType());
     List<Integer> ports = http ? List.of(spec.listenerPorts().get(0)) : spec.listenerPorts();
     List<String> names = ports.stream().map(p -> shortName(ctx, http ? "tg" : "tg" + p)).toList();
-    ctx.recordIntent(Map.of("targetGroupNames", String.join(",", names)));
+    ctx.recordIntent(Map.ofEntries(TARGET_GROUP_NAMES.is(String.join(",", names))));
     List<String> arns = new ArrayList<>();
     for (int i = 0; i < ports.size(); i++) {
       String name = names.get(i);
@@ -342,13 +365,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       }
       arns.add(group.targetGroupArn());
     }
-    return StepResult.done(Map.of("targetGroupNames", String.join(",", names), "targetGroupArns",
-        String.join(",", arns), "targetGroupArn", arns.get(0)));
+    return StepResult.done(TARGET_GROUP_NAMES.is(String.join(",", names)),
+        TARGET_GROUP_ARNS.is(String.join(",", arns)), TARGET_GROUP_ARN.is(arns.get(0)));
   }
 
   /** The target group a listener on {@code port} forwards to. */
   private static String targetGroupFor(StepContext ctx, VmPoolSpec spec, int port) {
-    List<String> arns = List.of(ctx.outputs().require("targetGroupArns").split(","));
+    List<String> arns = List.of(ctx.outputs().require(TARGET_GROUP_ARNS).split(","));
     return APPLICATION.equals(spec.loadBalancerType()) ? arns.get(0) : arns.get(spec.listenerPorts().indexOf(port));
   }
 
@@ -356,27 +379,27 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String name = shortName(ctx, "lb");
     LoadBalancer balancer = findLoadBalancer(name);
     if (balancer == null) {
-      ctx.recordIntent(Map.of("loadBalancerName", name));
+      ctx.recordIntent(Map.ofEntries(LOAD_BALANCER_NAME.is(name)));
       balancer = CALLS.call(ELB_CREATE_LOAD_BALANCER, () -> elb.createLoadBalancer(r -> r
           .name(name).subnets(spec.subnetIds()).scheme(LoadBalancerSchemeEnum.INTERNET_FACING)
-          .securityGroups(ctx.outputs().require("lbSecurityGroupId"))
+          .securityGroups(ctx.outputs().require(LB_SECURITY_GROUP_ID))
           .type(APPLICATION.equals(spec.loadBalancerType()) ? LoadBalancerTypeEnum.APPLICATION
               : LoadBalancerTypeEnum.NETWORK)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).loadBalancers().get(0);
     }
-    return StepResult.done(Map.of("loadBalancerName", name, "loadBalancerArn", balancer.loadBalancerArn(),
-        "dnsName", balancer.dnsName()));
+    return StepResult.done(LOAD_BALANCER_NAME.is(name), LOAD_BALANCER_ARN.is(balancer.loadBalancerArn()),
+        DNS_NAME.is(balancer.dnsName()));
   }
 
   private StepResult awaitLoadBalancer(StepContext ctx) {
-    LoadBalancer balancer = findLoadBalancer(ctx.outputs().require("loadBalancerName"));
+    LoadBalancer balancer = findLoadBalancer(ctx.outputs().require(LOAD_BALANCER_NAME));
     String state = balancer == null ? "missing" : balancer.state().codeAsString();
     return "active".equals(state) ? StepResult.done()
-        : poll.waitFor(ctx, "load balancer " + ctx.outputs().get("loadBalancerName") + " is " + state);
+        : poll.waitFor(ctx, "load balancer " + ctx.outputs().get(LOAD_BALANCER_NAME) + " is " + state);
   }
 
   private StepResult createListener(StepContext ctx, VmPoolSpec spec, int port) {
-    String balancer = ctx.outputs().require("loadBalancerArn");
+    String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
     boolean exists = CALLS.call(ELB_DESCRIBE_LISTENERS,
         () -> elb.describeListeners(r -> r.loadBalancerArn(balancer))).listeners().stream()
         .anyMatch(l -> l.port() == port);
@@ -401,9 +424,9 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private StepResult createGroup(StepContext ctx, VmPoolSpec spec) {
     String name = ctx.resourceName("asg");
     if (findGroup(name) == null) {
-      ctx.recordIntent(Map.of("autoScalingGroupName", name));
-      String template = ctx.outputs().require("launchTemplateId");
-      String targetGroups = ctx.outputs().get("targetGroupArns");
+      ctx.recordIntent(Map.ofEntries(AUTO_SCALING_GROUP_NAME.is(name)));
+      String template = ctx.outputs().require(LAUNCH_TEMPLATE_ID);
+      String targetGroups = ctx.outputs().get(TARGET_GROUP_ARNS);
       CALLS.call(AUTOSCALING_CREATE_AUTO_SCALING_GROUP, () -> autoscaling.createAutoScalingGroup(r -> {
         r.autoScalingGroupName(name).launchTemplate(t -> t.launchTemplateId(template).version("$Latest"))
             .minSize(spec.min()).maxSize(spec.max()).desiredCapacity(spec.min())
@@ -414,7 +437,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         }
       }));
     }
-    return StepResult.done(Map.of("autoScalingGroupName", name));
+    return StepResult.done(AUTO_SCALING_GROUP_NAME.is(name));
   }
 
   private StepResult deleteGroup(StepContext ctx, String name) {

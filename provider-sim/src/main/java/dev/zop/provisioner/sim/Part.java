@@ -1,6 +1,7 @@
 package dev.zop.provisioner.sim;
 
 import dev.zop.provisioner.spec.DatastoreEngine;
+import dev.zop.provisioner.spi.StateKey;
 import java.util.List;
 import java.util.Map;
 
@@ -54,8 +55,12 @@ record Part(String key, String type, String name, String suffix, String service,
     return service + ":Delete" + noun;
   }
 
-  String nameKey() {
-    return key + ".name";
+  StateKey<String> nameKey() {
+    return SimState.PART_NAME.of(key);
+  }
+
+  StateKey<String> idKey() {
+    return SimState.PART_ID.of(key);
   }
 
   String stepSuffix() {

@@ -15,6 +15,8 @@ import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +56,8 @@ final class SimDrivers {
     parts.add(Part.derived("role", "iam-role", "cluster-role", "iam", "Role"));
     parts.add(Part.named("cluster", "kubernetes-cluster", spec.name(), "kubernetes", "Cluster")
         .attributes(Map.of("version", spec.version()))
-        .outputs(Map.of("clusterName", "{name}", "endpoint", "https://{name}." + region + ".k8s.sim.invalid"))
+        .outputs(Map.ofEntries(SharedState.CLUSTER_NAME.is("{name}"),
+            SimState.ENDPOINT.is("https://{name}." + region + ".k8s.sim.invalid")))
         .waiting());
     for (NodeGroup group : spec.nodeGroups()) {
       parts.add(Part.named("nodegroup." + group.name(), "node-group", spec.name() + "-" + group.name(),
@@ -90,7 +93,7 @@ final class SimDrivers {
     List<Part> parts = new ArrayList<>();
     parts.add(Part.named("lb", "load-balancer", name, "loadbalancing", "LoadBalancer")
         .attributes(Map.of("type", type))
-        .outputs(Map.of("dnsName", "{name}." + region + ".lb.sim.invalid"))
+        .outputs(Map.ofEntries(SimState.DNS_NAME.is("{name}." + region + ".lb.sim.invalid")))
         .waiting());
     parts.add(Part.named("target-group", "target-group", name, "loadbalancing", "TargetGroup"));
     for (Integer port : ports) {
@@ -106,13 +109,14 @@ final class SimDrivers {
       parts.add(new Part("db", "db-instance", spec.name(), "db", "database", "DBInstance",
           Map.of("engine", spec.engine().wireName(), "version", spec.version(),
               "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz())),
-          true, Map.of("host", "{name}." + region + ".db.sim.invalid",
-              "port", String.valueOf(spec.engine().defaultPort()), "engine", spec.engine().wireName()), null)
+          true, Map.ofEntries(SharedState.HOST.is("{name}." + region + ".db.sim.invalid"),
+              SharedState.PORT.is(spec.engine().defaultPort()), SharedState.ENGINE.is(spec.engine().wireName())), null)
           .backedBy(spec.engine()));
     } else {
       parts.add(new Part("cache", "cache-cluster", spec.name(), "cache", "cache", "ReplicationGroup",
           Map.of("engine", "redis", "version", spec.version(), "nodeType", spec.instanceClass()),
-          true, Map.of("host", "{name}." + region + ".cache.sim.invalid", "port", "6379", "engine", "redis"), null));
+          true, Map.ofEntries(SharedState.HOST.is("{name}." + region + ".cache.sim.invalid"), SharedState.PORT.is(6379),
+              SharedState.ENGINE.is("redis")), null));
     }
     return parts;
   }
@@ -138,7 +142,7 @@ final class SimDrivers {
   private static List<Part> registry(RegistrySpec spec, String region) {
     return List.of(Part.named("repository", "registry", spec.name(), "registry", "Repository")
         .attributes(Map.of("immutableTags", String.valueOf(spec.immutableTags())))
-        .outputs(Map.of("repositoryUri", "123456789012.registry." + region + ".sim.invalid/{name}")));
+        .outputs(Map.ofEntries(SimState.REPOSITORY_URI.is("123456789012.registry." + region + ".sim.invalid/{name}"))));
   }
 
   private static List<Part> loadBalancer(LoadBalancerSpec spec, String region) {
@@ -178,6 +182,11 @@ final class SimDrivers {
     @Override
     public List<FieldError> validate(S spec) {
       return validator.apply(spec);
+    }
+
+    @Override
+    public StateKeys state() {
+      return SimState.ALL;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.zop.provisioner.sim;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -41,7 +42,7 @@ final class SimSteps {
         return StepResult.fail(foreign);
       }
       if (existing == null) {
-        ctx.recordIntent(Map.of(part.nameKey(), name));
+        ctx.recordIntent(Map.ofEntries(part.nameKey().is(name)));
         try {
           cloud.create(part.create(), part.type(), name, part.attributes(),
               SimProvider.OWNER.of(ctx));
@@ -56,21 +57,19 @@ final class SimSteps {
         ctx.log("adopted existing " + part.type() + " " + name);
       }
       Map<String, String> outputs = new LinkedHashMap<>();
-      outputs.put(part.nameKey(), name);
-      outputs.put(part.key() + ".id", "sim:" + region + ":" + part.type() + "/" + name);
+      outputs.put(part.nameKey().name(), name);
+      outputs.put(part.idKey().name(), "sim:" + region + ":" + part.type() + "/" + name);
       part.outputs().forEach((k, v) -> outputs.put(k, v.replace("{name}", name)));
       SimCloud.Server server = part.server() == null ? null : cloud.backingServer(part.server());
       if (server != null) {
         // the simulated instance stands for a real server; its admin login goes to the secret store
         SecretRef admin = ctx.secrets().put("zop/sim/" + ctx.jobId() + "/" + part.key() + "/admin",
             server.adminPassword());
-        outputs.put("host", server.host());
-        outputs.put("port", String.valueOf(server.port()));
-        outputs.put("adminUser", server.adminUser());
-        outputs.put("adminSecretRef", admin.value());
+        outputs.putAll(Map.ofEntries(SharedState.HOST.is(server.host()), SharedState.PORT.is(server.port()),
+            SharedState.ADMIN_USER.is(server.adminUser()), SharedState.ADMIN_SECRET_REF.is(admin)));
       }
       return StepResult.done(outputs);
-    }).intending(ctx -> Map.of(part.nameKey(), nameOf(part, ctx)));
+    }).intending(ctx -> Map.ofEntries(part.nameKey().is(nameOf(part, ctx))));
   }
 
   private static String nameOf(Part part, StepContext ctx) {
@@ -111,9 +110,9 @@ final class SimSteps {
           throw e;
         }
       }
-      String admin = ctx.outputs().get("adminSecretRef");
+      SecretRef admin = ctx.outputs().get(SharedState.ADMIN_SECRET_REF);
       if (part.server() != null && admin != null) {
-        ctx.secrets().delete(SecretRef.of(admin));
+        ctx.secrets().delete(admin);
       }
       return StepResult.done();
     });

@@ -34,6 +34,16 @@ public interface ResourceDriver<S extends ResourceSpec> {
     return List.of();
   }
 
+  /**
+   * Every entry of the job's state this driver's steps record or read ({@link StateKey}), declared once as
+   * constants and used by create, teardown and plan. The provider TCK fails when a step records or reads an entry
+   * not declared here, so a teardown cannot look for something under a name no create step writes. The default
+   * is {@link StateKeys#undeclared()}, which the TCK refuses.
+   */
+  default StateKeys state() {
+    return StateKeys.undeclared();
+  }
+
   /** The ordered steps that create the resource. */
   List<Step> create(S spec);
 

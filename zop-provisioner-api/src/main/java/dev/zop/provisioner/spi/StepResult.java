@@ -44,6 +44,12 @@ public sealed interface StepResult {
     return new Done(outputs);
   }
 
+  /** Done, recording the entries given ({@link StateKey#is}). */
+  @SafeVarargs
+  static StepResult done(Map.Entry<String, String>... entries) {
+    return new Done(Map.ofEntries(entries));
+  }
+
   static StepResult waitFor(Duration after, String reason) {
     return new Wait(after, reason);
   }

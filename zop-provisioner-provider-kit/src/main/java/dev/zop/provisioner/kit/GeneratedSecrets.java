@@ -1,5 +1,8 @@
 package dev.zop.provisioner.kit;
 
+import dev.zop.provisioner.SecretRef;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StepContext;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -26,6 +29,16 @@ public final class GeneratedSecrets {
   private static final String PEM_END = "-----END PRIVATE KEY-----";
 
   private GeneratedSecrets() {}
+
+  /**
+   * The password recorded under {@code key} by an earlier attempt, or a new one put into the job's secret store
+   * under {@code name}: the reference to record under {@code key}. A name derived from the job makes a second put
+   * after a crash replace the first, so nothing is left behind.
+   */
+  public static SecretRef passwordFor(StepContext ctx, StateKey<SecretRef> key, String name) {
+    SecretRef existing = ctx.outputs().get(key);
+    return existing != null ? existing : ctx.secrets().put(name, password());
+  }
 
   public static String password() {
     char[] out = new char[32];

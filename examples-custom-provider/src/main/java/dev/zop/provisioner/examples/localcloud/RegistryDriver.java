@@ -10,6 +10,8 @@ import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -25,6 +27,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   static final String DELETE = "local:DeleteRegistry";
   static final PriceTable PRICES = PriceTable.load(RegistryDriver.class, "prices.json");
   /** The local cloud keeps one tag per registry: the job that made it. */
+  /** The registry's name: the one entry of state its steps record. */
+  static final StateKey<String> REGISTRY_NAME = StateKey.text("registry.name");
   private static final OwnerTags OWNER = new OwnerTags("owner", "part");
 
   private final LocalCloud cloud;
@@ -52,6 +56,11 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.of(REGISTRY_NAME);
+  }
+
+  @Override
   public List<Step> teardown(RegistrySpec spec, Outputs recorded) {
     return List.of(ProviderStep.of("delete-registry", List.of(GET, DELETE), ctx -> delete(ctx, spec)));
   }
@@ -75,12 +84,12 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
       return StepResult.fail(foreign);
     }
     if (owner == null) {
-      ctx.recordIntent(Map.of("registry.name", name));
+      ctx.recordIntent(Map.ofEntries(REGISTRY_NAME.is(name)));
       calls.run(CREATE, () -> cloud.create(name, ctx.jobId().value()));
     } else {
       ctx.log("adopted registry " + name);
     }
-    return StepResult.done(Map.of("registry.name", name));
+    return StepResult.done(REGISTRY_NAME.is(name));
   }
 
   /** Deletes the registry if it is this job's; one that is gone, or another's, is left as it is. */

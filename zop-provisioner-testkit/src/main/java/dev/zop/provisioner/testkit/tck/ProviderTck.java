@@ -12,6 +12,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepResult;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -115,6 +118,44 @@ public abstract class ProviderTck {
       TckContext ctx = new TckContext(JobId.random());
       Map<String, String> outputs = runAll(driver.create(spec), ctx, true);
       runAll(driver.teardown(spec, Outputs.of(outputs)), new TckContext(ctx.jobId()), true);
+    }
+  }
+
+  /**
+   * Steps hand each other state only under the keys their driver declares ({@link ResourceDriver#state}): every
+   * entry create records is declared, and every key create or teardown reads, so a teardown cannot look for what
+   * create made under a name no create step writes.
+   */
+  @Test
+  void stepsRecordAndReadOnlyDeclaredState() throws Exception {
+    for (ResourceSpec spec : specs("state")) {
+      ResourceDriver<ResourceSpec> driver = driver(spec);
+      String kind = spec.kind().wireName();
+      StateKeys declared = driver.state();
+      List<String> before = inventory();
+      assertThat(declared.isDeclared()).as(kind + ": the driver declares no state (ResourceDriver.state)").isTrue();
+      Set<String> createReads = new TreeSet<>();
+      TckContext ctx = new TckContext(JobId.random(), createReads::add);
+      Map<String, String> recorded = runAll(driver.create(spec), ctx, false);
+      assertThat(recorded.keySet()).as(kind + ": state recorded by create steps but not declared in " + declared)
+          .allMatch(declared::declares);
+      assertThat(createReads).as(kind + ": state read by create steps but not declared in " + declared)
+          .allMatch(declared::declares);
+
+      // as the engine does: teardown is built from what create recorded, and its steps see the job's outputs
+      Set<String> teardownReads = new TreeSet<>();
+      List<Step> teardown = driver.teardown(spec, Outputs.observed(recorded, teardownReads::add));
+      TckContext down = new TckContext(ctx.jobId(), teardownReads::add);
+      Map<String, String> seen = new LinkedHashMap<>(recorded);
+      for (Step step : teardown) {
+        down.beginStep(seen, step);
+        StepResult.Done done = runToEnd(step, down);
+        seen.putAll(down.ownOutputs());
+        seen.putAll(done.outputs());
+      }
+      assertThat(teardownReads).as(kind + ": state read by teardown that the driver does not declare (nothing of create records it) in " + declared)
+          .allMatch(declared::declares);
+      assertThat(inventory()).as("after teardown of " + kind).isEqualTo(before);
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** A step context held in memory, for running a provider's steps without an engine. */
 final class TckContext implements StepContext {
@@ -24,9 +25,16 @@ final class TckContext implements StepContext {
   private String stepName;
   private boolean declaring;
   private Instant startedAt = Instant.now();
+  private final Consumer<String> reads;
 
   TckContext(JobId jobId) {
+    this(jobId, key -> {});
+  }
+
+  /** A context that tells {@code reads} every key its steps ask of their outputs. */
+  TckContext(JobId jobId, Consumer<String> reads) {
     this.jobId = jobId;
+    this.reads = reads;
   }
 
   /**
@@ -87,7 +95,7 @@ final class TckContext implements StepContext {
   public Outputs outputs() {
     Map<String, String> all = new LinkedHashMap<>(previous);
     all.putAll(own);
-    return Outputs.of(all);
+    return Outputs.observed(all, reads);
   }
 
   @Override
