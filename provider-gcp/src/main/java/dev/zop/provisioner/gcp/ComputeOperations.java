@@ -8,6 +8,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.Map;
@@ -31,8 +32,8 @@ final class ComputeOperations {
   }
 
   /** Records the operation under {@code key} so the step's next run can find it. */
-  static void remember(StepContext ctx, String key, Operation op) {
-    ctx.recordIntent(Map.of(key, op.getName()));
+  static void remember(StepContext ctx, StateKey<String> key, Operation op) {
+    ctx.recordIntent(Map.ofEntries(key.is(op.getName())));
   }
 
   /**
@@ -41,7 +42,7 @@ final class ComputeOperations {
    *
    * @param region the operation's region, or null for a global operation
    */
-  StepResult pending(StepContext ctx, String key, String region, String what) {
+  StepResult pending(StepContext ctx, StateKey<String> key, String region, String what) {
     String name = ctx.outputs().get(key);
     if (name == null || name.isEmpty()) {
       return null;
@@ -54,7 +55,7 @@ final class ComputeOperations {
     }
     if (op.hasError() && op.getError().getErrorsCount() > 0) {
       // reported once: a retry after the fix starts the change again instead of reading this failure back
-      ctx.recordIntent(Map.of(key, ""));
+      ctx.recordIntent(Map.ofEntries(key.is("")));
       var first = op.getError().getErrors(0);
       String code = first.getCode();
       if (code.contains("QUOTA")) {

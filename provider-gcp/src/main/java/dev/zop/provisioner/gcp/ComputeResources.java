@@ -44,21 +44,21 @@ final class ComputeResources {
     String what = wanted.type() + " " + wanted.name();
     T existing = wanted.find().get();
     if (existing == null) {
-      StepResult pending = operations.pending(ctx, wanted.part() + ".operation", wanted.region(), what);
+      StepResult pending = operations.pending(ctx, GcpState.OPERATION.of(wanted.part()), wanted.region(), what);
       if (pending != null) {
         return pending;
       }
-      String recorded = ctx.outputs().get(wanted.part() + ".operation");
+      String recorded = ctx.outputs().get(GcpState.OPERATION.of(wanted.part()));
       if (recorded != null && !recorded.isEmpty()) {
         // the insert this step recorded is done: the resource shows now, unless someone deleted it since
         existing = wanted.find().get();
       }
     }
     if (existing == null) {
-      ctx.recordIntent(Map.of(wanted.part() + ".part", wanted.part()));
+      ctx.recordIntent(Map.ofEntries(GcpState.PART.of(wanted.part()).is(wanted.part())));
       Operation op = insertOrAdopt(wanted.insertPermission(), wanted.insert());
       if (op != null) {
-        ComputeOperations.remember(ctx, wanted.part() + ".operation", op);
+        ComputeOperations.remember(ctx, GcpState.OPERATION.of(wanted.part()), op);
       }
       existing = wanted.find().get();
       if (existing == null) {
@@ -70,9 +70,9 @@ final class ComputeResources {
       return StepResult.fail(foreign);
     }
     Map<String, String> outputs = new LinkedHashMap<>(wanted.outputs().apply(existing));
-    outputs.put(wanted.part() + ".part", wanted.part());
     // the operation is spent: a later attempt reads the resource itself
-    outputs.put(wanted.part() + ".operation", "");
+    outputs.putAll(Map.ofEntries(GcpState.PART.of(wanted.part()).is(wanted.part()),
+        GcpState.OPERATION.of(wanted.part()).is("")));
     return StepResult.done(outputs);
   }
 

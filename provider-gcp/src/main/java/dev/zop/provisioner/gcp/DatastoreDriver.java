@@ -27,6 +27,9 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -56,6 +59,12 @@ import java.util.Map;
  * class, which becomes the tier of the same size ({@link #SQL_TIERS}, {@link #REDIS_GB}); the plan shows it.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> SQL_INSTANCE = StateKey.text("sqlInstance");
+  static final StateKey<String> CONNECTION_NAME = StateKey.text("connectionName");
+  static final StateKey<String> REDIS_INSTANCE = StateKey.text("redisInstance");
+  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+
   /** AWS instance classes and the Cloud SQL tier with the same vCPUs and memory. */
   static final Map<String, String> SQL_TIERS = Map.of(
       "db.t3.micro", "db-f1-micro", "db.t3.small", "db-g1-small", "db.t3.medium", "db-custom-2-4096",
@@ -122,6 +131,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(DatastoreDriver.class).and(SharedState.datastore());
+  }
+
+  @Override
   public List<Step> create(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return List.of(
@@ -142,18 +156,18 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   @Override
   public List<Step> teardown(DatastoreSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    if (recorded.has("sqlInstance")) {
+    if (recorded.has(SQL_INSTANCE)) {
       steps.add(ProviderStep.of("delete-sql-instance", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_DELETE),
-          ctx -> deleteSql(ctx, recorded.get("sqlInstance"))));
+          ctx -> deleteSql(ctx, recorded.get(SQL_INSTANCE))));
     }
-    if (recorded.has("redisInstance")) {
+    if (recorded.has(REDIS_INSTANCE)) {
       steps.add(ProviderStep.of("delete-redis-instance", List.of(REDIS_INSTANCES_GET, REDIS_INSTANCES_DELETE),
-          ctx -> deleteRedis(ctx, recorded.get("redisInstance"))));
+          ctx -> deleteRedis(ctx, recorded.get(REDIS_INSTANCE))));
     }
-    for (String secret : List.of("adminSecretRef", "authSecretRef")) {
+    for (StateKey<SecretRef> secret : List.of(SharedState.ADMIN_SECRET_REF, AUTH_SECRET_REF)) {
       if (recorded.has(secret)) {
-        SecretRef ref = SecretRef.of(recorded.get(secret));
-        steps.add(ProviderStep.of("delete-" + (secret.startsWith("admin") ? "admin-secret" : "auth-string"),
+        SecretRef ref = recorded.get(secret);
+        steps.add(ProviderStep.of("delete-" + (secret == AUTH_SECRET_REF ? "auth-string" : "admin-secret"),
             List.of(SECRETMANAGER_SECRETS_DELETE), ctx -> {
               ctx.secrets().delete(ref);
               return StepResult.done();
@@ -210,18 +224,16 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private StepResult createAdminSecret(StepContext ctx, DatastoreSpec spec) {
-    String existing = ctx.outputs().get("adminSecretRef");
-    SecretRef ref = existing != null ? SecretRef.of(existing)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/admin", GeneratedSecrets.password());
-    return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", adminUser(spec)));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
+    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(adminUser(spec)));
   }
 
   private StepResult createSql(StepContext ctx, DatastoreSpec spec) {
     String name = instanceName(ctx, spec);
     DatabaseInstance existing = findSql(name);
     if (existing == null) {
-      ctx.recordIntent(Map.of("sqlInstance", name));
-      String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
+      ctx.recordIntent(Map.ofEntries(SQL_INSTANCE.is(name)));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
       try {
         sql(CLOUDSQL_INSTANCES_CREATE, () -> clients.sqlAdmin().api().instances().insert(project,
             desiredSql(ctx, spec, name, password)).execute());
@@ -239,7 +251,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         ? Map.of() : existing.getSettings().getUserLabels();
     Failure foreign = GcpOwner.TAGS.refuseForeign(labels, ctx, "Cloud SQL instance", name);
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(Map.of("sqlInstance", name, "engine", spec.engine().wireName()));
+        : StepResult.done(SQL_INSTANCE.is(name), SharedState.ENGINE.is(spec.engine().wireName()));
   }
 
   private DatabaseInstance desiredSql(StepContext ctx, DatastoreSpec spec, String name, String password) {
@@ -269,7 +281,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private StepResult awaitSql(StepContext ctx, DatastoreSpec spec) {
-    String name = ctx.outputs().require("sqlInstance");
+    String name = ctx.outputs().require(SQL_INSTANCE);
     DatabaseInstance instance = findSql(name);
     if (instance == null) {
       return StepResult.fail(Failure.userAction(dev.zop.provisioner.kit.FailureCodes.RESOURCE_MISSING,
@@ -279,8 +291,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return switch (String.valueOf(instance.getState())) {
       case "RUNNABLE" -> {
         String host = address(instance, spec.vpcId() != null ? "PRIVATE" : "PRIMARY");
-        yield StepResult.done(Map.of("host", host, "port", spec.engine() == DatastoreEngine.POSTGRES ? "5432"
-            : "3306", "connectionName", String.valueOf(instance.getConnectionName())));
+        yield StepResult.done(SharedState.HOST.is(host), SharedState.PORT.is(spec.engine().defaultPort()),
+            CONNECTION_NAME.is(String.valueOf(instance.getConnectionName())));
       }
       case "FAILED", "MAINTENANCE", "SUSPENDED" -> StepResult.fail(Failure.userAction("sql_instance_"
           + instance.getState().toLowerCase(Locale.ROOT), "Cloud SQL instance " + name + " is "
@@ -343,7 +355,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String id = instanceName(ctx, spec);
     Instance existing = findRedis(redisName(ctx, spec));
     if (existing == null) {
-      ctx.recordIntent(Map.of("redisInstance", redisName(ctx, spec)));
+      ctx.recordIntent(Map.ofEntries(REDIS_INSTANCE.is(redisName(ctx, spec))));
       Instance.Builder wanted = Instance.newBuilder()
           .setTier(spec.multiAz() ? Instance.Tier.STANDARD_HA : Instance.Tier.BASIC)
           .setMemorySizeGb(Integer.parseInt(spec.instanceClass().substring("redis-".length())))
@@ -375,31 +387,32 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "Memorystore instance", id);
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(Map.of("redisInstance", existing.getName(), "engine", "redis", "tls", "true"));
+        : StepResult.done(REDIS_INSTANCE.is(existing.getName()), SharedState.ENGINE.is("redis"),
+            SharedState.TLS.is(true));
   }
 
   private StepResult awaitRedis(StepContext ctx, DatastoreSpec spec) {
-    Instance instance = findRedis(ctx.outputs().require("redisInstance"));
+    Instance instance = findRedis(ctx.outputs().require(REDIS_INSTANCE));
     if (instance == null) {
       return StepResult.fail(Failure.userAction(dev.zop.provisioner.kit.FailureCodes.RESOURCE_MISSING,
           "Memorystore instance " + instanceName(ctx, spec) + " was deleted outside this job",
           "Retry the job to create it again.", console("memorystore/redis/instances")));
     }
     return instance.getState() == Instance.State.READY
-        ? StepResult.done(Map.of("host", instance.getHost(), "port", String.valueOf(instance.getPort())))
+        ? StepResult.done(SharedState.HOST.is(instance.getHost()), SharedState.PORT.is(instance.getPort()))
         : poll.waitFor(ctx, "Memorystore instance " + instanceName(ctx, spec) + " is " + instance.getState());
   }
 
   /** Memorystore made the AUTH string: it goes into the secret store, and only its reference into the job. */
   private StepResult storeAuthString(StepContext ctx, DatastoreSpec spec) {
-    String existing = ctx.outputs().get("authSecretRef");
+    SecretRef existing = ctx.outputs().get(AUTH_SECRET_REF);
     if (existing != null) {
-      return StepResult.done(Map.of("authSecretRef", existing));
+      return StepResult.done(AUTH_SECRET_REF.is(existing));
     }
     String auth = calls.call(REDIS_INSTANCES_GET_AUTH_STRING, () -> clients.redis()
-        .getInstanceAuthString(ctx.outputs().require("redisInstance"))).getAuthString();
+        .getInstanceAuthString(ctx.outputs().require(REDIS_INSTANCE))).getAuthString();
     SecretRef ref = ctx.secrets().put("zop/" + ctx.jobId() + "/redis-auth", auth);
-    return StepResult.done(Map.of("authSecretRef", ref.value()));
+    return StepResult.done(AUTH_SECRET_REF.is(ref));
   }
 
   private StepResult deleteRedis(StepContext ctx, String name) {

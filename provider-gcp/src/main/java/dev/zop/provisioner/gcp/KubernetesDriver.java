@@ -23,6 +23,9 @@ import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -38,6 +41,12 @@ import java.util.Map;
  * and looks again, holding no thread.
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> CLUSTER_OPERATION = GcpState.OPERATION.of("cluster");
+  static final StateKey<String> CLUSTER_SELF_LINK = StateKey.text("clusterSelfLink");
+  static final StateKey<String> CLUSTER_VERSION = StateKey.text("clusterVersion");
+  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+
   private final GcpClients clients;
   private final CloudCalls calls;
   private final String project;
@@ -97,6 +106,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME, GcpState.PART,
+        GcpState.OPERATION, GcpState.ID, GcpState.SELF_LINK));
+  }
+
+  @Override
   public List<Step> create(KubernetesSpec spec) {
     return List.of(
         ProviderStep.of("create-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_CREATE,
@@ -106,7 +121,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
 
   @Override
   public List<Step> teardown(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has("clusterName")) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
       return List.of();
     }
     return List.of(ProviderStep.of("delete-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_DELETE),
@@ -144,11 +159,11 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       if (failed != null) {
         return failed;
       }
-      ctx.recordIntent(Map.of("clusterName", spec.name()));
+      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
       try {
         Operation op = calls.call(CONTAINER_CLUSTERS_CREATE, () -> clients.clusterManager().createCluster(
             CreateClusterRequest.newBuilder().setParent(parent()).setCluster(desired(ctx, spec)).build()));
-        ctx.recordIntent(Map.of("cluster.operation", op.getName()));
+        ctx.recordIntent(Map.ofEntries(CLUSTER_OPERATION.is(op.getName())));
       } catch (CloudCallException e) {
         if (!GcpErrors.isAlreadyExists(e)) {
           throw e;
@@ -162,12 +177,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getResourceLabelsMap(), ctx, "cluster", spec.name());
     // the operation is spent once the cluster is visible: later runs read the cluster itself
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(Map.of("clusterName", spec.name(), "cluster.operation", ""));
+        : StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()), CLUSTER_OPERATION.is(""));
   }
 
   /** The failure of a create whose cluster never appeared, from its recorded operation; null if none failed. */
   private StepResult failedCreate(StepContext ctx, KubernetesSpec spec) {
-    String op = ctx.outputs().get("cluster.operation");
+    String op = ctx.outputs().get(CLUSTER_OPERATION);
     if (op == null || op.isEmpty()) {
       return null;
     }
@@ -177,7 +192,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       return null;
     }
     // reported once: a retry after the fix creates the cluster again
-    ctx.recordIntent(Map.of("cluster.operation", ""));
+    ctx.recordIntent(Map.ofEntries(CLUSTER_OPERATION.is("")));
     return StepResult.fail(Failure.userAction("cluster_create_failed", "cluster " + spec.name()
         + " was not created: " + operation.getError().getMessage(), "Correct what GKE names, then retry.",
         "https://console.cloud.google.com/kubernetes/list/overview?project=" + project));
@@ -211,8 +226,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
           "https://console.cloud.google.com/kubernetes/list/overview?project=" + project));
     }
     return switch (cluster.getStatus()) {
-      case RUNNING -> StepResult.done(Map.of("endpoint", "https://" + cluster.getEndpoint(),
-          "clusterVersion", cluster.getCurrentMasterVersion(), "clusterSelfLink", cluster.getSelfLink()));
+      case RUNNING -> StepResult.done(ENDPOINT.is("https://" + cluster.getEndpoint()),
+          CLUSTER_VERSION.is(cluster.getCurrentMasterVersion()), CLUSTER_SELF_LINK.is(cluster.getSelfLink()));
       case ERROR, DEGRADED -> StepResult.fail(Failure.userAction("cluster_" + cluster.getStatus().name()
           .toLowerCase(java.util.Locale.ROOT), "cluster " + spec.name() + " is " + cluster.getStatus() + ": "
           + cluster.getStatusMessage(), "See the cluster's page in the console, fix what it names, then retry.",

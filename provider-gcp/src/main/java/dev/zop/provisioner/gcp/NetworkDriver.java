@@ -25,6 +25,8 @@ import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -44,6 +46,16 @@ import java.util.Map;
  * {@link #validate}): NAT gateways.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> NETWORK_PART = GcpState.PART.of("network");
+  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
+  static final StateKey<String> NETWORK_SELF_LINK = StateKey.text("networkSelfLink");
+  static final StateKey<String> DNS_ZONE_PART = GcpState.PART.of("dnsZone");
+  static final StateKey<String> DNS_ZONE_NAME = StateKey.text("dnsZone.name");
+  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
+  static final StateKey<String> PEERING_PART = GcpState.PART.of("peering");
+  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
+
   private final GcpClients clients;
   private final CloudCalls calls;
   private final String project;
@@ -76,6 +88,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(NetworkDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+        GcpState.SELF_LINK));
+  }
+
+  @Override
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-network", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_CREATE,
@@ -98,22 +116,22 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    if (spec.peerVpcId() != null && recorded.has("peering.part")) {
+    if (spec.peerVpcId() != null && recorded.has(PEERING_PART)) {
       steps.add(ProviderStep.of("remove-peering", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_REMOVE_PEERING,
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> removePeering(ctx, spec)));
     }
-    if (spec.dnsZone() != null && recorded.has("dnsZone.part")) {
+    if (spec.dnsZone() != null && recorded.has(DNS_ZONE_PART)) {
       steps.add(ProviderStep.of("delete-dns-zone", List.of(DNS_MANAGED_ZONES_GET, DNS_MANAGED_ZONES_DELETE),
           ctx -> deleteZone(ctx, spec)));
     }
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
-      if (recorded.has(subnetPart(subnet) + ".part")) {
+      if (recorded.has(GcpState.PART.of(subnetPart(subnet)))) {
         steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
             COMPUTE_SUBNETWORKS_DELETE, COMPUTE_REGION_OPERATIONS_GET), ctx -> deleteSubnet(ctx, spec, subnet)));
       }
     }
-    if (recorded.has("network.part")) {
+    if (recorded.has(NETWORK_PART)) {
       steps.add(ProviderStep.of("delete-network", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_DELETE,
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> deleteNetwork(ctx, spec)));
     }
@@ -142,7 +160,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
                 .setDescription(GcpOwner.description(ctx, "network"))
                 .setRoutingConfig(com.google.cloud.compute.v1.NetworkRoutingConfig.newBuilder()
                     .setRoutingMode("REGIONAL"))).build()),
-        network -> Map.of("vpcId", spec.name(), "networkSelfLink", network.getSelfLink())));
+        network -> Map.ofEntries(VPC_ID.is(spec.name()), NETWORK_SELF_LINK.is(network.getSelfLink()))));
   }
 
   private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) {
@@ -164,12 +182,13 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         () -> findSubnet(name), COMPUTE_SUBNETWORKS_CREATE, () -> clients.subnetworks().insertCallable().call(
             InsertSubnetworkRequest.newBuilder().setProject(project).setRegion(region)
                 .setSubnetworkResource(Subnetwork.newBuilder().setName(name).setIpCidrRange(subnet.cidr())
-                    .setNetwork(ctx.outputs().require("networkSelfLink")).setRegion(region)
+                    .setNetwork(ctx.outputs().require(NETWORK_SELF_LINK)).setRegion(region)
                     .setDescription(GcpOwner.description(ctx, part))
                     // a private subnet's instances reach Google's APIs without external addresses
                     .setPrivateIpGoogleAccess(!subnet.routedToInternet()))
                 .build()),
-        subnetwork -> Map.of(part + ".id", name, part + ".selfLink", subnetwork.getSelfLink())));
+        subnetwork -> Map.ofEntries(GcpState.ID.of(part).is(name),
+            GcpState.SELF_LINK.of(part).is(subnetwork.getSelfLink()))));
   }
 
   private StepResult deleteSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
@@ -206,12 +225,13 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult createZone(StepContext ctx, NetworkSpec spec) {
     ManagedZone existing = findZone(spec);
     if (existing == null) {
-      ctx.recordIntent(Map.of("dnsZone.part", "dnsZone"));
+      ctx.recordIntent(Map.ofEntries(DNS_ZONE_PART.is("dnsZone")));
       ManagedZone wanted = new ManagedZone().setName(zoneName(spec)).setDnsName(spec.dnsZone() + ".")
           .setDescription("private zone of network " + spec.name()).setVisibility("private")
           .setLabels(new java.util.LinkedHashMap<>(GcpOwner.labels(ctx, "dns-zone")))
           .setPrivateVisibilityConfig(new ManagedZonePrivateVisibilityConfig().setNetworks(new ArrayList<>(List.of(
-              new ManagedZonePrivateVisibilityConfigNetwork().setNetworkUrl(ctx.outputs().require("networkSelfLink"))))));
+              new ManagedZonePrivateVisibilityConfigNetwork()
+                  .setNetworkUrl(ctx.outputs().require(NETWORK_SELF_LINK))))));
       try {
         existing = calls.call(DNS_MANAGED_ZONES_CREATE, () -> GcpClients.io(() -> clients.dns().api().managedZones()
             .create(project, wanted).execute()));
@@ -223,8 +243,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       }
     }
     Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabels(), ctx, "DNS zone", zoneName(spec));
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("dnsZone.part", "dnsZone",
-        "dnsZoneId", zoneName(spec), "dnsZone.name", spec.dnsZone()));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(DNS_ZONE_PART.is("dnsZone"),
+        DNS_ZONE_ID.is(zoneName(spec)), DNS_ZONE_NAME.is(spec.dnsZone()));
   }
 
   private StepResult deleteZone(StepContext ctx, NetworkSpec spec) {
@@ -255,14 +275,14 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           + " project " + project, "Name an existing network of the project in peerVpcID, then retry.",
           "https://console.cloud.google.com/networking/networks/list?project=" + project));
     }
-    ctx.recordIntent(Map.of("peering.part", "peering"));
+    ctx.recordIntent(Map.ofEntries(PEERING_PART.is("peering")));
     if (!peersWith(ours, peer)) {
       addPeering(spec.name(), peeringName(spec.name(), peer), theirs.getSelfLink());
     }
     if (!peersWith(theirs, spec.name())) {
       addPeering(peer, peeringName(peer, spec.name()), ours.getSelfLink());
     }
-    return StepResult.done(Map.of("peering.part", "peering", "peeringId", peeringName(spec.name(), peer)));
+    return StepResult.done(PEERING_PART.is("peering"), PEERING_ID.is(peeringName(spec.name(), peer)));
   }
 
   private void addPeering(String network, String name, String peerSelfLink) {

@@ -16,6 +16,8 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -30,6 +32,11 @@ import java.util.Map;
  * when the labels say this job made it, and never deleted while it holds images.
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> REPOSITORY_PART = GcpState.PART.of("repository");
+  static final StateKey<String> REPOSITORY_NAME = StateKey.text("repositoryName");
+  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+
   private final GcpClients clients;
   private final CloudCalls calls;
   private final String project;
@@ -57,10 +64,16 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(RegistryDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+        GcpState.SELF_LINK));
+  }
+
+  @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(ProviderStep.of("create-repository", List.of(ARTIFACTREGISTRY_REPOSITORIES_GET,
         ARTIFACTREGISTRY_REPOSITORIES_CREATE), ctx -> createRepository(ctx, spec))
-        .intending(ctx -> Map.of("repository.part", "repository")));
+        .intending(ctx -> Map.ofEntries(REPOSITORY_PART.is("repository"))));
   }
 
   @Override
@@ -92,7 +105,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
         () -> clients.artifactRegistry().getRepository(name(spec)));
     if (existing == null) {
-      ctx.recordIntent(Map.of("repository.part", "repository"));
+      ctx.recordIntent(Map.ofEntries(REPOSITORY_PART.is("repository")));
       Repository wanted = Repository.newBuilder().setFormat(Repository.Format.DOCKER)
           .setDescription("zop registry " + spec.name()).putAllLabels(GcpOwner.labels(ctx, "repository"))
           .setDockerConfig(Repository.DockerRepositoryConfig.newBuilder().setImmutableTags(spec.immutableTags()))
@@ -122,8 +135,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    return StepResult.done(Map.of("repository.part", "repository", "repositoryName", existing.getName(),
-        "repositoryUri", region + "-docker.pkg.dev/" + project + "/" + repositoryId(spec)));
+    return StepResult.done(REPOSITORY_PART.is("repository"), REPOSITORY_NAME.is(existing.getName()),
+        REPOSITORY_URI.is(region + "-docker.pkg.dev/" + project + "/" + repositoryId(spec)));
   }
 
   private StepResult deleteRepository(StepContext ctx, RegistrySpec spec) {

@@ -34,6 +34,8 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -61,6 +63,17 @@ import java.util.function.Supplier;
  * its job in its description; teardown goes in reverse, each resource waited out before the one it uses.
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> INSTANCE_TEMPLATE = StateKey.text("instanceTemplate");
+  static final StateKey<String> INSTANCE_GROUP_MANAGER = StateKey.text("instanceGroupManager");
+  static final StateKey<String> INSTANCE_GROUP = StateKey.text("instanceGroup");
+  static final StateKey<String> HEALTH_CHECK = StateKey.text("healthCheck");
+  static final StateKey<String> BACKEND_SERVICE = StateKey.text("backendService");
+  static final StateKey<String> URL_MAP = StateKey.text("urlMap");
+  static final StateKey<String> HTTP_PROXY = StateKey.text("httpProxy");
+  static final StateKey<String> HTTPS_PROXY = StateKey.text("httpsProxy");
+  static final StateKey<String> LOAD_BALANCER_ADDRESS = StateKey.text("loadBalancerAddress");
+
   static final String DEFAULT_IMAGE = "projects/debian-cloud/global/images/family/debian-12";
   static final String APPLICATION = "application";
   static final String NETWORK = "network";
@@ -143,6 +156,12 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   // ---- steps -------------------------------------------------------------------------------------------
+
+  @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(VmPoolDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+        GcpState.SELF_LINK));
+  }
 
   @Override
   public List<Step> create(VmPoolSpec spec) {
@@ -340,13 +359,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_INSTANCE_TEMPLATES_CREATE, () -> clients.instanceTemplates().insertCallable().call(
             com.google.cloud.compute.v1.InsertInstanceTemplateRequest.newBuilder().setProject(project)
                 .setInstanceTemplateResource(template).build()),
-        t -> Map.of("instanceTemplate", t.getSelfLink()));
+        t -> Map.ofEntries(INSTANCE_TEMPLATE.is(t.getSelfLink())));
   }
 
   private ComputeResources.Wanted<InstanceGroupManager> group(StepContext ctx, VmPoolSpec spec) {
     InstanceGroupManager.Builder manager = InstanceGroupManager.newBuilder().setName(spec.name())
         .setBaseInstanceName(spec.name()).setDescription(GcpOwner.description(ctx, "group"))
-        .setInstanceTemplate(ctx.outputs().require("instanceTemplate")).setTargetSize(spec.min());
+        .setInstanceTemplate(ctx.outputs().require(INSTANCE_TEMPLATE)).setTargetSize(spec.min());
     spec.listenerPorts().forEach(port -> manager.addNamedPorts(NamedPort.newBuilder().setName("port" + port)
         .setPort(port)));
     return new ComputeResources.Wanted<>("group", "instance group", spec.name(), region,
@@ -355,13 +374,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_INSTANCE_GROUP_MANAGERS_CREATE, () -> clients.instanceGroupManagers().insertCallable().call(
             com.google.cloud.compute.v1.InsertRegionInstanceGroupManagerRequest.newBuilder().setProject(project)
                 .setRegion(region).setInstanceGroupManagerResource(manager).build()),
-        m -> Map.of("instanceGroupManager", m.getSelfLink(), "instanceGroup", m.getInstanceGroup()));
+        m -> Map.ofEntries(INSTANCE_GROUP_MANAGER.is(m.getSelfLink()), INSTANCE_GROUP.is(m.getInstanceGroup())));
   }
 
   private ComputeResources.Wanted<Autoscaler> autoscaler(StepContext ctx, VmPoolSpec spec) {
     Autoscaler autoscaler = Autoscaler.newBuilder().setName(spec.name()).setDescription(
             GcpOwner.description(ctx, "autoscaler"))
-        .setTarget(ctx.outputs().require("instanceGroupManager"))
+        .setTarget(ctx.outputs().require(INSTANCE_GROUP_MANAGER))
         .setAutoscalingPolicy(AutoscalingPolicy.newBuilder().setMinNumReplicas(spec.min())
             .setMaxNumReplicas(spec.max())
             .setCpuUtilization(AutoscalingPolicyCpuUtilization.newBuilder().setUtilizationTarget(0.6)))
@@ -410,7 +429,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_HEALTH_CHECKS_CREATE, () -> clients.healthChecks().insertCallable().call(
             com.google.cloud.compute.v1.InsertHealthCheckRequest.newBuilder().setProject(project)
                 .setHealthCheckResource(check).build()),
-        h -> Map.of("healthCheck", h.getSelfLink()));
+        h -> Map.ofEntries(HEALTH_CHECK.is(h.getSelfLink())));
   }
 
   private ComputeResources.Wanted<HealthCheck> tcpHealthCheck(StepContext ctx, VmPoolSpec spec) {
@@ -423,14 +442,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_REGION_HEALTH_CHECKS_CREATE, () -> clients.regionHealthChecks().insertCallable().call(
             com.google.cloud.compute.v1.InsertRegionHealthCheckRequest.newBuilder().setProject(project)
                 .setRegion(region).setHealthCheckResource(check).build()),
-        h -> Map.of("healthCheck", h.getSelfLink()));
+        h -> Map.ofEntries(HEALTH_CHECK.is(h.getSelfLink())));
   }
 
   private ComputeResources.Wanted<BackendService> globalBackend(StepContext ctx, VmPoolSpec spec) {
     BackendService backend = BackendService.newBuilder().setName(spec.name()).setDescription(
             GcpOwner.description(ctx, "backend")).setLoadBalancingScheme("EXTERNAL_MANAGED").setProtocol("HTTP")
-        .setPortName("port" + firstHttpPort(spec)).addHealthChecks(ctx.outputs().require("healthCheck"))
-        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require("instanceGroup"))
+        .setPortName("port" + firstHttpPort(spec)).addHealthChecks(ctx.outputs().require(HEALTH_CHECK))
+        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require(INSTANCE_GROUP))
             .setBalancingMode("UTILIZATION"))
         .build();
     return new ComputeResources.Wanted<>("backend", "backend service", spec.name(), null,
@@ -438,14 +457,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_BACKEND_SERVICES_CREATE, () -> clients.backendServices().insertCallable().call(
             com.google.cloud.compute.v1.InsertBackendServiceRequest.newBuilder().setProject(project)
                 .setBackendServiceResource(backend).build()),
-        b -> Map.of("backendService", b.getSelfLink()));
+        b -> Map.ofEntries(BACKEND_SERVICE.is(b.getSelfLink())));
   }
 
   private ComputeResources.Wanted<BackendService> regionalBackend(StepContext ctx, VmPoolSpec spec) {
     BackendService backend = BackendService.newBuilder().setName(spec.name()).setDescription(
             GcpOwner.description(ctx, "backend")).setLoadBalancingScheme("EXTERNAL").setProtocol("TCP")
-        .setRegion(region).addHealthChecks(ctx.outputs().require("healthCheck"))
-        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require("instanceGroup"))
+        .setRegion(region).addHealthChecks(ctx.outputs().require(HEALTH_CHECK))
+        .addBackends(Backend.newBuilder().setGroup(ctx.outputs().require(INSTANCE_GROUP))
             .setBalancingMode("CONNECTION"))
         .build();
     return new ComputeResources.Wanted<>("backend", "backend service", spec.name(), region,
@@ -454,18 +473,18 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         COMPUTE_REGION_BACKEND_SERVICES_CREATE, () -> clients.regionBackendServices().insertCallable().call(
             com.google.cloud.compute.v1.InsertRegionBackendServiceRequest.newBuilder().setProject(project)
                 .setRegion(region).setBackendServiceResource(backend).build()),
-        b -> Map.of("backendService", b.getSelfLink()));
+        b -> Map.ofEntries(BACKEND_SERVICE.is(b.getSelfLink())));
   }
 
   private ComputeResources.Wanted<UrlMap> urlMap(StepContext ctx, VmPoolSpec spec) {
     UrlMap map = UrlMap.newBuilder().setName(spec.name()).setDescription(GcpOwner.description(ctx, "url-map"))
-        .setDefaultService(ctx.outputs().require("backendService")).build();
+        .setDefaultService(ctx.outputs().require(BACKEND_SERVICE)).build();
     return new ComputeResources.Wanted<>("url-map", "URL map", spec.name(), null,
         () -> find(COMPUTE_URL_MAPS_GET, () -> clients.urlMaps().get(project, spec.name())),
         COMPUTE_URL_MAPS_CREATE, () -> clients.urlMaps().insertCallable().call(
             com.google.cloud.compute.v1.InsertUrlMapRequest.newBuilder().setProject(project).setUrlMapResource(map)
                 .build()),
-        m -> Map.of("urlMap", m.getSelfLink()));
+        m -> Map.ofEntries(URL_MAP.is(m.getSelfLink())));
   }
 
   /** An HTTP proxy for the plain ports, and an HTTPS one with the certificate when 443 is among them. */
@@ -474,27 +493,27 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String http = spec.name() + "-http";
     if (spec.listenerPorts().stream().anyMatch(p -> p != 443)) {
       TargetHttpProxy proxy = TargetHttpProxy.newBuilder().setName(http).setDescription(
-          GcpOwner.description(ctx, "proxy-http")).setUrlMap(ctx.outputs().require("urlMap")).build();
+          GcpOwner.description(ctx, "proxy-http")).setUrlMap(ctx.outputs().require(URL_MAP)).build();
       proxies.add(new ComputeResources.Wanted<>("proxy-http", "target proxy", http, null,
           () -> find(COMPUTE_TARGET_HTTP_PROXIES_GET, () -> clients.targetHttpProxies().get(project, http)),
           COMPUTE_TARGET_HTTP_PROXIES_CREATE, () -> clients.targetHttpProxies().insertCallable().call(
               com.google.cloud.compute.v1.InsertTargetHttpProxyRequest.newBuilder().setProject(project)
                   .setTargetHttpProxyResource(proxy).build()),
-          p -> Map.of("httpProxy", p.getSelfLink())));
+          p -> Map.ofEntries(HTTP_PROXY.is(p.getSelfLink()))));
     }
     String https = spec.name() + "-https";
     if (spec.listenerPorts().contains(443)) {
       String certificate = spec.certificateArn().contains("/") ? spec.certificateArn()
           : "projects/" + project + "/global/sslCertificates/" + spec.certificateArn();
       TargetHttpsProxy proxy = TargetHttpsProxy.newBuilder().setName(https).setDescription(
-              GcpOwner.description(ctx, "proxy-https")).setUrlMap(ctx.outputs().require("urlMap"))
+              GcpOwner.description(ctx, "proxy-https")).setUrlMap(ctx.outputs().require(URL_MAP))
           .addSslCertificates(certificate).build();
       proxies.add(new ComputeResources.Wanted<>("proxy-https", "target proxy", https, null,
           () -> find(COMPUTE_TARGET_HTTPS_PROXIES_GET, () -> clients.targetHttpsProxies().get(project, https)),
           COMPUTE_TARGET_HTTPS_PROXIES_CREATE, () -> clients.targetHttpsProxies().insertCallable().call(
               com.google.cloud.compute.v1.InsertTargetHttpsProxyRequest.newBuilder().setProject(project)
                   .setTargetHttpsProxyResource(proxy).build()),
-          p -> Map.of("httpsProxy", p.getSelfLink())));
+          p -> Map.ofEntries(HTTPS_PROXY.is(p.getSelfLink()))));
     }
     return proxies;
   }
@@ -506,13 +525,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       ForwardingRule rule = ForwardingRule.newBuilder().setName(name).setDescription(
               GcpOwner.description(ctx, "rule-" + port)).setIPProtocol("TCP").setPortRange(String.valueOf(port))
           .setLoadBalancingScheme("EXTERNAL_MANAGED")
-          .setTarget(ctx.outputs().require(port == 443 ? "httpsProxy" : "httpProxy")).build();
+          .setTarget(ctx.outputs().require(port == 443 ? HTTPS_PROXY : HTTP_PROXY)).build();
       rules.add(new ComputeResources.Wanted<>("rule-" + port, "forwarding rule", name, null,
           () -> find(COMPUTE_GLOBAL_FORWARDING_RULES_GET, () -> clients.globalForwardingRules().get(project, name)),
           COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, () -> clients.globalForwardingRules().insertCallable().call(
               com.google.cloud.compute.v1.InsertGlobalForwardingRuleRequest.newBuilder().setProject(project)
                   .setForwardingRuleResource(rule).build()),
-          r -> Map.of("loadBalancerAddress", r.getIPAddress())));
+          r -> Map.ofEntries(LOAD_BALANCER_ADDRESS.is(r.getIPAddress()))));
     }
     return rules;
   }
@@ -521,13 +540,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     ForwardingRule rule = ForwardingRule.newBuilder().setName(spec.name()).setDescription(
             GcpOwner.description(ctx, "rule")).setIPProtocol("TCP").setRegion(region)
         .addAllPorts(spec.listenerPorts().stream().map(String::valueOf).toList())
-        .setLoadBalancingScheme("EXTERNAL").setBackendService(ctx.outputs().require("backendService")).build();
+        .setLoadBalancingScheme("EXTERNAL").setBackendService(ctx.outputs().require(BACKEND_SERVICE)).build();
     return new ComputeResources.Wanted<>("rule", "forwarding rule", spec.name(), region,
         () -> find(COMPUTE_FORWARDING_RULES_GET, () -> clients.forwardingRules().get(project, region, spec.name())),
         COMPUTE_FORWARDING_RULES_CREATE, () -> clients.forwardingRules().insertCallable().call(
             com.google.cloud.compute.v1.InsertForwardingRuleRequest.newBuilder().setProject(project).setRegion(region)
                 .setForwardingRuleResource(rule).build()),
-        r -> Map.of("loadBalancerAddress", r.getIPAddress()));
+        r -> Map.ofEntries(LOAD_BALANCER_ADDRESS.is(r.getIPAddress())));
   }
 
   private static int firstHttpPort(VmPoolSpec spec) {
