@@ -16,6 +16,9 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -39,6 +42,11 @@ import java.util.function.Supplier;
  * fixed sizes: the spec's is rounded up to the next. The plan shows every such choice.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> SERVER_NAME = StateKey.text("serverName");
+  static final StateKey<String> PRIVATE_ZONE_ID = StateKey.text("privateZoneId");
+  static final StateKey<String> PRIVATE_ZONE_LINK = StateKey.text("private-zone-link");
+
   static final String ADMIN_USER = "zopadmin";
   static final Map<String, String> SKUS = Map.of(
       "db.t3.micro", "Standard_B1ms", "db.t3.small", "Standard_B1ms", "db.t3.medium", "Standard_B2s",
@@ -137,6 +145,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(DatastoreDriver.class, RedisCache.class).and(SharedState.datastore());
+  }
+
+  @Override
   public List<Step> create(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.create(spec);
@@ -152,7 +165,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           PRIVATE_ZONES_WRITE), ctx -> createPrivateZone(ctx, spec)));
       steps.add(ProviderStep.of("link-private-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_WRITE,
           VIRTUAL_NETWORKS_JOIN), ctx -> zones.ensureLink(ctx, privateZone(ctx, spec), serverName(ctx, spec)
-              + "-link", networkId(spec), "private-zone-link")));
+              + "-link", networkId(spec), PRIVATE_ZONE_LINK)));
       serverActions.addAll(List.of(SUBNETS_JOIN, PRIVATE_ZONES_JOIN));
     }
     steps.add(ProviderStep.of("create-server", withVault(vault, serverActions, KEY_VAULT_SECRETS_GET),
@@ -166,14 +179,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.teardown(spec, recorded);
     }
-    if (!recorded.has("serverName") && !recorded.has("adminSecretRef")) {
+    if (!recorded.has(SERVER_NAME) && !recorded.has(SharedState.ADMIN_SECRET_REF)) {
       return List.of();
     }
     FlexibleServers servers = servers(spec);
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("delete-server", withVault(vault, List.of(servers.readAction(),
         servers.deleteAction()), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
-        ctx -> deleteServer(ctx, spec, recorded.get("serverName"), recorded.get("adminSecretRef"))));
+        ctx -> deleteServer(ctx, spec, recorded.get(SERVER_NAME), recorded.get(SharedState.ADMIN_SECRET_REF))));
     if (spec.vpcId() != null) {
       steps.add(ProviderStep.of("unlink-private-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_DELETE),
           ctx -> zones.removeLink(ctx, privateZone(ctx, spec), serverName(ctx, spec) + "-link")));
@@ -239,7 +252,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           "Delegate the subnet to " + delegation + " (az network vnet subnet update --delegations " + delegation
               + "), then retry the job.", "https://portal.azure.com/#resource" + subnetId));
     }
-    return zones.ensureZone(ctx, privateZone(ctx, spec), "private-zone", "privateZoneId");
+    return zones.ensureZone(ctx, privateZone(ctx, spec), "private-zone", PRIVATE_ZONE_ID);
   }
 
   private FlexibleServers servers(DatastoreSpec spec) {
@@ -259,10 +272,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    String recorded = ctx.outputs().get("adminSecretRef");
-    SecretRef ref = recorded != null ? SecretRef.of(recorded)
-        : ctx.secrets().put("zop/" + ctx.jobId() + "/admin", GeneratedSecrets.password());
-    return StepResult.done(Map.of("adminSecretRef", ref.value(), "adminUser", ADMIN_USER));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
+    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(ADMIN_USER));
   }
 
   private StepResult createServer(StepContext ctx, DatastoreSpec spec) {
@@ -270,12 +281,12 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String name = serverName(ctx, spec);
     FlexibleServers.Server existing = servers.find(name);
     if (existing == null) {
-      String password = ctx.secrets().get(SecretRef.of(ctx.outputs().require("adminSecretRef")));
-      ctx.recordIntent(Map.of("serverName", name));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
+      ctx.recordIntent(Map.ofEntries(SERVER_NAME.is(name)));
       servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
           spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
           spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server"),
-          spec.vpcId() == null ? null : subnetId(spec), ctx.outputs().get("privateZoneId")));
+          spec.vpcId() == null ? null : subnetId(spec), ctx.outputs().get(PRIVATE_ZONE_ID)));
       return StepResult.done(outputs(spec, name));
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);
@@ -292,19 +303,19 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private static Map<String, String> outputs(DatastoreSpec spec, String name) {
-    return Map.of("serverName", name, "engine", spec.engine().wireName());
+    return Map.ofEntries(SERVER_NAME.is(name), SharedState.ENGINE.is(spec.engine().wireName()));
   }
 
   private StepResult awaitServer(StepContext ctx, DatastoreSpec spec) {
     FlexibleServers servers = servers(spec);
-    String name = ctx.outputs().require("serverName");
+    String name = ctx.outputs().require(SERVER_NAME);
     FlexibleServers.Server server = servers.find(name);
     if (server == null) {
       return poll.waitFor(ctx, servers.label() + " " + name + " is not visible yet");
     }
     String state = server.state();
     return switch (state) {
-      case "Ready" -> StepResult.done(Map.of("host", server.host(), "port", String.valueOf(servers.port())));
+      case "Ready" -> StepResult.done(SharedState.HOST.is(server.host()), SharedState.PORT.is(servers.port()));
       case "Disabled", "Dropping" -> StepResult.fail(Failure.userAction("server_" + state.toLowerCase(Locale.ROOT),
           servers.label() + " " + name + " is " + state, "See the server in the portal, then retry.", null));
       default -> poll.waitFor(ctx, servers.label() + " " + name + " is " + state);
@@ -312,7 +323,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   /** The server, waited out; then its administrator's password, which nothing needs any more. */
-  private StepResult deleteServer(StepContext ctx, DatastoreSpec spec, String name, String adminSecretRef) {
+  private StepResult deleteServer(StepContext ctx, DatastoreSpec spec, String name, SecretRef adminSecretRef) {
     FlexibleServers servers = servers(spec);
     FlexibleServers.Server server = name == null ? null : servers.find(name);
     if (server != null && AzureTags.OWNER.owns(server.tags(), ctx)) {
@@ -322,7 +333,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       }
     }
     if (adminSecretRef != null) {
-      ctx.secrets().delete(SecretRef.of(adminSecretRef));
+      ctx.secrets().delete(adminSecretRef);
     }
     return StepResult.done();
   }

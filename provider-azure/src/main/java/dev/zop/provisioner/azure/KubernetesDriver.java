@@ -19,6 +19,9 @@ import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -35,6 +38,10 @@ import java.util.function.Supplier;
  * PUT is sent once and the next step reads the provisioning state, holding no thread.
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> CLUSTER_ID = StateKey.text("clusterId");
+  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
@@ -92,10 +99,17 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME));
+  }
+
+  @Override
   public List<Step> create(KubernetesSpec spec) {
     return List.of(
         ProviderStep.of("create-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE, RESOURCE_GROUPS_READ,
-            SUBNETS_JOIN), ctx -> createCluster(ctx, spec)).intending(ctx -> Map.of("clusterName", spec.name())),
+            SUBNETS_JOIN),
+                ctx -> createCluster(ctx,
+                    spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))),
         ProviderStep.of("await-cluster", List.of(MANAGED_CLUSTERS_READ), ctx -> awaitCluster(ctx, spec)));
   }
 
@@ -129,7 +143,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
     ManagedClusterInner existing = find(spec);
     if (existing == null) {
-      ctx.recordIntent(Map.of("clusterName", spec.name()));
+      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
       String subnet = spec.subnetIds().isEmpty() ? null : "/subscriptions/" + clients.subscription()
           + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.Network/virtualNetworks/" + spec.vpcId()
           + "/subnets/" + spec.subnetIds().get(0);
@@ -146,10 +160,10 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cluster"));
       calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
           .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
-      return StepResult.done(Map.of("clusterName", spec.name()));
+      return StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", spec.name());
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("clusterName", spec.name()));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
   }
 
   /** Agent pool names are 1 to 12 lower-case letters and digits. */
@@ -165,7 +179,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     }
     String state = String.valueOf(cluster.provisioningState());
     return switch (state) {
-      case "Succeeded" -> StepResult.done(Map.of("endpoint", "https://" + cluster.fqdn(), "clusterId", cluster.id()));
+      case "Succeeded" -> StepResult.done(ENDPOINT.is("https://" + cluster.fqdn()), CLUSTER_ID.is(cluster.id()));
       case "Failed", "Canceled" -> StepResult.fail(Failure.userAction("cluster_" + state.toLowerCase(Locale.ROOT),
           "AKS cluster " + spec.name() + " is " + state, "See the cluster's activity log in the portal, then retry.",
           "https://portal.azure.com/#resource" + cluster.id() + "/overview"));

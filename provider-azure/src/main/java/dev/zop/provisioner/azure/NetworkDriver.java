@@ -17,6 +17,8 @@ import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -38,6 +40,16 @@ import java.util.Map;
  * <p>Not made on Azure yet (refused by {@link #validate}): NAT gateways.
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> NETWORK_PART = StateKey.text("network.part");
+  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
+  static final StateKey<String> NETWORK_NAME = StateKey.text("networkName");
+  static final StateKey.PerPart<String> SUBNET_ID = StateKey.textPerPart("subnet-%s.id");
+  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
+  static final StateKey<String> DNS_ZONE_LINK = StateKey.text("dns-zone-link");
+  static final StateKey<String> PEERING_PART = StateKey.text("peering.part");
+  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
+
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
@@ -70,20 +82,26 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(NetworkDriver.class);
+  }
+
+  @Override
   public List<Step> create(NetworkSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
-        RESOURCE_GROUPS_READ), ctx -> createNetwork(ctx, spec)).intending(ctx -> Map.of("network.part", "network")));
+        RESOURCE_GROUPS_READ),
+            ctx -> createNetwork(ctx, spec)).intending(ctx -> Map.ofEntries(NETWORK_PART.is("network"))));
     for (Subnet subnet : spec.subnets()) {
       steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
           SUBNETS_WRITE), ctx -> createSubnet(ctx, spec, subnet)));
     }
     if (spec.dnsZone() != null) {
       steps.add(ProviderStep.of("create-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_WRITE),
-          ctx -> zones.ensureZone(ctx, spec.dnsZone(), "dns-zone", "dnsZoneId")));
+          ctx -> zones.ensureZone(ctx, spec.dnsZone(), "dns-zone", DNS_ZONE_ID)));
       steps.add(ProviderStep.of("link-dns-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_WRITE, VIRTUAL_NETWORKS_READ,
           VIRTUAL_NETWORKS_JOIN), ctx -> zones.ensureLink(ctx, spec.dnsZone(), linkName(spec),
-              ctx.outputs().require("vpcId"), "dns-zone-link")));
+              ctx.outputs().require(VPC_ID), DNS_ZONE_LINK)));
     }
     if (spec.peerVpcId() != null) {
       steps.add(ProviderStep.of("add-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_READ, PEERINGS_WRITE,
@@ -95,7 +113,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   @Override
   public List<Step> teardown(NetworkSpec spec, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
-    if (spec.peerVpcId() != null && recorded.has("peering.part")) {
+    if (spec.peerVpcId() != null && recorded.has(PEERING_PART)) {
       steps.add(ProviderStep.of("remove-peering", List.of(VIRTUAL_NETWORKS_READ, PEERINGS_READ, PEERINGS_DELETE),
           ctx -> removePeering(ctx, spec)));
     }
@@ -105,7 +123,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(ProviderStep.of("delete-dns-zone", List.of(PRIVATE_ZONES_READ, PRIVATE_ZONES_DELETE),
           ctx -> zones.removeZone(ctx, spec.dnsZone())));
     }
-    if (recorded.has("network.part")) {
+    if (recorded.has(NETWORK_PART)) {
       // subnets are the network's children and go with it
       steps.add(ProviderStep.of("delete-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_DELETE),
           ctx -> deleteNetwork(ctx, spec)));
@@ -133,7 +151,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private StepResult createNetwork(StepContext ctx, NetworkSpec spec) {
     VirtualNetworkInner existing = findNetwork(spec.name());
     if (existing == null) {
-      ctx.recordIntent(Map.of("network.part", "network"));
+      ctx.recordIntent(Map.ofEntries(NETWORK_PART.is("network")));
       VirtualNetworkInner wanted = new VirtualNetworkInner()
           .withAddressSpace(new AddressSpace().withAddressPrefixes(List.of(spec.cidr())));
       wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "network"));
@@ -152,7 +170,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (!state.equalsIgnoreCase("Succeeded")) {
       return poll.waitFor(ctx, "virtual network " + spec.name() + " is " + state);
     }
-    return StepResult.done(Map.of("network.part", "network", "vpcId", existing.id(), "networkName", spec.name()));
+    return StepResult.done(NETWORK_PART.is("network"), VPC_ID.is(existing.id()), NETWORK_NAME.is(spec.name()));
   }
 
   private StepResult createSubnet(StepContext ctx, NetworkSpec spec, Subnet subnet) {
@@ -170,7 +188,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     if (!state.equalsIgnoreCase("Succeeded")) {
       return poll.waitFor(ctx, "subnet " + subnet.name() + " is " + state);
     }
-    return StepResult.done(Map.of(part + ".id", existing.id()));
+    return StepResult.done(SUBNET_ID.of(subnet.name()).is(existing.id()));
   }
 
   private SubnetInner findSubnet(NetworkSpec spec, Subnet subnet) {
@@ -205,10 +223,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           + " does not exist in resource group " + resourceGroup, "Name an existing network of the resource group"
           + " in peerVpcID, then retry.", null));
     }
-    ctx.recordIntent(Map.of("peering.part", "peering"));
+    ctx.recordIntent(Map.ofEntries(PEERING_PART.is("peering")));
     ensurePeering(spec.name(), peeringName(spec.name(), peer), theirs.id());
     ensurePeering(peer, peeringName(peer, spec.name()), ours.id());
-    return StepResult.done(Map.of("peering.part", "peering", "peeringId", peeringName(spec.name(), peer)));
+    return StepResult.done(PEERING_PART.is("peering"), PEERING_ID.is(peeringName(spec.name(), peer)));
   }
 
   private void ensurePeering(String network, String name, String remoteId) {

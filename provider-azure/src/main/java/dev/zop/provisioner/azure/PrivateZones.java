@@ -7,6 +7,7 @@ import com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner;
 import com.azure.resourcemanager.privatedns.fluent.models.VirtualNetworkLinkInner;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.StatusPoll;
+import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.Map;
@@ -42,24 +43,24 @@ final class PrivateZones {
   }
 
   /** The zone, made if missing; done with its id under {@code output}. */
-  StepResult ensureZone(StepContext ctx, String zone, String part, String output) {
+  StepResult ensureZone(StepContext ctx, String zone, String part, StateKey<String> output) {
     return zone(zone).ensure(ctx, poll, () -> {
       PrivateZoneInner wanted = new PrivateZoneInner();
       wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, part));
       calls.call(PRIVATE_ZONES_WRITE, () -> clients.privateDns().serviceClient().getPrivateZones()
           .beginCreateOrUpdate(resourceGroup, zone, wanted));
-    }, z -> true, z -> Map.of(output, z.id()));
+    }, z -> true, z -> Map.ofEntries(output.is(z.id())));
   }
 
   /** The zone's link to a network (by ARM id), without registration of the network's machines. */
-  StepResult ensureLink(StepContext ctx, String zone, String link, String networkId, String part) {
+  StepResult ensureLink(StepContext ctx, String zone, String link, String networkId, StateKey<String> part) {
     return link(zone, link).ensure(ctx, poll, () -> {
       VirtualNetworkLinkInner wanted = new VirtualNetworkLinkInner()
           .withVirtualNetwork(new SubResource().withId(networkId)).withRegistrationEnabled(false);
-      wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, part));
+      wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, part.name()));
       calls.call(ZONE_LINKS_WRITE, () -> clients.privateDns().serviceClient().getVirtualNetworkLinks()
           .beginCreateOrUpdate(resourceGroup, zone, link, wanted));
-    }, l -> true, l -> Map.of(part, l.name()));
+    }, l -> true, l -> Map.ofEntries(part.is(l.name())));
   }
 
   StepResult removeLink(StepContext ctx, String zone, String link) {

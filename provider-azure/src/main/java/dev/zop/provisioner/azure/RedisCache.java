@@ -18,6 +18,8 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -35,6 +37,10 @@ import java.util.function.Supplier;
  * ({@code backupRetentionDays}) are refused: Azure keeps them in a storage account the spec cannot name.
  */
 final class RedisCache {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> CACHE_NAME = StateKey.text("cacheName");
+  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+
   /** ElastiCache node types by the Azure size of (at least) their memory: C for Standard, P for Premium. */
   static final Map<String, String> SIZES = Map.of(
       "cache.t3.micro", "C0", "cache.t3.small", "C1", "cache.t3.medium", "C2",
@@ -107,8 +113,9 @@ final class RedisCache {
     return List.of(
         ProviderStep.of("create-cache", List.of(REDIS_READ, REDIS_WRITE, RESOURCE_GROUPS_READ),
             ctx -> cache(cacheName(ctx, spec)).ensure(ctx, poll, () -> put(ctx, spec), c -> true,
-                c -> Map.of("cacheName", c.name(), "host", c.hostname(), "port", String.valueOf(c.sslPort() == null
-                    ? TLS_PORT : c.sslPort()), "engine", "redis", "tls", "true"))),
+                c -> Map.ofEntries(CACHE_NAME.is(c.name()), SharedState.HOST.is(c.hostname()),
+                    SharedState.PORT.is(c.sslPort() == null
+                    ? TLS_PORT : c.sslPort()), SharedState.ENGINE.is("redis"), SharedState.TLS.is(true)))),
         ProviderStep.of("store-access-key", withVault(vault, List.of(REDIS_LIST_KEYS), KEY_VAULT_SECRETS_SET),
             this::storeKey));
   }
@@ -118,9 +125,9 @@ final class RedisCache {
         KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE), ctx -> {
           StepResult result = cache(cacheName(ctx, spec)).remove(ctx, poll, () -> calls.deleteIfExists(REDIS_DELETE,
               () -> clients.redis().serviceClient().getRedis().beginDelete(resourceGroup, cacheName(ctx, spec))));
-          String key = ctx.outputs().get("authSecretRef");
+          SecretRef key = ctx.outputs().get(AUTH_SECRET_REF);
           if (result instanceof StepResult.Done && key != null) {
-            ctx.secrets().delete(SecretRef.of(key));
+            ctx.secrets().delete(key);
           }
           return result;
         }));
@@ -151,10 +158,10 @@ final class RedisCache {
 
   /** The primary access key, copied into the space's secret store under the job's name (a re-run replaces it). */
   private StepResult storeKey(StepContext ctx) {
-    String name = ctx.outputs().require("cacheName");
+    String name = ctx.outputs().require(CACHE_NAME);
     var keys = calls.call(REDIS_LIST_KEYS, () -> clients.redis().serviceClient().getRedis()
         .listKeys(resourceGroup, name));
     SecretRef ref = ctx.secrets().put("zop/" + ctx.jobId() + "/auth", keys.primaryKey());
-    return StepResult.done(Map.of("authSecretRef", ref.value()));
+    return StepResult.done(AUTH_SECRET_REF.is(ref));
   }
 }

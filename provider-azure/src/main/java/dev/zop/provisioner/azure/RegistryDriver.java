@@ -14,6 +14,8 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -29,6 +31,12 @@ import java.util.Map;
  * the next step reads the provisioning state, holding no thread.
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> REGISTRY_NAME = StateKey.text("registryName");
+  static final StateKey<String> REGISTRY_ID = StateKey.text("registryId");
+  static final StateKey<String> LOGIN_SERVER = StateKey.text("loginServer");
+  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
@@ -69,10 +77,15 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(RegistryDriver.class);
+  }
+
+  @Override
   public List<Step> create(RegistrySpec spec) {
     return List.of(
         ProviderStep.of("create-registry", List.of(REGISTRIES_READ, REGISTRIES_WRITE, RESOURCE_GROUPS_READ),
-            ctx -> createRegistry(ctx, spec)).intending(ctx -> Map.of("registryName", registryName(spec))),
+            ctx -> createRegistry(ctx, spec)).intending(ctx -> Map.ofEntries(REGISTRY_NAME.is(registryName(spec)))),
         ProviderStep.of("await-registry", List.of(REGISTRIES_READ), ctx -> awaitRegistry(ctx, spec)));
   }
 
@@ -101,15 +114,15 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private StepResult createRegistry(StepContext ctx, RegistrySpec spec) {
     RegistryInner existing = find(spec);
     if (existing == null) {
-      ctx.recordIntent(Map.of("registryName", registryName(spec)));
+      ctx.recordIntent(Map.ofEntries(REGISTRY_NAME.is(registryName(spec))));
       RegistryInner wanted = new RegistryInner().withSku(new Sku().withName(SkuName.BASIC)).withAdminUserEnabled(false);
       wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "registry"));
       calls.call(REGISTRIES_WRITE, () -> clients.registry().serviceClient().getRegistries()
           .beginCreate(resourceGroup, registryName(spec), wanted));
-      return StepResult.done(Map.of("registryName", registryName(spec)));
+      return StepResult.done(REGISTRY_NAME.is(registryName(spec)));
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "container registry", registryName(spec));
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(Map.of("registryName", registryName(spec)));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(REGISTRY_NAME.is(registryName(spec)));
   }
 
   private StepResult awaitRegistry(StepContext ctx, RegistrySpec spec) {
@@ -119,8 +132,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     }
     String state = String.valueOf(registry.provisioningState());
     return switch (state) {
-      case "Succeeded" -> StepResult.done(Map.of("loginServer", registry.loginServer(), "repositoryUri",
-          registry.loginServer() + "/" + spec.name(), "registryId", registry.id()));
+      case "Succeeded" -> StepResult.done(LOGIN_SERVER.is(registry.loginServer()),
+          REPOSITORY_URI.is(registry.loginServer() + "/" + spec.name()), REGISTRY_ID.is(registry.id()));
       case "Failed", "Canceled" -> StepResult.fail(Failure.userAction("registry_" + state.toLowerCase(Locale.ROOT),
           "registry " + registryName(spec) + " is " + state, "See the registry in the portal, then retry.", null));
       default -> poll.waitFor(ctx, "registry " + registryName(spec) + " is " + state);

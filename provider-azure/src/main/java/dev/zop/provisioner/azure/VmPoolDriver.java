@@ -71,6 +71,9 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -99,6 +102,21 @@ import java.util.stream.Collectors;
  * tags and is named from the pool's name; teardown goes in reverse, each resource waited out before what it uses.
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
+  static final StateKey<String> SECURITY_GROUP_ID = StateKey.text("securityGroupId");
+  static final StateKey<String> PUBLIC_IP_ID = StateKey.text("publicIpId");
+  static final StateKey<String> LOAD_BALANCER_ADDRESS = StateKey.text("loadBalancerAddress");
+  static final StateKey<String> DNS_NAME = StateKey.text("dnsName");
+  static final StateKey<String> LOAD_BALANCER_NAME = StateKey.text("loadBalancerName");
+  static final StateKey<String> LOAD_BALANCER_ID = StateKey.text("loadBalancerId");
+  static final StateKey<SecretRef> SSH_KEY_SECRET_REF = StateKey.secretRef("sshKeySecretRef");
+  static final StateKey<String> SCALE_SET_NAME = StateKey.text("scaleSetName");
+  static final StateKey<String> SCALE_SET_ID = StateKey.text("scaleSetId");
+  static final StateKey<String> AUTOSCALE_NAME = StateKey.text("autoscaleName");
+  static final StateKey<String> MIN_SIZE = StateKey.text("minSize");
+  static final StateKey<String> MAX_SIZE = StateKey.text("maxSize");
+
   static final String DEFAULT_IMAGE = "Canonical:ubuntu-24_04-lts:server:latest";
   static final String NETWORK = "network";
   static final String ADMIN_USER = "zopadmin";
@@ -228,6 +246,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // ---- steps -------------------------------------------------------------------------------------------
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(VmPoolDriver.class).and(StateKeys.of(SharedState.ADMIN_USER));
+  }
+
+  @Override
   public List<Step> create(VmPoolSpec spec) {
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("create-ssh-key", withVault(vault, List.of(SCALE_SETS_READ), KEY_VAULT_SECRETS_SET),
@@ -235,11 +258,11 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     if (ownsNetwork(spec)) {
       steps.add(ProviderStep.of("create-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE,
           RESOURCE_GROUPS_READ), ctx -> network(spec).ensure(ctx, poll, () -> putNetwork(ctx, spec), n -> true,
-          n -> Map.of("vpcId", n.id()))));
+          n -> Map.ofEntries(VPC_ID.is(n.id())))));
     }
     steps.add(ProviderStep.of("create-security-group", List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_WRITE,
         RESOURCE_GROUPS_READ), ctx -> securityGroup(spec).ensure(ctx, poll, () -> putSecurityGroup(ctx, spec),
-        nsg -> openPorts(nsg).equals(wantedPorts(spec)), nsg -> Map.of("securityGroupId", nsg.id()))));
+        nsg -> openPorts(nsg).equals(wantedPorts(spec)), nsg -> Map.ofEntries(SECURITY_GROUP_ID.is(nsg.id())))));
     if (spec.createLoadBalancer()) {
       steps.add(ProviderStep.of("create-public-ip", List.of(PUBLIC_IPS_READ, PUBLIC_IPS_WRITE,
           RESOURCE_GROUPS_READ), ctx -> publicIp(spec).ensure(ctx, poll, () -> putPublicIp(ctx, spec), ip -> true,
@@ -247,12 +270,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       steps.add(ProviderStep.of("create-load-balancer", List.of(LOAD_BALANCERS_READ, LOAD_BALANCERS_WRITE,
           PUBLIC_IPS_JOIN, RESOURCE_GROUPS_READ), ctx -> loadBalancer(spec).ensure(ctx, poll,
           () -> putLoadBalancer(ctx, spec), lb -> rulePorts(lb).equals(wantedPorts(spec)),
-          lb -> Map.of("loadBalancerName", lb.name(), "loadBalancerId", lb.id()))));
+          lb -> Map.ofEntries(LOAD_BALANCER_NAME.is(lb.name()), LOAD_BALANCER_ID.is(lb.id())))));
     }
     steps.add(ProviderStep.of("create-scale-set", withVault(vault, List.of(SCALE_SETS_READ, SCALE_SETS_WRITE,
         SUBNETS_JOIN, SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET), ctx -> scaleSet(spec).ensure(ctx, poll,
         () -> putScaleSet(ctx, spec), set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
-        set -> Map.of("scaleSetName", set.name(), "scaleSetId", set.id(), "adminUser", ADMIN_USER))));
+        set -> Map.ofEntries(SCALE_SET_NAME.is(set.name()), SCALE_SET_ID.is(set.id()),
+            SharedState.ADMIN_USER.is(ADMIN_USER)))));
     steps.add(ProviderStep.of("create-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE, RESOURCE_GROUPS_READ),
         ctx -> ensureAutoscale(ctx, spec)));
     return steps;
@@ -293,9 +317,9 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
 
   /** The last teardown step, once done, removes the SSH key: nothing is left to log in to. */
   private static StepResult forgetKeyOnceDone(StepContext ctx, boolean last, StepResult result) {
-    String ref = ctx.outputs().get("sshKeySecretRef");
+    SecretRef ref = ctx.outputs().get(SSH_KEY_SECRET_REF);
     if (last && ref != null && result instanceof StepResult.Done) {
-      ctx.secrets().delete(SecretRef.of(ref));
+      ctx.secrets().delete(ref);
     }
     return result;
   }
@@ -373,10 +397,10 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    String recorded = ctx.outputs().get("sshKeySecretRef");
-    SecretRef ref = recorded != null ? SecretRef.of(recorded)
+    SecretRef recorded = ctx.outputs().get(SSH_KEY_SECRET_REF);
+    SecretRef ref = recorded != null ? recorded
         : ctx.secrets().put("zop/" + ctx.jobId() + "/ssh-key", GeneratedSecrets.sshPrivateKey());
-    return StepResult.done(Map.of("sshKeySecretRef", ref.value()));
+    return StepResult.done(SSH_KEY_SECRET_REF.is(ref));
   }
 
   private void putNetwork(StepContext ctx, VmPoolSpec spec) {
@@ -434,12 +458,12 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
 
   private static Map<String, String> addressOutputs(PublicIpAddressInner ip) {
     Map<String, String> outputs = new HashMap<>();
-    outputs.put("publicIpId", ip.id());
+    outputs.putAll(Map.ofEntries(PUBLIC_IP_ID.is(ip.id())));
     if (ip.ipAddress() != null) {
-      outputs.put("loadBalancerAddress", ip.ipAddress());
+      outputs.putAll(Map.ofEntries(LOAD_BALANCER_ADDRESS.is(ip.ipAddress())));
     }
     if (ip.dnsSettings() != null && ip.dnsSettings().fqdn() != null) {
-      outputs.put("dnsName", ip.dnsSettings().fqdn());
+      outputs.putAll(Map.ofEntries(DNS_NAME.is(ip.dnsSettings().fqdn())));
     }
     return outputs;
   }
@@ -466,7 +490,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     LoadBalancerInner wanted = new LoadBalancerInner()
         .withSku(new LoadBalancerSku().withName(LoadBalancerSkuName.STANDARD).withTier(LoadBalancerSkuTier.REGIONAL))
         .withFrontendIpConfigurations(List.of(new FrontendIpConfigurationInner().withName("frontend")
-            .withPublicIpAddress(new PublicIpAddressInner().withId(ctx.outputs().require("publicIpId")))))
+            .withPublicIpAddress(new PublicIpAddressInner().withId(ctx.outputs().require(PUBLIC_IP_ID)))))
         .withBackendAddressPools(List.of(new BackendAddressPoolInner().withName("pool")))
         .withProbes(probes).withLoadBalancingRules(rules)
         .withOutboundRules(List.of(new OutboundRuleInner().withName("outbound")
@@ -495,7 +519,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   private void putScaleSet(StepContext ctx, VmPoolSpec spec) {
-    String key = ctx.secrets().get(SecretRef.of(ctx.outputs().require("sshKeySecretRef")));
+    String key = ctx.secrets().get(ctx.outputs().require(SSH_KEY_SECRET_REF));
     VirtualMachineScaleSetInner existing = scaleSet(spec).find().get();
     // a scale set already there keeps the size its autoscale setting gave it
     long capacity = existing != null && existing.sku() != null && existing.sku().capacity() != null
@@ -518,7 +542,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
                     .withStorageAccountType(StorageAccountTypes.STANDARD_SSD_LRS))))
         .withNetworkProfile(new VirtualMachineScaleSetNetworkProfile().withNetworkInterfaceConfigurations(List.of(
             new VirtualMachineScaleSetNetworkConfiguration().withName("nic").withPrimary(true)
-                .withNetworkSecurityGroup(new SubResource().withId(ctx.outputs().require("securityGroupId")))
+                .withNetworkSecurityGroup(new SubResource().withId(ctx.outputs().require(SECURITY_GROUP_ID)))
                 .withIpConfigurations(List.of(ip)))));
     VirtualMachineScaleSetInner wanted = new VirtualMachineScaleSetInner()
         .withSku(new com.azure.resourcemanager.compute.models.Sku().withName(spec.instanceType())
@@ -538,7 +562,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    String target = ctx.outputs().require("scaleSetId");
+    String target = ctx.outputs().require(SCALE_SET_ID);
     AutoscaleProfileInner profile = new AutoscaleProfileInner().withName("cpu")
         .withCapacity(new ScaleCapacity().withMinimum(String.valueOf(spec.min()))
             .withMaximum(String.valueOf(spec.max())).withDefaultProperty(String.valueOf(spec.min())))
@@ -551,8 +575,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "autoscale"));
     calls.call(AUTOSCALE_WRITE, () -> clients.monitor().serviceClient().getAutoscaleSettings()
         .createOrUpdate(resourceGroup, autoscaleName(spec), wanted));
-    return StepResult.done(Map.of("autoscaleName", autoscaleName(spec), "minSize", String.valueOf(spec.min()),
-        "maxSize", String.valueOf(spec.max())));
+    return StepResult.done(AUTOSCALE_NAME.is(autoscaleName(spec)), MIN_SIZE.is(String.valueOf(spec.min())),
+        MAX_SIZE.is(String.valueOf(spec.max())));
   }
 
   private static ScaleRuleInner cpuRule(String target, ComparisonOperationType operator, double threshold,

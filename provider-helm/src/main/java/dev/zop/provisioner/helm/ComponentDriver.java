@@ -9,12 +9,14 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spi.ClusterTarget;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.kit.FailureCodes;
-import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -23,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -36,6 +37,16 @@ import java.util.stream.Stream;
  * there; failures come back classified, never thrown.
  */
 final class ComponentDriver implements ResourceDriver<ComponentSpec> {
+  // The state its steps hand each other, declared once: create, teardown and plan use these keys.
+  static final StateKey<String> CHART = StateKey.text("chart");
+  static final StateKey<String> CHART_VERSION = StateKey.text("chartVersion");
+  static final StateKey<String> REPOSITORY = StateKey.text("repository");
+  static final StateKey<String> NAMESPACE = StateKey.text("namespace");
+  static final StateKey<Boolean> NAMESPACE_MANAGED = StateKey.flag("namespaceManaged");
+  static final StateKey<String> RELEASE = StateKey.text("release");
+  static final StateKey<String> REVISION = StateKey.text("revision");
+  static final StateKey<String> RELEASE_STATUS = StateKey.text("releaseStatus");
+
   private static final Duration BUSY_RETRY = Duration.ofSeconds(10);
 
   private final Function<String, CatalogComponent> catalog;
@@ -83,6 +94,11 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   }
 
   @Override
+  public StateKeys state() {
+    return StateKeys.declaredIn(ComponentDriver.class);
+  }
+
+  @Override
   public List<Step> create(ComponentSpec spec) {
     return List.of(
         step("resolve-chart", List.of("http:GET chart repository"), ctx -> resolve(spec)),
@@ -96,9 +112,9 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   public List<Step> teardown(ComponentSpec spec, Outputs recorded) {
     // the install step records the release before it calls Helm: without it, nothing reached the cluster, and
     // there is nothing to uninstall (nor a reason to ask for the cluster's credentials)
-    boolean attempted = recorded.has("release");
-    String release = attempted ? recorded.get("release") : spec.componentId();
-    String namespace = recorded.has("namespace") ? recorded.get("namespace") : namespace(spec);
+    boolean attempted = recorded.has(RELEASE);
+    String release = attempted ? recorded.get(RELEASE) : spec.componentId();
+    String namespace = recorded.has(NAMESPACE) ? recorded.get(NAMESPACE) : namespace(spec);
     return List.of(step("uninstall-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
         ctx -> attempted ? uninstall(release, namespace) : StepResult.done()));
   }
@@ -126,14 +142,14 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   private StepResult resolve(ComponentSpec spec) throws Exception {
     CatalogComponent component = catalog.apply(spec.componentId());
     charts.fetch(component);
-    return StepResult.done(Map.of("chart", component.chart(), "chartVersion", component.version(),
-        "repository", component.repository()));
+    return StepResult.done(CHART.is(component.chart()), CHART_VERSION.is(component.version()),
+        REPOSITORY.is(component.repository()));
   }
 
   private StepResult ensureNamespace(ComponentSpec spec) throws Exception {
     String namespace = namespace(spec);
     boolean managed = KubeNamespaces.withClient(cluster.kubeconfig(), c -> KubeNamespaces.ensure(c, namespace));
-    return StepResult.done(Map.of("namespace", namespace, "namespaceManaged", Boolean.toString(managed)));
+    return StepResult.done(NAMESPACE.is(namespace), NAMESPACE_MANAGED.is(managed));
   }
 
   private StepResult install(ComponentSpec spec, StepContext ctx) throws Exception {
@@ -143,7 +159,7 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
     Path work = Files.createTempDirectory("zop-helm-");
     try {
       Path kubeconfig = KubeconfigFile.write(cluster.kubeconfig(), work);
-      ctx.recordIntent(Map.of("release", release, "namespace", namespace));
+      ctx.recordIntent(Map.ofEntries(RELEASE.is(release), NAMESPACE.is(namespace)));
       return install(spec, component, release, namespace, kubeconfig, work);
     } finally {
       delete(work);
@@ -169,13 +185,8 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
           + "revision " + installed.getRevision(), "Inspect it (helm status " + release + " -n " + namespace
           + "), fix the values and retry the job.", null));
     }
-    Map<String, String> outputs = new LinkedHashMap<>();
-    outputs.put("release", release);
-    outputs.put("namespace", namespace);
-    outputs.put("revision", installed.getRevision());
-    outputs.put("releaseStatus", installed.getStatus());
-    outputs.put("chartVersion", component.version());
-    return StepResult.done(outputs);
+    return StepResult.done(RELEASE.is(release), NAMESPACE.is(namespace), REVISION.is(installed.getRevision()),
+        RELEASE_STATUS.is(installed.getStatus()), CHART_VERSION.is(component.version()));
   }
 
   private static void delete(Path dir) throws java.io.IOException {

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.databases;
 
-import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Connection;
 import dev.zop.provisioner.ConnectionId;
@@ -19,7 +18,10 @@ import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.secrets.SecretService;
 import dev.zop.provisioner.core.internal.store.StoreException;
+import dev.zop.provisioner.core.internal.store.Timestamps;
+import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.SecretStore;
+import dev.zop.provisioner.spi.SharedState;
 import java.security.SecureRandom;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -302,7 +304,8 @@ public final class DatabaseService {
   }
 
   private Server server(DatabaseRepository.Parent parent) {
-    String engine = parent.outputs().get("engine");
+    Outputs state = Outputs.of(parent.outputs());
+    String engine = state.get(SharedState.ENGINE);
     if (engine != null && !engine.equals("postgres") && !engine.equals("mysql")) {
       throw ValidationException.of("jobID", "not_sql_datastore",
           "job " + parent.id() + " is a " + engine + " datastore; databases need postgres or mysql");
@@ -311,16 +314,15 @@ public final class DatabaseService {
       throw new ConflictException("parent_not_ready",
           "datastore job " + parent.id() + " is " + parent.status().wireName() + "; it must have succeeded");
     }
-    String host = parent.outputs().get("host");
-    String port = parent.outputs().get("port");
-    String adminUser = parent.outputs().get("adminUser");
-    String adminSecret = parent.outputs().get("adminSecretRef");
+    String host = state.get(SharedState.HOST);
+    Integer port = state.get(SharedState.PORT);
+    String adminUser = state.get(SharedState.ADMIN_USER);
+    SecretRef adminSecret = state.get(SharedState.ADMIN_SECRET_REF);
     if (engine == null || host == null || port == null || adminUser == null) {
       throw new ConflictException("no_server",
           "datastore job " + parent.id() + " recorded no reachable server (host, port, admin login)");
     }
-    return new Server(engine, host, Integer.parseInt(port), adminUser,
-        adminSecret == null ? null : SecretRef.of(adminSecret));
+    return new Server(engine, host, port, adminUser, adminSecret);
   }
 
   private DatabaseRepository.Row row(Principal principal, JobId jobId, DatabaseId id) {
