@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.core.internal.store.CommitLanes;
 import dev.zop.provisioner.core.internal.store.CommitTurn;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
@@ -18,8 +19,7 @@ import org.slf4j.LoggerFactory;
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  *
  * <p>Writes of different jobs that arrive while commits are under way share the next transaction (group
- * commit): a writer that finds one of the writer's lanes free commits everything queued, and no caller learns its
- * write is done before it is durable. Each lane is a transaction on a connection of its own, so with two lanes
+ * commit, {@link CommitLanes}): no caller learns its write is done before it is durable. Each lane is a transaction on a connection of its own, so with two lanes
  * one transaction's statements run while the other waits for its commit; a job has at most one write under way,
  * so two lanes never write the same job. In a shared transaction the fences go first, as one batch, and a job
  * whose fence fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
@@ -130,8 +130,6 @@ public final class FencedWriter {
     final Write write;
     /** Null while the caller waits for the write itself. */
     final Settled then;
-    /** What this caller leads, set (holding the queue's monitor) before it is told to lead. */
-    List<Pending> batch;
     RuntimeException failure;
 
     Pending(Lease lease, Write write, Settled then) {
@@ -139,28 +137,36 @@ public final class FencedWriter {
       this.write = write;
       this.then = then;
     }
+
+    @Override
+    public boolean callerWaits() {
+      return then == null;
+    }
   }
 
   private final Database db;
   private final JobRepository jobs;
   private final JobSignals signals;
   private final BooleanSupplier halted;
-  private final Object queue = new Object();
-  private final int lanes;
-  private List<Pending> waiting = new ArrayList<>();
-  /** Lanes with a transaction under way, or handed to a caller about to start one. */
-  private int busy;
+  private final CommitLanes<Pending> lanes;
 
   /** @param lanes how many shared transactions may be under way at once */
   FencedWriter(Database db, JobRepository jobs, JobSignals signals, BooleanSupplier halted, int lanes) {
-    if (lanes < 1) {
-      throw new IllegalArgumentException("at least one lane");
-    }
-    this.lanes = lanes;
     this.db = db;
     this.jobs = jobs;
     this.signals = signals;
     this.halted = halted;
+    this.lanes = new CommitLanes<>(lanes, new CommitLanes.Carrier<>() {
+      @Override
+      public void carry(List<Pending> batch) {
+        run(batch);
+      }
+
+      @Override
+      public void unsettled(Pending write, RuntimeException why) {
+        settle(write, why);
+      }
+    });
   }
 
   public void write(Lease lease, Writes work) {
@@ -174,7 +180,7 @@ public final class FencedWriter {
         throw new LeaseLostException(lease.jobId);
       }
       Pending mine = new Pending(lease, write, null);
-      commit(mine);
+      lanes.commit(mine);
       if (mine.failure != null) {
         throw mine.failure;
       }
@@ -199,7 +205,7 @@ public final class FencedWriter {
       }
       lease.startWrite();
     }
-    commit(new Pending(lease, write, then));
+    lanes.commit(new Pending(lease, write, then));
   }
 
   public boolean halted() {
@@ -207,81 +213,11 @@ public final class FencedWriter {
   }
 
   /**
-   * Queues the write and returns once a transaction carried it (or it failed). A writer that finds a lane free
-   * leads: it takes everything queued, its own write among it, and commits it. Each waiter sleeps on its own
-   * write, woken when that write is settled or when a finishing leader hands it a lane with the next batch, its
-   * own write among it, already taken from the queue: so no other leader can carry, or fail to settle, a write
-   * whose caller was handed a lane.
-   */
-  private void commit(Pending mine) {
-    synchronized (queue) {
-      waiting.add(mine);
-      if (busy < lanes) {
-        busy++;
-        mine.batch = takeWaiting();
-        mine.lead();
-      } else if (mine.then != null) {
-        return; // a lane under way carries it with its next batch
-      }
-    }
-    if (mine.leads() || !mine.awaitSettledOrTurn()) {
-      lead(mine.batch);
-    }
-  }
-
-  /** Everything queued; the caller holds the queue's monitor. */
-  private List<Pending> takeWaiting() {
-    List<Pending> taken = waiting;
-    waiting = new ArrayList<>();
-    return taken;
-  }
-
-  /**
-   * Commits {@code batch}, then hands the lane, with everything queued meanwhile, to a caller waiting for its
-   * write. While only queued writes whose callers went on are left, this thread commits them too: nobody else
-   * would.
-   */
-  private void lead(List<Pending> batch) {
-    while (true) {
-      try {
-        run(batch);
-      } finally {
-        for (Pending p : batch) {
-          if (!p.settled()) {
-            settle(p, new IllegalStateException("the write was not carried by a transaction"));
-          }
-        }
-      }
-      Pending next = null;
-      synchronized (queue) {
-        if (waiting.isEmpty()) {
-          busy--;
-          return;
-        }
-        batch = takeWaiting();
-        for (Pending p : batch) {
-          if (p.then == null) {
-            next = p;
-            next.batch = batch;
-            break;
-          }
-        }
-      }
-      if (next != null) {
-        next.lead();
-        return;
-      }
-    }
-  }
-
-  /**
    * Writes waiting for a lane while every lane is busy, or -1 when a lane is free (for tests that line writes up
    * behind commits).
    */
   int queued() {
-    synchronized (queue) {
-      return busy == lanes ? waiting.size() : -1;
-    }
+    return lanes.queued();
   }
 
   private void run(List<Pending> batch) {

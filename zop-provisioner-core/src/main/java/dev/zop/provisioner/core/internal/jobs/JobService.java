@@ -238,7 +238,7 @@ public final class JobService {
     String traceParent = EngineTracing.traceParent(span);
     Job submitted;
     Lease leased = null;
-    StepRunner.Loaded written;
+    LoadedJob written;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       Target target = target(principal, place, spaceId, spec, true, networkErrors);
       List<Step> steps = target.driver.create(spec);
@@ -272,7 +272,7 @@ public final class JobService {
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = view(job, rows);
       // the run's own copy, parsed from the row as written, as a claim's read gives it: nothing it holds is shared
-      written = leased == null ? null : new StepRunner.Loaded(row.parse(), List.copyOf(rows));
+      written = leased == null ? null : new LoadedJob(row.parse(), List.copyOf(rows));
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       unreserve(leased);
       if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {

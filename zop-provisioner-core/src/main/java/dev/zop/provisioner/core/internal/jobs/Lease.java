@@ -12,10 +12,10 @@ public final class Lease {
   private long version;
   private boolean lost;
   private boolean released;
-  /** A write queued without its caller waiting ({@link FencedWriter#writeThen}) is not yet settled. */
+  /** A write queued without its caller waiting (the fenced writer's {@code writeThen}) is not yet settled. */
   private boolean writing;
   /** The job and its steps as read in the claim's own transaction; taken once by the run. */
-  private StepRunner.Loaded claimed;
+  private LoadedJob claimed;
 
   Lease(JobId jobId, String owner, long version) {
     this.jobId = jobId;
@@ -23,14 +23,14 @@ public final class Lease {
     this.version = version;
   }
 
-  Lease withClaimed(StepRunner.Loaded loaded) {
+  Lease withClaimed(LoadedJob loaded) {
     this.claimed = loaded;
     return this;
   }
 
   /** What the claim read, or null when it read nothing (then the run reads the job itself). */
-  StepRunner.Loaded takeClaimed() {
-    StepRunner.Loaded loaded = claimed;
+  LoadedJob takeClaimed() {
+    LoadedJob loaded = claimed;
     claimed = null;
     return loaded;
   }

@@ -99,18 +99,15 @@ final class StepRunner {
     run.guarded(() -> runSteps(run));
   }
 
-  /** A claimed job with all its steps, read on one connection. */
-  record Loaded(JobRecord job, List<StepRecord> steps) {}
-
   /**
    * Reads the jobs just claimed, with their steps, in the claim's transaction: two queries for the whole claim
    * rather than two for each job.
    */
-  Map<String, Loaded> load(Connection c, List<String> jobIds) throws SQLException {
+  Map<String, LoadedJob> load(Connection c, List<String> jobIds) throws SQLException {
     Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds, db.dialect());
-    Map<String, Loaded> loaded = new java.util.HashMap<>();
+    Map<String, LoadedJob> loaded = new java.util.HashMap<>();
     for (JobRecord job : jobs.findAnyOrg(c, jobIds)) {
-      loaded.put(job.id().value(), new Loaded(job, steps.getOrDefault(job.id().value(), List.of())));
+      loaded.put(job.id().value(), new LoadedJob(job, steps.getOrDefault(job.id().value(), List.of())));
     }
     return loaded;
   }
@@ -118,10 +115,10 @@ final class StepRunner {
   /** Begins a run; true when it was handed on to a queued write (see {@link Run#handOn}). */
   private boolean runSteps(Run run) {
     Lease lease = run.lease;
-    Loaded claimed = lease.takeClaimed();
-    Loaded loaded = claimed != null ? claimed : db.read(c -> {
+    LoadedJob claimed = lease.takeClaimed();
+    LoadedJob loaded = claimed != null ? claimed : db.read(c -> {
       JobRecord found = jobs.findAnyOrg(c, lease.jobId);
-      return found == null ? null : new Loaded(found, jobs.steps(c, found.id()));
+      return found == null ? null : new LoadedJob(found, jobs.steps(c, found.id()));
     });
     // The claim's own read is the lease's by construction, even if a heartbeat has moved the version on since
     // (the job may wait in the pool's queue); a job read now must still have the lease's version.

@@ -107,7 +107,7 @@ final class Worker implements AutoCloseable {
       try {
         threadBound = true; // before counting the threads: a run ending meanwhile must wake the poller
         int free = toClaim(threads, busy.get(), backlog);
-        Map<String, StepRunner.Loaded> loaded = new java.util.HashMap<>();
+        Map<String, LoadedJob> loaded = new java.util.HashMap<>();
         List<Dialect.Claimed> claimed = free <= 0 ? List.of() : db.tx(c -> {
           List<Dialect.Claimed> now = db.dialect().claim(c, owner, leaseMillis, free);
           if (!now.isEmpty()) {
@@ -181,7 +181,7 @@ final class Worker implements AutoCloseable {
    * Runs a {@link #reserve reserved} job whose row, leased to this engine, is committed; {@code loaded} is the job
    * and its steps as a read of those rows gives them. From here on its lease is heartbeated as a claimed one's.
    */
-  void startSubmitted(Lease lease, StepRunner.Loaded loaded) {
+  void startSubmitted(Lease lease, LoadedJob loaded) {
     metrics.leasedAtSubmit();
     try {
       execute(lease.withClaimed(loaded));

@@ -1,5 +1,7 @@
 package dev.zop.provisioner.core.internal.store;
 
+import java.util.List;
+
 /**
  * A caller's place in a group commit: settled once a transaction carried its write (or failed it), or handed the
  * turn to lead the next transaction.
@@ -7,6 +9,13 @@ package dev.zop.provisioner.core.internal.store;
 public class CommitTurn {
   private boolean settled;
   private boolean leads;
+  /** What this caller leads, set (holding the lanes' queue monitor) before it is told to lead. */
+  List<? extends CommitTurn> batch;
+
+  /** Whether the caller waits for this write; one that went on is told its outcome some other way. */
+  public boolean callerWaits() {
+    return true;
+  }
 
   /** This caller leads the next transaction. */
   public final synchronized void lead() {

@@ -1,20 +1,13 @@
 package dev.zop.provisioner.core.internal.store;
 
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Row writes of concurrent callers committed in shared transactions (group commit), each caller returning only once
- * its rows are durable. A caller that finds a lane free leads: it takes everything queued, its own rows among it, and
- * writes it as one JDBC batch per distinct statement text and one commit; then it hands the lane, with everything
- * queued meanwhile, to the first caller still waiting. When a shared transaction fails (one caller's row breaks a
- * constraint, say) it is rolled back and each caller's rows run again in a transaction of their own, so every caller
- * gets exactly the outcome its rows would have had alone. A caller alone pays nothing for this: it finds a lane free
- * and commits at once.
- *
- * <p>A lane is handed on with its batch already taken from the queue, so a caller handed a lane always finds its
- * own rows in the batch it leads: no other leader can have taken them, and it returns only once they are settled.
+ * Row writes of concurrent callers committed in shared transactions ({@link CommitLanes}), each caller returning
+ * only once its rows are durable: a batch is one JDBC batch per distinct statement text and one commit. When a
+ * shared transaction fails (one caller's row breaks a constraint, say) it is rolled back and each caller's rows run
+ * again in a transaction of their own, so every caller gets exactly the outcome its rows would have had alone.
  *
  * <p>Only for writes that need nothing read inside their transaction, and whose rows within one caller are ordered
  * as {@link Database#executeBatched} orders them (by the first appearance of each statement text).
@@ -22,8 +15,6 @@ import java.util.List;
 public final class GroupCommit {
   private static final class Pending extends CommitTurn {
     final List<RowWrite> rows;
-    /** What this caller leads, set (holding the queue's monitor) before it is told to lead. */
-    List<Pending> batch;
     RuntimeException failure;
 
     Pending(List<RowWrite> rows) {
@@ -32,19 +23,22 @@ public final class GroupCommit {
   }
 
   private final Database db;
-  private final int lanes;
-  private final Object queue = new Object();
-  private List<Pending> waiting = new ArrayList<>();
-  /** Lanes with a transaction under way, or handed to a caller about to start one. */
-  private int busy;
+  private final CommitLanes<Pending> lanes;
 
   /** @param lanes how many shared transactions may be under way at once */
   public GroupCommit(Database db, int lanes) {
-    if (lanes < 1) {
-      throw new IllegalArgumentException("at least one lane");
-    }
     this.db = db;
-    this.lanes = lanes;
+    this.lanes = new CommitLanes<>(lanes, new CommitLanes.Carrier<>() {
+      @Override
+      public void carry(List<Pending> batch) {
+        run(batch);
+      }
+
+      @Override
+      public void unsettled(Pending write, RuntimeException why) {
+        settle(write, why);
+      }
+    });
   }
 
   /**
@@ -55,58 +49,15 @@ public final class GroupCommit {
    */
   public void write(List<RowWrite> rows) {
     Pending mine = new Pending(List.copyOf(rows));
-    synchronized (queue) {
-      waiting.add(mine);
-      if (busy < lanes) {
-        busy++;
-        mine.batch = takeWaiting();
-        mine.lead();
-      }
-    }
-    if (mine.leads() || !mine.awaitSettledOrTurn()) {
-      lead(mine.batch);
-    }
+    lanes.commit(mine);
     if (mine.failure != null) {
       throw mine.failure;
     }
   }
 
-  /** Everything queued; the caller holds the queue's monitor. */
-  private List<Pending> takeWaiting() {
-    List<Pending> taken = waiting;
-    waiting = new ArrayList<>();
-    return taken;
-  }
-
-  private void lead(List<Pending> batch) {
-    try {
-      run(batch);
-    } finally {
-      for (Pending p : batch) {
-        if (!p.settled()) {
-          settle(p, new IllegalStateException("the write was not carried by a transaction"));
-        }
-      }
-      Pending next = null;
-      synchronized (queue) {
-        if (waiting.isEmpty()) {
-          busy--;
-        } else {
-          next = waiting.get(0);
-          next.batch = takeWaiting();
-        }
-      }
-      if (next != null) {
-        next.lead();
-      }
-    }
-  }
-
   /** Callers waiting for a lane while every lane is busy, or -1 when a lane is free (for tests). */
   int queued() {
-    synchronized (queue) {
-      return busy == lanes ? waiting.size() : -1;
-    }
+    return lanes.queued();
   }
 
   private void run(List<Pending> batch) {

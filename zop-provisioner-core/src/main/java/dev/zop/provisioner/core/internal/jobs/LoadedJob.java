@@ -1,0 +1,6 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import java.util.List;
+
+/** A job with all its steps, read on one connection: what a run starts from. */
+record LoadedJob(JobRecord job, List<StepRecord> steps) {}
