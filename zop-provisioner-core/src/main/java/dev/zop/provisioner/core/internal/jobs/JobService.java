@@ -78,14 +78,14 @@ public final class JobService {
   private final WatchHub watchHub;
   private final Runnable wakeWorker;
   /** This engine's worker, which may take a job it submits without a claim; null when it runs no workers. */
-  private final Worker worker;
+  private final Reservation.Source worker;
   private final Duration awaitPoll;
   private final List<TeardownGuard> teardownGuards;
   private final GroupCommit submits;
 
   JobService(Database db, JobRepository jobs, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, JobScopes scopes, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
-      Runnable wakeWorker, Worker worker, Duration awaitPoll, List<TeardownGuard> teardownGuards,
+      Runnable wakeWorker, Reservation.Source worker, Duration awaitPoll, List<TeardownGuard> teardownGuards,
       EngineTracing tracing) {
     this.worker = worker;
     this.tracing = tracing;
@@ -237,7 +237,7 @@ public final class JobService {
     io.opentelemetry.api.trace.Span span = tracing.submitted(id.value(), spec.kind().wireName());
     String traceParent = EngineTracing.traceParent(span);
     Job submitted;
-    Lease leased = null;
+    Reservation leased = null;
     LoadedJob written;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       Target target = target(principal, place, spaceId, spec, true, networkErrors);
@@ -259,7 +259,7 @@ public final class JobService {
           leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
       JobRepository.StoredJob row = JobRepository.asWritten(job);
       List<RowWrite> inserts = new ArrayList<>(jobs.inserts(row, key, hash, rows, true,
-          leased == null ? null : worker.atSubmit(), db.dialect()));
+          leased == null ? null : leased.leaseAtSubmit(), db.dialect()));
       inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
       // what the plan warned of stays with the job, for whoever submitted without planning
@@ -294,7 +294,7 @@ public final class JobService {
       span.end();
     }
     if (leased != null) {
-      worker.startSubmitted(leased, written);
+      leased.committed(written);
     } else {
       wakeWorker.run();
     }
@@ -302,9 +302,9 @@ public final class JobService {
   }
 
   /** A thread reserved for a job whose row was not written (or not known to be): its lease, if any, runs out. */
-  private void unreserve(Lease leased) {
+  private static void unreserve(Reservation leased) {
     if (leased != null) {
-      worker.unreserve();
+      leased.abandoned();
     }
   }
 

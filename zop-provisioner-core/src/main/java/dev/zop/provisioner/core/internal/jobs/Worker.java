@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * {@code next_run_at}, not a thread, so the pool only ever holds jobs with work to do right now; nor does a job
  * whose step's success is being committed hold one (its run goes on as a new task once that is durable).
  */
-final class Worker implements AutoCloseable {
+final class Worker implements AutoCloseable, Reservation.Source {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
   private final Database db;
@@ -157,45 +157,51 @@ final class Worker implements AutoCloseable {
 
   /**
    * A thread for a job about to be submitted here, when one is free now: its row is then written already leased
-   * to this engine ({@link #atSubmit}), and {@link #startSubmitted} runs it once that row is committed, with no
-   * claim between. A claim costs a transaction (the lease's write, its commit, and reading back the job and its
-   * steps the submit had in hand), at a trickle of submits one a job. Null when no thread is free (the job then
-   * waits for a claim, here or by another engine: none is held back for want of a thread here) or the engine is
-   * stopping.
+   * to this engine, and the job runs once that row is committed, with no claim between. A claim costs a
+   * transaction (the lease's write, its commit, and reading back the job and its steps the submit had in hand), at
+   * a trickle of submits one a job. Null when no thread is free (the job then waits for a claim, here or by another
+   * engine: none is held back for want of a thread here) or the engine is stopping.
    */
-  Lease reserve(JobId id) {
+  @Override
+  public Reservation reserve(JobId id) {
     for (int now = busy.get(); running && now < threads; now = busy.get()) {
       if (busy.compareAndSet(now, now + 1)) {
-        return new Lease(id, owner, JobRepository.LEASED_AT_SUBMIT_VERSION);
+        return new Reserved(new Lease(id, owner, JobRepository.LEASED_AT_SUBMIT_VERSION));
       }
     }
     return null;
   }
 
-  /** How the row of a job {@link #reserve reserved} here is leased as it is written. */
-  JobRepository.LeaseAtSubmit atSubmit() {
-    return new JobRepository.LeaseAtSubmit(owner, leaseMillis);
-  }
+  /** A thread reserved for one submitted job. */
+  private final class Reserved implements Reservation {
+    private final Lease lease;
 
-  /**
-   * Runs a {@link #reserve reserved} job whose row, leased to this engine, is committed; {@code loaded} is the job
-   * and its steps as a read of those rows gives them. From here on its lease is heartbeated as a claimed one's.
-   */
-  void startSubmitted(Lease lease, LoadedJob loaded) {
-    metrics.leasedAtSubmit();
-    try {
-      execute(lease.withClaimed(loaded));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // halted as a crash is: the lease is left to run out, and the job to be claimed then
-      leases.remove(lease.jobId);
-      busy.decrementAndGet();
+    Reserved(Lease lease) {
+      this.lease = lease;
     }
-  }
 
-  /** Gives the thread of a {@link #reserve reserved} job back: its row was not written, or not known to be. */
-  void unreserve() {
-    busy.decrementAndGet();
-    wakeups.changed(); // the poller may have counted the thread as taken
+    @Override
+    public JobRepository.LeaseAtSubmit leaseAtSubmit() {
+      return new JobRepository.LeaseAtSubmit(owner, leaseMillis);
+    }
+
+    @Override
+    public void committed(LoadedJob loaded) {
+      metrics.leasedAtSubmit();
+      try {
+        execute(lease.withClaimed(loaded));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // halted as a crash is: the lease is left to run out, and the job to be claimed then
+        leases.remove(lease.jobId);
+        busy.decrementAndGet();
+      }
+    }
+
+    @Override
+    public void abandoned() {
+      busy.decrementAndGet();
+      wakeups.changed(); // the poller may have counted the thread as taken
+    }
   }
 
   private void heartbeat() {
