@@ -25,6 +25,8 @@ class ArchitectureTest {
   private static final String[] ENGINE_SIDE = {"dev.zop.provisioner.core..", "dev.zop.provisioner.wire..",
       "dev.zop.provisioner.client..", "dev.zop.provisioner.server..", "dev.zop.provisioner.benchmarks.."};
 
+  private static final String JOBS = "dev.zop.provisioner.core.internal.jobs";
+
   private static JavaClasses production;
 
   @BeforeAll
@@ -140,6 +142,92 @@ class ArchitectureTest {
   @Test
   void coreFeaturesHaveNoCycles() {
     slices().matching("dev.zop.provisioner.core.internal.(*)..").should().beFreeOfCycles().check(production);
+  }
+
+  @Test
+  void theEnginesRuleIsAPureFunction() {
+    // what follows a step is decided without I/O, threads or the clock: a table can test it whole
+    classes().that().haveNameMatching(java.util.regex.Pattern.quote(JOBS + ".OutcomeRule") + "(\\$.*)?")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, "dev.zop.provisioner.core",
+            JOBS, "java.lang..", "java.time..", "java.util"))
+        .check(production);
+    noClasses().that().haveNameMatching(java.util.regex.Pattern.quote(JOBS + ".OutcomeRule") + "(\\$.*)?")
+        .should().callMethod(java.time.Instant.class, "now")
+        .orShould().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(java.util.concurrent.ThreadLocalRandom.class, "current")
+        .check(production);
+  }
+
+  @Test
+  void theRunnerSeesNeitherTheWorkerNorSubmitLeasing() {
+    // the runner runs what it is handed; claiming, claim-ahead and leasing at submit stay behind the worker
+    noClasses().that().haveNameMatching(java.util.regex.Pattern.quote(JOBS + ".StepRunner") + "(\\$.*)?")
+        .should().dependOnClassesThat().haveNameMatching(
+            java.util.regex.Pattern.quote(JOBS) + "\\.(Worker|Reservation)(\\$.*)?")
+        .check(production);
+    // a submit sees only the reservation it is given, never the worker itself
+    noClasses().that().haveNameMatching(java.util.regex.Pattern.quote(JOBS + ".JobService") + "(\\$.*)?")
+        .should().dependOnClassesThat().haveNameMatching(java.util.regex.Pattern.quote(JOBS + ".Worker") + "(\\$.*)?")
+        .check(production);
+  }
+
+  @Test
+  void groupCommitIsWrittenOnce() {
+    // the lanes lead, hand on and settle; the writers only say how a batch is committed
+    noClasses().that().doNotHaveFullyQualifiedName("dev.zop.provisioner.core.internal.store.CommitLanes")
+        .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+            "a commit turn's lead or awaitSettledOrTurn",
+            call -> call.getTargetOwner().isAssignableTo("dev.zop.provisioner.core.internal.store.CommitTurn")
+                && java.util.Set.of("lead", "awaitSettledOrTurn").contains(call.getName())))
+        .check(production);
+  }
+
+  @Test
+  void theJobsPackageHasNoFileCycles() {
+    // classes nested in a file count as the file
+    java.util.Map<String, java.util.Set<String>> uses = new java.util.TreeMap<>();
+    for (com.tngtech.archunit.core.domain.JavaClass type : production) {
+      if (!type.getPackageName().equals(JOBS)) {
+        continue;
+      }
+      String file = fileOf(type);
+      java.util.Set<String> targets = uses.computeIfAbsent(file, f -> new java.util.TreeSet<>());
+      for (com.tngtech.archunit.core.domain.Dependency d : type.getDirectDependenciesFromSelf()) {
+        com.tngtech.archunit.core.domain.JavaClass target = d.getTargetClass();
+        if (target.getPackageName().equals(JOBS) && !fileOf(target).equals(file)) {
+          targets.add(fileOf(target));
+        }
+      }
+    }
+    java.util.List<String> cycles = new java.util.ArrayList<>();
+    for (String start : uses.keySet()) {
+      findCycle(start, start, uses, new java.util.ArrayList<>(java.util.List.of(start)), cycles);
+    }
+    if (!cycles.isEmpty()) {
+      throw new AssertionError("files of " + JOBS + " that use each other: " + cycles);
+    }
+  }
+
+  private static String fileOf(com.tngtech.archunit.core.domain.JavaClass type) {
+    String name = type.getName();
+    int nested = name.indexOf('$');
+    return nested < 0 ? type.getSimpleName() : name.substring(name.lastIndexOf('.') + 1, nested);
+  }
+
+  private static void findCycle(String start, String at, java.util.Map<String, java.util.Set<String>> uses,
+      java.util.List<String> path, java.util.List<String> cycles) {
+    for (String next : uses.getOrDefault(at, java.util.Set.of())) {
+      if (next.equals(start)) {
+        // each cycle once: from its alphabetically first file
+        if (path.stream().allMatch(f -> f.compareTo(start) >= 0)) {
+          cycles.add(String.join(" -> ", path) + " -> " + start);
+        }
+      } else if (!path.contains(next) && path.size() < 12) {
+        path.add(next);
+        findCycle(start, next, uses, path, cycles);
+        path.remove(path.size() - 1);
+      }
+    }
   }
 
   private static String[] concat(String[] first, String... more) {
