@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What it takes to register a space. Immutable; each method returns a changed copy:
- * {@code SpaceRequest.aws("checkout-prod-us-east-1", accountId).region("us-east-1").clusterName("checkout-prod")}.
+ * {@code SpaceRequest.of("aws", "checkout-prod-us-east-1", accountId).region("us-east-1").clusterName("checkout-prod")}.
  *
  * <p>AWS and GCP spaces need {@code config.region}; Azure spaces need {@code config.resourceGroup}.
  * {@code spaceType} defaults to {@code kubernetes}.
@@ -44,14 +44,20 @@ public record SpaceRequest(
     return new SpaceRequest(name, provider, DEFAULT_SPACE_TYPE, cloudAccountId, Map.of());
   }
 
+  /** @deprecated a provider is named by its id: {@code of("aws", name, cloudAccountId)}. */
+  @Deprecated
   public static SpaceRequest aws(String name, CloudAccountId cloudAccountId) {
     return of("aws", name, cloudAccountId);
   }
 
+  /** @deprecated a provider is named by its id: {@code of("gcp", name, cloudAccountId)}. */
+  @Deprecated
   public static SpaceRequest gcp(String name, CloudAccountId cloudAccountId) {
     return of("gcp", name, cloudAccountId);
   }
 
+  /** @deprecated a provider is named by its id: {@code of("azure", name, cloudAccountId)}. */
+  @Deprecated
   public static SpaceRequest azure(String name, CloudAccountId cloudAccountId) {
     return of("azure", name, cloudAccountId);
   }

@@ -40,7 +40,7 @@ public final class AwsTour {
         .provider(new AwsProvider().pollingEvery(Duration.ofSeconds(1))).build()) {
       CloudAccount account = zop.accounts().create(CloudAccountRequest.of("aws", "emulator")
           .property("endpoint", endpoint));
-      Space space = zop.spaces().create(SpaceRequest.aws("tour-us-east-1", account.id()).region("us-east-1"));
+      Space space = zop.spaces().create(SpaceRequest.of("aws", "tour-us-east-1", account.id()).region("us-east-1"));
 
       NetworkSpec network = NetworkSpec.named("tour").cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24")
           .subnet("b", "10.0.2.0/24").dnsZone("tour.internal.example.com").build();

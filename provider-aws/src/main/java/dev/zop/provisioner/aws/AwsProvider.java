@@ -3,6 +3,7 @@ package dev.zop.provisioner.aws;
 import com.google.auto.service.AutoService;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.spi.CallMetrics;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -68,6 +69,11 @@ public final class AwsProvider implements CloudProvider {
     List<MetricPublisher> all = new java.util.ArrayList<>(publishers);
     all.add(java.util.Objects.requireNonNull(publisher));
     return new AwsProvider(interceptors, all, pollInterval);
+  }
+
+  @Override
+  public AwsProvider withCallMetrics(CallMetrics metrics) {
+    return metricPublisher(new AwsCallMetrics(metrics));
   }
 
   /**

@@ -30,7 +30,7 @@ class AwsCrashResumeIT {
     EmbeddedProvisioner first = engine(AwsProvider.withInterceptors(slow), "engine-a");
     CloudAccount account = first.accounts().create(CloudAccountRequest.of("aws", "moto")
         .property("endpoint", MOTO.endpoint()));
-    Space space = first.spaces().create(SpaceRequest.aws("crash-us-east-1", account.id()).region("us-east-1"));
+    Space space = first.spaces().create(SpaceRequest.of("aws", "crash-us-east-1", account.id()).region("us-east-1"));
     Job job = first.jobs().submit(space.id(), NetworkSpec.named("crashy").cidr("10.7.0.0/16")
         .subnet("a", "10.7.1.0/24").subnet("b", "10.7.2.0/24").build());
 

@@ -81,7 +81,7 @@ class AwsEngineIT {
         .build();
     account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").credentialsRef("default-chain")
         .property("endpoint", MOTO.endpoint()));
-    space = zop.spaces().create(SpaceRequest.aws("platform-us-east-1", account.id()).region("us-east-1"));
+    space = zop.spaces().create(SpaceRequest.of("aws", "platform-us-east-1", account.id()).region("us-east-1"));
     ec2 = MOTO.client(Ec2Client.builder());
   }
 
@@ -569,7 +569,7 @@ class AwsEngineIT {
     try {
       CloudAccount profiled = zop.accounts().create(CloudAccountRequest.of("aws", "profiled")
           .credentialsRef("profile:zop-moto").property("endpoint", MOTO.endpoint()));
-      Space other = zop.spaces().create(SpaceRequest.aws("profiled-us-east-1", profiled.id()).region("us-east-1"));
+      Space other = zop.spaces().create(SpaceRequest.of("aws", "profiled-us-east-1", profiled.id()).region("us-east-1"));
       Job job = zop.jobs().await(zop.jobs().submit(other.id(), RegistrySpec.named("profiled/app")).id(), WAIT);
       assertThat(job.status()).as("%s", job.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
     } finally {

@@ -53,7 +53,7 @@ class AzureEngineTest {
     account = zop.accounts().create(CloudAccountRequest.of("azure", "fake")
         .property("tenantId", "00000000-0000-0000-0000-0000000000aa").property("subscriptionId", SUBSCRIPTION)
         .property("endpoint", FAKE.endpoint()));
-    space = zop.spaces().create(SpaceRequest.azure("platform-eastus", account.id()).region("eastus")
+    space = zop.spaces().create(SpaceRequest.of("azure", "platform-eastus", account.id()).region("eastus")
         .resourceGroup(GROUP));
   }
 
@@ -139,7 +139,7 @@ class AzureEngineTest {
   @Test
   void aSpaceThatNamesOnlyItsResourceGroupPutsItsResourcesInTheGroupsLocation() {
     // the spaces document's Azure space: a resource group and nothing else
-    Space groupOnly = zop.spaces().create(SpaceRequest.azure("platform-rg-only", account.id()).resourceGroup(GROUP));
+    Space groupOnly = zop.spaces().create(SpaceRequest.of("azure", "platform-rg-only", account.id()).resourceGroup(GROUP));
     Job registry = zop.jobs().await(zop.jobs().submit(groupOnly.id(), RegistrySpec.named("team/web")).id(), WAIT);
     assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(resource("Microsoft.ContainerRegistry/registries", "teamweb").path("location").asText())
@@ -444,7 +444,7 @@ class AzureEngineTest {
     CloudAccount vaulted = zop.accounts().create(CloudAccountRequest.of("azure", "vaulted")
         .property("tenantId", "00000000-0000-0000-0000-0000000000aa").property("subscriptionId", SUBSCRIPTION)
         .property("endpoint", FAKE.endpoint()).property("keyVaultUrl", FAKE.endpoint()));
-    Space vaultedSpace = zop.spaces().create(SpaceRequest.azure("vaulted", vaulted.id()).resourceGroup(GROUP));
+    Space vaultedSpace = zop.spaces().create(SpaceRequest.of("azure", "vaulted", vaulted.id()).resourceGroup(GROUP));
     Job pool = zop.jobs().await(zop.jobs().submit(vaultedSpace.id(), dev.zop.provisioner.spec.VmPoolSpec
         .named("batch").instanceType("Standard_B2s").size(1, 2).build()).id(), WAIT);
     assertThat(pool.status()).as(String.valueOf(pool.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
@@ -531,7 +531,7 @@ class AzureEngineTest {
       CloudAccount noKey = unauthenticated.accounts().create(CloudAccountRequest.of("azure", "no-key")
           .credentialsRef("env:ZOP_TEST_UNSET_AZURE").property("tenantId", "t").property("subscriptionId", "s")
           .property("endpoint", FAKE.endpoint()));
-      Space noKeySpace = unauthenticated.spaces().create(SpaceRequest.azure("no-key", noKey.id()).region("eastus")
+      Space noKeySpace = unauthenticated.spaces().create(SpaceRequest.of("azure", "no-key", noKey.id()).region("eastus")
           .resourceGroup(GROUP));
       Job job = unauthenticated.jobs().await(unauthenticated.jobs().submit(noKeySpace.id(),
           RegistrySpec.named("noregistry")).id(), WAIT);

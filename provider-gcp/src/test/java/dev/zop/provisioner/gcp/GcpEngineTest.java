@@ -62,7 +62,7 @@ class GcpEngineTest {
         .retryPolicy(RetryPolicy.exponential(2, Duration.ofMillis(10), Duration.ofMillis(30)))
         .build();
     account = zop.accounts().create(FAKE.account("fake", PROJECT, "none"));
-    space = zop.spaces().create(SpaceRequest.gcp("platform-us-central1", account.id()).region("us-central1"));
+    space = zop.spaces().create(SpaceRequest.of("gcp", "platform-us-central1", account.id()).region("us-central1"));
   }
 
   /**
@@ -184,7 +184,7 @@ class GcpEngineTest {
   @Test
   void theDocumentsKubernetesBodyMakesARegionalGkeClusterWhoseSpaceGetsAKubeconfig() throws Exception {
     CloudAccount keyed = zop.accounts().create(FAKE.account("keyed", PROJECT, "file:" + serviceAccountKey()));
-    Space gcp = zop.spaces().create(SpaceRequest.gcp("keyed-us-central1", keyed.id()).region("us-central1"));
+    Space gcp = zop.spaces().create(SpaceRequest.of("gcp", "keyed-us-central1", keyed.id()).region("us-central1"));
     String network = peerNetwork("platform-net");
     // the provisioning document's body, its invented network and subnet ids replaced by real ones
     var body = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
@@ -387,7 +387,7 @@ class GcpEngineTest {
 
   @Test
   void aSpaceThatNamesAnotherProjectProvisionsThereWithTheAccountsCredentials() throws Exception {
-    Space teamB = zop.spaces().create(SpaceRequest.gcp("team-b-us-central1", account.id()).region("us-central1")
+    Space teamB = zop.spaces().create(SpaceRequest.of("gcp", "team-b-us-central1", account.id()).region("us-central1")
         .config("projectId", "team-b-project"));
     Job registry = zop.jobs().await(zop.jobs().submit(teamB.id(), RegistrySpec.named("team-b/api")).id(), WAIT);
     assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
@@ -448,7 +448,7 @@ class GcpEngineTest {
   void missingCredentialsAreTheUsersToFixNotTransient() {
     CloudAccount noKey = zop.accounts().create(CloudAccountRequest.of("gcp", "no-key")
         .credentialsRef("env:ZOP_TEST_UNSET_GCP_KEY").property("projectId", PROJECT));
-    Space unauthenticated = zop.spaces().create(SpaceRequest.gcp("no-key-space", noKey.id()).region("us-central1"));
+    Space unauthenticated = zop.spaces().create(SpaceRequest.of("gcp", "no-key-space", noKey.id()).region("us-central1"));
     Job job = zop.jobs().await(zop.jobs().submit(unauthenticated.id(), RegistrySpec.named("anything")).id(), WAIT);
     assertThat(job.status()).isEqualTo(JobStatus.FAILED);
     assertThat(job.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);

@@ -22,6 +22,14 @@ public interface CloudProvider {
   }
 
   /**
+   * The same provider reporting each call its SDK makes to {@code metrics}. The default reports nothing: a provider
+   * whose SDK measures nothing has nothing to report.
+   */
+  default CloudProvider withCallMetrics(CallMetrics metrics) {
+    return this;
+  }
+
+  /**
    * The same provider checking on resources that are still being created, changed or deleted every
    * {@code interval} instead of its own defaults (an operator's setting, {@code zop serve
    * --provider-poll-interval}). The default keeps the provider's own: one that does not poll has nothing to change.

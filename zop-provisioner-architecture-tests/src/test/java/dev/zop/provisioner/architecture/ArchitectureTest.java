@@ -18,22 +18,28 @@ class ArchitectureTest {
   private static final String[] API = {"dev.zop.provisioner", "dev.zop.provisioner.spec..",
       "dev.zop.provisioner.spi..", "dev.zop.provisioner.discovery..", "dev.zop.provisioner.remediation.."};
   private static final String KIT = "dev.zop.provisioner.kit..";
-  private static final String[] PROVIDERS = {"dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
-      "dev.zop.provisioner.azure..",
-      "dev.zop.provisioner.helm..",
-      "dev.zop.provisioner.sim..", "dev.zop.provisioner.examples.localcloud.."};
   private static final String[] ENGINE_SIDE = {"dev.zop.provisioner.core..", "dev.zop.provisioner.wire..",
       "dev.zop.provisioner.client..", "dev.zop.provisioner.server..", "dev.zop.provisioner.benchmarks.."};
 
   private static final String JOBS = "dev.zop.provisioner.core.internal.jobs";
 
   private static JavaClasses production;
+  /**
+   * The packages of every plug-in found on the class path (each cloud provider and the cluster components), named
+   * by nothing here: a class that implements the SPI's {@code CloudProvider} or {@code ClusterComponents} makes
+   * its package one.
+   */
+  private static String[] providers;
 
   @BeforeAll
   static void importClasses() {
     production = new ClassFileImporter()
         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .importPackages("dev.zop.provisioner");
+    providers = production.stream()
+        .filter(c -> !c.isInterface() && (c.isAssignableTo("dev.zop.provisioner.spi.CloudProvider")
+            || c.isAssignableTo("dev.zop.provisioner.spi.ClusterComponents")))
+        .map(c -> c.getPackageName() + "..").distinct().sorted().toArray(String[]::new);
   }
 
   @Test
@@ -41,14 +47,31 @@ class ArchitectureTest {
     // a rule over classes that are not imported passes vacuously: make sure each artifact is seen
     for (String type : new String[] {"dev.zop.provisioner.Provisioner", "dev.zop.provisioner.kit.ProviderStep",
         "dev.zop.provisioner.wire.WireJson", "dev.zop.provisioner.core.EmbeddedProvisioner",
-        "dev.zop.provisioner.sim.SimProvider", "dev.zop.provisioner.aws.AwsProvider",
-        "dev.zop.provisioner.gcp.GcpProvider", "dev.zop.provisioner.azure.AzureProvider",
-        "dev.zop.provisioner.helm.HelmComponents", "dev.zop.provisioner.client.ProvisionerClient",
+        "dev.zop.provisioner.client.ProvisionerClient",
         "dev.zop.provisioner.server.ProvisionerServer", "dev.zop.provisioner.notify.WebhookNotifier",
-        "dev.zop.provisioner.cli.Zop",
-        "dev.zop.provisioner.examples.localcloud.LocalCloudProvider"}) {
+        "dev.zop.provisioner.cli.Zop"}) {
       if (!production.contain(type)) {
         throw new AssertionError(type + " was not imported: the rules below would not see its module");
+      }
+    }
+    // every plug-in installed as a user's class path would have it is among the classes the rules see
+    java.util.List<String> installed = new java.util.ArrayList<>();
+    java.util.ServiceLoader.load(dev.zop.provisioner.spi.CloudProvider.class).stream()
+        .forEach(p -> installed.add(p.type().getName()));
+    java.util.ServiceLoader.load(dev.zop.provisioner.spi.ClusterComponents.class).stream()
+        .forEach(p -> installed.add(p.type().getName()));
+    // the simulated cloud, the three clouds the service ships, the cluster components and the example provider
+    if (installed.size() < 6) {
+      throw new AssertionError("only these plug-ins are installed: " + installed);
+    }
+    for (String type : installed) {
+      if (!production.contain(type)) {
+        throw new AssertionError(type + " is installed but was not imported");
+      }
+      String pkg = type.substring(0, type.lastIndexOf('.'));
+      if (java.util.Arrays.stream(providers).noneMatch(p -> (pkg + ".").startsWith(p.substring(0, p.length() - 1)))) {
+        throw new AssertionError(type + " is installed, but its package is not among the providers' "
+            + java.util.Arrays.toString(providers));
       }
     }
   }
@@ -69,12 +92,10 @@ class ArchitectureTest {
 
   @Test
   void providersSeeOnlyTheApiSpiAndKit() {
-    noClasses().that().resideInAnyPackage(PROVIDERS)
+    noClasses().that().resideInAnyPackage(providers)
         .should().dependOnClassesThat().resideInAnyPackage(ENGINE_SIDE)
         .check(production);
-    noClasses().that().resideInAnyPackage("dev.zop.provisioner.aws..", "dev.zop.provisioner.gcp..",
-            "dev.zop.provisioner.azure..",
-            "dev.zop.provisioner.helm..", "dev.zop.provisioner.sim..", "dev.zop.provisioner.examples.localcloud..")
+    noClasses().that().resideInAnyPackage(providers)
         .should().dependOnClassesThat().resideInAPackage("dev.zop.provisioner.testkit..")
         .check(production);
     // the sim ships (zop serve --demo): it stands on the API and the kit alone, like a real provider
@@ -104,8 +125,18 @@ class ArchitectureTest {
   @Test
   void theCoreNeverNamesAProviderAClientOrTheServer() {
     noClasses().that().resideInAPackage("dev.zop.provisioner.core..")
-        .should().dependOnClassesThat().resideInAnyPackage(concat(PROVIDERS, "dev.zop.provisioner.testkit..",
+        .should().dependOnClassesThat().resideInAnyPackage(concat(providers, "dev.zop.provisioner.testkit..",
             "dev.zop.provisioner.client..", "dev.zop.provisioner.server..", "dev.zop.provisioner.wire.."))
+        .check(production);
+  }
+
+  @Test
+  void theServiceFindsItsProvidersAndNamesNone() {
+    // zop serve configures whatever ServiceLoader finds (meters, poll interval) through the SPI alone; only its
+    // --demo names the simulated cloud, the labelled test double it runs on
+    noClasses().that().resideInAPackage("dev.zop.provisioner.server..")
+        .should().dependOnClassesThat().resideInAnyPackage(java.util.Arrays.stream(providers)
+            .filter(p -> !p.equals("dev.zop.provisioner.sim..")).toArray(String[]::new))
         .check(production);
   }
 

@@ -39,7 +39,7 @@ class AzureThroughTheServiceTest {
         .withHttpClient(fake.httpClient()).pollingEvery(Duration.ofMillis(20))));
     client = fixture.client(fixture.adminToken);
     CloudAccount account = client.accounts().create(fake.account("acme-azure", SUBSCRIPTION));
-    space = client.spaces().create(SpaceRequest.azure("acme-eastus", account.id()).resourceGroup(GROUP));
+    space = client.spaces().create(SpaceRequest.of("azure", "acme-eastus", account.id()).resourceGroup(GROUP));
     // what the document's invented network and subnet ids stand for
     fake.existingNetwork(SUBSCRIPTION, GROUP, "platform-net", "10.1.0.0/16",
         Map.of("platform-net-a", "10.1.0.0/20", "platform-net-b", "10.1.16.0/20"));

@@ -43,7 +43,7 @@ class GcpThroughTheServiceTest {
     fixture = ServerFixture.withEngine(e -> e.provider(new GcpProvider().pollingEvery(Duration.ofMillis(20))));
     client = fixture.client(fixture.adminToken);
     CloudAccount account = client.accounts().create(fake.account("acme-gcp", PROJECT, "none"));
-    space = client.spaces().create(SpaceRequest.gcp("acme-us-central1", account.id()).region("us-central1"));
+    space = client.spaces().create(SpaceRequest.of("gcp", "acme-us-central1", account.id()).region("us-central1"));
     // what the document's invented ids stand for: a network with two subnetworks, and the project's default one
     network("default");
     String vpc = network("platform-net");

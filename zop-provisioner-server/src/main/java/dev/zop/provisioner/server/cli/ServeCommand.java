@@ -6,8 +6,6 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
-import dev.zop.provisioner.aws.AwsProvider;
-import dev.zop.provisioner.aws.AwsSdkMeters;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
 import dev.zop.provisioner.server.AccessStore;
@@ -81,16 +79,12 @@ final class ServeCommand implements Callable<Integer> {
       // otherwise GlobalOpenTelemetry stays the engine's and the server's: a no-op, or a Java agent's SDK
       builder.openTelemetry(telemetry.openTelemetry());
     }
-    // the AWS SDK's own meters of each call (durations, retries, throttling) beside the engine's
-    dev.zop.provisioner.spi.CloudProvider aws = new AwsProvider().metricPublisher(new AwsSdkMeters(meters));
-    if (providerPollInterval != null && !providerPollInterval.isBlank()) {
-      java.time.Duration interval = interval(providerPollInterval);
-      // every installed provider, given explicitly so that the setting reaches each (ids replace the found ones)
-      polling(java.util.ServiceLoader.load(dev.zop.provisioner.spi.CloudProvider.class), interval)
-          .forEach(builder::provider);
-      aws = aws.pollingEvery(interval);
-    }
-    builder.provider(aws);
+    // every installed provider, given explicitly so that these settings reach each (ids replace the found ones):
+    // its SDK's own meters of each call (durations, retries, throttling) beside the engine's, and the poll interval
+    java.time.Duration interval = providerPollInterval == null || providerPollInterval.isBlank() ? null
+        : interval(providerPollInterval);
+    configured(java.util.ServiceLoader.load(dev.zop.provisioner.spi.CloudProvider.class), meters, interval)
+        .forEach(builder::provider);
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
@@ -151,10 +145,19 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** Each provider as it polls every {@code interval}. */
-  static java.util.List<dev.zop.provisioner.spi.CloudProvider> polling(
-      Iterable<dev.zop.provisioner.spi.CloudProvider> providers, java.time.Duration interval) {
+  /**
+   * The providers, each reporting its SDK's calls into {@code meters}, and checking on resources every
+   * {@code interval} when that is set.
+   */
+  static java.util.List<dev.zop.provisioner.spi.CloudProvider> configured(
+      Iterable<dev.zop.provisioner.spi.CloudProvider> providers, io.micrometer.core.instrument.MeterRegistry meters,
+      java.time.Duration interval) {
     java.util.List<dev.zop.provisioner.spi.CloudProvider> all = new java.util.ArrayList<>();
-    providers.forEach(p -> all.add(p.pollingEvery(interval)));
+    for (dev.zop.provisioner.spi.CloudProvider provider : providers) {
+      dev.zop.provisioner.spi.CloudProvider metered =
+          provider.withCallMetrics(new ProviderMeters(meters, provider.metadata().id()));
+      all.add(interval == null ? metered : metered.pollingEvery(interval));
+    }
     return all;
   }
 

@@ -7,6 +7,7 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -30,7 +31,7 @@ class ServePollIntervalTest {
     List<CloudProvider> installed = ServiceLoader.load(CloudProvider.class).stream()
         .map(ServiceLoader.Provider::get).toList();
     assertThat(installed).extracting(p -> p.metadata().id()).contains("aws", "gcp", "azure");
-    List<CloudProvider> polling = ServeCommand.polling(installed, interval);
+    List<CloudProvider> polling = ServeCommand.configured(installed, new SimpleMeterRegistry(), interval);
     assertThat(polling).extracting(p -> p.metadata().id())
         .containsExactlyElementsOf(installed.stream().map(p -> p.metadata().id()).toList());
     // each real provider answers with a configured copy of itself, not the one it was
@@ -51,6 +52,6 @@ class ServePollIntervalTest {
         throw new UnsupportedOperationException();
       }
     };
-    assertThat(ServeCommand.polling(List.of(fixed), interval)).containsExactly(fixed);
+    assertThat(ServeCommand.configured(List.of(fixed), new SimpleMeterRegistry(), interval)).containsExactly(fixed);
   }
 }

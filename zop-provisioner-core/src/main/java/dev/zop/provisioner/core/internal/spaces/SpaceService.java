@@ -44,11 +44,6 @@ import java.util.regex.Pattern;
 
 /** Creates, reads and retires deployment spaces. */
 public final class SpaceService {
-  /** The product's rules, which hold even for a provider that declares fewer keys. */
-  private static final Map<String, Set<String>> PRODUCT_REQUIRED = Map.of(
-      "aws", Set.of("region"),
-      "gcp", Set.of("region"),
-      "azure", Set.of("resourceGroup"));
   /** Cluster credentials belong in a secret store; a space only ever holds references to them. */
   /** The config key holding the secret reference of a kubeconfig the space was registered with. */
   public static final String KUBECONFIG_REF = "kubeconfigRef";
@@ -98,8 +93,7 @@ public final class SpaceService {
       errors.add(FieldError.of("provider", "unsupported_provider",
           "no provider '" + request.provider() + "' is installed"));
     } else {
-      Set<String> required = new LinkedHashSet<>(PRODUCT_REQUIRED.getOrDefault(request.provider(), Set.of()));
-      required.addAll(provider.metadata().requiredSpaceConfig());
+      Set<String> required = new LinkedHashSet<>(provider.metadata().requiredSpaceConfig());
       for (String key : required) {
         String value = request.config().get(key);
         if (value == null || value.isBlank()) {
