@@ -18,9 +18,9 @@ import java.util.function.Function;
 public final class JobEngine implements AutoCloseable {
   /**
    * Shared transactions of the fenced writer that may be under way at once. With one, the writer's lane was busy
-   * for the whole of a PostgreSQL run (a transaction of ~10 writes every 1.8 ms) with a third of the two cores
-   * idle; two, with more jobs claimed ahead (see {@link Worker#toClaim}), ran about 40% more steps a second there
-   * and about a seventh more on H2. Three ran fewer than two.
+   * for the whole of a PostgreSQL run while cores stood idle; two, with more jobs claimed ahead (see
+   * {@link Worker#toClaim}), ran more steps a second on PostgreSQL and H2, and three fewer than two
+   * ({@code EngineBenchmark}; figures in docs/benchmark-history.md).
    */
   static final int WRITER_LANES = 2;
 

@@ -17,8 +17,8 @@ final class PostgresDialect implements Dialect {
 
   /**
    * One index lookup per job. Given {@code job_id IN (...)} and statistics older than the table's growth (or none
-   * yet), PostgreSQL reads the whole table and filters it, at a cost that grows with every job ever run (4.9 ms a
-   * page of 50 jobs with 1,500 jobs stored, under load). A lateral subquery by one job id is an index lookup
+   * yet), PostgreSQL reads the whole table and filters it, at a cost that grows with every job ever run (figures
+   * in docs/benchmark-history.md). A lateral subquery by one job id is an index lookup
    * under any statistics; its ORDER BY keeps the planner from flattening it back into that join.
    */
   @Override
@@ -33,7 +33,7 @@ final class PostgresDialect implements Dialect {
       throws SQLException {
     // The claim must walk the due index in order and stop after `limit` rows. With statistics that lag a burst of
     // submits (the planner then expects a handful of due rows), PostgreSQL instead reads every due row in a bitmap
-    // scan and sorts them all: 25-45 ms a claim with 4,000 jobs queued, and more with every job queued. Sorting is
+    // scan and sorts them all, at a cost that grows with every job queued. Sorting is
     // what that plan needs, so the claim's transaction forbids it. The setting lasts to the end of that transaction,
     // which also loads the claimed jobs and steps: those reads are by key, and each job's steps come in the order of
     // their unique index (job, phase, index), so they need no sort either. The setting and the claim go to the server in
