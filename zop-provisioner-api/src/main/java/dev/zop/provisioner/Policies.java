@@ -66,6 +66,11 @@ public final class Policies {
   }
 
   /** Refuses, with a 403-shaped error naming the policy and the roles, unless {@code principal} holds it. */
+  /** Throws {@link ForbiddenException} unless {@code principal} holds the policy {@code operation} needs. */
+  public static void require(Principal principal, Operation operation) {
+    require(principal, operation.policy());
+  }
+
   public static void require(Principal principal, String policy) {
     if (!allows(principal, policy)) {
       throw new ForbiddenException("forbidden", "this call needs the " + policy + " policy, which "

@@ -222,29 +222,18 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     };
   }
 
-  private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
-    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
-    if (nodegroup == null) {
-      return StepResult.done();
-    }
-    if (!"DELETING".equals(nodegroup.statusAsString())) {
-      CALLS.call(EKS_DELETE_NODEGROUP,
-          () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(group.name())));
-    }
-    return findNodegroup(spec.name(), group.name()) == null ? StepResult.done()
-        : poll.waitFor(ctx, "node group " + group.name() + " is being deleted");
+  private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
+    // the node group lives in the job's own cluster: whatever is there under its name is the job's
+    return poll.deleteAndWait(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+        nodegroup -> true, nodegroup -> "DELETING".equals(nodegroup.statusAsString()),
+        nodegroup -> CALLS.call(EKS_DELETE_NODEGROUP,
+            () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(group.name()))));
   }
 
-  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
-    Cluster cluster = findCluster(spec.name());
-    if (cluster == null || !AwsTags.OWNER.owns(cluster.tags(), ctx)) {
-      return StepResult.done();
-    }
-    if (!"DELETING".equals(cluster.statusAsString())) {
-      CALLS.call(EKS_DELETE_CLUSTER, () -> eks.deleteCluster(r -> r.name(spec.name())));
-    }
-    return findCluster(spec.name()) == null ? StepResult.done()
-        : poll.waitFor(ctx, "EKS cluster " + spec.name() + " is being deleted");
+  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) throws Exception {
+    return poll.deleteAndWait(ctx, "EKS cluster " + spec.name(), () -> findCluster(spec.name()),
+        cluster -> AwsTags.OWNER.owns(cluster.tags(), ctx), cluster -> "DELETING".equals(cluster.statusAsString()),
+        cluster -> CALLS.call(EKS_DELETE_CLUSTER, () -> eks.deleteCluster(r -> r.name(spec.name()))));
   }
 
   private Cluster findCluster(String name) {

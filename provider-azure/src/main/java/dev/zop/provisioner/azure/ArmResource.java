@@ -59,15 +59,9 @@ record ArmResource<T>(String what, String name, Supplier<T> find, Function<T, Ma
   }
 
   /** Deletes the resource if it is ours, and waits until ARM no longer has it. */
-  StepResult remove(StepContext ctx, StatusPoll poll, Runnable delete) {
-    T existing = find.get();
-    if (existing == null || !AzureTags.OWNER.owns(tags.apply(existing), ctx)) {
-      return StepResult.done();
-    }
-    if (!"Deleting".equalsIgnoreCase(String.valueOf(state.apply(existing)))) {
-      delete.run();
-    }
-    return find.get() == null ? StepResult.done() : poll.waitFor(ctx, what + " " + name + " is being deleted");
+  StepResult remove(StepContext ctx, StatusPoll poll, Runnable delete) throws Exception {
+    return poll.deleteAndWait(ctx, what + " " + name, find::get, r -> AzureTags.OWNER.owns(tags.apply(r), ctx),
+        r -> "Deleting".equalsIgnoreCase(String.valueOf(state.apply(r))), r -> delete.run());
   }
 
   private static String idOf(Object resource) {

@@ -187,15 +187,11 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     };
   }
 
-  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) {
-    ManagedClusterInner cluster = find(spec);
-    if (cluster == null || !AzureTags.OWNER.owns(cluster.tags(), ctx)) {
-      return StepResult.done();
-    }
-    if (!"Deleting".equals(String.valueOf(cluster.provisioningState()))) {
-      calls.deleteIfExists(MANAGED_CLUSTERS_DELETE, () -> clients.containerService().serviceClient()
-          .getManagedClusters().beginDelete(resourceGroup, spec.name()));
-    }
-    return find(spec) == null ? StepResult.done() : poll.waitFor(ctx, "cluster " + spec.name() + " is being deleted");
+  private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) throws Exception {
+    return poll.deleteAndWait(ctx, "cluster " + spec.name(), () -> find(spec),
+        cluster -> AzureTags.OWNER.owns(cluster.tags(), ctx),
+        cluster -> "Deleting".equals(String.valueOf(cluster.provisioningState())),
+        cluster -> calls.deleteIfExists(MANAGED_CLUSTERS_DELETE, () -> clients.containerService().serviceClient()
+            .getManagedClusters().beginDelete(resourceGroup, spec.name())));
   }
 }

@@ -266,14 +266,10 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         .get(resourceGroup, network, name));
   }
 
-  private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) {
-    VirtualNetworkInner existing = findNetwork(spec.name());
-    if (existing == null || !AzureTags.OWNER.owns(existing.tags(), ctx)) {
-      return StepResult.done();
-    }
-    calls.deleteIfExists(VIRTUAL_NETWORKS_DELETE, () -> clients.network().serviceClient().getVirtualNetworks()
-        .beginDelete(resourceGroup, spec.name()));
-    return findNetwork(spec.name()) == null ? StepResult.done()
-        : poll.waitFor(ctx, "virtual network " + spec.name() + " is being deleted");
+  private StepResult deleteNetwork(StepContext ctx, NetworkSpec spec) throws Exception {
+    return poll.deleteAndWait(ctx, "virtual network " + spec.name(), () -> findNetwork(spec.name()),
+        network -> AzureTags.OWNER.owns(network.tags(), ctx), network -> false,
+        network -> calls.deleteIfExists(VIRTUAL_NETWORKS_DELETE, () -> clients.network().serviceClient()
+            .getVirtualNetworks().beginDelete(resourceGroup, spec.name())));
   }
 }

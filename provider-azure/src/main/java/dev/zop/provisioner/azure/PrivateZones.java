@@ -63,12 +63,12 @@ final class PrivateZones {
     }, l -> true, l -> Map.ofEntries(part.is(l.name())));
   }
 
-  StepResult removeLink(StepContext ctx, String zone, String link) {
+  StepResult removeLink(StepContext ctx, String zone, String link) throws Exception {
     return link(zone, link).remove(ctx, poll, () -> calls.deleteIfExists(ZONE_LINKS_DELETE, () -> clients
         .privateDns().serviceClient().getVirtualNetworkLinks().beginDelete(resourceGroup, zone, link)));
   }
 
-  StepResult removeZone(StepContext ctx, String zone) {
+  StepResult removeZone(StepContext ctx, String zone) throws Exception {
     return zone(zone).remove(ctx, poll, () -> calls.deleteIfExists(PRIVATE_ZONES_DELETE, () -> clients
         .privateDns().serviceClient().getPrivateZones().beginDelete(resourceGroup, zone)));
   }

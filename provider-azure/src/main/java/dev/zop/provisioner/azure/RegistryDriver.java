@@ -140,14 +140,10 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     };
   }
 
-  private StepResult deleteRegistry(StepContext ctx, RegistrySpec spec) {
-    RegistryInner registry = find(spec);
-    if (registry == null || !AzureTags.OWNER.owns(registry.tags(), ctx)) {
-      return StepResult.done();
-    }
-    calls.deleteIfExists(REGISTRIES_DELETE, () -> clients.registry().serviceClient().getRegistries()
-        .beginDelete(resourceGroup, registryName(spec)));
-    return find(spec) == null ? StepResult.done() : poll.waitFor(ctx, "registry " + registryName(spec)
-        + " is being deleted");
+  private StepResult deleteRegistry(StepContext ctx, RegistrySpec spec) throws Exception {
+    return poll.deleteAndWait(ctx, "registry " + registryName(spec), () -> find(spec),
+        registry -> AzureTags.OWNER.owns(registry.tags(), ctx), registry -> false,
+        registry -> calls.deleteIfExists(REGISTRIES_DELETE, () -> clients.registry().serviceClient().getRegistries()
+            .beginDelete(resourceGroup, registryName(spec))));
   }
 }

@@ -22,6 +22,7 @@ import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.Jobs;
 import dev.zop.provisioner.Kubeconfig;
 import dev.zop.provisioner.Namespace;
+import dev.zop.provisioner.Operation;
 import dev.zop.provisioner.Namespaces;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Plan;
@@ -93,7 +94,7 @@ public final class EmbeddedProvisioner implements Provisioner {
   public Secrets secrets() {
     return ref -> {
       // a revealed secret is a credential: as much as creating a connection, which hands one out
-      require("provisioning:create");
+      require(Operation.SECRETS_REVEAL);
       return assembly.secrets.reveal(principal, ref);
     };
   }
@@ -106,7 +107,7 @@ public final class EmbeddedProvisioner implements Provisioner {
   @Override
   public Catalog catalog() {
     return () -> {
-      require("service:view");
+      require(Operation.CATALOG_LIST);
       ClusterComponents components = assembly.providers.components();
       if (components == null) {
         throw new ConflictException("no_component_installer",
@@ -158,38 +159,38 @@ public final class EmbeddedProvisioner implements Provisioner {
    * The check the REST service makes too ({@link Policies#require}): views made with {@link #as} act only within
    * the principal's policies; the default principal is the local administrator.
    */
-  private void require(String policy) {
-    Policies.require(principal, policy);
+  private void require(Operation operation) {
+    Policies.require(principal, operation);
   }
 
   private final class SpaceView implements Spaces {
     @Override
     public Space create(SpaceRequest request) {
-      require("space:create");
+      require(Operation.SPACES_CREATE);
       return assembly.spaces.create(principal, request);
     }
 
     @Override
     public Space get(SpaceId id) {
-      require("space:view");
+      require(Operation.SPACES_GET);
       return assembly.spaces.get(principal, id);
     }
 
     @Override
     public List<Space> list() {
-      require("space:view");
+      require(Operation.SPACES_LIST);
       return assembly.spaces.list(principal);
     }
 
     @Override
     public Space setStatus(SpaceId id, SpaceStatus status) {
-      require("space:update");
+      require(Operation.SPACES_SET_STATUS);
       return assembly.spaces.setStatus(principal, id, status);
     }
 
     @Override
     public Kubeconfig kubeconfig(SpaceId id) {
-      require("space:update");
+      require(Operation.SPACES_KUBECONFIG);
       return assembly.spaces.kubeconfig(principal, id);
     }
 
@@ -199,13 +200,13 @@ public final class EmbeddedProvisioner implements Provisioner {
       return new Namespaces() {
         @Override
         public List<Namespace> list() {
-          require("deployment:view");
+          require(Operation.NAMESPACES_LIST);
           return namespaces.list();
         }
 
         @Override
         public Namespace create(String name) {
-          require("deployment:create");
+          require(Operation.NAMESPACES_CREATE);
           return namespaces.create(name);
         }
       };
@@ -213,13 +214,13 @@ public final class EmbeddedProvisioner implements Provisioner {
 
     @Override
     public SpaceDiscovery discovery(SpaceId id) {
-      require("space:view");
+      require(Operation.SPACES_DISCOVER);
       return assembly.spaces.discovery(principal, id);
     }
 
     @Override
     public void delete(SpaceId id) {
-      require("space:delete");
+      require(Operation.SPACES_DELETE);
       assembly.spaces.delete(principal, id);
     }
   }
@@ -227,37 +228,37 @@ public final class EmbeddedProvisioner implements Provisioner {
   private final class AccountView implements CloudAccounts {
     @Override
     public CloudAccount create(CloudAccountRequest request) {
-      require("space:create");
+      require(Operation.ACCOUNTS_CREATE);
       return assembly.accounts.create(principal, request);
     }
 
     @Override
     public CloudAccount get(CloudAccountId id) {
-      require("space:view");
+      require(Operation.ACCOUNTS_GET);
       return assembly.accounts.get(principal, id);
     }
 
     @Override
     public List<CloudAccount> list() {
-      require("space:view");
+      require(Operation.ACCOUNTS_LIST);
       return assembly.accounts.list(principal);
     }
 
     @Override
     public List<DiscoveredCluster> clusters(CloudAccountId id, String region) {
-      require("space:view");
+      require(Operation.ACCOUNTS_LIST_CLUSTERS);
       return assembly.accounts.clusters(principal, id, region);
     }
 
     @Override
     public ClusterAccessGrant registerClusterAccess(CloudAccountId id, String region, String clusterName) {
-      require("space:update");
+      require(Operation.ACCOUNTS_REGISTER_CLUSTER_ACCESS);
       return assembly.accounts.registerClusterAccess(principal, id, region, clusterName);
     }
 
     @Override
     public void revokeClusterAccess(CloudAccountId id, String region, String clusterName) {
-      require("space:update");
+      require(Operation.ACCOUNTS_REVOKE_CLUSTER_ACCESS);
       assembly.accounts.revokeClusterAccess(principal, id, region, clusterName);
     }
   }
@@ -265,62 +266,62 @@ public final class EmbeddedProvisioner implements Provisioner {
   private final class JobView implements Jobs {
     @Override
     public Plan plan(SpaceId spaceId, ResourceSpec spec) {
-      require("provisioning:view");
+      require(Operation.JOBS_PLAN);
       return assembly.jobs.plan(principal, spaceId, spec);
     }
 
     @Override
     public Job submit(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
       // installing a catalog component is the service policy's, as on the REST route
-      require(spec != null && spec.kind() == JobKind.COMPONENT ? "service:create" : "provisioning:create");
+      require(spec != null && spec.kind() == JobKind.COMPONENT ? Operation.COMPONENTS_INSTALL : Operation.JOBS_SUBMIT);
       return assembly.jobs.submit(principal, spaceId, spec, options == null ? SubmitOptions.none() : options);
     }
 
     @Override
     public Job get(JobId id) {
-      require("provisioning:view");
+      require(Operation.JOBS_GET);
       return assembly.jobs.get(principal, id);
     }
 
     @Override
     public Page<Job> list(JobQuery query) {
-      require("provisioning:view");
+      require(Operation.JOBS_LIST);
       return assembly.jobs.list(principal, query);
     }
 
     @Override
     public Job update(JobId id, JobPatch patch) {
-      require("provisioning:update");
+      require(Operation.JOBS_UPDATE);
       return assembly.jobs.update(principal, id, patch);
     }
 
     @Override
     public Job delete(JobId id) {
-      require("provisioning:delete");
+      require(Operation.JOBS_DELETE);
       return assembly.jobs.delete(principal, id);
     }
 
     @Override
     public Job retry(JobId id) {
-      require("provisioning:update");
+      require(Operation.JOBS_RETRY);
       return assembly.jobs.retry(principal, id);
     }
 
     @Override
     public Job await(JobId id, Duration timeout) {
-      require("provisioning:view");
+      require(Operation.JOBS_AWAIT);
       return assembly.jobs.await(principal, id, timeout);
     }
 
     @Override
     public Subscription watch(JobId id, JobEventListener listener) {
-      require("provisioning:view");
+      require(Operation.JOBS_WATCH);
       return assembly.jobs.watch(principal, id, listener);
     }
 
     @Override
     public List<JobEvent> events(JobId id, long afterSeq) {
-      require("provisioning:view");
+      require(Operation.JOBS_EVENTS);
       return assembly.jobs.events(principal, id, afterSeq);
     }
 
@@ -338,61 +339,61 @@ public final class EmbeddedProvisioner implements Provisioner {
   private final class RemediationView implements Remediations {
     @Override
     public RemediationJob start(String recommendationId, SubjectType subjectType, String subjectId) {
-      require("provisioning:create");
+      require(Operation.REMEDIATIONS_START);
       return assembly.remediations.start(principal, recommendationId, subjectType, subjectId);
     }
 
     @Override
     public RemediationJob get(JobId id) {
-      require("provisioning:view");
+      require(Operation.REMEDIATIONS_GET);
       return assembly.remediations.get(principal, id);
     }
 
     @Override
     public Page<RemediationJob> list(int limit, String cursor, dev.zop.provisioner.ListOrder order) {
-      require("provisioning:view");
+      require(Operation.REMEDIATIONS_LIST);
       return assembly.remediations.list(principal, limit, cursor, order);
     }
 
     @Override
     public RemediationJob approve(JobId id, StepRef step, String reason) {
-      require("provisioning:update");
+      require(Operation.REMEDIATIONS_APPROVE);
       return assembly.remediations.approve(principal, id, step, reason);
     }
 
     @Override
     public RemediationJob reject(JobId id, StepRef step, String reason) {
-      require("provisioning:update");
+      require(Operation.REMEDIATIONS_REJECT);
       return assembly.remediations.reject(principal, id, step, reason);
     }
 
     @Override
     public RemediationJob cancel(JobId id, String reason) {
-      require("provisioning:update");
+      require(Operation.REMEDIATIONS_CANCEL);
       return assembly.remediations.cancel(principal, id, reason);
     }
 
     @Override
     public RemediationJob await(JobId id, Duration timeout) {
-      require("provisioning:view");
+      require(Operation.REMEDIATIONS_AWAIT);
       return assembly.remediations.await(principal, id, timeout);
     }
 
     @Override
     public List<AuditEntry> audit(JobId id) {
-      require("provisioning:view");
+      require(Operation.REMEDIATIONS_AUDIT);
       return assembly.remediations.audit(principal, id);
     }
 
     @Override
     public void putRecommendation(Recommendation recommendation) {
-      require("provisioning:create");
+      require(Operation.RECOMMENDATIONS_PUT);
       assembly.remediations.putRecommendation(principal, recommendation);
     }
 
     @Override
     public List<WorkflowTemplate> templates() {
-      require("provisioning:view");
+      require(Operation.TEMPLATES_LIST);
       return assembly.remediations.templates();
     }
   }
@@ -406,25 +407,25 @@ public final class EmbeddedProvisioner implements Provisioner {
 
     @Override
     public dev.zop.provisioner.Database create(String name, String owner) {
-      require("provisioning:create");
+      require(Operation.DATABASES_CREATE);
       return assembly.databases.create(principal, job, name, owner);
     }
 
     @Override
     public List<dev.zop.provisioner.Database> list() {
-      require("provisioning:view");
+      require(Operation.DATABASES_LIST);
       return assembly.databases.list(principal, job);
     }
 
     @Override
     public dev.zop.provisioner.Database get(DatabaseId id) {
-      require("provisioning:view");
+      require(Operation.DATABASES_GET);
       return assembly.databases.get(principal, job, id);
     }
 
     @Override
     public void delete(DatabaseId id) {
-      require("provisioning:delete");
+      require(Operation.DATABASES_DELETE);
       assembly.databases.delete(principal, job, id);
     }
 
@@ -446,25 +447,25 @@ public final class EmbeddedProvisioner implements Provisioner {
 
     @Override
     public Connection create() {
-      require("provisioning:create");
+      require(Operation.CONNECTIONS_CREATE);
       return assembly.databases.createConnection(principal, job, database);
     }
 
     @Override
     public List<Connection> list() {
-      require("provisioning:view");
+      require(Operation.CONNECTIONS_LIST);
       return assembly.databases.connections(principal, job, database);
     }
 
     @Override
     public Connection get(ConnectionId id) {
-      require("provisioning:view");
+      require(Operation.CONNECTIONS_GET);
       return assembly.databases.connection(principal, job, database, id);
     }
 
     @Override
     public void delete(ConnectionId id) {
-      require("provisioning:delete");
+      require(Operation.CONNECTIONS_DELETE);
       assembly.databases.deleteConnection(principal, job, database, id);
     }
   }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 
 /**
  * How a step waits for the cloud: it returns {@link StepResult#waitFor} and the job parks in the database. The
@@ -30,6 +31,39 @@ public record StatusPoll(Duration first, Duration max) {
   /** Wait, then run the step again; {@code reason} is what the job's events show, e.g. "cluster is CREATING". */
   public StepResult waitFor(StepContext context, String reason) {
     return StepResult.waitFor(interval(Duration.between(context.startedAt(), Instant.now())), reason);
+  }
+
+  /** Reads a resource from the cloud: null when it does not exist. */
+  @FunctionalInterface
+  public interface Lookup<T> {
+    T find() throws Exception;
+  }
+
+  /** Asks the cloud to delete a resource it found. */
+  @FunctionalInterface
+  public interface Deletion<T> {
+    void delete(T found) throws Exception;
+  }
+
+  /**
+   * Removes a resource and waits until the cloud no longer has it: done at once when {@code find} answers nothing
+   * (never made, or gone since) or {@code ours} refuses what it found (another job's or a person's, left in
+   * place); the delete is called unless {@code deleting} says a delete is already under way (an earlier run's,
+   * before a crash or on the last poll); then done once {@code find} answers nothing, else a wait. A resumed step
+   * that runs this again neither deletes twice nor reports done early.
+   *
+   * @param what how the job's events name it, e.g. {@code "EKS cluster checkout"}
+   */
+  public <T> StepResult deleteAndWait(StepContext context, String what, Lookup<T> find, Predicate<T> ours,
+      Predicate<T> deleting, Deletion<T> delete) throws Exception {
+    T found = find.find();
+    if (found == null || !ours.test(found)) {
+      return StepResult.done();
+    }
+    if (!deleting.test(found)) {
+      delete.delete(found);
+    }
+    return find.find() == null ? StepResult.done() : waitFor(context, what + " is being deleted");
   }
 
   /** The interval after a step has waited {@code waited} so far. */

@@ -43,4 +43,41 @@ class StatusPollTest {
     assertThatThrownBy(() -> new StatusPoll(Duration.ofSeconds(5), Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** A resource as a cloud holds it: whose it is, and whether a delete is under way. */
+  private record Held(String owner, boolean deleting) {}
+
+  @Test
+  void deleteAndWaitDeletesOnceAndWaitsUntilTheCloudHasNothing() throws Exception {
+    TestContexts ctx = new TestContexts(JobId.of("job_1"), Instant.now());
+    java.util.concurrent.atomic.AtomicReference<Held> cloud = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.List<Held> deleted = new java.util.ArrayList<>();
+    StatusPoll.Lookup<Held> find = cloud::get;
+    StatusPoll.Deletion<Held> delete = held -> {
+      deleted.add(held);
+      cloud.set(new Held(held.owner(), true));
+    };
+
+    // never made, or gone since: done, and nothing deleted
+    assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> true, Held::deleting, delete))
+        .isEqualTo(StepResult.done());
+    // another's: left in place
+    cloud.set(new Held("someone", false));
+    assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> h.owner().equals("job_1"), Held::deleting, delete))
+        .isEqualTo(StepResult.done());
+    assertThat(deleted).isEmpty();
+    // ours: deleted, and the step waits while the cloud still has it
+    cloud.set(new Held("job_1", false));
+    assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> true, Held::deleting, delete))
+        .isInstanceOfSatisfying(StepResult.Wait.class, w -> assertThat(w.reason()).isEqualTo(
+            "cluster c is being deleted"));
+    // run again (a resumed step) while the delete runs: no second delete
+    assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> true, Held::deleting, delete))
+        .isInstanceOf(StepResult.Wait.class);
+    assertThat(deleted).containsExactly(new Held("job_1", false));
+    // gone: done
+    cloud.set(null);
+    assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> true, Held::deleting, delete))
+        .isEqualTo(StepResult.done());
+  }
 }

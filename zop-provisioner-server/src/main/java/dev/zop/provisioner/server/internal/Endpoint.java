@@ -4,14 +4,40 @@ package dev.zop.provisioner.server.internal;
  * One route of the API: the single table the server registers, authorises, audits and documents (OpenAPI) from.
  *
  * @param policy      the policy the caller needs, or null for a route that only needs a valid token
- * @param isPublic    served without a token (health, readiness)
- * @param takesBody   reads a JSON body; a route that does not refuses any body other than {@code {}}
- * @param heldOpen    the request is held open on purpose (a long poll, an event stream) and so takes no
- *                    {@link Admission} slot
+ * @param form        how the route is called: with or without a body, held open, or public
  */
 public record Endpoint(String method, String path, String policy, String summary, int successStatus,
-    boolean isPublic, boolean takesBody, boolean heldOpen, Action action, Shape request, Shape response,
-    Contract contract) {
+    Form form, Action action, Shape request, Shape response, Contract contract) {
+
+  /** How a route is called. */
+  public enum Form {
+    /** Reads a JSON body. */
+    WITH_BODY,
+    /** Acts on its path alone: any body other than {@code {}} is refused. */
+    WITHOUT_BODY,
+    /**
+     * A GET held open on purpose (a long poll, an event stream), which so takes no {@link Admission} slot; no
+     * body.
+     */
+    HELD_OPEN,
+    /** Served without a token (health, readiness); no body. */
+    PUBLIC
+  }
+
+  /** Served without a token (health, readiness). */
+  public boolean isPublic() {
+    return form == Form.PUBLIC;
+  }
+
+  /** Reads a JSON body; a route that does not refuses any body other than {@code {}}. */
+  public boolean takesBody() {
+    return form == Form.WITH_BODY;
+  }
+
+  /** Held open on purpose, and so takes no {@link Admission} slot. */
+  public boolean heldOpen() {
+    return form == Form.HELD_OPEN;
+  }
 
   /**
    * How the route is named and called in the OpenAPI document: the operationId people write ({@code listJobs}),
@@ -46,8 +72,7 @@ public record Endpoint(String method, String path, String policy, String summary
   }
 
   Endpoint documented(Shape body, Shape data, Contract named) {
-    return new Endpoint(method, path, policy, summary, successStatus, isPublic, takesBody, heldOpen, action, body,
-        data, named);
+    return new Endpoint(method, path, policy, summary, successStatus, form, action, body, data, named);
   }
 
   /** The work of a route: returns what goes under {@code "data"}, or null for an empty 204. */

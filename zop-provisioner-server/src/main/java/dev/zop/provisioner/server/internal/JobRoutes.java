@@ -16,14 +16,15 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Operation;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.spec.ComponentSpec;
+import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.wire.Requests.CreateDatabase;
 import dev.zop.provisioner.wire.Requests.InstallComponent;
 import dev.zop.provisioner.wire.Requests.SubmitJob;
-import dev.zop.provisioner.spec.ComponentSpec;
-import dev.zop.provisioner.spec.ResourceSpec;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -40,7 +41,7 @@ final class JobRoutes {
   }
 
   private static void jobs(Routes r, JobEventStreams streams) {
-    r.route("POST", "/provisioning-jobs", "provisioning:create", "Submit a provisioning job into a space", 201,
+    r.route("POST", "/provisioning-jobs", Operation.JOBS_SUBMIT, "Submit a provisioning job into a space", 201,
         call -> {
           SubmitJob body = call.body(SubmitJob.class);
           ResourceSpec spec = spec(call, body);
@@ -49,18 +50,18 @@ final class JobRoutes {
           SpaceId space = Routes.id("spaceID", body.spaceId(), SpaceId::of);
           return touched(call, call.zop().jobs().submit(space, spec, options));
         });
-    r.route("POST", "/provisioning-jobs/plan", "provisioning:view",
+    r.route("POST", "/provisioning-jobs/plan", Operation.JOBS_PLAN,
         "Review a spec: its steps, IAM operations and monthly cost; nothing changes", 200, call -> {
           SubmitJob body = call.body(SubmitJob.class);
           ResourceSpec spec = spec(call, body); // checks spaceID is present before an id is made of it
           return call.zop().jobs().plan(Routes.id("spaceID", body.spaceId(), SpaceId::of), spec);
         });
-    r.route("GET", "/provisioning-jobs", "provisioning:view",
+    r.route("GET", "/provisioning-jobs", Operation.JOBS_LIST,
         "List provisioning jobs, newest first unless ?order=oldest, by space and status, a page at a time", 200,
         call -> call.zop().jobs().list(query(call)));
-    r.route("GET", "/provisioning-jobs/{id}", "provisioning:view", "Get a job", 200,
+    r.route("GET", "/provisioning-jobs/{id}", Operation.JOBS_GET, "Get a job", 200,
         call -> call.zop().jobs().get(job(call)));
-    r.heldOpen("/provisioning-jobs/{id}/await", "provisioning:view",
+    r.heldOpen("/provisioning-jobs/{id}/await", Operation.JOBS_AWAIT,
         "Hold the request until the job is terminal or timeoutMs passes; answers the job as it stands",
         call -> {
           try {
@@ -69,60 +70,60 @@ final class JobRoutes {
             return e.lastSeen();
           }
         });
-    r.route("PATCH", "/provisioning-jobs/{id}", "provisioning:update", "Change a job's name or tags", 200,
+    r.route("PATCH", "/provisioning-jobs/{id}", Operation.JOBS_UPDATE, "Change a job's name or tags", 200,
         call -> call.zop().jobs().update(job(call), call.body(JobPatch.class)));
-    r.route("DELETE", "/provisioning-jobs/{id}", "provisioning:delete", "Tear down the job's resources", 200,
+    r.route("DELETE", "/provisioning-jobs/{id}", Operation.JOBS_DELETE, "Tear down the job's resources", 200,
         call -> call.zop().jobs().delete(job(call)));
-    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", "provisioning:update", "Retry a failed job from the failed step",
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", Operation.JOBS_RETRY, "Retry a failed job from the failed step",
         200, call -> call.zop().jobs().retry(job(call)));
-    r.route("GET", "/provisioning-jobs/{id}/events", "provisioning:view", "The job's progress events after `after`",
+    r.route("GET", "/provisioning-jobs/{id}/events", Operation.JOBS_EVENTS, "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
-    r.heldOpen("/provisioning-jobs/{id}/events/stream", "provisioning:view",
+    r.heldOpen("/provisioning-jobs/{id}/events/stream", Operation.JOBS_WATCH,
         "The job's progress events as Server-Sent Events, live", streams::serve);
   }
   private static void databases(Routes r) {
     String base = "/provisioning-jobs/{jobID}/databases";
-    r.route("POST", base, "provisioning:create", "Create a database on the parent datastore", 201, call -> {
+    r.route("POST", base, Operation.DATABASES_CREATE, "Create a database on the parent datastore", 201, call -> {
       CreateDatabase body = call.body(CreateDatabase.class);
       return touched(call, call.zop().jobs().databases(parent(call)).create(body.name(), body.owner()));
     });
-    r.route("GET", base, "provisioning:view", "List databases under a job", 200,
+    r.route("GET", base, Operation.DATABASES_LIST, "List databases under a job", 200,
         call -> page(call, call.zop().jobs().databases(parent(call)).list(), d -> d.id().value()));
-    r.route("GET", base + "/{dbID}", "provisioning:view", "Get a database with its connection metadata", 200,
+    r.route("GET", base + "/{dbID}", Operation.DATABASES_GET, "Get a database with its connection metadata", 200,
         call -> call.zop().jobs().databases(parent(call)).get(database(call)));
-    r.route("DELETE", base + "/{dbID}", "provisioning:delete", "Drop the database and its user", 204, call -> {
+    r.route("DELETE", base + "/{dbID}", Operation.DATABASES_DELETE, "Drop the database and its user", 204, call -> {
       call.zop().jobs().databases(parent(call)).delete(database(call));
       return null;
     });
     String jobScoped = "/provisioning-jobs/{jobID}/connections";
-    r.routeWithoutBody("POST", jobScoped, "provisioning:create", "Create a job-scoped connection", 201,
+    r.routeWithoutBody("POST", jobScoped, Operation.CONNECTIONS_CREATE, "Create a job-scoped connection", 201,
         call -> touched(call, call.zop().jobs().connections(parent(call)).create()));
-    r.route("GET", jobScoped, "provisioning:view", "List job-scoped connections", 200,
+    r.route("GET", jobScoped, Operation.CONNECTIONS_LIST, "List job-scoped connections", 200,
         call -> page(call, call.zop().jobs().connections(parent(call)).list(), cn -> cn.id().value()));
-    r.route("GET", jobScoped + "/{connID}", "provisioning:view", "Get a job-scoped connection", 200,
+    r.route("GET", jobScoped + "/{connID}", Operation.CONNECTIONS_GET, "Get a job-scoped connection", 200,
         call -> call.zop().jobs().connections(parent(call)).get(connection(call)));
-    r.route("DELETE", jobScoped + "/{connID}", "provisioning:delete", "Delete a job-scoped connection", 204, call -> {
+    r.route("DELETE", jobScoped + "/{connID}", Operation.CONNECTIONS_DELETE, "Delete a job-scoped connection", 204, call -> {
       call.zop().jobs().connections(parent(call)).delete(connection(call));
       return null;
     });
     String dbScoped = base + "/{dbID}/connections";
-    r.routeWithoutBody("POST", dbScoped, "provisioning:create", "Create a database-scoped connection", 201,
+    r.routeWithoutBody("POST", dbScoped, Operation.CONNECTIONS_CREATE, "Create a database-scoped connection", 201,
         call -> touched(call, call.zop().jobs().databases(parent(call)).connections(database(call)).create()));
-    r.route("GET", dbScoped, "provisioning:view", "List a database's connections", 200,
+    r.route("GET", dbScoped, Operation.CONNECTIONS_LIST, "List a database's connections", 200,
         call -> page(call, call.zop().jobs().databases(parent(call)).connections(database(call)).list(),
             cn -> cn.id().value()));
-    r.route("GET", dbScoped + "/{connID}", "provisioning:view", "Get a database-scoped connection", 200,
+    r.route("GET", dbScoped + "/{connID}", Operation.CONNECTIONS_GET, "Get a database-scoped connection", 200,
         call -> call.zop().jobs().databases(parent(call)).connections(database(call)).get(connection(call)));
-    r.route("DELETE", dbScoped + "/{connID}", "provisioning:delete", "Delete a database-scoped connection", 204,
+    r.route("DELETE", dbScoped + "/{connID}", Operation.CONNECTIONS_DELETE, "Delete a database-scoped connection", 204,
         call -> {
           call.zop().jobs().databases(parent(call)).connections(database(call)).delete(connection(call));
           return null;
         });
   }
   private static void catalog(Routes r) {
-    r.route("GET", "/catalog/components", "service:view", "List catalog components and their default values", 200,
+    r.route("GET", "/catalog/components", Operation.CATALOG_LIST, "List catalog components and their default values", 200,
         call -> call.zop().catalog().components());
-    r.route("POST", "/provisioning-jobs/install-component", "service:create",
+    r.route("POST", "/provisioning-jobs/install-component", Operation.COMPONENTS_INSTALL,
         "Install a catalog component into a space", 201, call -> {
           InstallComponent body = call.body(InstallComponent.class);
           List<FieldError> missing = new ArrayList<>();

@@ -9,13 +9,14 @@ import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.Operation;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.wire.Requests.Decision;
-import dev.zop.provisioner.wire.Requests.StartRemediation;
 import dev.zop.provisioner.remediation.Recommendation;
 import dev.zop.provisioner.remediation.RemediationJob;
 import dev.zop.provisioner.remediation.StepRef;
 import dev.zop.provisioner.remediation.SubjectType;
+import dev.zop.provisioner.wire.Requests.Decision;
+import dev.zop.provisioner.wire.Requests.StartRemediation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -30,7 +31,7 @@ final class RemediationRoutes {
 
   private static void remediations(Routes r) {
     String base = "/remediation-jobs";
-    r.route("POST", base, "provisioning:create", "Start a remediation workflow for a recommendation", 201, call -> {
+    r.route("POST", base, Operation.REMEDIATIONS_START, "Start a remediation workflow for a recommendation", 201, call -> {
       StartRemediation body = call.body(StartRemediation.class);
       List<FieldError> missing = new ArrayList<>();
       if (body.recommendationId() == null) {
@@ -43,12 +44,12 @@ final class RemediationRoutes {
       SubjectType subject = body.subjectType() == null ? SubjectType.RESOURCE : SubjectType.fromWire(body.subjectType());
       return touched(call, call.zop().remediations().start(body.recommendationId(), subject, body.subjectId()));
     });
-    r.route("GET", base, "provisioning:view", "List remediation jobs", 200,
+    r.route("GET", base, Operation.REMEDIATIONS_LIST, "List remediation jobs", 200,
         call -> call.zop().remediations().list(limit(call, JobQuery.DEFAULT_LIMIT), call.query("cursor"),
             Routes.order(call)));
-    r.route("GET", base + "/{id}", "provisioning:view", "Get a remediation job", 200,
+    r.route("GET", base + "/{id}", Operation.REMEDIATIONS_GET, "Get a remediation job", 200,
         call -> call.zop().remediations().get(job(call)));
-    r.heldOpen(base + "/{id}/await", "provisioning:view",
+    r.heldOpen(base + "/{id}/await", Operation.REMEDIATIONS_AWAIT,
         "Hold the request until the workflow is terminal or timeoutMs passes", call -> {
           try {
             return call.zop().remediations().await(job(call), longPoll(call));
@@ -56,21 +57,21 @@ final class RemediationRoutes {
             return call.zop().remediations().get(job(call));
           }
         });
-    r.route("POST", base + "/{id}/cancel", "provisioning:update", "Cancel a running or paused workflow", 200,
+    r.route("POST", base + "/{id}/cancel", Operation.REMEDIATIONS_CANCEL, "Cancel a running or paused workflow", 200,
         call -> call.zop().remediations().cancel(job(call), reason(call)));
-    r.route("POST", base + "/{jobID}/steps-by-id/{stepID}/approve", "provisioning:update",
+    r.route("POST", base + "/{jobID}/steps-by-id/{stepID}/approve", Operation.REMEDIATIONS_APPROVE,
         "Approve an approval step by its stable id", 200,
         call -> decide(call, StepRef.id(stepId(call)), true));
-    r.route("POST", base + "/{jobID}/steps-by-id/{stepID}/reject", "provisioning:update",
+    r.route("POST", base + "/{jobID}/steps-by-id/{stepID}/reject", Operation.REMEDIATIONS_REJECT,
         "Reject an approval step by its stable id; the workflow ends cancelled", 200,
         call -> decide(call, StepRef.id(stepId(call)), false));
-    r.route("POST", base + "/{jobID}/steps/{stepName}/approve", "provisioning:update",
+    r.route("POST", base + "/{jobID}/steps/{stepName}/approve", Operation.REMEDIATIONS_APPROVE,
         "Approve by step name (legacy form)", 200, call -> decide(call, StepRef.name(call.path("stepName")), true));
-    r.route("POST", base + "/{jobID}/steps/{stepName}/reject", "provisioning:update",
+    r.route("POST", base + "/{jobID}/steps/{stepName}/reject", Operation.REMEDIATIONS_REJECT,
         "Reject by step name (legacy form)", 200, call -> decide(call, StepRef.name(call.path("stepName")), false));
-    r.route("GET", base + "/{id}/audit", "provisioning:view", "The workflow's step-level audit timeline", 200,
+    r.route("GET", base + "/{id}/audit", Operation.REMEDIATIONS_AUDIT, "The workflow's step-level audit timeline", 200,
         call -> call.zop().remediations().audit(job(call)));
-    r.route("PUT", "/recommendations/{id}", "provisioning:create",
+    r.route("PUT", "/recommendations/{id}", Operation.RECOMMENDATIONS_PUT,
         "Record a recommendation in the provisioner's own store", 204, call -> {
           Recommendation body = call.body(Recommendation.class);
           if (!body.id().equals(call.path("id"))) {
@@ -79,7 +80,7 @@ final class RemediationRoutes {
           call.zop().remediations().putRecommendation(body);
           return null;
         });
-    r.route("GET", "/remediation-templates", "provisioning:view", "The workflow templates recommendations resolve to",
+    r.route("GET", "/remediation-templates", Operation.TEMPLATES_LIST, "The workflow templates recommendations resolve to",
         200, call -> call.zop().remediations().templates());
   }
   private static RemediationJob decide(Call call, StepRef step, boolean approve) {

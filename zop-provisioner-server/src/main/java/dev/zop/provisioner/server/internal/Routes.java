@@ -8,6 +8,7 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.ListOrder;
+import dev.zop.provisioner.Operation;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.remediation.RemediationJob;
@@ -240,24 +241,30 @@ public final class Routes {
     return List.copyOf(table);
   }
 
-  void route(String method, String path, String policy, String summary, int status, Endpoint.Action action) {
+  /** A route; {@code operation} null for one any caller with a valid token may call ({@code /me}). */
+  void route(String method, String path, Operation operation, String summary, int status, Endpoint.Action action) {
+    String policy = operation == null ? null : operation.policy();
     boolean takesBody = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
-    table.add(new Endpoint(method, path, policy, summary, status, false, takesBody, false, action, null, null, null));
+    table.add(new Endpoint(method, path, policy, summary, status,
+        takesBody ? Endpoint.Form.WITH_BODY : Endpoint.Form.WITHOUT_BODY, action, null, null, null));
   }
 
   /** A GET held open until something happens or its time is up: a long poll, an event stream. */
-  void heldOpen(String path, String policy, String summary, Endpoint.Action action) {
-    table.add(new Endpoint("GET", path, policy, summary, 200, false, false, true, action, null, null, null));
+  void heldOpen(String path, Operation operation, String summary, Endpoint.Action action) {
+    String policy = operation.policy();
+    table.add(new Endpoint("GET", path, policy, summary, 200, Endpoint.Form.HELD_OPEN, action, null, null, null));
   }
 
   /** A route that acts on its path alone; a body, if one is sent, must be empty or {@code {}}. */
-  void routeWithoutBody(String method, String path, String policy, String summary, int status,
+  void routeWithoutBody(String method, String path, Operation operation, String summary, int status,
       Endpoint.Action action) {
-    table.add(new Endpoint(method, path, policy, summary, status, false, false, false, action, null, null, null));
+    String policy = operation.policy();
+    table.add(new Endpoint(method, path, policy, summary, status, Endpoint.Form.WITHOUT_BODY, action, null, null,
+        null));
   }
 
   private void open(String method, String path, String summary, Endpoint.Action action) {
-    table.add(new Endpoint(method, path, null, summary, 200, true, false, false, action, null, null, null));
+    table.add(new Endpoint(method, path, null, summary, 200, Endpoint.Form.PUBLIC, action, null, null, null));
   }
 
   private void service() {
@@ -267,7 +274,7 @@ public final class Routes {
       return Map.of("status", "ready");
     });
     route("GET", "/me", null, "The principal the bearer token names", 200, call -> call.caller().principal());
-    route("GET", "/audit-log", "provisioning:view", "The organisation's audit log, newest first", 200,
+    route("GET", "/audit-log", Operation.AUDIT_LOG_LIST, "The organisation's audit log, newest first", 200,
         call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
   }
 

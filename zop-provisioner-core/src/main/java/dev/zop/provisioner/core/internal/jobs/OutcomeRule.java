@@ -19,9 +19,9 @@ import java.util.Objects;
  *
  * <p>Pure: the clock's reading and the retry delay's random share are inputs, so the whole rule is a table
  * ({@code OutcomeRuleTest}). {@link StepRunner} is the I/O around it: it runs the step, asks this rule, and
- * writes the transition.
+ * writes the transition; a remediation workflow's runner asks it the same of each step it performs.
  */
-final class OutcomeRule {
+public final class OutcomeRule {
   private OutcomeRule() {}
 
   /**
@@ -35,9 +35,9 @@ final class OutcomeRule {
    * @param timeLimit the provider's time limit for the job's kind, or null when it sets none
    * @param stopping whether the engine is closing: a finished step then starts no further step
    */
-  record Situation(String step, JobPhase phase, StepStatus next, int attempt, Instant startedAt, Duration timeLimit,
-      boolean stopping) {
-    Situation {
+  public record Situation(String step, JobPhase phase, StepStatus next, int attempt, Instant startedAt,
+      Duration timeLimit, boolean stopping) {
+    public Situation {
       Objects.requireNonNull(step, "step");
       Objects.requireNonNull(phase, "phase");
       if (attempt < 1) {
@@ -47,7 +47,7 @@ final class OutcomeRule {
   }
 
   /** What the runner writes after a step's run. */
-  sealed interface Transition {
+  public sealed interface Transition {
     /** The step succeeded and steps remain; with {@code startNext}, the next step's start commits with it. */
     record Advance(boolean startNext) implements Transition {}
 
@@ -68,7 +68,7 @@ final class OutcomeRule {
    * The transition for {@code result}. {@code now} is the clock's reading; {@code jitter}, in [0, 1], is the
    * random share of a retry's delay ({@link RetryPolicy#delayAfter(int, double)}).
    */
-  static Transition decide(Situation situation, StepResult result, RetryPolicy retries, Instant now,
+  public static Transition decide(Situation situation, StepResult result, RetryPolicy retries, Instant now,
       double jitter) {
     Objects.requireNonNull(result, "result");
     if (result instanceof StepResult.Done) {

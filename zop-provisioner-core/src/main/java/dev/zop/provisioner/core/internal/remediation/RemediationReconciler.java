@@ -1,22 +1,23 @@
 package dev.zop.provisioner.core.internal.remediation;
 
-import dev.zop.provisioner.core.internal.jobs.JobEngine;
-import dev.zop.provisioner.core.internal.jobs.JobRecord;
-import dev.zop.provisioner.core.internal.jobs.StepRecord;
-import dev.zop.provisioner.core.internal.jobs.StatusTransitions;
-import dev.zop.provisioner.core.internal.jobs.Lease;
-import dev.zop.provisioner.core.internal.jobs.LeaseLostException;
-import dev.zop.provisioner.core.internal.jobs.FencedWriter;
-import dev.zop.provisioner.core.internal.jobs.JobRepository;
 import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.internal.accounts.AccountRepository;
+import dev.zop.provisioner.core.internal.jobs.FencedWriter;
+import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobRecord;
+import dev.zop.provisioner.core.internal.jobs.JobRepository;
+import dev.zop.provisioner.core.internal.jobs.Lease;
+import dev.zop.provisioner.core.internal.jobs.LeaseLostException;
+import dev.zop.provisioner.core.internal.jobs.OutcomeRule;
+import dev.zop.provisioner.core.internal.jobs.StatusTransitions;
+import dev.zop.provisioner.core.internal.jobs.StepRecord;
 import dev.zop.provisioner.core.internal.jobs.WorkflowRunner;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
-import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.remediation.StepKind;
 import dev.zop.provisioner.remediation.TemplateStep;
@@ -25,13 +26,15 @@ import dev.zop.provisioner.spi.Notification;
 import dev.zop.provisioner.spi.Notifier;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.StepResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,14 +124,21 @@ public final class RemediationReconciler implements WorkflowRunner {
         jobs.appendEvent(c, job.id(), JobEventType.STEP_STARTED, row.name(), JobStatus.RUNNING, "attempt " + attempt);
       });
       Failure failure = perform(step, details, controller, session);
-      if (failure == null) {
+      // the engine's one rule decides what follows, as for a provisioning step (no kind's time limit applies)
+      int at = steps.indexOf(row);
+      StepStatus following = at + 1 < steps.size() ? steps.get(at + 1).status() : null;
+      OutcomeRule.Transition next = OutcomeRule.decide(new OutcomeRule.Situation(row.name(), JobPhase.CREATE,
+              following, attempt, Instant.now(), null, false),
+          failure == null ? StepResult.done() : StepResult.fail(failure), retryPolicy, Instant.now(),
+          ThreadLocalRandom.current().nextDouble());
+      if (next instanceof OutcomeRule.Transition.Advance || next instanceof OutcomeRule.Transition.Complete) {
         writer.write(lease, c -> {
           transitions.updateStep(c, row.id(), StepStatus.SUCCEEDED, Map.of(), null, true);
           remediations.audit(c, job.id(), row.templateStepId(), row.name(), "completed", SYSTEM, null);
           jobs.appendEvent(c, job.id(), JobEventType.STEP_SUCCEEDED, row.name(), JobStatus.RUNNING, null);
         });
-      } else if (failure.category() == FailureCategory.TRANSIENT && attempt < retryPolicy.maxAttempts()) {
-        long delay = retryPolicy.delayAfter(attempt).toMillis();
+      } else if (next instanceof OutcomeRule.Transition.Retry retry) {
+        long delay = retry.after().toMillis();
         writer.write(lease, c -> {
           transitions.updateStep(c, row.id(), StepStatus.PENDING, Map.of(), failure, false);
           jobs.schedule(c, job.id(), delay, db.dialect());
