@@ -3,6 +3,7 @@ package dev.zop.provisioner.azure;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.CredentialsUnavailableException;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -13,9 +14,13 @@ import dev.zop.provisioner.spi.ResourceController;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
+import java.util.Map;
 
 /** The resource managers and drivers of one account, in one region and resource group. */
 final class AzureSession implements ProviderSession {
+  /** The scope key that names the session's resource group. */
+  static final String RESOURCE_GROUP = "resourceGroup";
+
   private final AzureClients clients;
   private final CloudCalls calls;
   private final String resourceGroup;
@@ -43,16 +48,19 @@ final class AzureSession implements ProviderSession {
           "Create the job in a space whose config names its resourceGroup.", null);
     }
     return switch (kind) {
-      case KUBERNETES -> new KubernetesDriver(clients, calls, resourceGroup, this::location,
-          poll(Duration.ofSeconds(30)));
-      case DATASTORE -> new DatastoreDriver(clients, calls, resourceGroup, this::location,
-          poll(Duration.ofSeconds(30)), vault != null);
-      case NETWORK -> new NetworkDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
-      case REGISTRY -> new RegistryDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(5)));
-      case VM_POOL -> new VmPoolDriver(clients, calls, resourceGroup, this::location, poll(Duration.ofSeconds(15)),
-          vault != null);
+      case KUBERNETES -> new KubernetesDriver(context(Duration.ofSeconds(30)));
+      case DATASTORE -> new DatastoreDriver(context(Duration.ofSeconds(30)), vault != null);
+      case NETWORK -> new NetworkDriver(context(Duration.ofSeconds(5)));
+      case REGISTRY -> new RegistryDriver(context(Duration.ofSeconds(5)));
+      case VM_POOL -> new VmPoolDriver(context(Duration.ofSeconds(15)), vault != null);
       default -> throw new IllegalArgumentException("the Azure provider does not make " + kind.wireName() + " yet");
     };
+  }
+
+  /** What each driver is built from, its steps waiting at the kind's pace unless the session sets one. */
+  private DriverContext<AzureClients> context(Duration kindDefault) {
+    return new DriverContext<>(clients, calls, poll(kindDefault), this::location,
+        Map.of(RESOURCE_GROUP, resourceGroup));
   }
 
   /** The space's region, or its resource group's location when it names none (read once). */

@@ -8,6 +8,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
@@ -71,8 +72,12 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final FlexibleServers postgres;
   private final FlexibleServers mysql;
 
-  DatastoreDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
-      StatusPoll poll, boolean vault) {
+  DatastoreDriver(DriverContext<AzureClients> context, boolean vault) {
+    AzureClients clients = context.clients();
+    CloudCalls calls = context.calls();
+    String resourceGroup = context.scope(AzureSession.RESOURCE_GROUP);
+    Supplier<String> location = context.region();
+    StatusPoll poll = context.poll();
     this.vault = vault;
     this.redis = new RedisCache(clients, calls, resourceGroup, location, poll, vault);
     this.postgres = FlexibleServers.postgres(clients, calls, resourceGroup);

@@ -12,6 +12,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -48,13 +49,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private final Supplier<String> location;
   private final StatusPoll poll;
 
-  KubernetesDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
-      StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.resourceGroup = resourceGroup;
-    this.location = location;
-    this.poll = poll;
+  KubernetesDriver(DriverContext<AzureClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.resourceGroup = context.scope(AzureSession.RESOURCE_GROUP);
+    this.location = context.region();
+    this.poll = context.poll();
   }
 
   @Override
@@ -68,7 +68,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<NodeGroup> groups = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
       NodeGroup group = spec.nodeGroups().get(i);
-      String size = VmSizes.FROM_AWS.get(group.instanceType());
+      String size = VmSizes.forAws(group.instanceType());
       if (size != null) {
         filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", size, "the Azure VM size with the vCPUs"
             + " and memory of " + group.instanceType()));

@@ -11,6 +11,7 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
@@ -57,13 +58,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final StatusPoll poll;
   private final PrivateZones zones;
 
-  NetworkDriver(AzureClients clients, CloudCalls calls, String resourceGroup,
-      java.util.function.Supplier<String> location, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.resourceGroup = resourceGroup;
-    this.location = location;
-    this.poll = poll;
+  NetworkDriver(DriverContext<AzureClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.resourceGroup = context.scope(AzureSession.RESOURCE_GROUP);
+    this.location = context.region();
+    this.poll = context.poll();
     this.zones = new PrivateZones(clients, calls, resourceGroup, poll);
   }
 

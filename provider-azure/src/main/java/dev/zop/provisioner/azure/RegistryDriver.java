@@ -9,6 +9,7 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
@@ -43,13 +44,12 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private final java.util.function.Supplier<String> location;
   private final StatusPoll poll;
 
-  RegistryDriver(AzureClients clients, CloudCalls calls, String resourceGroup,
-      java.util.function.Supplier<String> location, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.resourceGroup = resourceGroup;
-    this.location = location;
-    this.poll = poll;
+  RegistryDriver(DriverContext<AzureClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.resourceGroup = context.scope(AzureSession.RESOURCE_GROUP);
+    this.location = context.region();
+    this.poll = context.poll();
   }
 
   @Override

@@ -64,6 +64,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
@@ -129,14 +130,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final StatusPoll poll;
   private final boolean vault;
 
-  VmPoolDriver(AzureClients clients, CloudCalls calls, String resourceGroup, Supplier<String> location,
-      StatusPoll poll, boolean vault) {
+  VmPoolDriver(DriverContext<AzureClients> context, boolean vault) {
     this.vault = vault;
-    this.clients = clients;
-    this.calls = calls;
-    this.resourceGroup = resourceGroup;
-    this.location = location;
-    this.poll = poll;
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.resourceGroup = context.scope(AzureSession.RESOURCE_GROUP);
+    this.location = context.region();
+    this.poll = context.poll();
   }
 
   @Override
@@ -152,7 +152,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String size = VmSizes.FROM_AWS.get(spec.instanceType());
+    String size = VmSizes.forAws(spec.instanceType());
     if (size != null) {
       builder.instanceType(size);
       filled.add(new PlanDefault("instanceType", size, "the Azure VM size with the vCPUs and memory of "

@@ -1,22 +1,39 @@
 package dev.zop.provisioner.azure;
 
-import java.util.Map;
+import dev.zop.provisioner.kit.MachineSize;
+import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.kit.MachineSizes;
 
 /**
- * The Azure VM size a spec gets when it names an AWS instance type, so the product documents' bodies (written
- * with {@code m5.large}) run on Azure as written: the size with the same vCPUs and memory. The plan shows each
- * substitution. An Azure size ({@code Standard_D4s_v5}) is taken as it is.
+ * The Azure VM sizes a spec may name, with what each gives. A spec that names an AWS instance type (the kit's
+ * aliases, {@code m5.large}) gets the size of the same family, vCPUs and memory, so the product documents' bodies
+ * run on Azure as written; the plan shows each substitution. Any other Azure size ({@code Standard_D4as_v5}) is
+ * taken as it is.
  */
 final class VmSizes {
-  static final Map<String, String> FROM_AWS = Map.of(
-      "t3.medium", "Standard_B2s",       // 2 vCPUs, 4 GB
-      "t3.large", "Standard_B2ms",       // 2 vCPUs, 8 GB
-      "m5.large", "Standard_D2s_v5",     // 2 vCPUs, 8 GB
-      "m5.xlarge", "Standard_D4s_v5",    // 4 vCPUs, 16 GB
-      "m5.2xlarge", "Standard_D8s_v5",   // 8 vCPUs, 32 GB
-      "r5.large", "Standard_E2s_v5");    // 2 vCPUs, 16 GB
+  static final MachineSizes SIZES = MachineSizes.of(
+      new MachineSize("Standard_B2s", Family.BURSTABLE, 2, 4),
+      new MachineSize("Standard_B2ms", Family.BURSTABLE, 2, 8),
+      new MachineSize("Standard_B4ms", Family.BURSTABLE, 4, 16),
+      new MachineSize("Standard_B8ms", Family.BURSTABLE, 8, 32),
+      new MachineSize("Standard_D2s_v5", Family.GENERAL, 2, 8),
+      new MachineSize("Standard_D4s_v5", Family.GENERAL, 4, 16),
+      new MachineSize("Standard_D8s_v5", Family.GENERAL, 8, 32),
+      new MachineSize("Standard_D16s_v5", Family.GENERAL, 16, 64),
+      new MachineSize("Standard_E2s_v5", Family.MEMORY, 2, 16),
+      new MachineSize("Standard_E4s_v5", Family.MEMORY, 4, 32),
+      new MachineSize("Standard_E8s_v5", Family.MEMORY, 8, 64),
+      new MachineSize("Standard_F2s_v2", Family.COMPUTE, 2, 4),
+      new MachineSize("Standard_F4s_v2", Family.COMPUTE, 4, 8),
+      new MachineSize("Standard_F8s_v2", Family.COMPUTE, 8, 16));
 
   private VmSizes() {}
+
+  /** The Azure size an AWS instance type stands for, or null when it is none or Azure has none alike. */
+  static String forAws(String type) {
+    MachineSize size = SIZES.forAlias(type);
+    return size == null ? null : size.name();
+  }
 
   static boolean isAwsStyle(String size) {
     return size != null && size.contains(".");

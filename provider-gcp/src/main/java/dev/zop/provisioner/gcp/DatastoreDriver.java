@@ -19,6 +19,7 @@ import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
@@ -79,12 +80,12 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private final String region;
   private final StatusPoll poll;
 
-  DatastoreDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.project = project;
-    this.region = region;
-    this.poll = poll;
+  DatastoreDriver(DriverContext<GcpClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.project = context.scope(GcpSession.PROJECT);
+    this.region = context.region().get();
+    this.poll = context.poll();
   }
 
   @Override

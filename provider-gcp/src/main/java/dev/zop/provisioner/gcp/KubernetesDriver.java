@@ -15,6 +15,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
@@ -53,12 +54,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private final String region;
   private final StatusPoll poll;
 
-  KubernetesDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.project = project;
-    this.region = region;
-    this.poll = poll;
+  KubernetesDriver(DriverContext<GcpClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.project = context.scope(GcpSession.PROJECT);
+    this.region = context.region().get();
+    this.poll = context.poll();
   }
 
   @Override
@@ -72,7 +73,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<NodeGroup> groups = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
       NodeGroup group = spec.nodeGroups().get(i);
-      String gcp = MachineTypes.FROM_AWS.get(group.instanceType());
+      String gcp = MachineTypes.forAws(group.instanceType());
       if (gcp != null) {
         filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", gcp, "the GCP machine type with the"
             + " vCPUs and memory of " + group.instanceType()));

@@ -1,24 +1,38 @@
 package dev.zop.provisioner.gcp;
 
-import java.util.Map;
+import dev.zop.provisioner.kit.MachineSize;
+import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.kit.MachineSizes;
 
 /**
- * The GCP machine type a spec gets when it names an AWS instance type, so the product documents' bodies (written
- * with {@code m5.large}) run on GCP as written: the Compute Engine type with the same vCPUs and memory. The plan
- * shows each such substitution. A GCP machine type ({@code e2-standard-4}) is taken as it is.
+ * The Compute Engine machine types a spec may name, with what each gives. A spec that names an AWS instance type
+ * (the kit's aliases, {@code m5.large}) gets the type of the same family, vCPUs and memory, so the product
+ * documents' bodies run on GCP as written; the plan shows each such substitution. Any other GCP machine type
+ * ({@code c3-standard-4}) is taken as it is.
  */
 final class MachineTypes {
-  static final Map<String, String> FROM_AWS = Map.of(
-      "t3.micro", "e2-micro",          // 2 shared vCPUs, 1 GB
-      "t3.small", "e2-small",          // 2 shared vCPUs, 2 GB
-      "t3.medium", "e2-medium",        // 2 shared vCPUs, 4 GB
-      "t3.large", "e2-standard-2",     // 2 vCPUs, 8 GB
-      "m5.large", "n2-standard-2",     // 2 vCPUs, 8 GB
-      "m5.xlarge", "n2-standard-4",    // 4 vCPUs, 16 GB
-      "m5.2xlarge", "n2-standard-8",   // 8 vCPUs, 32 GB
-      "r5.large", "n2-highmem-2");     // 2 vCPUs, 16 GB
+  static final MachineSizes SIZES = MachineSizes.of(
+      new MachineSize("e2-micro", Family.BURSTABLE, 2, 1),         // shared cores
+      new MachineSize("e2-small", Family.BURSTABLE, 2, 2),         // shared cores
+      new MachineSize("e2-medium", Family.BURSTABLE, 2, 4),        // shared cores
+      new MachineSize("e2-standard-2", Family.BURSTABLE, 2, 8),
+      new MachineSize("e2-standard-4", Family.BURSTABLE, 4, 16),
+      new MachineSize("e2-standard-8", Family.BURSTABLE, 8, 32),
+      new MachineSize("n2-standard-2", Family.GENERAL, 2, 8),
+      new MachineSize("n2-standard-4", Family.GENERAL, 4, 16),
+      new MachineSize("n2-standard-8", Family.GENERAL, 8, 32),
+      new MachineSize("n2-standard-16", Family.GENERAL, 16, 64),
+      new MachineSize("n2-highmem-2", Family.MEMORY, 2, 16),
+      new MachineSize("n2-highmem-4", Family.MEMORY, 4, 32),
+      new MachineSize("n2-highmem-8", Family.MEMORY, 8, 64));
 
   private MachineTypes() {}
+
+  /** The GCP machine type an AWS instance type stands for, or null when it is none or GCP has none alike. */
+  static String forAws(String type) {
+    MachineSize size = SIZES.forAlias(type);
+    return size == null ? null : size.name();
+  }
 
   /** Whether {@code type} reads as an AWS instance type ({@code family.size}) rather than a GCP machine type. */
   static boolean isAwsStyle(String type) {

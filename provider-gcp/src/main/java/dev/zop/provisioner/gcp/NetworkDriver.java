@@ -19,6 +19,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
@@ -63,12 +64,12 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   private final StatusPoll poll;
   private final ComputeResources resources;
 
-  NetworkDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.project = project;
-    this.region = region;
-    this.poll = poll;
+  NetworkDriver(DriverContext<GcpClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.project = context.scope(GcpSession.PROJECT);
+    this.region = context.region().get();
+    this.poll = context.poll();
     this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, poll), poll);
   }
 

@@ -11,6 +11,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
@@ -43,12 +44,12 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   private final String region;
   private final StatusPoll poll;
 
-  RegistryDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.project = project;
-    this.region = region;
-    this.poll = poll;
+  RegistryDriver(DriverContext<GcpClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.project = context.scope(GcpSession.PROJECT);
+    this.region = context.region().get();
+    this.poll = context.poll();
   }
 
   @Override

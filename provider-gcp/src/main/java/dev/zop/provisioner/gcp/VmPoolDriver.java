@@ -28,6 +28,7 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
@@ -89,12 +90,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final String region;
   private final ComputeResources resources;
 
-  VmPoolDriver(GcpClients clients, CloudCalls calls, String project, String region, StatusPoll poll) {
-    this.clients = clients;
-    this.calls = calls;
-    this.project = project;
-    this.region = region;
-    this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, poll), poll);
+  VmPoolDriver(DriverContext<GcpClients> context) {
+    this.clients = context.clients();
+    this.calls = context.calls();
+    this.project = context.scope(GcpSession.PROJECT);
+    this.region = context.region().get();
+    this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, context.poll()),
+        context.poll());
   }
 
   @Override
@@ -106,7 +108,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String gcp = MachineTypes.FROM_AWS.get(spec.instanceType());
+    String gcp = MachineTypes.forAws(spec.instanceType());
     if (gcp != null) {
       builder.instanceType(gcp);
       filled.add(new PlanDefault("instanceType", gcp, "the GCP machine type with the vCPUs and memory of "

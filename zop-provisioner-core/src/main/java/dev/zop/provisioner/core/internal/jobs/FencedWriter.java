@@ -156,17 +156,7 @@ public final class FencedWriter {
     this.jobs = jobs;
     this.signals = signals;
     this.halted = halted;
-    this.lanes = new CommitLanes<>(lanes, new CommitLanes.Carrier<>() {
-      @Override
-      public void carry(List<Pending> batch) {
-        run(batch);
-      }
-
-      @Override
-      public void unsettled(Pending write, RuntimeException why) {
-        settle(write, why);
-      }
-    });
+    this.lanes = new CommitLanes<>(lanes, this::run, this::settle);
   }
 
   public void write(Lease lease, Writes work) {

@@ -16,29 +16,38 @@ import java.util.List;
  * @param <P> a caller's write and its place in the queue
  */
 public final class CommitLanes<P extends CommitTurn> {
-  /** What commits a batch. */
+  /** Commits a batch and settles each of its writes with its outcome. */
+  @FunctionalInterface
   public interface Carrier<P> {
-    /** Commits {@code batch} and settles each of its writes with its outcome. */
     void carry(List<P> batch);
+  }
 
-    /** Settles a write the carrier left unsettled (it threw), so its caller is not left waiting. */
-    void unsettled(P write, RuntimeException why);
+  /** Settles a write with a failure. */
+  @FunctionalInterface
+  public interface Settler<P> {
+    void settle(P write, RuntimeException failure);
   }
 
   private final Carrier<P> carrier;
+  private final Settler<P> settler;
   private final int lanes;
   private final Object queue = new Object();
   private List<P> waiting = new ArrayList<>();
   /** Lanes with a transaction under way, or handed to a caller about to start one. */
   private int busy;
 
-  /** @param lanes how many shared transactions may be under way at once */
-  public CommitLanes(int lanes, Carrier<P> carrier) {
+  /**
+   * @param lanes how many shared transactions may be under way at once
+   * @param carrier what commits a batch
+   * @param settler what settles a write the carrier left unsettled (it threw), so its caller is not left waiting
+   */
+  public CommitLanes(int lanes, Carrier<P> carrier, Settler<P> settler) {
     if (lanes < 1) {
       throw new IllegalArgumentException("at least one lane");
     }
     this.lanes = lanes;
     this.carrier = carrier;
+    this.settler = settler;
   }
 
   /**
@@ -80,7 +89,7 @@ public final class CommitLanes<P extends CommitTurn> {
       } finally {
         for (P p : batch) {
           if (!p.settled()) {
-            carrier.unsettled(p, new IllegalStateException("the write was not carried by a transaction"));
+            settler.settle(p, new IllegalStateException("the write was not carried by a transaction"));
           }
         }
       }

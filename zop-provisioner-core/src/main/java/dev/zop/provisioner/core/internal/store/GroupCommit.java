@@ -28,17 +28,7 @@ public final class GroupCommit {
   /** @param lanes how many shared transactions may be under way at once */
   public GroupCommit(Database db, int lanes) {
     this.db = db;
-    this.lanes = new CommitLanes<>(lanes, new CommitLanes.Carrier<>() {
-      @Override
-      public void carry(List<Pending> batch) {
-        run(batch);
-      }
-
-      @Override
-      public void unsettled(Pending write, RuntimeException why) {
-        settle(write, why);
-      }
-    });
+    this.lanes = new CommitLanes<>(lanes, this::run, GroupCommit::settle);
   }
 
   /**
