@@ -223,17 +223,7 @@ public final class Dispatcher {
    * (SQL state class 08, a server shutting down 57P0x, a pool that found no live connection in time).
    */
   static boolean storeAway(Throwable e) {
-    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-      if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLRecoverableException
-          || t instanceof java.sql.SQLNonTransientConnectionException) {
-        return true;
-      }
-      if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
-          && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
-        return true;
-      }
-    }
-    return false;
+    return dev.zop.provisioner.core.StoreOutages.isStoreAway(e);
   }
 
   private static void checkParameters(Context ctx) {

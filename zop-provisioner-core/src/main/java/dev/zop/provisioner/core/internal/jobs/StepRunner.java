@@ -8,6 +8,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.core.StoreOutages;
 import dev.zop.provisioner.core.internal.lifecycle.CompletedJob;
 import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
@@ -378,9 +379,15 @@ final class StepRunner {
         }
         LOG.info("stopped working on {}: {}", lease.jobId, halted.getAsBoolean() ? "engine halted" : "lease lost");
       } catch (RuntimeException e) {
-        // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
-        LOG.error("job {} failed in the engine", lease.jobId, e);
-        failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
+        if (StoreOutages.isStoreAway(e)) {
+          // Nothing of the job is wrong and the write was not kept: leave it, as a crashed engine would; its lease
+          // runs out and the job is claimed again, here or elsewhere, once the database answers.
+          LOG.warn("stopped working on {}: the store does not answer ({})", lease.jobId, e.getMessage());
+        } else {
+          // A bug in the engine or a driver that escaped classification: fail the job rather than loop on it.
+          LOG.error("job {} failed in the engine", lease.jobId, e);
+          failQuietly(lease, Failure.system("engine_error", "the engine failed: " + e));
+        }
       } finally {
         if (!handedOn) {
           signals.changed(lease.jobId);
