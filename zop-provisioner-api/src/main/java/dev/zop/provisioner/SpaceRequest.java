@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * What it takes to register a space. Immutable; each method returns a changed copy:
- * {@code SpaceRequest.of("aws", "checkout-prod-us-east-1", accountId).region("us-east-1").clusterName("checkout-prod")}.
+ * {@code SpaceRequest.of("aws", "checkout-prod-us-east-1", accountId).region("us-east-1")
+ * .clusterName("checkout-prod")}.
  *
  * <p>AWS and GCP spaces need {@code config.region}; Azure spaces need {@code config.resourceGroup}.
  * {@code spaceType} defaults to {@code kubernetes}.

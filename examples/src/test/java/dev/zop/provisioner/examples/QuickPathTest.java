@@ -16,9 +16,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The service's first five minutes (docs/service.md) as a person runs them, every step a real {@code scripts/zop} process: the service with
- * its demo cloud, a token made while it runs, a job file submitted and watched to {@code succeeded}, then torn
- * down and watched to {@code deleted}.
+ * The service's first five minutes (docs/service.md) as a person runs them, every step a real {@code scripts/zop}
+ * process: the service with its demo cloud, a token made while it runs, a job file submitted and watched to
+ * {@code succeeded}, then torn down and watched to {@code deleted}.
  */
 class QuickPathTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

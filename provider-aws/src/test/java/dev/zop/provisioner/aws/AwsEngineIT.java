@@ -569,7 +569,8 @@ class AwsEngineIT {
     try {
       CloudAccount profiled = zop.accounts().create(CloudAccountRequest.of("aws", "profiled")
           .credentialsRef("profile:zop-moto").property("endpoint", MOTO.endpoint()));
-      Space other = zop.spaces().create(SpaceRequest.of("aws", "profiled-us-east-1", profiled.id()).region("us-east-1"));
+      Space other = zop.spaces().create(SpaceRequest.of("aws", "profiled-us-east-1",
+          profiled.id()).region("us-east-1"));
       Job job = zop.jobs().await(zop.jobs().submit(other.id(), RegistrySpec.named("profiled/app")).id(), WAIT);
       assertThat(job.status()).as("%s", job.lastFailure()).isEqualTo(JobStatus.SUCCEEDED);
     } finally {

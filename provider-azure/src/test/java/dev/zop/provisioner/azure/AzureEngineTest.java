@@ -139,7 +139,8 @@ class AzureEngineTest {
   @Test
   void aSpaceThatNamesOnlyItsResourceGroupPutsItsResourcesInTheGroupsLocation() {
     // the spaces document's Azure space: a resource group and nothing else
-    Space groupOnly = zop.spaces().create(SpaceRequest.of("azure", "platform-rg-only", account.id()).resourceGroup(GROUP));
+    Space groupOnly = zop.spaces().create(SpaceRequest.of("azure", "platform-rg-only",
+        account.id()).resourceGroup(GROUP));
     Job registry = zop.jobs().await(zop.jobs().submit(groupOnly.id(), RegistrySpec.named("team/web")).id(), WAIT);
     assertThat(registry.status()).as(String.valueOf(registry.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(resource("Microsoft.ContainerRegistry/registries", "teamweb").path("location").asText())

@@ -448,7 +448,8 @@ class GcpEngineTest {
   void missingCredentialsAreTheUsersToFixNotTransient() {
     CloudAccount noKey = zop.accounts().create(CloudAccountRequest.of("gcp", "no-key")
         .credentialsRef("env:ZOP_TEST_UNSET_GCP_KEY").property("projectId", PROJECT));
-    Space unauthenticated = zop.spaces().create(SpaceRequest.of("gcp", "no-key-space", noKey.id()).region("us-central1"));
+    Space unauthenticated = zop.spaces().create(SpaceRequest.of("gcp", "no-key-space",
+        noKey.id()).region("us-central1"));
     Job job = zop.jobs().await(zop.jobs().submit(unauthenticated.id(), RegistrySpec.named("anything")).id(), WAIT);
     assertThat(job.status()).isEqualTo(JobStatus.FAILED);
     assertThat(job.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);

@@ -74,7 +74,8 @@ final class JobRoutes {
         call -> call.zop().jobs().update(job(call), call.body(JobPatch.class)));
     r.route("DELETE", "/provisioning-jobs/{id}", Operation.JOBS_DELETE, "Tear down the job's resources", 200,
         call -> call.zop().jobs().delete(job(call)));
-    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", Operation.JOBS_RETRY, "Retry a failed job from the failed step",
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", Operation.JOBS_RETRY,
+        "Retry a failed job from the failed step",
         200, call -> call.zop().jobs().retry(job(call)));
     r.route("GET", "/provisioning-jobs/{id}/events", Operation.JOBS_EVENTS, "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
@@ -102,7 +103,8 @@ final class JobRoutes {
         call -> page(call, call.zop().jobs().connections(parent(call)).list(), cn -> cn.id().value()));
     r.route("GET", jobScoped + "/{connID}", Operation.CONNECTIONS_GET, "Get a job-scoped connection", 200,
         call -> call.zop().jobs().connections(parent(call)).get(connection(call)));
-    r.route("DELETE", jobScoped + "/{connID}", Operation.CONNECTIONS_DELETE, "Delete a job-scoped connection", 204, call -> {
+    r.route("DELETE", jobScoped + "/{connID}", Operation.CONNECTIONS_DELETE,
+        "Delete a job-scoped connection", 204, call -> {
       call.zop().jobs().connections(parent(call)).delete(connection(call));
       return null;
     });
@@ -121,7 +123,8 @@ final class JobRoutes {
         });
   }
   private static void catalog(Routes r) {
-    r.route("GET", "/catalog/components", Operation.CATALOG_LIST, "List catalog components and their default values", 200,
+    r.route("GET", "/catalog/components", Operation.CATALOG_LIST,
+        "List catalog components and their default values", 200,
         call -> call.zop().catalog().components());
     r.route("POST", "/provisioning-jobs/install-component", Operation.COMPONENTS_INSTALL,
         "Install a catalog component into a space", 201, call -> {

@@ -31,7 +31,8 @@ final class RemediationRoutes {
 
   private static void remediations(Routes r) {
     String base = "/remediation-jobs";
-    r.route("POST", base, Operation.REMEDIATIONS_START, "Start a remediation workflow for a recommendation", 201, call -> {
+    r.route("POST", base, Operation.REMEDIATIONS_START,
+        "Start a remediation workflow for a recommendation", 201, call -> {
       StartRemediation body = call.body(StartRemediation.class);
       List<FieldError> missing = new ArrayList<>();
       if (body.recommendationId() == null) {
@@ -80,7 +81,8 @@ final class RemediationRoutes {
           call.zop().remediations().putRecommendation(body);
           return null;
         });
-    r.route("GET", "/remediation-templates", Operation.TEMPLATES_LIST, "The workflow templates recommendations resolve to",
+    r.route("GET", "/remediation-templates", Operation.TEMPLATES_LIST,
+        "The workflow templates recommendations resolve to",
         200, call -> call.zop().remediations().templates());
   }
   private static RemediationJob decide(Call call, StepRef step, boolean approve) {

@@ -27,7 +27,8 @@ final class SpaceRoutes {
   private static void accounts(Routes r) {
     r.route("GET", "/cloud-accounts", Operation.ACCOUNTS_LIST, "List cloud accounts", 200,
         call -> page(call, call.zop().accounts().list(), a -> a.id().value()));
-    r.route("POST", "/cloud-accounts", Operation.ACCOUNTS_CREATE, "Connect a cloud account (credentials by reference)", 201,
+    r.route("POST", "/cloud-accounts", Operation.ACCOUNTS_CREATE,
+        "Connect a cloud account (credentials by reference)", 201,
         call -> touched(call, call.zop().accounts().create(call.body(CloudAccountRequest.class))));
     r.route("GET", "/cloud-accounts/{accountID}", Operation.ACCOUNTS_GET, "Get a cloud account", 200,
         call -> call.zop().accounts().get(account(call)));
@@ -35,7 +36,8 @@ final class SpaceRoutes {
         "List clusters discovered on the cloud account in ?region= (default: the account's region property)", 200,
         call -> call.zop().accounts().clusters(account(call), call.query("region")));
     String access = "/cloud-accounts/{accountID}/clusters/{region}/{clusterName}/access";
-    r.routeWithoutBody("PUT", access, Operation.ACCOUNTS_REGISTER_CLUSTER_ACCESS, "Register a cluster on a cloud account for kubeconfig minting", 200,
+    r.routeWithoutBody("PUT", access, Operation.ACCOUNTS_REGISTER_CLUSTER_ACCESS,
+        "Register a cluster on a cloud account for kubeconfig minting", 200,
         call -> call.zop().accounts().registerClusterAccess(account(call), call.path("region"),
             call.path("clusterName")));
     r.route("DELETE", access, Operation.ACCOUNTS_REVOKE_CLUSTER_ACCESS, "Revoke cluster access", 204, call -> {
@@ -50,7 +52,8 @@ final class SpaceRoutes {
         call -> touched(call, call.zop().spaces().create(call.body(SpaceRequest.class))));
     r.route("GET", "/spaces/{spaceID}", Operation.SPACES_GET, "Get a space (credentials stripped)", 200,
         call -> call.zop().spaces().get(space(call)));
-    r.route("PATCH", "/spaces/{spaceID}/status", Operation.SPACES_SET_STATUS, "Make a space active or inactive", 200, call -> {
+    r.route("PATCH", "/spaces/{spaceID}/status", Operation.SPACES_SET_STATUS,
+        "Make a space active or inactive", 200, call -> {
       SpaceStatusChange change = call.body(SpaceStatusChange.class);
       if (change.status() == null) {
         throw new ValidationException(List.of(FieldError.required("status")));
@@ -64,9 +67,11 @@ final class SpaceRoutes {
     r.routeWithoutBody("POST", "/spaces/{spaceID}/kubeconfig", Operation.SPACES_KUBECONFIG,
         "Mint a short-lived kubeconfig for the space's cluster", 200,
         call -> call.zop().spaces().kubeconfig(space(call)));
-    r.route("GET", "/space-discovery/{spaceID}/namespaces", Operation.NAMESPACES_LIST, "List namespaces on the space", 200,
+    r.route("GET", "/space-discovery/{spaceID}/namespaces", Operation.NAMESPACES_LIST,
+        "List namespaces on the space", 200,
         call -> call.zop().spaces().namespaces(space(call)).list());
-    r.route("POST", "/space-discovery/{spaceID}/namespaces", Operation.NAMESPACES_CREATE, "Create a namespace on the space",
+    r.route("POST", "/space-discovery/{spaceID}/namespaces", Operation.NAMESPACES_CREATE,
+        "Create a namespace on the space",
         201, call -> {
           CreateNamespace body = call.body(CreateNamespace.class);
           if (body.name() == null) {
@@ -80,7 +85,8 @@ final class SpaceRoutes {
     r.route("GET", "/space-discovery/{spaceID}/subnets", Operation.SPACES_DISCOVER,
         "Subnets in the space's account and region (?networkID= for one network)", 200,
         call -> call.zop().spaces().discovery(space(call)).subnets(call.query("networkID")));
-    r.route("GET", "/space-discovery/{spaceID}/dns-zones", Operation.SPACES_DISCOVER, "DNS zones of the space's account", 200,
+    r.route("GET", "/space-discovery/{spaceID}/dns-zones", Operation.SPACES_DISCOVER,
+        "DNS zones of the space's account", 200,
         call -> call.zop().spaces().discovery(space(call)).dnsZones());
     r.route("GET", "/space-discovery/{spaceID}/clusters", Operation.SPACES_DISCOVER,
         "Kubernetes clusters in the space's account and region", 200,

@@ -153,7 +153,8 @@ public abstract class ProviderTck {
         seen.putAll(down.ownOutputs());
         seen.putAll(done.outputs());
       }
-      assertThat(teardownReads).as(kind + ": state read by teardown that the driver does not declare (nothing of create records it) in " + declared)
+      assertThat(teardownReads).as(kind + ": state read by teardown that the driver does not declare (nothing of"
+              + " create records it) in " + declared)
           .allMatch(declared::declares);
       assertThat(inventory()).as("after teardown of " + kind).isEqualTo(before);
     }

@@ -18,14 +18,14 @@ import org.slf4j.LoggerFactory;
  * The only way a worker writes to a claimed job: a transaction that first proves, by the fencing version, that
  * the job is still its own, then bumps the version. A lost lease, or a halted engine, writes nothing.
  *
- * <p>Writes of different jobs that arrive while commits are under way share the next transaction (group
- * commit, {@link CommitLanes}): no caller learns its write is done before it is durable. Each lane is a transaction on a connection of its own, so with two lanes
- * one transaction's statements run while the other waits for its commit; a job has at most one write under way,
- * so two lanes never write the same job. In a shared transaction the fences go first, as one batch, and a job
- * whose fence fails has nothing of its write run; then the row writes of all the writes as one JDBC batch per distinct
- * statement, then each write's {@link Write#after} work. When anything in a shared transaction fails (a
- * {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each write
- * runs again alone, so every caller gets the outcome its write would have had by itself.
+ * <p>Writes of different jobs that arrive while commits are under way share the next transaction (group commit,
+ * {@link CommitLanes}): no caller learns its write is done before it is durable. Each lane is a transaction on a
+ * connection of its own, so with two lanes one transaction's statements run while the other waits for its commit; a
+ * job has at most one write under way, so two lanes never write the same job. In a shared transaction the fences go
+ * first, as one batch, and a job whose fence fails has nothing of its write run; then the row writes of all the
+ * writes as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When anything in a
+ * shared transaction fails (a {@linkplain Write#checkedRow checked row write} that touched no row among it), it is
+ * rolled back and each write runs again alone, so every caller gets the outcome its write would have had by itself.
  *
  * <p>A caller that has nothing to do until its write is durable waits ({@link #write}); one that can hand the
  * rest of its work to whatever settles the write queues it ({@link #writeThen}) and is free at once (unless it
