@@ -242,17 +242,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(DB_INSTANCE_IDENTIFIER.is(id), SharedState.ENGINE.is(spec.engine().wireName()));
   }
 
-  private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) {
-    DBInstance db = findDatabase(ctx.outputs().require(DB_INSTANCE_IDENTIFIER));
-    if (db == null) {
-      return StepResult.fail(Failure.system("resource_missing",
-          "RDS instance " + ctx.outputs().get(DB_INSTANCE_IDENTIFIER) + " disappeared while it was being created"));
-    }
-    if (!"available".equals(db.dbInstanceStatus()) || db.endpoint() == null) {
-      return poll.waitFor(ctx, "RDS instance " + db.dbInstanceIdentifier() + " is " + db.dbInstanceStatus());
-    }
-    return StepResult.done(SharedState.HOST.is(db.endpoint().address()), SharedState.PORT.is(db.endpoint().port()),
-        DB_INSTANCE_ARN.is(db.dbInstanceArn()));
+  private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) throws Exception {
+    String id = ctx.outputs().require(DB_INSTANCE_IDENTIFIER);
+    // an instance RDS gave up on stays in a state of its own ("failed", "incompatible-parameters"): it is waited
+    // out to the kind's time limit, whose failure names that state
+    return poll.awaitReady(ctx, "RDS instance " + id, () -> findDatabase(id), DBInstance::dbInstanceStatus,
+        db -> "available".equals(db.dbInstanceStatus()) && db.endpoint() != null, db -> null,
+        db -> StepResult.done(SharedState.HOST.is(db.endpoint().address()), SharedState.PORT.is(db.endpoint().port()),
+            DB_INSTANCE_ARN.is(db.dbInstanceArn())));
   }
 
   private StepResult deleteDatabase(StepContext ctx, String id) {

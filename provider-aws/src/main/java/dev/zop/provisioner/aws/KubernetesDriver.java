@@ -178,19 +178,14 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
   }
 
-  private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {
-    Cluster cluster = findCluster(spec.name());
-    if (cluster == null) {
-      return StepResult.fail(Failure.system("resource_missing", "EKS cluster " + spec.name()
-          + " disappeared while it was being created"));
-    }
-    return switch (cluster.statusAsString()) {
-      case "ACTIVE" -> StepResult.done(ENDPOINT.is(cluster.endpoint()), CLUSTER_ARN.is(cluster.arn()));
-      case "FAILED" -> StepResult.fail(Failure.userAction("cluster_failed", "EKS could not create cluster "
-          + spec.name(), "Open the cluster in the console to see why, delete the job, fix the cause and submit again.",
-          "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
-      default -> poll.waitFor(ctx, "EKS cluster " + spec.name() + " is " + cluster.statusAsString());
-    };
+  private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) throws Exception {
+    return poll.awaitReady(ctx, "EKS cluster " + spec.name(), () -> findCluster(spec.name()),
+        Cluster::statusAsString, cluster -> "ACTIVE".equals(cluster.statusAsString()),
+        cluster -> !"FAILED".equals(cluster.statusAsString()) ? null : Failure.userAction("cluster_failed",
+            "EKS could not create cluster " + spec.name(), "Open the cluster in the console to see why, delete the"
+                + " job, fix the cause and submit again.",
+            "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()),
+        cluster -> StepResult.done(ENDPOINT.is(cluster.endpoint()), CLUSTER_ARN.is(cluster.arn())));
   }
 
   private StepResult createNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
@@ -207,19 +202,15 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return StepResult.done(NODE_GROUP_NAME.of(group.name()).is(group.name()));
   }
 
-  private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
-    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
-    if (nodegroup == null) {
-      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " disappeared"));
-    }
-    return switch (nodegroup.statusAsString()) {
-      case "ACTIVE" -> StepResult.done();
-      case "CREATE_FAILED", "DEGRADED" -> StepResult.fail(Failure.userAction("nodegroup_failed",
-          "node group " + group.name() + " is " + nodegroup.statusAsString() + ": " + nodegroup.health(),
-          "Check the node role, subnets and instance type quota, then retry.",
-          "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()));
-      default -> poll.waitFor(ctx, "node group " + group.name() + " is " + nodegroup.statusAsString());
-    };
+  private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
+    return poll.awaitReady(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+        Nodegroup::statusAsString, nodegroup -> "ACTIVE".equals(nodegroup.statusAsString()),
+        nodegroup -> !Set.of("CREATE_FAILED", "DEGRADED").contains(nodegroup.statusAsString()) ? null
+            : Failure.userAction("nodegroup_failed", "node group " + group.name() + " is "
+                + nodegroup.statusAsString() + ": " + nodegroup.health(),
+                "Check the node role, subnets and instance type quota, then retry.",
+                "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()),
+        nodegroup -> StepResult.done());
   }
 
   private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {

@@ -1,11 +1,13 @@
 package dev.zop.provisioner.kit;
 
+import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -64,6 +66,27 @@ public record StatusPoll(Duration first, Duration max) {
       delete.delete(found);
     }
     return find.find() == null ? StepResult.done() : waitFor(context, what + " is being deleted");
+  }
+
+  /**
+   * Waits until a resource the step made is ready: a {@code system} failure {@code resource_missing} when
+   * {@code find} answers nothing (it disappeared while it was being created), the failure {@code failed} gives
+   * when the cloud gave up on it, {@code done}'s result once {@code ready}, else a wait that says its state.
+   *
+   * @param what how the job's events name it, e.g. {@code "EKS cluster checkout"}
+   * @param failed the failure of a resource the cloud gave up on, or null while it has not
+   */
+  public <T> StepResult awaitReady(StepContext context, String what, Lookup<T> find, Function<T, String> state,
+      Predicate<T> ready, Function<T, Failure> failed, Function<T, StepResult> done) throws Exception {
+    T found = find.find();
+    if (found == null) {
+      return StepResult.fail(Failure.system("resource_missing", what + " disappeared while it was being created"));
+    }
+    Failure failure = failed.apply(found);
+    if (failure != null) {
+      return StepResult.fail(failure);
+    }
+    return ready.test(found) ? done.apply(found) : waitFor(context, what + " is " + state.apply(found));
   }
 
   /** The interval after a step has waited {@code waited} so far. */

@@ -80,4 +80,29 @@ class StatusPollTest {
     assertThat(poll.deleteAndWait(ctx, "cluster c", find, h -> true, Held::deleting, delete))
         .isEqualTo(StepResult.done());
   }
+
+  @Test
+  void awaitReadyWaitsOnTheStateFailsWhatTheCloudGaveUpOnAndNoticesADisappearance() throws Exception {
+    TestContexts ctx = new TestContexts(JobId.of("job_1"), Instant.now());
+    java.util.concurrent.atomic.AtomicReference<String> state = new java.util.concurrent.atomic.AtomicReference<>();
+    dev.zop.provisioner.Failure gaveUp = dev.zop.provisioner.Failure.userAction("cluster_failed", "no", "fix", null);
+    StatusPoll.Lookup<String> find = state::get;
+    java.util.function.Function<String, dev.zop.provisioner.Failure> failed = s -> s.equals("FAILED") ? gaveUp : null;
+
+    assertThat(poll.awaitReady(ctx, "cluster c", find, s -> s, "ACTIVE"::equals, failed, s -> StepResult.done()))
+        .isInstanceOfSatisfying(StepResult.Failed.class, f -> {
+          assertThat(f.failure().code()).isEqualTo("resource_missing");
+          assertThat(f.failure().message()).isEqualTo("cluster c disappeared while it was being created");
+        });
+    state.set("CREATING");
+    assertThat(poll.awaitReady(ctx, "cluster c", find, s -> s, "ACTIVE"::equals, failed, s -> StepResult.done()))
+        .isInstanceOfSatisfying(StepResult.Wait.class, w -> assertThat(w.reason()).isEqualTo("cluster c is CREATING"));
+    state.set("FAILED");
+    assertThat(poll.awaitReady(ctx, "cluster c", find, s -> s, "ACTIVE"::equals, failed, s -> StepResult.done()))
+        .isEqualTo(StepResult.fail(gaveUp));
+    state.set("ACTIVE");
+    assertThat(poll.awaitReady(ctx, "cluster c", find, s -> s, "ACTIVE"::equals, failed,
+        s -> StepResult.done(java.util.Map.of("state", s))))
+        .isEqualTo(StepResult.done(java.util.Map.of("state", "ACTIVE")));
+  }
 }
