@@ -13,6 +13,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -68,7 +69,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<NodeGroup> groups = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
       NodeGroup group = spec.nodeGroups().get(i);
-      String size = VmSizes.forAws(group.instanceType());
+      String size = VmSizes.SIZES.nameForAlias(group.instanceType());
       if (size != null) {
         filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", size, "the Azure VM size with the vCPUs"
             + " and memory of " + group.instanceType()));
@@ -87,7 +88,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   public List<FieldError> validate(KubernetesSpec spec) {
     List<FieldError> errors = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
-      if (VmSizes.isAwsStyle(spec.nodeGroups().get(i).instanceType())) {
+      if (MachineSizes.readsAsAwsType(spec.nodeGroups().get(i).instanceType())) {
         errors.add(FieldError.of("nodeGroups[" + i + "].instanceType", "unknown_vm_size", "no Azure VM size is"
             + " known for " + spec.nodeGroups().get(i).instanceType() + "; name one such as Standard_D4s_v5"));
       }

@@ -66,6 +66,7 @@ import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
@@ -152,7 +153,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String size = VmSizes.forAws(spec.instanceType());
+    String size = VmSizes.SIZES.nameForAlias(spec.instanceType());
     if (size != null) {
       builder.instanceType(size);
       filled.add(new PlanDefault("instanceType", size, "the Azure VM size with the vCPUs and memory of "
@@ -183,7 +184,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<FieldError> validate(VmPoolSpec spec) {
     List<FieldError> errors = new ArrayList<>();
-    if (VmSizes.isAwsStyle(spec.instanceType())) {
+    if (MachineSizes.readsAsAwsType(spec.instanceType())) {
       errors.add(FieldError.of("instanceType", "unknown_vm_size", "no Azure VM size is known for "
           + spec.instanceType() + "; name one such as Standard_D2s_v5"));
     }

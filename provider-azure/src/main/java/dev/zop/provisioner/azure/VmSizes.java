@@ -28,14 +28,4 @@ final class VmSizes {
       new MachineSize("Standard_F8s_v2", Family.COMPUTE, 8, 16));
 
   private VmSizes() {}
-
-  /** The Azure size an AWS instance type stands for, or null when it is none or Azure has none alike. */
-  static String forAws(String type) {
-    MachineSize size = SIZES.forAlias(type);
-    return size == null ? null : size.name();
-  }
-
-  static boolean isAwsStyle(String size) {
-    return size != null && size.contains(".");
-  }
 }

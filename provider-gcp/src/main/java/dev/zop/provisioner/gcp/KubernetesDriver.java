@@ -17,6 +17,7 @@ import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.FailureCodes;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -73,7 +74,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<NodeGroup> groups = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
       NodeGroup group = spec.nodeGroups().get(i);
-      String gcp = MachineTypes.forAws(group.instanceType());
+      String gcp = MachineTypes.SIZES.nameForAlias(group.instanceType());
       if (gcp != null) {
         filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", gcp, "the GCP machine type with the"
             + " vCPUs and memory of " + group.instanceType()));
@@ -98,7 +99,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<FieldError> errors = new ArrayList<>();
     for (int i = 0; i < spec.nodeGroups().size(); i++) {
       String type = spec.nodeGroups().get(i).instanceType();
-      if (MachineTypes.isAwsStyle(type)) {
+      if (MachineSizes.readsAsAwsType(type)) {
         errors.add(FieldError.of("nodeGroups[" + i + "].instanceType", "unknown_machine_type", "no GCP machine"
             + " type is known for " + type + "; name a Compute Engine machine type such as e2-standard-4"));
       }

@@ -27,15 +27,4 @@ final class MachineTypes {
       new MachineSize("n2-highmem-8", Family.MEMORY, 8, 64));
 
   private MachineTypes() {}
-
-  /** The GCP machine type an AWS instance type stands for, or null when it is none or GCP has none alike. */
-  static String forAws(String type) {
-    MachineSize size = SIZES.forAlias(type);
-    return size == null ? null : size.name();
-  }
-
-  /** Whether {@code type} reads as an AWS instance type ({@code family.size}) rather than a GCP machine type. */
-  static boolean isAwsStyle(String type) {
-    return type != null && type.contains(".");
-  }
 }

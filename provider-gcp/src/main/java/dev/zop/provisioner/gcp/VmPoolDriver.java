@@ -29,6 +29,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
@@ -108,7 +109,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String gcp = MachineTypes.forAws(spec.instanceType());
+    String gcp = MachineTypes.SIZES.nameForAlias(spec.instanceType());
     if (gcp != null) {
       builder.instanceType(gcp);
       filled.add(new PlanDefault("instanceType", gcp, "the GCP machine type with the vCPUs and memory of "
@@ -137,7 +138,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   @Override
   public List<FieldError> validate(VmPoolSpec spec) {
     List<FieldError> errors = new ArrayList<>();
-    if (MachineTypes.isAwsStyle(spec.instanceType())) {
+    if (MachineSizes.readsAsAwsType(spec.instanceType())) {
       errors.add(FieldError.of("instanceType", "unknown_machine_type", "no GCP machine type is known for "
           + spec.instanceType() + "; name a Compute Engine machine type such as e2-standard-2"));
     }

@@ -69,6 +69,20 @@ public final class MachineSizes {
     return own.values().stream().filter(alias::sameAs).findFirst().orElse(null);
   }
 
+  /** The name of the provider's size an alias stands for ({@link #forAlias}), or null. */
+  public String nameForAlias(String alias) {
+    MachineSize size = forAlias(alias);
+    return size == null ? null : size.name();
+  }
+
+  /**
+   * Whether {@code name} reads as an AWS instance type ({@code family.size}): on another cloud, a name no alias
+   * resolved is refused rather than sent to a cloud that knows no such size.
+   */
+  public static boolean readsAsAwsType(String name) {
+    return name != null && name.contains(".");
+  }
+
   /** What an alias gives, or null when {@code name} is no alias. */
   public static MachineSize alias(String name) {
     return ALIAS_BY_NAME.get(name);

@@ -21,6 +21,10 @@ class MachineSizesTest {
     assertThat(cloud.forAlias("t3.large")).isNull();
     assertThat(cloud.forAlias("general-2")).as("a provider's own name is no alias").isNull();
     assertThat(cloud.own("general-2").vcpus()).isEqualTo(2);
+    assertThat(cloud.nameForAlias("m5.large")).isEqualTo("general-2");
+    assertThat(cloud.nameForAlias("c5.large")).isNull();
+    assertThat(MachineSizes.readsAsAwsType("c5.large")).isTrue();
+    assertThat(MachineSizes.readsAsAwsType("general-2")).isFalse();
     assertThat(MachineSizes.alias("m5.xlarge")).isEqualTo(new MachineSize("m5.xlarge", Family.GENERAL, 4, 16));
   }
 

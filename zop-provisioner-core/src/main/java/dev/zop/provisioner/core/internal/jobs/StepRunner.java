@@ -164,6 +164,8 @@ final class StepRunner {
     private final List<StepRecord> rows;
     private final List<Step> definitions;
     private final Map<String, String> jobOutputs;
+    /** The provider's time limit for the job's kind, or null: the same for every step of the run. */
+    private final Duration timeLimit;
 
     Steps(Run run, JobRecord job, ProviderSession session, JobStatus running, List<StepRecord> rows,
         List<Step> definitions, Map<String, String> jobOutputs) {
@@ -174,6 +176,7 @@ final class StepRunner {
       this.rows = rows;
       this.definitions = definitions;
       this.jobOutputs = jobOutputs;
+      this.timeLimit = providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
     }
 
     /**
@@ -224,7 +227,7 @@ final class StepRunner {
         StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
         OutcomeRule.Transition transition = OutcomeRule.decide(
             new OutcomeRule.Situation(row.name(), job.phase(), next == null ? null : next.status(), attempt,
-                context.startedAt, timeLimit(job), stopping.getAsBoolean()),
+                context.startedAt, timeLimit, stopping.getAsBoolean()),
             result, retryPolicy, Instant.now(), ThreadLocalRandom.current().nextDouble());
         metrics.stepRan(job, row.name(), outcome(result, transition), System.nanoTime() - began);
 
@@ -306,11 +309,6 @@ final class StepRunner {
       });
       return true;
     }
-  }
-
-  /** The provider's time limit for the job's kind, or null when it sets none. A retry starts the clock again. */
-  private Duration timeLimit(JobRecord job) {
-    return providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
   }
 
   /** A resumed wait keeps its attempt; anything else is a new one. */
