@@ -203,6 +203,22 @@ class ArchitectureTest {
   }
 
   @Test
+  void remediationWorkflowsRunOnTheEnginesRunner() {
+    // one runner, one rule: a workflow gives steps and a journal, and writes no job, step or lease row itself
+    noClasses().that().resideInAPackage("dev.zop.provisioner.core.internal.remediation..")
+        .should().dependOnClassesThat().haveNameMatching(java.util.regex.Pattern.quote(JOBS)
+            + "\\.(FencedWriter|StatusTransitions|Lease|StepRunner|OutcomeRule)(\\$.*)?")
+        .check(production);
+    // the audit trail has one writer, the journal, which writes inside the runner's fenced transactions
+    noClasses().that().haveNameNotMatching(java.util.regex.Pattern.quote(
+            "dev.zop.provisioner.core.internal.remediation.RemediationWorkflows$AuditJournal"))
+        .should().callMethod("dev.zop.provisioner.core.internal.remediation.RemediationRepository", "audit",
+            "java.sql.Connection", "dev.zop.provisioner.JobId", "java.util.UUID", "java.lang.String",
+            "java.lang.String", "java.lang.String", "java.lang.String")
+        .check(production);
+  }
+
+  @Test
   void groupCommitIsWrittenOnce() {
     // the lanes lead, hand on and settle; the writers only say how a batch is committed
     noClasses().that().doNotHaveFullyQualifiedName("dev.zop.provisioner.core.internal.store.CommitLanes")

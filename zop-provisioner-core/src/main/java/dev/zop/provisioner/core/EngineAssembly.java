@@ -13,7 +13,7 @@ import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.remediation.LoggingNotifier;
 import dev.zop.provisioner.core.internal.remediation.NotificationRules;
 import dev.zop.provisioner.core.internal.remediation.RecommendationStore;
-import dev.zop.provisioner.core.internal.remediation.RemediationReconciler;
+import dev.zop.provisioner.core.internal.remediation.RemediationWorkflows;
 import dev.zop.provisioner.core.internal.remediation.RemediationRepository;
 import dev.zop.provisioner.core.internal.remediation.TemplateRegistry;
 import dev.zop.provisioner.core.internal.secrets.LocalSecretStore;
@@ -68,16 +68,15 @@ final class EngineAssembly {
     NotificationRules rules = builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)
         : NotificationRules.fromEnvironment(System::getenv);
     ClusterSpaces clusterSpaces = new ClusterSpaces(db, spaceRepository, clusterAccess, providers);
-    // the job engine runs remediation workflows through the WorkflowRunner seam; it knows nothing of them
+    // the job engine runs remediation workflows' steps through the Workflow seam; it knows nothing of them
     this.engine = new JobEngine(db, providers, spaceRepository, accountRepository, secrets, targets,
         List.of(job -> databases.hasDatabases(job) ? new ConflictException("job_has_dependents",
             "datastore job " + job + " still has databases; delete them first") : null, clusterSpaces),
         List.of(clusterSpaces),
-        parts -> new RemediationReconciler(parts, remediationRows, accountRepository, providers, templates,
-            notifier, rules),
+        new RemediationWorkflows(db, remediationRows, accountRepository, providers, templates, notifier, rules),
         settings);
     this.jobs = engine.service();
-    this.remediations = new RemediationService(db, engine.parts().jobs(), remediationRows, accountRepository,
+    this.remediations = new RemediationService(db, engine.jobRows(), remediationRows, accountRepository,
         providers, templates, builder.recommendations != null ? builder.recommendations : recommendationStore,
         recommendationStore, jobs, engine.wake());
     this.ownedDataSource = owned;

@@ -12,7 +12,6 @@ import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /** Wires the job machinery together: the API-facing service, the worker, the watch hub. */
 public final class JobEngine implements AutoCloseable {
@@ -27,34 +26,31 @@ public final class JobEngine implements AutoCloseable {
   private final JobService service;
   private final Worker worker;
   private final WatchHub watchHub;
-  private final Parts parts;
+  private final JobRepository jobs;
   private final Runnable wake;
 
   /** Settings the host chose; see {@code EmbeddedProvisionerBuilder} for what each means. */
   public record Settings(String instanceId, int workerThreads, Duration lease, Duration poll,
       RetryPolicy retryPolicy, boolean runWorkers, EngineMetrics metrics, EngineTracing tracing) {}
 
-  /** What a workflow feature builds on: the job rows, the fenced writer that guards them, the retry policy. */
-  public record Parts(Database db, JobRepository jobs, FencedWriter writer, RetryPolicy retryPolicy) {}
-
   /**
    * @param teardownGuards  features that may hold up a teardown (a datastore that still has databases)
    * @param completionListeners features that act, in the same transaction, when a provisioning job ends
-   * @param workflows       makes the runner of remediation workflows from the engine's parts
+   * @param workflows       opens the workflow of a claimed remediation job, whose steps the runner runs
    */
   public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
       SecretService secrets, ClusterTargets targets, List<TeardownGuard> teardownGuards,
-      List<JobCompletionListener> completionListeners, Function<Parts, WorkflowRunner> workflows,
+      List<JobCompletionListener> completionListeners, Workflow.Source workflows,
       Settings settings) {
     JobRepository jobs = new JobRepository();
     JobSignals signals = new JobSignals();
     Worker[] self = new Worker[1];
     BooleanSupplier halted = () -> self[0] != null && self[0].halted();
     FencedWriter writer = new FencedWriter(db, jobs, signals, halted, WRITER_LANES);
-    this.parts = new Parts(db, jobs, writer, settings.retryPolicy());
+    this.jobs = jobs;
     JobScopes scopes = new JobScopes(db, spaces, providers);
     StepRunner runner = new StepRunner(db, jobs, accounts, completionListeners, providers, scopes,
-        settings.retryPolicy(), signals, secrets, targets, writer, workflows.apply(parts), halted,
+        settings.retryPolicy(), signals, secrets, targets, writer, workflows, halted,
         () -> self[0] != null && self[0].stopping(), settings.metrics(), settings.tracing());
     this.worker = settings.runWorkers()
         ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll(),
@@ -71,8 +67,9 @@ public final class JobEngine implements AutoCloseable {
     }
   }
 
-  public Parts parts() {
-    return parts;
+  /** The job rows' SQL, for features that read their own kind of job (remediations). */
+  public JobRepository jobRows() {
+    return jobs;
   }
 
   /** Tells the worker there is work now, rather than at its next poll. */

@@ -19,7 +19,9 @@ import java.util.Objects;
  *
  * <p>Pure: the clock's reading and the retry delay's random share are inputs, so the whole rule is a table
  * ({@code OutcomeRuleTest}). {@link StepRunner} is the I/O around it: it runs the step, asks this rule, and
- * writes the transition; a remediation workflow's runner asks it the same of each step it performs.
+ * writes the transition, for a provisioning job's steps and a remediation workflow's alike. A step that waits for
+ * a person ({@link DecisionStep}) is decided the same way: approved goes on, rejected cancels the job, and no
+ * decision waits for one, within the step's time for it.
  */
 public final class OutcomeRule {
   private OutcomeRule() {}
@@ -62,6 +64,18 @@ public final class OutcomeRule {
 
     /** The job fails at this step. */
     record Fail(Failure failure) implements Transition {}
+
+    /**
+     * A decision step has no decision yet: the job waits for a person, due again after {@code dueIn} (when the
+     * step's time for a decision runs out) or, when null, only when a request comes.
+     */
+    record AwaitDecision(Duration dueIn, String message) implements Transition {}
+
+    /**
+     * The job ends cancelled at this step: rejected by {@code by}, or, when {@code by} is null, because no
+     * decision came in time.
+     */
+    record Cancel(Decision.Request by, String reason) implements Transition {}
   }
 
   /**
@@ -72,11 +86,7 @@ public final class OutcomeRule {
       double jitter) {
     Objects.requireNonNull(result, "result");
     if (result instanceof StepResult.Done) {
-      if (situation.next() == null) {
-        return new Transition.Complete(situation.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED
-            : JobStatus.DELETED);
-      }
-      return new Transition.Advance(situation.next() == StepStatus.PENDING && !situation.stopping());
+      return finished(situation);
     }
     if (result instanceof StepResult.Wait wait) {
       Duration limit = situation.timeLimit();
@@ -91,5 +101,36 @@ public final class OutcomeRule {
       return new Transition.Retry(retries.delayAfter(situation.attempt(), jitter), failure);
     }
     return new Transition.Fail(failure);
+  }
+
+  private static Transition finished(Situation situation) {
+    if (situation.next() == null) {
+      return new Transition.Complete(situation.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED);
+    }
+    return new Transition.Advance(situation.next() == StepStatus.PENDING && !situation.stopping());
+  }
+
+  /**
+   * The transition for a decision step's {@code decision}: approved goes on as a finished step does, rejected
+   * cancels the job, and none waits for one until the situation's time limit (the step's time for a decision)
+   * has passed since the step started, then cancels it.
+   */
+  public static Transition decide(Situation situation, Decision decision, Instant now) {
+    Objects.requireNonNull(decision, "decision");
+    if (decision instanceof Decision.Approved) {
+      return finished(situation);
+    }
+    if (decision instanceof Decision.Rejected rejected) {
+      return new Transition.Cancel(rejected.by(), rejected.by().reason());
+    }
+    Duration limit = situation.timeLimit();
+    if (limit == null) {
+      return new Transition.AwaitDecision(null, ((Decision.Pending) decision).message());
+    }
+    Instant deadline = (situation.startedAt() == null ? now : situation.startedAt()).plus(limit);
+    if (!now.isBefore(deadline)) {
+      return new Transition.Cancel(null, "no decision within " + limit);
+    }
+    return new Transition.AwaitDecision(Duration.between(now, deadline), ((Decision.Pending) decision).message());
   }
 }

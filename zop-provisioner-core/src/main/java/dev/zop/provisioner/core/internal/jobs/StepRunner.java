@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,8 +43,10 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Runs a claimed job step by step until it finishes, fails, or parks (a wait or a retry backoff). Every write
- * is fenced by the lease; a step's work itself runs outside any lock or transaction.
+ * Runs a claimed job step by step until it finishes, fails, or parks (a wait, a retry backoff, or a wait for a
+ * person's decision). Every write is fenced by the lease; a step's work itself runs outside any lock or
+ * transaction. A provisioning job's steps come from its provider's driver, a remediation workflow's from its
+ * {@link Workflow}; both run here, under the one {@link OutcomeRule}.
  */
 final class StepRunner {
   private static final Logger LOG = LoggerFactory.getLogger(StepRunner.class);
@@ -60,7 +63,7 @@ final class StepRunner {
   private final JobSignals signals;
   private final SecretService secrets;
   private final FencedWriter writer;
-  private final WorkflowRunner workflows;
+  private final Workflow.Source workflows;
   private final BooleanSupplier halted;
   private final BooleanSupplier stopping;
   private final EngineMetrics metrics;
@@ -69,7 +72,7 @@ final class StepRunner {
   StepRunner(Database db, JobRepository jobs, AccountRepository accounts,
       List<JobCompletionListener> completionListeners,
       ProviderRegistry providers, JobScopes scopes, RetryPolicy retryPolicy, JobSignals signals, SecretService secrets,
-      ClusterTargets targets, FencedWriter writer, WorkflowRunner workflows, BooleanSupplier halted,
+      ClusterTargets targets, FencedWriter writer, Workflow.Source workflows, BooleanSupplier halted,
       BooleanSupplier stopping, EngineMetrics metrics, EngineTracing tracing) {
     this.metrics = metrics;
     this.tracing = tracing;
@@ -126,33 +129,40 @@ final class StepRunner {
     if (loaded == null || (claimed == null && loaded.job().version() != lease.version())) {
       return false;
     }
-    if (loaded.job().jobType() == JobType.REMEDIATION) {
-      workflows.run(lease, loaded.job(), loaded.steps());
-      return false;
-    }
     JobRecord job = loaded.job();
-    ProviderSession session = providers.session(job.accountId(), job.region(), scopes.of(job),
-        () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
-    ResourceDriver<ResourceSpec> driver = providers.driver(session, job.kind(),
-        () -> targets.of(job.orgId(), job.spaceId()));
+    List<StepRecord> all = loaded.steps();
+    Workflow workflow = job.jobType() == JobType.PROVISIONING ? null : workflows.open(job, all);
+    Journal journal = workflow == null ? Journal.NONE : workflow.journal();
+    ProviderSession session;
+    List<Step> definitions;
+    if (workflow != null) {
+      session = workflow.session();
+      definitions = workflow.steps();
+    } else {
+      session = providers.session(job.accountId(), job.region(), scopes.of(job),
+          () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
+      ResourceDriver<ResourceSpec> driver = providers.driver(session, job.kind(),
+          () -> targets.of(job.orgId(), job.spaceId()));
+      definitions = job.phase() == JobPhase.CREATE
+          ? driver.create(job.spec())
+          : driver.teardown(job.spec(), recordedOutputs(all));
+    }
 
     JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
     FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
-        job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"));
+        job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"))
+        .after(c -> journal.started(c, job));
     run.startWith(start);
-    List<StepRecord> all = loaded.steps();
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
-    List<Step> definitions = job.phase() == JobPhase.CREATE
-        ? driver.create(job.spec())
-        : driver.teardown(job.spec(), recordedOutputs(all));
+    Steps steps = new Steps(run, job, session, workflow, running, rows, definitions,
+        new LinkedHashMap<>(job.outputs()));
     if (!matches(rows, definitions)) {
-      failJob(run, job, null, running, Failure.system("step_list_changed",
+      steps.failJob(null, Failure.system("step_list_changed",
           "the provider now builds a different step list for this job; its steps were " + names(rows)));
       return false;
     }
-    return new Steps(run, job, session, running, rows, definitions, new LinkedHashMap<>(job.outputs()))
-        .from(0, -1, Map.of());
+    return steps.from(0, -1, Map.of());
   }
 
   /** A job's steps, run in order from the first not yet succeeded; its state carries over a hand-on. */
@@ -160,23 +170,32 @@ final class StepRunner {
     private final Run run;
     private final JobRecord job;
     private final ProviderSession session;
+    /** The job's workflow, or null for a provisioning job. */
+    private final Workflow workflow;
+    private final Journal journal;
     private final JobStatus running;
+    /** The job's status as this run has written it: waiting for a decision, or running (deleting). */
+    private JobStatus status;
     private final List<StepRecord> rows;
     private final List<Step> definitions;
     private final Map<String, String> jobOutputs;
     /** The provider's time limit for the job's kind, or null: the same for every step of the run. */
     private final Duration timeLimit;
 
-    Steps(Run run, JobRecord job, ProviderSession session, JobStatus running, List<StepRecord> rows,
-        List<Step> definitions, Map<String, String> jobOutputs) {
+    Steps(Run run, JobRecord job, ProviderSession session, Workflow workflow, JobStatus running,
+        List<StepRecord> rows, List<Step> definitions, Map<String, String> jobOutputs) {
       this.run = run;
       this.job = job;
       this.session = session;
+      this.workflow = workflow;
+      this.journal = workflow == null ? Journal.NONE : workflow.journal();
       this.running = running;
+      this.status = job.status() == JobStatus.PENDING ? running : job.status();
       this.rows = rows;
       this.definitions = definitions;
       this.jobOutputs = jobOutputs;
-      this.timeLimit = providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
+      this.timeLimit = workflow != null ? null
+          : providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind());
     }
 
     /**
@@ -212,6 +231,13 @@ final class StepRunner {
           lease.markReleased();
           return false;
         }
+        Decision.Request cancel = workflow == null ? null : workflow.cancelRequested();
+        if (cancel != null) {
+          // a step started with the previous one's success has not run: it goes back to pending
+          StepRecord started = startedAlready == i ? row : null;
+          cancelJob(null, started, cancel, cancel.reason());
+          return false;
+        }
         Step step = definitions.get(i);
         int attempt = attemptOf(row);
         Map<String, String> declared = Map.of();
@@ -222,9 +248,17 @@ final class StepRunner {
           run.write(starting(new FencedWriter.Write(), job, row, attempt, running, declared));
         }
         LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false);
+        StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
+        if (step instanceof DecisionStep decisionStep) {
+          Decision decision = decision(decisionStep, context);
+          OutcomeRule.Transition transition = OutcomeRule.decide(
+              new OutcomeRule.Situation(row.name(), job.phase(), next == null ? null : next.status(), attempt,
+                  context.startedAt, decisionStep.timeout(), stopping.getAsBoolean()),
+              decision, Instant.now());
+          return decided(i, transition, decision, context);
+        }
         long began = System.nanoTime();
         StepResult result = traced(job, row.name(), attempt, () -> invoke(step, context, session));
-        StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
         OutcomeRule.Transition transition = OutcomeRule.decide(
             new OutcomeRule.Situation(row.name(), job.phase(), next == null ? null : next.status(), attempt,
                 context.startedAt, timeLimit, stopping.getAsBoolean()),
@@ -232,9 +266,9 @@ final class StepRunner {
         metrics.stepRan(job, row.name(), outcome(result, transition), System.nanoTime() - began);
 
         if (transition instanceof OutcomeRule.Transition.Advance advance) {
-          return succeeded(i, (StepResult.Done) result, context, advance.startNext());
+          return succeeded(i, (StepResult.Done) result, context, advance.startNext(), null);
         } else if (transition instanceof OutcomeRule.Transition.Complete) {
-          return succeeded(i, (StepResult.Done) result, context, false);
+          return succeeded(i, (StepResult.Done) result, context, false, null);
         } else if (transition instanceof OutcomeRule.Transition.Park park) {
           run.write(c -> {
             transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
@@ -261,15 +295,107 @@ final class StepRunner {
           if (result instanceof StepResult.Failed) {
             metrics.failed(job, fail.failure().category());
           }
-          failJob(run, job, row.withOutputs(context.ownOutputs), running, fail.failure());
+          failJob(row.withOutputs(context.ownOutputs), fail.failure());
           return false;
         }
       }
       // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
-      run.write(completing(new FencedWriter.Write(), job, running, jobOutputs));
+      run.write(completing(new FencedWriter.Write(), job, running, jobOutputs, workflow == null));
       lease.markReleased();
       metrics.jobEnded(job, JobStatus.SUCCEEDED);
+      journal.ended(job, JobStatus.SUCCEEDED, null);
       return false;
+    }
+
+    /** Asks a decision step whether a person decided; what it throws escapes as any engine failure does. */
+    private Decision decision(DecisionStep step, LeasedContext context) {
+      try {
+        return Objects.requireNonNull(step.decide(context), "decision");
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LeaseLostException(job.id());
+      } catch (Exception e) {
+        throw new IllegalStateException("step " + step.name() + " could not read its decision", e);
+      }
+    }
+
+    /** Writes what the rule made of decision step {@code i}'s {@link Decision}. True when handed on. */
+    private boolean decided(int i, OutcomeRule.Transition transition, Decision decision, LeasedContext context) {
+      StepRecord row = rows.get(i);
+      metrics.stepRan(job, row.name(), decision instanceof Decision.Approved ? "approved"
+          : decision instanceof Decision.Rejected ? "rejected" : "waiting", 0);
+      if (transition instanceof OutcomeRule.Transition.Advance advance) {
+        return succeeded(i, new StepResult.Done(Map.of()), context, advance.startNext(),
+            ((Decision.Approved) decision).by());
+      } else if (transition instanceof OutcomeRule.Transition.Complete) {
+        return succeeded(i, new StepResult.Done(Map.of()), context, false, ((Decision.Approved) decision).by());
+      } else if (transition instanceof OutcomeRule.Transition.Cancel cancel) {
+        cancelJob(row.withOutputs(context.ownOutputs), null, cancel.by(), cancel.reason());
+        return false;
+      }
+      OutcomeRule.Transition.AwaitDecision await = (OutcomeRule.Transition.AwaitDecision) transition;
+      Long dueIn = await.dueIn() == null ? null : await.dueIn().toMillis();
+      boolean firstTime = status != JobStatus.AWAITING_USER;
+      JobStatus from = status;
+      run.write(c -> {
+        if (row.status() != StepStatus.WAITING) {
+          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
+        }
+        if (firstTime) {
+          transitions.move(c, job.id(), StatusTransitions.Move.awaitUser(from, dueIn, row.name(), await.message()));
+        } else {
+          jobs.park(c, job.id(), dueIn, db.dialect());
+        }
+      });
+      run.lease.markReleased();
+      status = JobStatus.AWAITING_USER;
+      if (firstTime) {
+        journal.awaitingDecision(job, row, await.message());
+      }
+      return false;
+    }
+
+    /**
+     * Ends the job cancelled: at decision step {@code at} (rejected, or undecided in time), or, with {@code at}
+     * null, at a person's request between steps; {@code started}, when not null, is a step whose start was
+     * written but which has not run, and goes back to pending.
+     */
+    private void cancelJob(StepRecord at, StepRecord started, Decision.Request by, String reason) {
+      JobStatus from = status;
+      run.write(c -> {
+        if (at != null) {
+          transitions.updateStep(c, at.id(), StepStatus.FAILED, at.outputs(), null, true);
+        }
+        if (started != null) {
+          transitions.updateStep(c, started.id(), StepStatus.PENDING, started.outputs(), null, false);
+        }
+        journal.cancelled(c, job, at, by, reason);
+        transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.CANCELLED, null,
+            (at == null ? "cancelled" : "rejected at " + at.name()) + (by == null ? "" : " by " + by.actor())
+                + (reason == null ? "" : ": " + reason)));
+      });
+      run.lease.markReleased();
+      metrics.jobEnded(job, JobStatus.CANCELLED);
+      journal.ended(job, JobStatus.CANCELLED, null);
+    }
+
+    private void failJob(StepRecord row, Failure failure) {
+      JobStatus from = status;
+      run.write(c -> {
+        if (row != null) {
+          transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
+          jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
+              failure.category().wireName() + " " + failure.code() + ": " + failure.message());
+          journal.failed(c, job, row, failure);
+        }
+        transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.FAILED, failure,
+            failure.message()));
+      });
+      run.lease.markReleased();
+      metrics.jobEnded(job, JobStatus.FAILED);
+      journal.ended(job, JobStatus.FAILED, failure);
     }
 
     /**
@@ -277,7 +403,8 @@ final class StepRunner {
      * the last step the job's completion does. The run goes on from the next step once that write is durable,
      * as a task of the run's executor: this thread need not wait for it. Always true (handed on).
      */
-    private boolean succeeded(int i, StepResult.Done done, LeasedContext context, boolean startNext) {
+    private boolean succeeded(int i, StepResult.Done done, LeasedContext context, boolean startNext,
+        Decision.Request approvedBy) {
       Lease lease = run.lease;
       StepRecord row = rows.get(i);
       Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
@@ -287,15 +414,22 @@ final class StepRunner {
       }
       Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
       StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
-      FencedWriter.Write succeeded = FencedWriter.Write.rows(
-              transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true),
-              jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running, null))
-          .jobOutputs(Json.write(snapshot));
+      FencedWriter.Write succeeded = new FencedWriter.Write();
+      if (status == JobStatus.AWAITING_USER) {
+        transitions.move(succeeded, job.id(), StatusTransitions.Move.start(status, running,
+            "resumed: " + row.name() + " approved"));
+        status = running;
+      }
+      succeeded.row(transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true))
+          .row(jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running,
+              approvedBy == null ? null : "approved by " + approvedBy.actor()))
+          .jobOutputs(Json.write(snapshot))
+          .after(c -> journal.succeeded(c, job, row, approvedBy));
       Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
       if (startNext) {
         starting(succeeded, job, next, attemptOf(next), running, nextIntent);
       } else if (next == null) {
-        completing(succeeded, job, running, snapshot);
+        completing(succeeded, job, running, snapshot, workflow == null);
       }
       int after = i + 1;
       int started = startNext ? after : -1;
@@ -305,7 +439,13 @@ final class StepRunner {
           lease.markReleased();
           metrics.jobEnded(job, JobStatus.SUCCEEDED);
         }
-        run.handOn(failure, () -> next == null ? false : from(after, started, nextIntent));
+        run.handOn(failure, () -> {
+          if (next != null) {
+            return from(after, started, nextIntent);
+          }
+          journal.ended(job, JobStatus.SUCCEEDED, null);
+          return false;
+        });
       });
       return true;
     }
@@ -472,10 +612,10 @@ final class StepRunner {
    * completion listeners, whose outputs join the job's.
    */
   private FencedWriter.Write completing(FencedWriter.Write write, JobRecord job, JobStatus running,
-      Map<String, String> outputs) {
+      Map<String, String> outputs, boolean provisioning) {
     JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
     transitions.move(write, job.id(), StatusTransitions.Move.finish(running, done, null, null));
-    if (completionListeners.isEmpty()) {
+    if (completionListeners.isEmpty() || !provisioning) {
       return write;
     }
     CompletedJob completed = new CompletedJob(job.id(), job.orgId(), job.spaceId(), job.kind(), done, job.provider(),
@@ -491,20 +631,6 @@ final class StepRunner {
         jobs.setOutputs(c, job.id(), withAdded);
       }
     });
-  }
-
-  private void failJob(Run run, JobRecord job, StepRecord row, JobStatus running, Failure failure) {
-    run.write(c -> {
-      if (row != null) {
-        transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
-        jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
-            failure.category().wireName() + " " + failure.code() + ": " + failure.message());
-      }
-      transitions.move(c, job.id(), StatusTransitions.Move.finish(running, JobStatus.FAILED, failure,
-          failure.message()));
-    });
-    run.lease.markReleased();
-    metrics.jobEnded(job, JobStatus.FAILED);
   }
 
   private void failQuietly(Lease lease, Failure failure) {

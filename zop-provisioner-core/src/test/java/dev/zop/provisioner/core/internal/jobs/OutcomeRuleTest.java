@@ -108,6 +108,48 @@ class OutcomeRuleTest {
         arguments(1.0, Duration.ofMillis(5_000)));
   }
 
+  /** A decision step's rows: the limit is the step's time for a decision (30 min), started a minute ago. */
+  static Stream<Arguments> decisions() {
+    Decision.Request alice = new Decision.Request(7, "alice", "off-hours window");
+    Decision.Request bob = new Decision.Request(8, "bob", "batch job tonight");
+    Decision pending = new Decision.Pending("Stop the VM?");
+    return Stream.of(
+        decision("approved, next pending", at(JobPhase.CREATE, StepStatus.PENDING, 1), new Decision.Approved(alice),
+            new Transition.Advance(true)),
+        decision("approved, last step", at(JobPhase.CREATE, null, 1), new Decision.Approved(alice),
+            new Transition.Complete(JobStatus.SUCCEEDED)),
+        decision("approved after the time for it (decided in time, read late)",
+            at(JobPhase.CREATE, StepStatus.PENDING, 1).startedAgo(LIMIT.plusSeconds(1)),
+            new Decision.Approved(alice), new Transition.Advance(true)),
+        decision("approved, engine closing", at(JobPhase.CREATE, StepStatus.PENDING, 1).stopping(),
+            new Decision.Approved(alice), new Transition.Advance(false)),
+        decision("rejected", at(JobPhase.CREATE, StepStatus.PENDING, 1), new Decision.Rejected(bob),
+            new Transition.Cancel(bob, "batch job tonight")),
+        decision("rejected, last step", at(JobPhase.CREATE, null, 1), new Decision.Rejected(bob),
+            new Transition.Cancel(bob, "batch job tonight")),
+        decision("none yet", at(JobPhase.CREATE, StepStatus.PENDING, 1), pending,
+            new Transition.AwaitDecision(Duration.ofMinutes(29), "Stop the VM?")),
+        decision("none yet, step starting now", at(JobPhase.CREATE, StepStatus.PENDING, 1).notStarted(), pending,
+            new Transition.AwaitDecision(LIMIT, "Stop the VM?")),
+        decision("none yet, no time limit", at(JobPhase.CREATE, StepStatus.PENDING, 1).noLimit()
+            .startedAgo(Duration.ofDays(9)), pending, new Transition.AwaitDecision(null, "Stop the VM?")),
+        decision("none yet, a millisecond left", at(JobPhase.CREATE, StepStatus.PENDING, 1)
+            .startedAgo(LIMIT.minusMillis(1)), pending, new Transition.AwaitDecision(Duration.ofMillis(1),
+            "Stop the VM?")),
+        decision("none by the deadline", at(JobPhase.CREATE, StepStatus.PENDING, 1).startedAgo(LIMIT), pending,
+            new Transition.Cancel(null, "no decision within PT30M")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("decisions")
+  void theRuleForADecision(String name, Case situation, Decision decision, Transition expected) {
+    assertThat(OutcomeRule.decide(situation.build(), decision, NOW)).isEqualTo(expected);
+  }
+
+  private static Arguments decision(String name, Case situation, Decision decision, Transition expected) {
+    return arguments(name, situation, decision, expected);
+  }
+
   private static Arguments row(String name, Case situation, StepResult result, Transition expected) {
     return arguments(name, situation, result, expected);
   }
