@@ -6,34 +6,50 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, and the
- * estimated monthly cost.
+ * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, the estimated
+ * monthly cost, and the state its steps will record.
  *
  * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
  * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
  * @param defaults what the provider filled in that the spec left out, and why; the job runs with them
  * @param warnings what a person should know before the job runs that does not stop it
+ * @param state the state the job's steps will record, as its provider declares it; empty when the plan was made
+ *     by a version that did not list it
  */
 public record Plan(
     JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
     BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
-    List<PlanWarning> warnings) {
+    List<PlanWarning> warnings, List<PlanState> state) {
 
   public Plan {
     steps = List.copyOf(steps);
     costs = List.copyOf(costs);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    state = state == null ? List.of() : List.copyOf(state);
+  }
+
+  /** A plan without its state's declaration, as plans were before they listed it. */
+  public Plan(JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
+      BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
+      List<PlanWarning> warnings) {
+    this(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings, List.of());
   }
 
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
       List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings) {
+    return of(kind, provider, region, steps, costs, pricesAsOf, defaults, warnings, List.of());
+  }
+
+  public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
+      List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings,
+      List<PlanState> state) {
     BigDecimal total = costs.stream()
         .filter(CostComponent::priceKnown)
         .map(CostComponent::monthly)
         .reduce(BigDecimal.ZERO, BigDecimal::add);
     boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
-    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults, warnings);
+    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults, warnings, state);
   }
 
   /** Every IAM operation of every step, each once, in the order the steps perform them. */

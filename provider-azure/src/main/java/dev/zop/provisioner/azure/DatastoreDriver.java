@@ -10,6 +10,9 @@ import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.kit.MachineSize;
+import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
@@ -38,8 +41,9 @@ import java.util.function.Supplier;
  * Redis ({@link RedisCache}). Private access in a network is not given yet and {@code vpcID} is refused by field.
  *
  * <p>{@code instanceClass} may name a flexible-server SKU ({@code Standard_D2ds_v5}) or an RDS class, which becomes
- * the SKU of the same size ({@link #SKUS}); zone-redundant HA needs General Purpose or Memory Optimized, so a
- * burstable size asked for with {@code multiAZ} becomes the General Purpose one of its vCPUs. Storage comes in
+ * the smallest SKU with at least its vCPUs and memory ({@link #SKUS}); zone-redundant HA needs General Purpose or
+ * Memory Optimized, so a burstable size asked for with {@code multiAZ} becomes the smallest General Purpose one
+ * with at least its vCPUs and memory. Storage comes in
  * fixed sizes: the spec's is rounded up to the next. The plan shows every such choice.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
@@ -49,16 +53,11 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   static final StateKey<String> PRIVATE_ZONE_LINK = StateKey.text("private-zone-link");
 
   static final String ADMIN_USER = "zopadmin";
-  static final Map<String, String> SKUS = Map.of(
-      "db.t3.micro", "Standard_B1ms", "db.t3.small", "Standard_B1ms", "db.t3.medium", "Standard_B2s",
-      "db.t3.large", "Standard_B2ms", "db.m5.large", "Standard_D2ds_v5", "db.m5.xlarge", "Standard_D4ds_v5",
-      "db.r5.large", "Standard_E2ds_v5");
-  /** The storage sizes a flexible server offers, in GB. */
+  /** PostgreSQL flexible servers' sizes: Burstable, General Purpose (D v5) and Memory Optimized (E v5). */
+  static final MachineSizes SKUS = skus("v5");
   /** MySQL's flexible servers offer the v4 D and E sizes. */
-  static final Map<String, String> MYSQL_SKUS = Map.of(
-      "db.t3.micro", "Standard_B1ms", "db.t3.small", "Standard_B1ms", "db.t3.medium", "Standard_B2s",
-      "db.t3.large", "Standard_B2ms", "db.m5.large", "Standard_D2ds_v4", "db.m5.xlarge", "Standard_D4ds_v4",
-      "db.r5.large", "Standard_E2ds_v4");
+  static final MachineSizes MYSQL_SKUS = skus("v4");
+  /** The storage sizes a flexible server offers, in GB. */
   static final List<Integer> STORAGE_GB = List.of(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32767);
 
   private final AzureClients clients;
@@ -95,6 +94,22 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return DatastoreSpec.class;
   }
 
+  private static MachineSizes skus(String generation) {
+    return MachineSizes.of(
+        new MachineSize("Standard_B1ms", Family.BURSTABLE, 1, 2),
+        new MachineSize("Standard_B2s", Family.BURSTABLE, 2, 4),
+        new MachineSize("Standard_B2ms", Family.BURSTABLE, 2, 8),
+        new MachineSize("Standard_B4ms", Family.BURSTABLE, 4, 16),
+        new MachineSize("Standard_B8ms", Family.BURSTABLE, 8, 32),
+        new MachineSize("Standard_D2ds_" + generation, Family.GENERAL, 2, 8),
+        new MachineSize("Standard_D4ds_" + generation, Family.GENERAL, 4, 16),
+        new MachineSize("Standard_D8ds_" + generation, Family.GENERAL, 8, 32),
+        new MachineSize("Standard_D16ds_" + generation, Family.GENERAL, 16, 64),
+        new MachineSize("Standard_E2ds_" + generation, Family.MEMORY, 2, 16),
+        new MachineSize("Standard_E4ds_" + generation, Family.MEMORY, 4, 32),
+        new MachineSize("Standard_E8ds_" + generation, Family.MEMORY, 8, 64));
+  }
+
   @Override
   public Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
     if (spec.engine() == DatastoreEngine.REDIS) {
@@ -102,18 +117,21 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     List<PlanDefault> filled = new ArrayList<>();
     DatastoreSpec.Builder builder = spec.toBuilder();
-    String sku = (spec.engine() == DatastoreEngine.MYSQL ? MYSQL_SKUS : SKUS).getOrDefault(spec.instanceClass(),
-        spec.instanceClass());
-    if (spec.multiAz() && sku.startsWith("Standard_B")) {
-      String vcpus = sku.replaceAll("Standard_B(\\d+).*", "$1");
-      sku = "Standard_D" + vcpus + (spec.engine() == DatastoreEngine.MYSQL ? "ds_v4" : "ds_v5");
-      filled.add(new PlanDefault("instanceClass", sku, "zone-redundant high availability needs General Purpose:"
-          + " the General Purpose size with the vCPUs of " + spec.instanceClass()));
-    } else if (!sku.equals(spec.instanceClass())) {
-      filled.add(new PlanDefault("instanceClass", sku, "the flexible-server size with the vCPUs and memory of "
+    MachineSizes skus = spec.engine() == DatastoreEngine.MYSQL ? MYSQL_SKUS : SKUS;
+    MachineSize aliased = skus.atLeast(spec.instanceClass());
+    MachineSize sku = aliased != null ? aliased : skus.own(spec.instanceClass());
+    if (spec.multiAz() && sku != null && sku.family() == Family.BURSTABLE) {
+      sku = skus.atLeast(new MachineSize(sku.name(), Family.GENERAL, sku.vcpus(), sku.memoryGib()));
+      filled.add(new PlanDefault("instanceClass", sku.name(), "zone-redundant high availability needs General"
+          + " Purpose: the smallest General Purpose size with at least the vCPUs and memory of "
           + spec.instanceClass()));
+    } else if (aliased != null) {
+      filled.add(new PlanDefault("instanceClass", sku.name(), "the smallest flexible-server size with at least the"
+          + " vCPUs and memory of " + spec.instanceClass()));
     }
-    builder.instanceClass(sku);
+    if (sku != null) {
+      builder.instanceClass(sku.name());
+    }
     int storage = STORAGE_GB.stream().filter(size -> size >= spec.allocatedStorageGb()).findFirst()
         .orElse(STORAGE_GB.get(STORAGE_GB.size() - 1));
     if (storage != spec.allocatedStorageGb()) {
@@ -137,7 +155,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     List<FieldError> errors = new ArrayList<>();
     if (!spec.instanceClass().startsWith("Standard_")) {
       errors.add(FieldError.of("instanceClass", "invalid_value", "a flexible-server size such as Standard_D2ds_v5,"
-          + " or an RDS class of " + SKUS.keySet()));
+          + " or an RDS class such as db.t3.medium (db. and an EC2 instance type)"));
     }
     if (spec.engine() == DatastoreEngine.MYSQL && !spec.version().matches("(5\\.7|8)(\\..*)?")) {
       errors.add(FieldError.of("version", "unsupported", "Azure's MySQL flexible servers run 5.7 and 8.0"));

@@ -13,6 +13,9 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.CloudCalls;
+import dev.zop.provisioner.kit.MachineSize;
+import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreSpec;
@@ -33,7 +36,8 @@ import java.util.function.Supplier;
  * at the least), its primary access key copied into the space's secret store ({@code authSecretRef}) once the
  * cache is up. {@code multiAZ} is the Premium tier with a replica in another zone; otherwise Standard (a primary
  * and a replica in one zone). {@code instanceClass} is a cache size ({@code C1}, {@code P1}) or an ElastiCache
- * node type, mapped to the size of its memory; the plan shows the choice. Snapshots
+ * node type, which becomes the smallest size with at least its memory ({@link #STANDARD_SIZES},
+ * {@link #PREMIUM_SIZES}); the plan shows the choice. Snapshots
  * ({@code backupRetentionDays}) are refused: Azure keeps them in a storage account the spec cannot name.
  */
 final class RedisCache {
@@ -41,10 +45,17 @@ final class RedisCache {
   static final StateKey<String> CACHE_NAME = StateKey.text("cacheName");
   static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
 
-  /** ElastiCache node types by the Azure size of (at least) their memory: C for Standard, P for Premium. */
-  static final Map<String, String> SIZES = Map.of(
-      "cache.t3.micro", "C0", "cache.t3.small", "C1", "cache.t3.medium", "C2",
-      "cache.m5.large", "C3", "cache.r5.large", "C4", "cache.m5.xlarge", "C4");
+  /** Basic and Standard sizes by their memory (GB). */
+  static final MachineSizes STANDARD_SIZES = MachineSizes.of(
+      new MachineSize("C0", Family.GENERAL, 0, 0.25), new MachineSize("C1", Family.GENERAL, 0, 1),
+      new MachineSize("C2", Family.GENERAL, 0, 2.5), new MachineSize("C3", Family.GENERAL, 0, 6),
+      new MachineSize("C4", Family.GENERAL, 0, 13), new MachineSize("C5", Family.GENERAL, 0, 26),
+      new MachineSize("C6", Family.GENERAL, 0, 53));
+  /** Premium sizes by their memory (GB): zone redundancy is Premium's. */
+  static final MachineSizes PREMIUM_SIZES = MachineSizes.of(
+      new MachineSize("P1", Family.GENERAL, 0, 6), new MachineSize("P2", Family.GENERAL, 0, 13),
+      new MachineSize("P3", Family.GENERAL, 0, 26), new MachineSize("P4", Family.GENERAL, 0, 53),
+      new MachineSize("P5", Family.GENERAL, 0, 120));
   static final int TLS_PORT = 6380;
 
   private final AzureClients clients;
@@ -65,26 +76,26 @@ final class RedisCache {
   }
 
   Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
-    List<PlanDefault> filled = new ArrayList<>();
-    String size = SIZES.getOrDefault(spec.instanceClass(), spec.instanceClass());
-    if (spec.multiAz() && size.startsWith("C")) {
-      // zone redundancy is Premium's; Premium sizes start at P1 (6 GB)
-      int capacity = Math.max(1, Integer.parseInt(size.substring(1)) - 2);
-      size = "P" + capacity;
-      filled.add(new PlanDefault("instanceClass", size, "a replica in another zone needs the Premium tier: the"
-          + " Premium size of at least the memory of " + spec.instanceClass()));
-    } else if (!size.equals(spec.instanceClass())) {
-      filled.add(new PlanDefault("instanceClass", size, "the Azure Cache for Redis size with the memory of "
-          + spec.instanceClass()));
+    String asked = spec.instanceClass();
+    // a replica in another zone needs Premium: a Standard size asked for with multiAZ counts for its memory
+    MachineSize standard = STANDARD_SIZES.own(asked);
+    MachineSize size = !spec.multiAz() ? STANDARD_SIZES.atLeast(asked)
+        : standard != null ? PREMIUM_SIZES.atLeast(standard) : PREMIUM_SIZES.atLeast(asked);
+    if (size == null) {
+      return Defaulted.as(spec);
     }
-    return new Defaulted<>(spec.toBuilder().instanceClass(size).build(), filled);
+    String reason = spec.multiAz()
+        ? "a replica in another zone needs the Premium tier: the smallest Premium size with at least the memory of "
+        : "the smallest Azure Cache for Redis size with at least the memory of ";
+    return new Defaulted<>(spec.toBuilder().instanceClass(size.name()).build(),
+        List.of(new PlanDefault("instanceClass", size.name(), reason + asked)));
   }
 
   List<FieldError> validate(DatastoreSpec spec) {
     List<FieldError> errors = new ArrayList<>();
     if (!spec.instanceClass().matches("[CP]\\d")) {
       errors.add(FieldError.of("instanceClass", "invalid_value", "an Azure Cache for Redis size (C0..C6, P1..P5)"
-          + " or an ElastiCache node type of " + SIZES.keySet()));
+          + " or an ElastiCache node type of " + MachineSizes.cacheAliases()));
     } else if (spec.multiAz() && spec.instanceClass().startsWith("C")) {
       errors.add(FieldError.of("instanceClass", "invalid_value", "multiAZ needs a Premium size (P1..P5)"));
     }

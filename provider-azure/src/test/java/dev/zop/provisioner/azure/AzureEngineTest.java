@@ -396,10 +396,11 @@ class AzureEngineTest {
     var body = dev.zop.provisioner.spec.DatastoreSpec.redis().name("sessions").version("6")
         .instanceClass("cache.m5.large").multiAz(true).build();
     Plan plan = zop.jobs().plan(space.id(), body);
-    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).containsExactly("instanceClass=P1");
+    // cache.m5.large has 6.38 GiB: P1 (6 GB) is smaller, so the smallest Premium size that holds it is P2 (13 GB)
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).containsExactly("instanceClass=P2");
     assertThat(plan.permissions()).contains("Microsoft.Cache/redis/write", "Microsoft.Cache/redis/listKeys/action");
-    // 730 h of Premium P1 at 0.554
-    assertThat(plan.monthlyTotal()).isEqualByComparingTo("404.42");
+    // 730 h of Premium P2 at 1.109
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("809.57");
 
     Job job = zop.jobs().await(zop.jobs().submit(space.id(), body).id(), WAIT);
     assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);

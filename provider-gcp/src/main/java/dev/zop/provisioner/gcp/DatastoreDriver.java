@@ -21,6 +21,9 @@ import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.kit.MachineSize;
+import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
@@ -57,7 +60,8 @@ import java.util.Map;
  * ({@code authSecretRef}).
  *
  * <p>{@code instanceClass} may name a GCP tier ({@code db-custom-2-8192}, {@code redis-5} for 5 GB) or an AWS
- * class, which becomes the tier of the same size ({@link #SQL_TIERS}, {@link #REDIS_GB}); the plan shows it.
+ * class, which becomes the smallest tier that gives at least what it gives ({@link #SQL_TIERS},
+ * {@link #REDIS_CAPACITIES}, by the kit's {@link MachineSizes#atLeast(String)}); the plan shows it.
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
@@ -66,13 +70,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   static final StateKey<String> REDIS_INSTANCE = StateKey.text("redisInstance");
   static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
 
-  /** AWS instance classes and the Cloud SQL tier with the same vCPUs and memory. */
-  static final Map<String, String> SQL_TIERS = Map.of(
-      "db.t3.micro", "db-f1-micro", "db.t3.small", "db-g1-small", "db.t3.medium", "db-custom-2-4096",
-      "db.t3.large", "db-custom-2-8192", "db.m5.large", "db-custom-2-8192", "db.r5.large", "db-custom-2-16384");
-  /** AWS cache node types and the Memorystore capacity (GB) nearest their memory. */
-  static final Map<String, Integer> REDIS_GB = Map.of(
-      "cache.t3.micro", 1, "cache.t3.small", 1, "cache.t3.medium", 3, "cache.m5.large", 6, "cache.r5.large", 13);
+  /**
+   * Cloud SQL's tiers: the two shared-core ones and the custom ones with 1 to 32 vCPUs (1 or an even number) and
+   * whole GiB of memory, 0.9 to 6.5 GB a vCPU and at least 3.75 GB, as Cloud SQL takes them.
+   */
+  static final MachineSizes SQL_TIERS = MachineSizes.of(sqlTiers());
+  /** Memorystore's capacities: 1 to 300 GB, a tier a GB, sized by memory alone. */
+  static final MachineSizes REDIS_CAPACITIES = MachineSizes.of(java.util.stream.IntStream.rangeClosed(1, 300)
+      .mapToObj(gb -> new MachineSize("redis-" + gb, Family.GENERAL, 0, gb)).toList());
 
   private final GcpClients clients;
   private final CloudCalls calls;
@@ -93,17 +98,28 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return DatastoreSpec.class;
   }
 
+  private static List<MachineSize> sqlTiers() {
+    List<MachineSize> tiers = new ArrayList<>(List.of(new MachineSize("db-f1-micro", Family.BURSTABLE, 1, 0.6),
+        new MachineSize("db-g1-small", Family.BURSTABLE, 1, 1.7), new MachineSize("db-custom-1-3840",
+            Family.GENERAL, 1, 3.75)));
+    for (int vcpus : new int[] {1, 2, 4, 6, 8, 12, 16, 24, 32}) {
+      for (int gib = (int) Math.ceil(Math.max(3.75, 0.9 * vcpus)); gib <= 6.5 * vcpus; gib++) {
+        tiers.add(new MachineSize("db-custom-" + vcpus + "-" + gib * 1024, Family.GENERAL, vcpus, gib));
+      }
+    }
+    return tiers;
+  }
+
   @Override
   public Defaulted<DatastoreSpec> withDefaults(DatastoreSpec spec) {
-    String mapped = spec.engine() == DatastoreEngine.REDIS
-        ? (REDIS_GB.containsKey(spec.instanceClass()) ? "redis-" + REDIS_GB.get(spec.instanceClass()) : null)
-        : SQL_TIERS.get(spec.instanceClass());
+    boolean redis = spec.engine() == DatastoreEngine.REDIS;
+    MachineSize mapped = (redis ? REDIS_CAPACITIES : SQL_TIERS).atLeast(spec.instanceClass());
     if (mapped == null) {
       return Defaulted.as(spec);
     }
-    return new Defaulted<>(spec.toBuilder().instanceClass(mapped).build(), List.of(new PlanDefault("instanceClass",
-        mapped, spec.engine() == DatastoreEngine.REDIS ? "the Memorystore capacity nearest the memory of "
-            + spec.instanceClass() : "the Cloud SQL tier with the vCPUs and memory of " + spec.instanceClass())));
+    return new Defaulted<>(spec.toBuilder().instanceClass(mapped.name()).build(), List.of(new PlanDefault(
+        "instanceClass", mapped.name(), (redis ? "the smallest Memorystore capacity with at least the memory of "
+            : "the smallest Cloud SQL tier with at least the vCPUs and memory of ") + spec.instanceClass())));
   }
 
   @Override
@@ -112,7 +128,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.REDIS) {
       if (!spec.instanceClass().matches("redis-\\d{1,3}")) {
         errors.add(FieldError.of("instanceClass", "invalid_value", "Memorystore capacity is redis-<GB> (e.g."
-            + " redis-5), or an ElastiCache node type of " + REDIS_GB.keySet()));
+            + " redis-5), or an ElastiCache node type of " + MachineSizes.cacheAliases()));
       }
       if (redisVersion(spec.version()) == null) {
         errors.add(FieldError.of("version", "unsupported_version", "Memorystore serves Redis 6.x and 7.x"));
@@ -120,7 +136,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     } else {
       if (!spec.instanceClass().startsWith("db-")) {
         errors.add(FieldError.of("instanceClass", "invalid_value", "a Cloud SQL tier such as db-custom-2-8192,"
-            + " or an RDS class of " + SQL_TIERS.keySet()));
+            + " or an RDS class such as db.t3.medium (db. and an EC2 instance type)"));
       }
       if (databaseVersion(spec) == null) {
         errors.add(FieldError.of("version", "unsupported_version", spec.engine() == DatastoreEngine.POSTGRES

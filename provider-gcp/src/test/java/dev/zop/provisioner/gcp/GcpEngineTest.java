@@ -319,6 +319,8 @@ class GcpEngineTest {
     assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
         .contains("instanceClass=db-custom-2-4096");
     assertThat(plan.permissions()).contains("cloudsql.instances.create", "secretmanager.secrets.create");
+    assertThat(plan.state()).extracting(s -> s.key() + ":" + s.type()).contains("sqlInstance:text",
+        "connectionName:text", "adminSecretRef:secretRef", "port:number");
     // regional: 2 x 730 h x 0.1106 for db-custom-2-4096, and 2 x 50 GB of SSD at 0.17
     assertThat(plan.monthlyTotal()).isEqualByComparingTo("178.48");
 
@@ -371,7 +373,8 @@ class GcpEngineTest {
     var redis = com.google.cloud.redis.v1.Instance.parseFrom(FAKE.get("redis",
         "v1/projects/" + PROJECT + "/locations/us-central1/instances/sessions").toByteString());
     assertThat(redis.getTier()).isEqualTo(com.google.cloud.redis.v1.Instance.Tier.STANDARD_HA);
-    assertThat(redis.getMemorySizeGb()).isEqualTo(3);
+    // cache.t3.medium has 3.09 GiB: the smallest capacity that holds it is 4 GB
+    assertThat(redis.getMemorySizeGb()).isEqualTo(4);
     assertThat(redis.getRedisVersion()).isEqualTo("REDIS_7_0");
     assertThat(redis.getAuthEnabled()).isTrue();
     assertThat(redis.getTransitEncryptionMode())

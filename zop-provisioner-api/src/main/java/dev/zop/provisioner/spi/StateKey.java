@@ -26,45 +26,52 @@ public final class StateKey<T> {
   private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.:/-]*");
 
   private final String name;
+  private final String type;
   private final Function<String, T> read;
   private final Function<T, String> write;
 
-  private StateKey(String name, Function<String, T> read, Function<T, String> write) {
+  private StateKey(String name, String type, Function<String, T> read, Function<T, String> write) {
     this.name = Objects.requireNonNull(name, "name");
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("not a state key name: '" + name + "'");
     }
+    this.type = type;
     this.read = read;
     this.write = write;
   }
 
   /** A key whose value is text: a name, an id, an address. */
   public static StateKey<String> text(String name) {
-    return new StateKey<>(name, Function.identity(), Function.identity());
+    return new StateKey<>(name, "text", Function.identity(), Function.identity());
   }
 
   /** A key whose value is a secret reference (never the secret). */
   public static StateKey<SecretRef> secretRef(String name) {
-    return new StateKey<>(name, SecretRef::of, SecretRef::value);
+    return new StateKey<>(name, "secretRef", SecretRef::of, SecretRef::value);
   }
 
   /** A key whose value is a whole number (a port, a count). */
   public static StateKey<Integer> number(String name) {
-    return new StateKey<>(name, Integer::valueOf, String::valueOf);
+    return new StateKey<>(name, "number", Integer::valueOf, String::valueOf);
   }
 
   /** A key whose value is true or false. */
   public static StateKey<Boolean> flag(String name) {
-    return new StateKey<>(name, Boolean::valueOf, String::valueOf);
+    return new StateKey<>(name, "flag", Boolean::valueOf, String::valueOf);
   }
 
   /** Keys of text, one for each named part of a spec (a node group, a subnet): {@code "nodegroup.%s.name"}. */
   public static PerPart<String> textPerPart(String template) {
-    return new PerPart<>(template, Function.identity(), Function.identity());
+    return new PerPart<>(template, "text", Function.identity(), Function.identity());
   }
 
   public String name() {
     return name;
+  }
+
+  /** How the value is written: {@code text}, {@code secretRef}, {@code number} or {@code flag}. */
+  public String type() {
+    return type;
   }
 
   /** The entry recording {@code value} under this key, for a step's result or its intent. */
@@ -98,11 +105,12 @@ public final class StateKey<T> {
    */
   public static final class PerPart<T> {
     private final String template;
+    private final String type;
     private final Pattern matches;
     private final Function<String, T> read;
     private final Function<T, String> write;
 
-    private PerPart(String template, Function<String, T> read, Function<T, String> write) {
+    private PerPart(String template, String type, Function<String, T> read, Function<T, String> write) {
       this.template = Objects.requireNonNull(template, "template");
       int at = template.indexOf("%s");
       if (at < 0 || template.indexOf("%s", at + 1) >= 0) {
@@ -110,13 +118,19 @@ public final class StateKey<T> {
       }
       this.matches = Pattern.compile(Pattern.quote(template.substring(0, at)) + ".+"
           + Pattern.quote(template.substring(at + 2)));
+      this.type = type;
       this.read = read;
       this.write = write;
     }
 
     /** The key of the part named {@code part}. */
     public StateKey<T> of(String part) {
-      return new StateKey<>(template.replace("%s", part), read, write);
+      return new StateKey<>(template.replace("%s", part), type, read, write);
+    }
+
+    /** How the values are written, as {@link StateKey#type}. */
+    public String type() {
+      return type;
     }
 
     /** Whether {@code name} is the key of some part of this family. */

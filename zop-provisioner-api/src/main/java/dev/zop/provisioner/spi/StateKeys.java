@@ -12,13 +12,15 @@ import java.util.Set;
  * families. {@link ResourceDriver#state} returns it; the provider TCK checks every step against it.
  */
 public final class StateKeys {
-  private static final StateKeys NONE = new StateKeys(Set.of(), List.of());
+  private static final StateKeys NONE = new StateKeys(List.of(), List.of());
 
   private final Set<String> names;
+  private final List<StateKey<?>> keys;
   private final List<StateKey.PerPart<?>> families;
 
-  private StateKeys(Set<String> names, List<StateKey.PerPart<?>> families) {
-    this.names = Set.copyOf(names);
+  private StateKeys(List<StateKey<?>> keys, List<StateKey.PerPart<?>> families) {
+    this.keys = List.copyOf(keys);
+    this.names = keys.stream().map(StateKey::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
     this.families = List.copyOf(families);
   }
 
@@ -29,21 +31,21 @@ public final class StateKeys {
 
   /** The keys and families given ({@link StateKey}, {@link StateKey.PerPart} or {@link StateKeys}). */
   public static StateKeys of(Object... keys) {
-    Set<String> names = new LinkedHashSet<>();
+    Set<StateKey<?>> singles = new LinkedHashSet<>();
     List<StateKey.PerPart<?>> families = new ArrayList<>();
     for (Object key : keys) {
       if (key instanceof StateKey<?> single) {
-        names.add(single.name());
+        singles.add(single);
       } else if (key instanceof StateKey.PerPart<?> family) {
         families.add(family);
       } else if (key instanceof StateKeys set) {
-        names.addAll(set.names);
+        singles.addAll(set.keys);
         families.addAll(set.families);
       } else {
         throw new IllegalArgumentException("not a state key: " + key);
       }
     }
-    return new StateKeys(names, families);
+    return new StateKeys(List.copyOf(singles), families);
   }
 
   /** Every {@code static final} {@link StateKey} and {@link StateKey.PerPart} field of {@code holders}. */
@@ -78,6 +80,20 @@ public final class StateKeys {
   /** Whether {@code name} is a declared key, or the key of a part of a declared family. */
   public boolean declares(String name) {
     return names.contains(name) || families.stream().anyMatch(f -> f.covers(name));
+  }
+
+  /**
+   * The declaration as a plan shows it: each key, then each family with {@code {part}} for its part's name, each
+   * once, sorted by name.
+   */
+  public List<dev.zop.provisioner.PlanState> asPlanned() {
+    java.util.Map<String, dev.zop.provisioner.PlanState> planned = new java.util.TreeMap<>();
+    keys.forEach(key -> planned.put(key.name(), new dev.zop.provisioner.PlanState(key.name(), key.type(), false)));
+    families.forEach(family -> {
+      String pattern = family.template().replace("%s", "{part}");
+      planned.put(pattern, new dev.zop.provisioner.PlanState(pattern, family.type(), true));
+    });
+    return List.copyOf(planned.values());
   }
 
   @Override

@@ -6,10 +6,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The machine sizes a provider offers, and the neutral names every provider accepts for them: AWS instance types,
- * as the product documents write specs ({@code m5.large}). An alias resolves to the provider's size of the same
- * family, vCPUs and memory, so a body written for one cloud runs on another as written, and the plan says what
- * each name became. A provider declares its sizes; the aliases are the kit's, the same for every provider.
+ * The sizes a provider offers for one service, and the neutral names every provider accepts for them: AWS's, as
+ * the product documents write specs — instance types ({@code m5.large}), RDS classes ({@code db.t3.medium}, what
+ * the instance type gives) and ElastiCache node types ({@code cache.m5.large}, by their memory). A provider
+ * declares its sizes; the aliases are the kit's, the same for every provider, so a body written for one cloud runs
+ * on another as written, and the plan says what each name became.
+ *
+ * <p>Two rules resolve an alias. {@link #forAlias}: the size of the same family, vCPUs and memory (machine types,
+ * where every cloud has the same shapes). {@link #atLeast}: the smallest size that gives at least the alias's vCPUs
+ * and memory, of its family when the provider has one, else of any (databases and caches, whose tiers differ from
+ * cloud to cloud): a spec never gets less than it named. Prices stay in the provider's dated
+ * {@link PriceTable}, which the plan prices the chosen size from.
  */
 public final class MachineSizes {
   /** The neutral names: AWS instance types with what each gives. */
@@ -31,7 +38,25 @@ public final class MachineSizes {
       new MachineSize("c5.xlarge", Family.COMPUTE, 4, 8),
       new MachineSize("c5.2xlarge", Family.COMPUTE, 8, 16));
 
+  /**
+   * ElastiCache node types by their memory (GiB, as AWS publishes it); a cache is sized by memory alone, so their
+   * vCPUs are not compared.
+   */
+  public static final List<MachineSize> CACHE_ALIASES = List.of(
+      new MachineSize("cache.t3.micro", Family.BURSTABLE, 0, 0.5),
+      new MachineSize("cache.t3.small", Family.BURSTABLE, 0, 1.37),
+      new MachineSize("cache.t3.medium", Family.BURSTABLE, 0, 3.09),
+      new MachineSize("cache.m5.large", Family.GENERAL, 0, 6.38),
+      new MachineSize("cache.m5.xlarge", Family.GENERAL, 0, 12.93),
+      new MachineSize("cache.m5.2xlarge", Family.GENERAL, 0, 26.04),
+      new MachineSize("cache.r5.large", Family.MEMORY, 0, 13.07),
+      new MachineSize("cache.r5.xlarge", Family.MEMORY, 0, 26.32));
+
+  /** The prefix of an RDS class: {@code db.m5.large} gives what {@code m5.large} gives. */
+  private static final String DATABASE_PREFIX = "db.";
+
   private static final Map<String, MachineSize> ALIAS_BY_NAME = byName(ALIASES);
+  private static final Map<String, MachineSize> CACHE_ALIAS_BY_NAME = byName(CACHE_ALIASES);
 
   private final Map<String, MachineSize> own;
 
@@ -50,6 +75,65 @@ public final class MachineSizes {
   /** A provider's own sizes. */
   public static MachineSizes of(MachineSize... own) {
     return new MachineSizes(List.of(own));
+  }
+
+  /** A provider's own sizes, built rather than listed (a grid of custom tiers). */
+  public static MachineSizes of(List<MachineSize> own) {
+    return new MachineSizes(List.copyOf(own));
+  }
+
+  /** The provider's sizes, in the order it declared them. */
+  public List<MachineSize> all() {
+    return List.copyOf(own.values());
+  }
+
+  /**
+   * The provider's smallest size that gives at least what {@code wanted} gives ({@link MachineSize#holds}): of
+   * {@code wanted}'s family when one does, else of any family; smallest by memory, then vCPUs, then the order the
+   * provider declared them in. Null when none is that large.
+   */
+  public MachineSize atLeast(MachineSize wanted) {
+    java.util.Comparator<MachineSize> smallest = java.util.Comparator.comparingDouble(MachineSize::memoryGib)
+        .thenComparingInt(MachineSize::vcpus);
+    MachineSize sameFamily = own.values().stream().filter(size -> size.family() == wanted.family())
+        .filter(size -> size.holds(wanted)).min(smallest).orElse(null);
+    return sameFamily != null ? sameFamily
+        : own.values().stream().filter(size -> size.holds(wanted)).min(smallest).orElse(null);
+  }
+
+  /**
+   * The provider's size an alias of any kind (instance type, RDS class, ElastiCache node type) asks for, by
+   * {@link #atLeast(MachineSize)}; null when {@code name} is no alias, or the provider has no size that large.
+   */
+  public MachineSize atLeast(String name) {
+    MachineSize wanted = anyAlias(name);
+    return wanted == null ? null : atLeast(wanted);
+  }
+
+  /** What an alias of any kind gives: an instance type, an RDS class or an ElastiCache node type; else null. */
+  public static MachineSize anyAlias(String name) {
+    if (name == null) {
+      return null;
+    }
+    MachineSize cache = CACHE_ALIAS_BY_NAME.get(name);
+    if (cache != null) {
+      return cache;
+    }
+    if (name.startsWith(DATABASE_PREFIX)) {
+      MachineSize machine = ALIAS_BY_NAME.get(name.substring(DATABASE_PREFIX.length()));
+      return machine == null ? null : machine.named(name);
+    }
+    return ALIAS_BY_NAME.get(name);
+  }
+
+  /** The RDS classes every provider's databases accept: {@code db.} and each instance type. */
+  public static List<String> databaseAliases() {
+    return ALIASES.stream().map(size -> DATABASE_PREFIX + size.name()).toList();
+  }
+
+  /** The ElastiCache node types every provider's caches accept. */
+  public static List<String> cacheAliases() {
+    return CACHE_ALIASES.stream().map(MachineSize::name).toList();
   }
 
   /** The provider's size named {@code name}, or null when it declares none of that name. */

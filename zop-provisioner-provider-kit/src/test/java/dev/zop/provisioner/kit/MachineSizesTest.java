@@ -35,4 +35,41 @@ class MachineSizesTest {
     assertThatThrownBy(() -> MachineSizes.of(new MachineSize("a", Family.GENERAL, 2, 8),
         new MachineSize("a", Family.MEMORY, 2, 16))).hasMessageContaining("two sizes named a");
   }
+
+  @Test
+  void atLeastIsTheSmallestSizeThatHoldsWhatTheAliasGivesOfItsFamilyFirst() {
+    MachineSizes tiers = MachineSizes.of(
+        new MachineSize("shared", Family.BURSTABLE, 1, 0.6),
+        new MachineSize("burst-2-4", Family.BURSTABLE, 2, 4),
+        new MachineSize("custom-2-4", Family.GENERAL, 2, 4),
+        new MachineSize("custom-2-8", Family.GENERAL, 2, 8),
+        new MachineSize("custom-4-16", Family.GENERAL, 4, 16),
+        new MachineSize("custom-16-16", Family.GENERAL, 16, 16));
+    // an RDS class gives what its instance type gives: db.t3.micro is 2 vCPUs and 1 GiB, of the burstable family
+    assertThat(MachineSizes.anyAlias("db.t3.micro")).isEqualTo(new MachineSize("db.t3.micro", Family.BURSTABLE, 2, 1));
+    assertThat(tiers.atLeast("db.t3.micro").name()).as("its family first, never less than asked")
+        .isEqualTo("burst-2-4");
+    assertThat(tiers.atLeast("db.m5.large").name()).as("the same shape").isEqualTo("custom-2-8");
+    // db.r5.large (2 vCPUs, 16 GiB): no memory-family size, so the smallest of any that holds it, by memory then vCPUs
+    assertThat(tiers.atLeast("db.r5.large").name()).isEqualTo("custom-4-16");
+    assertThat(tiers.atLeast("db.m5.4xlarge")).as("none that large").isNull();
+    assertThat(tiers.atLeast("custom-2-8")).as("a provider's own name is no alias").isNull();
+    assertThat(tiers.atLeast("db.nosuch.large")).isNull();
+    assertThat(tiers.atLeast(new MachineSize("x", Family.MEMORY, 1, 1)).name()).isEqualTo("burst-2-4");
+  }
+
+  @Test
+  void aCacheIsSizedByMemoryAlone() {
+    MachineSizes caches = MachineSizes.of(
+        new MachineSize("c-1", Family.GENERAL, 0, 1),
+        new MachineSize("c-6", Family.GENERAL, 0, 6),
+        new MachineSize("c-13", Family.GENERAL, 0, 13));
+    assertThat(caches.atLeast("cache.t3.micro").name()).isEqualTo("c-1");
+    // cache.m5.large has 6.38 GiB: 6 is less
+    assertThat(caches.atLeast("cache.m5.large").name()).isEqualTo("c-13");
+    assertThat(caches.atLeast("cache.r5.xlarge")).isNull();
+    assertThat(caches.atLeast("m5.large")).as("an instance type asks for vCPUs a cache size does not give").isNull();
+    assertThat(MachineSizes.cacheAliases()).contains("cache.t3.small", "cache.r5.large");
+    assertThat(MachineSizes.databaseAliases()).contains("db.t3.medium", "db.r5.large");
+  }
 }

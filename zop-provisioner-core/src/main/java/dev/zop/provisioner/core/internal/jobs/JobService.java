@@ -175,7 +175,7 @@ public final class JobService {
         .toList();
     return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
         target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled(),
-        target.driver.warnings(spec));
+        target.driver.warnings(spec), target.driver.state().asPlanned());
   }
 
   /**
