@@ -12,7 +12,8 @@ import java.util.Set;
  *
  * <p>{@code pending → running → succeeded | failed | cancelled}; remediation adds {@code awaiting_user};
  * teardown adds {@code deleting → deleted}. A failed job goes back to {@code pending} (or to {@code deleting}
- * when its teardown failed) on retry.
+ * when its teardown failed) on retry; a succeeded one goes back to {@code pending} when a revision of its config is
+ * applied.
  */
 public enum JobStatus {
   PENDING,
@@ -28,7 +29,7 @@ public enum JobStatus {
       PENDING, EnumSet.of(RUNNING, CANCELLED, DELETING),
       RUNNING, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, AWAITING_USER),
       AWAITING_USER, EnumSet.of(RUNNING, CANCELLED, FAILED),
-      SUCCEEDED, EnumSet.of(DELETING),
+      SUCCEEDED, EnumSet.of(DELETING, PENDING),
       FAILED, EnumSet.of(PENDING, DELETING),
       CANCELLED, EnumSet.of(DELETING),
       DELETING, EnumSet.of(DELETED, FAILED),

@@ -48,6 +48,32 @@ public interface Jobs {
   Job retry(JobId id);
 
   /**
+   * Plans a revision of a succeeded job's config: each field that changes and whether in place or by a
+   * replacement, the steps and their IAM operations, the monthly cost before and after. Nothing changes in the
+   * cloud. A change the provider cannot make, or that would lose data, is a {@link ValidationException} naming the
+   * field.
+   */
+  RevisionPlan planRevision(JobId id, ResourceSpec revised);
+
+  default RevisionPlan planRevision(JobId id, SpecBuilder<?> revised) {
+    return planRevision(id, revised.build());
+  }
+
+  /**
+   * Applies a revision of a succeeded job's config as the plan showed it: the job runs its update steps and ends
+   * succeeded with the revised config, or failed at a step, retryable, with its last applied config in
+   * {@link #revisions}. Returns at once.
+   */
+  Job revise(JobId id, ResourceSpec revised);
+
+  default Job revise(JobId id, SpecBuilder<?> revised) {
+    return revise(id, revised.build());
+  }
+
+  /** The job's configs, oldest first: revision 1 the one it was submitted with. */
+  List<JobRevision> revisions(JobId id);
+
+  /**
    * Blocks until the job is terminal (succeeded, failed, cancelled, deleted) and returns it.
    *
    * @throws AwaitTimeoutException when {@code timeout} passes first

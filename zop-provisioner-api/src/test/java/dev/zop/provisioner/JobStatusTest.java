@@ -27,7 +27,7 @@ class JobStatusTest {
       List.of(RUNNING, SUCCEEDED), List.of(RUNNING, FAILED), List.of(RUNNING, CANCELLED),
       List.of(RUNNING, AWAITING_USER),
       List.of(AWAITING_USER, RUNNING), List.of(AWAITING_USER, CANCELLED), List.of(AWAITING_USER, FAILED),
-      List.of(SUCCEEDED, DELETING),
+      List.of(SUCCEEDED, DELETING), List.of(SUCCEEDED, PENDING),
       List.of(FAILED, PENDING), List.of(FAILED, DELETING),
       List.of(CANCELLED, DELETING),
       List.of(DELETING, DELETED), List.of(DELETING, FAILED));

@@ -55,6 +55,10 @@ record Part(String key, String type, String name, String suffix, String service,
     return service + ":Delete" + noun;
   }
 
+  String modify() {
+    return service + ":Modify" + noun;
+  }
+
   StateKey<String> nameKey() {
     return SimState.PART_NAME.of(key);
   }

@@ -53,6 +53,7 @@ public final class SimCloud {
   private final Map<String, Resource> resources = new ConcurrentHashMap<>();
   private volatile java.util.function.Consumer<String> accepted = operation -> {};
   private final Map<String, AtomicInteger> creates = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> modifications = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> stepRuns = new ConcurrentHashMap<>();
   private final Queue<Call> calls = new ConcurrentLinkedQueue<>();
   private final Set<String> denied = ConcurrentHashMap.newKeySet();
@@ -387,6 +388,26 @@ public final class SimCloud {
     accepted.accept(operation);
     respond();
     return resource;
+  }
+
+  /** Changes a resource's attributes where it stands, as an update call of a real cloud does. */
+  void modify(String operation, String type, String name, Map<String, String> attributes)
+      throws InterruptedException {
+    call(operation);
+    Resource changed = resources.computeIfPresent(key(type, name), (k, r) -> new Resource(type, name, attributes,
+        r.tags(), r.createdAt(), r.readyAt()));
+    if (changed == null) {
+      throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
+    }
+    modifications.computeIfAbsent(key(type, name), k -> new AtomicInteger()).incrementAndGet();
+    accepted.accept(operation);
+    respond();
+  }
+
+  /** How many times a resource was changed where it stands. */
+  public int modifyCount(String type, String name) {
+    AtomicInteger count = modifications.get(key(type, name));
+    return count == null ? 0 : count.get();
   }
 
   void delete(String operation, String type, String name) throws InterruptedException {

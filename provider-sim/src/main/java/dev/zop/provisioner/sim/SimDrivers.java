@@ -15,6 +15,7 @@ import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
@@ -34,19 +35,20 @@ final class SimDrivers {
   static ResourceDriver<? extends ResourceSpec> forKind(JobKind kind, SimCloud cloud, String region) {
     return switch (kind) {
       case KUBERNETES -> new Driver<>(KubernetesSpec.class, cloud, region, SimDrivers::kubernetes,
-          SimDrivers::validateKubernetes, SimPrices::kubernetes);
+          SimDrivers::validateKubernetes, SimPrices::kubernetes, SimDrivers::reviseKubernetes);
       case VM_POOL -> new Driver<>(VmPoolSpec.class, cloud, region, SimDrivers::vmPool, s -> List.of(),
-          SimPrices::vmPool);
+          SimPrices::vmPool, (now, next, revision) -> revision.inPlace("min", "max", "instanceType",
+              "listenerPorts"));
       case DATASTORE -> new Driver<>(DatastoreSpec.class, cloud, region, SimDrivers::datastore, s -> List.of(),
-          SimPrices::datastore);
+          SimPrices::datastore, SimDrivers::reviseDatastore);
       case NETWORK -> new Driver<>(NetworkSpec.class, cloud, region, SimDrivers::network, s -> List.of(),
-          SimPrices::network);
+          SimPrices::network, SimDrivers::reviseNetwork);
       case REGISTRY -> new Driver<>(RegistrySpec.class, cloud, region, SimDrivers::registry, s -> List.of(),
-          SimPrices::registry);
+          SimPrices::registry, (now, next, revision) -> revision.inPlace("immutableTags", "scanOnPush"));
       case LOAD_BALANCER -> new Driver<>(LoadBalancerSpec.class, cloud, region, SimDrivers::loadBalancer,
-          s -> List.of(), SimPrices::loadBalancer);
+          s -> List.of(), SimPrices::loadBalancer, (now, next, revision) -> revision.inPlace("listenerPorts"));
       case COMPONENT -> new Driver<>(ComponentSpec.class, cloud, region, SimDrivers::component, s -> List.of(),
-          (s, r) -> List.of());
+          (s, r) -> List.of(), (now, next, revision) -> revision.inPlace("version", "values"));
       case REMEDIATION -> throw new IllegalArgumentException("sim provisions no " + kind.wireName());
     };
   }
@@ -62,7 +64,8 @@ final class SimDrivers {
     for (NodeGroup group : spec.nodeGroups()) {
       parts.add(Part.named("nodegroup." + group.name(), "node-group", spec.name() + "-" + group.name(),
               "kubernetes", "Nodegroup")
-          .attributes(Map.of("instanceType", group.instanceType(), "desired", String.valueOf(group.desiredSize())))
+          .attributes(Map.of("instanceType", group.instanceType(), "desired", String.valueOf(group.desiredSize()),
+              "min", String.valueOf(group.min()), "max", String.valueOf(group.max())))
           .waiting());
     }
     return parts;
@@ -74,6 +77,53 @@ final class SimDrivers {
           "supported versions are " + KUBERNETES_VERSIONS.stream().sorted().toList()));
     }
     return List.of();
+  }
+
+  /** A Kubernetes minor moves one at a time and never back, as the managed services allow. */
+  private static Revision reviseKubernetes(KubernetesSpec now, KubernetesSpec next, Revision revision) {
+    revision.inPlace("nodeGroups", "version");
+    int from = minor(now.version());
+    int to = minor(next.version());
+    if (to < from) {
+      revision.refuse("version", "kubernetes_downgrade", "Kubernetes " + now.version() + " cannot go back to "
+          + next.version());
+    } else if (to > from + 1) {
+      revision.refuse("version", "kubernetes_minor_skipped", "Kubernetes moves one minor version at a time: "
+          + now.version() + " to " + now.version().replaceAll("\\.\\d+$", "." + (from + 1)) + " first");
+    }
+    return revision;
+  }
+
+  private static int minor(String version) {
+    return version == null ? 0 : Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+  }
+
+  /** A datastore grows and changes class where it stands; storage never shrinks and the engine never changes. */
+  private static Revision reviseDatastore(DatastoreSpec now, DatastoreSpec next, Revision revision) {
+    revision.inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
+    if (now.allocatedStorageGb() != null && next.allocatedStorageGb() != null
+        && next.allocatedStorageGb() < now.allocatedStorageGb()) {
+      revision.refuse("allocatedStorageGB", "storage_shrink", "storage cannot shrink (" + now.allocatedStorageGb()
+          + " GB to " + next.allocatedStorageGb() + " GB) without losing data");
+    }
+    if (next.engine() != now.engine()) {
+      revision.refuse("engine", "engine_change", "a datastore's engine cannot change; create a new one and move"
+          + " the data");
+    }
+    return revision;
+  }
+
+  /** Subnets are added and the DNS zone set; a subnet in use is neither removed nor given another range. */
+  private static Revision reviseNetwork(NetworkSpec now, NetworkSpec next, Revision revision) {
+    revision.inPlace("subnets", "dnsZone");
+    for (Subnet subnet : now.subnets()) {
+      Subnet kept = next.subnets().stream().filter(s -> s.name().equals(subnet.name())).findFirst().orElse(null);
+      if (kept == null || !kept.cidr().equals(subnet.cidr())) {
+        revision.refuse("subnets", "subnet_in_use", "subnet " + subnet.name() + " (" + subnet.cidr()
+            + ") stays as it is: subnets are added, not removed or changed");
+      }
+    }
+    return revision;
   }
 
   private static List<Part> vmPool(VmPoolSpec spec, String region) {
@@ -108,7 +158,9 @@ final class SimDrivers {
       parts.add(Part.derived("subnet-group", "db-subnet-group", "db-subnets", "database", "DBSubnetGroup"));
       parts.add(new Part("db", "db-instance", spec.name(), "db", "database", "DBInstance",
           Map.of("engine", spec.engine().wireName(), "version", spec.version(),
-              "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz())),
+              "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz()),
+              "allocatedStorageGB", String.valueOf(spec.allocatedStorageGb()),
+              "backupRetentionDays", String.valueOf(spec.backupRetentionDays())),
           true, Map.ofEntries(SharedState.HOST.is("{name}." + region + ".db.sim.invalid"),
               SharedState.PORT.is(spec.engine().defaultPort()), SharedState.ENGINE.is(spec.engine().wireName())), null)
           .backedBy(spec.engine()));
@@ -155,6 +207,12 @@ final class SimDrivers {
         .attributes(Map.of("namespace", namespace)));
   }
 
+  /** Which fields of a kind a revision changes, and which changes it refuses. */
+  @FunctionalInterface
+  private interface Rules<S> {
+    Revision classify(S current, S revised, Revision revision);
+  }
+
   /** A driver over a kind's parts: create each (and wait when it is asynchronous); delete in reverse. */
   private static final class Driver<S extends ResourceSpec> implements ResourceDriver<S> {
     private final Class<S> type;
@@ -163,9 +221,12 @@ final class SimDrivers {
     private final BiFunction<S, String, List<Part>> parts;
     private final Function<S, List<FieldError>> validator;
     private final BiFunction<S, String, List<CostComponent>> pricing;
+    private final Rules<S> rules;
 
     Driver(Class<S> type, SimCloud cloud, String region, BiFunction<S, String, List<Part>> parts,
-        Function<S, List<FieldError>> validator, BiFunction<S, String, List<CostComponent>> pricing) {
+        Function<S, List<FieldError>> validator, BiFunction<S, String, List<CostComponent>> pricing,
+        Rules<S> rules) {
+      this.rules = rules;
       this.type = type;
       this.cloud = cloud;
       this.region = region;
@@ -213,6 +274,41 @@ final class SimDrivers {
         }
       }
       return steps;
+    }
+
+    /**
+     * Parts the revised spec adds are created, parts whose attributes it changes are changed where they stand, and
+     * parts it drops are deleted, most dependent first; the kind's rules say which fields may change.
+     */
+    @Override
+    public Revision revise(S current, S revised, Outputs recorded) {
+      List<Part> before = parts.apply(current, region);
+      List<Part> after = parts.apply(revised, region);
+      Map<String, Part> old = new java.util.HashMap<>();
+      before.forEach(part -> old.put(part.key(), part));
+      List<Step> steps = new ArrayList<>();
+      Set<String> kept = new java.util.HashSet<>();
+      for (Part part : after) {
+        kept.add(part.key());
+        Part was = old.get(part.key());
+        if (was == null) {
+          steps.add(SimSteps.create(cloud, part, region));
+          if (part.waits()) {
+            steps.add(SimSteps.await(cloud, part));
+          }
+        } else if (!was.attributes().equals(part.attributes())) {
+          String name = recorded.get(part.nameKey());
+          steps.add(SimSteps.update(cloud, part, name != null ? name : part.name()));
+        }
+      }
+      for (int i = before.size() - 1; i >= 0; i--) {
+        Part part = before.get(i);
+        String name = recorded.get(part.nameKey());
+        if (!kept.contains(part.key()) && name != null) {
+          steps.add(SimSteps.delete(cloud, part, name));
+        }
+      }
+      return rules.classify(current, revised, Revision.of(steps));
     }
 
     @Override

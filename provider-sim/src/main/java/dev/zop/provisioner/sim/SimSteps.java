@@ -92,6 +92,28 @@ final class SimSteps {
     });
   }
 
+  /**
+   * Makes a resource's attributes what the revised spec says, where it stands; already so is success, so a run
+   * after a crash that followed the change changes nothing again.
+   */
+  static Step update(SimCloud cloud, Part part, String name) {
+    return tracked("update-" + part.stepSuffix(), List.of(part.describe(), part.modify()), cloud, ctx -> {
+      SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+      if (existing == null) {
+        return StepResult.fail(Failure.system("resource_missing", part.type() + " " + name
+            + " is gone; it cannot be changed"));
+      }
+      Failure foreign = SimProvider.OWNER.refuseForeign(existing.tags(), ctx, part.type(), name);
+      if (foreign != null) {
+        return StepResult.fail(foreign);
+      }
+      if (!existing.attributes().equals(part.attributes())) {
+        cloud.modify(part.modify(), part.type(), name, part.attributes());
+      }
+      return StepResult.done();
+    });
+  }
+
   /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
   static Step delete(SimCloud cloud, Part part, String name) {
     return tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {

@@ -53,6 +53,18 @@ public interface ResourceDriver<S extends ResourceSpec> {
    */
   List<Step> teardown(S spec, Outputs recorded);
 
+  /**
+   * How to change what a job made from {@code current} to {@code revised} (both with defaults filled and valid),
+   * given what its steps have recorded: the steps, and which fields they change in place or by a replacement; a
+   * change the cloud cannot make, or that would lose data, is refused with its field named. The steps must be
+   * deterministic for the same inputs, as {@link #create}'s: a resumed revision rebuilds them. Like every step,
+   * each observes the cloud first and converges, so running it again after a crash changes nothing twice. What
+   * they record joins the job's state (teardown reads it). The default changes nothing ({@link Revision#none}).
+   */
+  default Revision revise(S current, S revised, Outputs recorded) {
+    return Revision.none();
+  }
+
   /** The monthly cost of the spec as priced components; an unknown price is a line saying so, never a guess. */
   List<CostComponent> price(S spec, String region);
 

@@ -308,6 +308,24 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     @Override
+    public dev.zop.provisioner.RevisionPlan planRevision(JobId id, ResourceSpec revised) {
+      require(Operation.JOBS_PLAN_REVISION);
+      return assembly.revisions.plan(principal, id, revised);
+    }
+
+    @Override
+    public Job revise(JobId id, ResourceSpec revised) {
+      require(Operation.JOBS_REVISE);
+      return assembly.revisions.revise(principal, id, revised);
+    }
+
+    @Override
+    public List<dev.zop.provisioner.JobRevision> revisions(JobId id) {
+      require(Operation.JOBS_REVISIONS);
+      return assembly.revisions.history(principal, id);
+    }
+
+    @Override
     public Job await(JobId id, Duration timeout) {
       require(Operation.JOBS_AWAIT);
       return assembly.jobs.await(principal, id, timeout);

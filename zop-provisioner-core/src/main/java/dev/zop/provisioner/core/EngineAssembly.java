@@ -7,6 +7,7 @@ import dev.zop.provisioner.core.internal.accounts.AccountService;
 import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.databases.DatabaseService;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobRevisions;
 import dev.zop.provisioner.core.internal.jobs.JobService;
 import dev.zop.provisioner.core.internal.remediation.RemediationService;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
@@ -38,6 +39,7 @@ final class EngineAssembly {
   final SpaceService spaces;
   final AccountService accounts;
   final JobService jobs;
+  final JobRevisions revisions;
   final RemediationService remediations;
   final SecretService secrets;
   final DatabaseService databases;
@@ -76,6 +78,7 @@ final class EngineAssembly {
         new RemediationWorkflows(db, remediationRows, accountRepository, providers, templates, notifier, rules),
         settings);
     this.jobs = engine.service();
+    this.revisions = engine.revisions();
     this.remediations = new RemediationService(db, engine.jobRows(), remediationRows, accountRepository,
         providers, templates, builder.recommendations != null ? builder.recommendations : recommendationStore,
         recommendationStore, jobs, engine.wake());

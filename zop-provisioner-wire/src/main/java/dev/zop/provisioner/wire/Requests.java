@@ -19,6 +19,13 @@ public final class Requests {
       String name,
       Map<String, String> tags) {}
 
+  /**
+   * {@code POST /provisioning-jobs/{id}/revisions} and {@code .../revisions/plan}: the job's whole config as it
+   * should be; the job keeps its kind.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ReviseJob(JsonNode config) {}
+
   /** {@code POST /provisioning-jobs/install-component}. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record InstallComponent(

@@ -13,11 +13,14 @@ import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Jobs;
 import dev.zop.provisioner.Page;
+import dev.zop.provisioner.JobRevision;
 import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.RevisionPlan;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.wire.Requests.InstallComponent;
+import dev.zop.provisioner.wire.Requests.ReviseJob;
 import dev.zop.provisioner.wire.Requests.SubmitJob;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.time.Duration;
@@ -34,6 +37,7 @@ public final class RemoteJobs implements Jobs {
 
   private static final TypeReference<Page<Job>> JOB_PAGE = new TypeReference<>() {};
   private static final TypeReference<List<JobEvent>> EVENTS = new TypeReference<>() {};
+  private static final TypeReference<List<JobRevision>> REVISIONS = new TypeReference<>() {};
 
   private final HttpTransport http;
 
@@ -99,6 +103,23 @@ public final class RemoteJobs implements Jobs {
   @Override
   public Job retry(JobId id) {
     return http.send("POST", null, Job.class, JOBS, id.value(), "retry");
+  }
+
+  @Override
+  public RevisionPlan planRevision(JobId id, ResourceSpec revised) {
+    return http.send("POST", new ReviseJob(http.json().valueToTree(revised)), RevisionPlan.class, JOBS, id.value(),
+        "revisions", "plan");
+  }
+
+  @Override
+  public Job revise(JobId id, ResourceSpec revised) {
+    return http.send("POST", new ReviseJob(http.json().valueToTree(revised)), Job.class, JOBS, id.value(),
+        "revisions");
+  }
+
+  @Override
+  public List<JobRevision> revisions(JobId id) {
+    return http.get(http.url(JOBS, id.value(), "revisions").build(), REVISIONS.getType());
   }
 
   @Override

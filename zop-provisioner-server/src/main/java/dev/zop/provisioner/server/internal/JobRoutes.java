@@ -12,6 +12,7 @@ import static dev.zop.provisioner.server.internal.Routes.touched;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobQuery;
@@ -77,6 +78,21 @@ final class JobRoutes {
     r.routeWithoutBody("POST", "/provisioning-jobs/{id}/retry", Operation.JOBS_RETRY,
         "Retry a failed job from the failed step",
         200, call -> call.zop().jobs().retry(job(call)));
+    r.route("POST", "/provisioning-jobs/{id}/revisions/plan", Operation.JOBS_PLAN_REVISION,
+        "Plan a revision of a succeeded job's config: each field's change and its effect, the steps, their IAM"
+            + " operations and the monthly cost before and after; nothing changes", 200, call -> {
+          JobId id = job(call);
+          return call.zop().jobs().planRevision(id, revised(call, id));
+        });
+    r.route("POST", "/provisioning-jobs/{id}/revisions", Operation.JOBS_REVISE,
+        "Apply a revision of a succeeded job's config as durable steps; the job runs again and ends succeeded"
+            + " with the revised config, or failed at a step and retryable", 200, call -> {
+          JobId id = job(call);
+          return call.zop().jobs().revise(id, revised(call, id));
+        });
+    r.route("GET", "/provisioning-jobs/{id}/revisions", Operation.JOBS_REVISIONS,
+        "The configs the job was given, oldest first: revision 1 the one it was submitted with", 200,
+        call -> call.zop().jobs().revisions(job(call)));
     r.route("GET", "/provisioning-jobs/{id}/events", Operation.JOBS_EVENTS, "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
     r.heldOpen("/provisioning-jobs/{id}/events/stream", Operation.JOBS_WATCH,
@@ -144,6 +160,18 @@ final class JobRoutes {
           return touched(call, call.zop().jobs().submit(space, spec, options));
         });
   }
+  /** A revision's body: the job's whole config as it should be, read as the job's kind. */
+  private static ResourceSpec revised(Call call, JobId id) {
+    dev.zop.provisioner.wire.Requests.ReviseJob body = call.body(dev.zop.provisioner.wire.Requests.ReviseJob.class);
+    if (body.config() == null || !body.config().isObject()) {
+      throw ValidationException.of("config", "required", "config must be a JSON object");
+    }
+    JobKind kind = call.zop().jobs().get(id).kind();
+    ResourceSpec spec = call.convert(body.config(), ResourceSpec.typeFor(kind), "config");
+    ValidationException.throwIfAny(spec.validate().stream().map(e -> e.under("config")).toList());
+    return spec;
+  }
+
   private static ResourceSpec spec(Call call, SubmitJob body) {
     List<FieldError> missing = new ArrayList<>();
     if (body.spaceId() == null) {

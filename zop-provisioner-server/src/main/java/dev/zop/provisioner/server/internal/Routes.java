@@ -102,6 +102,12 @@ public final class Routes {
     add(t, "PATCH /provisioning-jobs/{id}", "updateJob", of(dev.zop.provisioner.JobPatch.class), job);
     add(t, "DELETE /provisioning-jobs/{id}", "deleteJob", none, job);
     add(t, "POST /provisioning-jobs/{id}/retry", "retryJob", none, job);
+    Endpoint.Shape revise = of(dev.zop.provisioner.wire.Requests.ReviseJob.class);
+    add(t, "POST /provisioning-jobs/{id}/revisions/plan", "planJobRevision", revise,
+        of(dev.zop.provisioner.RevisionPlan.class));
+    add(t, "POST /provisioning-jobs/{id}/revisions", "reviseJob", revise, job);
+    add(t, "GET /provisioning-jobs/{id}/revisions", "listJobRevisions", none,
+        of(List.class, dev.zop.provisioner.JobRevision.class));
     add(t, "GET /provisioning-jobs/{id}/events", "listJobEvents", none,
         of(List.class, dev.zop.provisioner.JobEvent.class), List.of(after()));
     // Server-Sent Events: each event's data is one JobEvent

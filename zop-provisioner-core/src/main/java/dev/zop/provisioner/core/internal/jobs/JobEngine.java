@@ -24,6 +24,7 @@ public final class JobEngine implements AutoCloseable {
   static final int WRITER_LANES = 2;
 
   private final JobService service;
+  private final JobRevisions revisions;
   private final Worker worker;
   private final WatchHub watchHub;
   private final JobRepository jobs;
@@ -62,6 +63,7 @@ public final class JobEngine implements AutoCloseable {
     this.wake = worker == null ? () -> { } : worker::wake;
     this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
         worker, settings.poll(), teardownGuards, settings.tracing());
+    this.revisions = new JobRevisions(db, jobs, service, signals, wake);
     if (worker != null) {
       worker.start();
     }
@@ -79,6 +81,10 @@ public final class JobEngine implements AutoCloseable {
 
   public JobService service() {
     return service;
+  }
+
+  public JobRevisions revisions() {
+    return revisions;
   }
 
   /** Stops as a crashed process would: nothing is released, nothing more is written. */

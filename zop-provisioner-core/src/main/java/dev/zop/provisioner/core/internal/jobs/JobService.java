@@ -44,7 +44,6 @@ import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Discovery;
-import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
@@ -57,7 +56,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -440,10 +438,8 @@ public final class JobService {
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       List<StepRecord> all = jobs.steps(c, id);
-      Map<String, String> recorded = new LinkedHashMap<>();
-      all.stream().filter(s -> s.phase() == JobPhase.CREATE).forEach(s -> recorded.putAll(s.outputs()));
       ResourceDriver<ResourceSpec> driver = driver(c, job);
-      List<Step> steps = driver.teardown(job.spec(), Outputs.of(recorded));
+      List<Step> steps = driver.teardown(job.spec(), StepRunner.recordedOutputs(all, Integer.MAX_VALUE));
       if (!jobs.bumpIfUnchanged(c, id, job.version())) {
         throw new ConflictException("concurrent_change", "job " + id + " changed while deleting; try again");
       }
@@ -468,7 +464,7 @@ public final class JobService {
       throw new ConflictException("illegal_transition",
           "only a failed job can be retried; job " + id + " is " + current.status().wireName());
     }
-    JobStatus next = current.phase() == JobPhase.CREATE ? JobStatus.PENDING : JobStatus.DELETING;
+    JobStatus next = current.phase() == JobPhase.TEARDOWN ? JobStatus.DELETING : JobStatus.PENDING;
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       if (!jobs.bumpIfUnchanged(c, id, job.version())) {
@@ -486,6 +482,9 @@ public final class JobService {
       }
       jobs.recordRetry(c, id, principal.actor(), job.phase(), failed == null ? null : failed.name(),
           job.failure());
+      if (job.phase() == JobPhase.UPDATE) {
+        jobs.revisionRetried(c, id);
+      }
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
           failed == null ? null : failed.name(), "retried by " + principal.actor()
               + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message())));
@@ -606,6 +605,19 @@ public final class JobService {
       return List.of();
     }
     return ProviderCalls.classified(session, () -> references.check(discovery));
+  }
+
+  /** A revised config as a submit would take it: the provider's defaults filled in, validated, with its driver. */
+  record Revised(ResourceSpec spec, List<dev.zop.provisioner.PlanDefault> filled, ResourceDriver<ResourceSpec> driver,
+      String region) {}
+
+  /** Checks a revised config of {@code job} as a submit to its space checks a new one. */
+  Revised revised(Principal principal, JobRecord job, ResourceSpec asked) {
+    Place place = place(principal, job.spaceId());
+    Defaulted<ResourceSpec> defaulted = withDefaults(principal, place, asked); // asks the cloud
+    List<FieldError> networkErrors = networkErrors(place, asked);
+    Target target = target(principal, place, job.spaceId(), defaulted.spec(), true, networkErrors);
+    return new Revised(defaulted.spec(), defaulted.filled(), target.driver, target.space.region());
   }
 
   private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {

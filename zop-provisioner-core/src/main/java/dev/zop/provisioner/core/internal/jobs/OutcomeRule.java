@@ -105,7 +105,7 @@ public final class OutcomeRule {
 
   private static Transition finished(Situation situation) {
     if (situation.next() == null) {
-      return new Transition.Complete(situation.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED);
+      return new Transition.Complete(situation.phase().done());
     }
     return new Transition.Advance(situation.next() == StepStatus.PENDING && !situation.stopping());
   }

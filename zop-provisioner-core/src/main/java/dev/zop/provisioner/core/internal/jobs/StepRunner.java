@@ -143,26 +143,49 @@ final class StepRunner {
           () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
       ResourceDriver<ResourceSpec> driver = providers.driver(session, job.kind(),
           () -> targets.of(job.orgId(), job.spaceId()));
-      definitions = job.phase() == JobPhase.CREATE
-          ? driver.create(job.spec())
-          : driver.teardown(job.spec(), recordedOutputs(all));
+      if (job.phase() == JobPhase.UPDATE) {
+        Revising revising = revising(job, all);
+        definitions = driver.revise(revising.from(), job.spec(), revising.recorded()).steps();
+        int first = revising.firstStep();
+        all = all.stream().filter(s -> s.phase() != JobPhase.UPDATE || s.index() >= first).toList();
+      } else {
+        definitions = job.phase() == JobPhase.CREATE
+            ? driver.create(job.spec())
+            : driver.teardown(job.spec(), recordedOutputs(all, Integer.MAX_VALUE));
+      }
     }
 
-    JobStatus running = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
+    JobStatus running = job.phase().working();
     // The first write of this run also moves a pending job to running, so starting costs no extra transaction.
     FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
         job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"))
         .after(c -> journal.started(c, job));
     run.startWith(start);
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
+    // revisions' steps follow each other in the update phase; a resumed revision's steps are matched by name
+    String changed = "the provider now builds a different step list for this job";
     Steps steps = new Steps(run, job, session, workflow, running, rows, definitions,
         new LinkedHashMap<>(job.outputs()));
     if (!matches(rows, definitions)) {
-      steps.failJob(null, Failure.system("step_list_changed",
-          "the provider now builds a different step list for this job; its steps were " + names(rows)));
+      steps.failJob(null, Failure.system("step_list_changed", changed + "; its steps were " + names(rows)));
       return false;
     }
     return steps.from(0, -1, Map.of());
+  }
+
+  /**
+   * The revision an update-phase job applies: the config it changes from (the last one applied), what the job's
+   * steps recorded before it, and the index of its first step.
+   */
+  private record Revising(ResourceSpec from, Outputs recorded, int firstStep) {}
+
+  private Revising revising(JobRecord job, List<StepRecord> all) {
+    List<JobRepository.RevisionRow> revisions = db.read(c -> jobs.revisions(c, job.id()));
+    JobRepository.RevisionRow applying = revisions.get(revisions.size() - 1);
+    JobRepository.RevisionRow from = revisions.stream().filter(r -> r.number() < applying.number())
+        .filter(r -> r.outcome().equals("applied")).reduce((a, b) -> b).orElseThrow();
+    return new Revising(Json.spec(job.kind(), from.config()), recordedOutputs(all, applying.firstStep()),
+        applying.firstStep());
   }
 
   /** A job's steps, run in order from the first not yet succeeded; its state carries over a hand-on. */
@@ -392,6 +415,9 @@ final class StepRunner {
         }
         transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.FAILED, failure,
             failure.message()));
+        if (job.phase() == JobPhase.UPDATE) {
+          Database.execute(c, jobs.revisionEnded(job.id(), "failed"));
+        }
       });
       run.lease.markReleased();
       metrics.jobEnded(job, JobStatus.FAILED);
@@ -409,7 +435,7 @@ final class StepRunner {
       StepRecord row = rows.get(i);
       Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
       stepOutputs.putAll(done.outputs());
-      if (job.phase() == JobPhase.CREATE) {
+      if (job.phase().buildsState()) {
         jobOutputs.putAll(stepOutputs);
       }
       Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
@@ -613,8 +639,12 @@ final class StepRunner {
    */
   private FencedWriter.Write completing(FencedWriter.Write write, JobRecord job, JobStatus running,
       Map<String, String> outputs, boolean provisioning) {
-    JobStatus done = job.phase() == JobPhase.CREATE ? JobStatus.SUCCEEDED : JobStatus.DELETED;
+    JobStatus done = job.phase().done();
     transitions.move(write, job.id(), StatusTransitions.Move.finish(running, done, null, null));
+    if (job.phase() == JobPhase.UPDATE) {
+      // what a job made was registered when it was created; a revision only records that it was applied
+      return write.row(jobs.revisionEnded(job.id(), "applied"));
+    }
     if (completionListeners.isEmpty() || !provisioning) {
       return write;
     }
@@ -671,10 +701,15 @@ final class StepRunner {
     }
   }
 
-  /** Every output any create step recorded, its intents included: what teardown must consider existing. */
-  private static Outputs recordedOutputs(List<StepRecord> all) {
+  /**
+   * Every output the create steps and the revisions' steps before {@code updatesBefore} recorded, intents included,
+   * in the order they ran: what teardown (or a revision) must consider existing.
+   */
+  static Outputs recordedOutputs(List<StepRecord> all, int updatesBefore) {
     Map<String, String> merged = new LinkedHashMap<>();
     all.stream().filter(s -> s.phase() == JobPhase.CREATE).forEach(s -> merged.putAll(s.outputs()));
+    all.stream().filter(s -> s.phase() == JobPhase.UPDATE && s.index() < updatesBefore)
+        .sorted(java.util.Comparator.comparingInt(StepRecord::index)).forEach(s -> merged.putAll(s.outputs()));
     return Outputs.of(merged);
   }
 
@@ -777,7 +812,7 @@ final class StepRunner {
     @Override
     public void log(String message) {
       requireRunning("log");
-      JobStatus status = job.phase() == JobPhase.CREATE ? JobStatus.RUNNING : JobStatus.DELETING;
+      JobStatus status = job.phase().working();
       run.write(FencedWriter.Write.rows(jobs.event(job.id(), JobEventType.LOG, row.name(), status, message)));
     }
   }

@@ -77,13 +77,13 @@ class StatusTransitionsTest {
 
   @Test
   void aMoveTheTableForbidsIsRefusedAndWritesNothing() {
-    JobId id = job(JobStatus.SUCCEEDED);
+    JobId id = job(JobStatus.DELETED);
     assertThatThrownBy(() -> db.tx(c -> {
-      transitions.move(c, id, StatusTransitions.Move.requeue(JobStatus.SUCCEEDED, JobStatus.PENDING, null,
+      transitions.move(c, id, StatusTransitions.Move.requeue(JobStatus.DELETED, JobStatus.PENDING, null,
           JobEventType.RETRIED, null, "retry"));
       return null;
     })).isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("illegal_transition"));
-    assertThat(status(id)).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(status(id)).isEqualTo(JobStatus.DELETED);
     assertThat(events(id)).isEmpty();
   }
 

@@ -1,0 +1,42 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One config a job was given: revision 1 is the one it was submitted with, each later one a change applied to it.
+ *
+ * @param finishedAt when the revision was applied or failed, or null while it is applied
+ */
+public record JobRevision(int number, @JsonProperty("config") ResourceSpec spec, Status status, String createdBy,
+    Instant createdAt, Instant finishedAt) {
+
+  public JobRevision {
+    Objects.requireNonNull(status, "status");
+  }
+
+  /** Where a revision stands. */
+  public enum Status {
+    /** Being applied (or, for revision 1, being created). */
+    APPLYING,
+    /** Applied: the job's resources have this config. */
+    APPLIED,
+    /** Failed at a step; the job can be retried, and the last applied revision is its last good config. */
+    FAILED;
+
+    @JsonValue
+    public String wireName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    @JsonCreator
+    public static Status fromWire(String value) {
+      return Wire.parse(Status.class, value);
+    }
+  }
+}

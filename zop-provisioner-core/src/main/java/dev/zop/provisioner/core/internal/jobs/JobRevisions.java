@@ -1,0 +1,218 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobRevision;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.PlanStep;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.RevisionChange;
+import dev.zop.provisioner.RevisionPlan;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.core.internal.store.Timestamps;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.Revision;
+import dev.zop.provisioner.spi.Step;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Revisions of a job's config: planned as a field-by-field diff the provider classifies (in place, replaced, or
+ * refused with the field named), and applied as the job's update-phase steps, which the runner runs like any
+ * others. Revisions are sequential: one is applied to a succeeded job; a failed one is retried (or the job deleted)
+ * before the next.
+ */
+public final class JobRevisions {
+  private static final String APPLIED = "applied";
+  private static final String APPLYING = "applying";
+
+  private final Database db;
+  private final JobRepository jobs;
+  private final StatusTransitions transitions;
+  private final JobService service;
+  private final JobSignals signals;
+  private final Runnable wakeWorker;
+
+  JobRevisions(Database db, JobRepository jobs, JobService service, JobSignals signals, Runnable wakeWorker) {
+    this.db = db;
+    this.jobs = jobs;
+    this.transitions = new StatusTransitions(jobs, db.dialect());
+    this.service = service;
+    this.signals = signals;
+    this.wakeWorker = wakeWorker;
+  }
+
+  /** A revision checked against the job and its provider: what changes, how, and the steps that change it. */
+  private record Prepared(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
+      JobService.Revised revised, Revision revision, List<RevisionChange> changes) {
+
+    int number() {
+      return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+    }
+  }
+
+  public RevisionPlan plan(Principal principal, JobId id, ResourceSpec asked) {
+    Prepared p = prepare(principal, id, asked);
+    List<PlanStep> steps = p.revision().steps().stream().map(s -> new PlanStep(s.name(), s.permissions())).toList();
+    var driver = p.revised().driver();
+    return new RevisionPlan(id, p.number(), p.changes(), steps,
+        RevisionPlan.Cost.of(driver.price(p.job().spec(), p.revised().region())),
+        RevisionPlan.Cost.of(driver.price(p.revised().spec(), p.revised().region())), driver.pricesAsOf(),
+        p.revised().filled());
+  }
+
+  public Job revise(Principal principal, JobId id, ResourceSpec asked) {
+    Prepared p = prepare(principal, id, asked);
+    JobRecord job = p.job();
+    int number = p.number();
+    List<Step> steps = p.revision().steps();
+    int firstStep = p.steps().stream().filter(s -> s.phase() == JobPhase.UPDATE).mapToInt(s -> s.index() + 1)
+        .max().orElse(0);
+    Instant now = Timestamps.now();
+    db.tx(c -> {
+      if (!jobs.bumpIfUnchanged(c, id, job.version())) {
+        throw new ConflictException("concurrent_change", "job " + id + " changed while it was revised; try again");
+      }
+      if (p.history().isEmpty()) {
+        // the config the job was created with is revision 1
+        jobs.insertRevision(c, id, new JobRepository.RevisionRow(1, Json.write(job.spec()), APPLIED, 0,
+            job.createdBy(), job.createdAt(), job.finishedAt()));
+      }
+      jobs.insertRevision(c, id, new JobRepository.RevisionRow(number, Json.write(p.revised().spec()), APPLYING,
+          firstStep, principal.actor(), now, null));
+      List<StepRecord> rows = new ArrayList<>();
+      for (int i = 0; i < steps.size(); i++) {
+        rows.add(StepRecord.pending(id.value(), JobPhase.UPDATE, firstStep + i, steps.get(i).name(),
+            steps.get(i).permissions()));
+      }
+      jobs.insertSteps(c, rows);
+      jobs.setSpec(c, id, p.revised().spec());
+      transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE,
+          JobEventType.STATUS, null, "revision " + number + " requested by " + principal.actor() + ": "
+              + String.join(", ", p.changes().stream().map(RevisionChange::field).toList())));
+      return null;
+    });
+    signals.changed(id);
+    wakeWorker.run();
+    return service.get(principal, id);
+  }
+
+  /** The job's configs, oldest first: revision 1 the one it was submitted with. */
+  public List<JobRevision> history(Principal principal, JobId id) {
+    service.get(principal, id);
+    return db.read(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      List<JobRepository.RevisionRow> rows = jobs.revisions(c, id);
+      if (rows.isEmpty()) {
+        JobRevision.Status status = job.status() == JobStatus.FAILED && job.phase() == JobPhase.CREATE
+            ? JobRevision.Status.FAILED : job.status().isRunnable() && job.phase() == JobPhase.CREATE
+            ? JobRevision.Status.APPLYING : JobRevision.Status.APPLIED;
+        return List.of(new JobRevision(1, job.spec(), status, job.createdBy(), job.createdAt(),
+            status == JobRevision.Status.APPLYING ? null : job.finishedAt()));
+      }
+      return rows.stream().map(r -> new JobRevision(r.number(), Json.spec(job.kind(), r.config()),
+          JobRevision.Status.fromWire(r.outcome()), r.createdBy(), r.createdAt(), r.finishedAt())).toList();
+    });
+  }
+
+  private Prepared prepare(Principal principal, JobId id, ResourceSpec asked) {
+    if (asked == null) {
+      throw ValidationException.of("config", "required", "the revised config is required");
+    }
+    record Read(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history) {}
+    Read read = db.read(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      if (job == null || job.jobType() != JobType.PROVISIONING) {
+        throw new NotFoundException("job", id);
+      }
+      return new Read(job, jobs.steps(c, id), jobs.revisions(c, id));
+    });
+    JobRecord job = read.job();
+    if (asked.kind() != job.kind()) {
+      throw ValidationException.of("kind", "kind_changed", "job " + id + " is a " + job.kind().wireName()
+          + "; a revision keeps its kind");
+    }
+    if (job.status() != JobStatus.SUCCEEDED) {
+      throw new ConflictException("job_not_revisable", "job " + id + " is " + job.status().wireName()
+          + (job.status() == JobStatus.FAILED ? " (" + job.phase().wireName() + "); retry or delete it first"
+              : "; a revision is applied to a succeeded job"));
+    }
+    JobService.Revised revised = service.revised(principal, job, asked);
+    Map<String, String[]> diff = diff(job.spec(), revised.spec());
+    if (diff.isEmpty()) {
+      throw ValidationException.of("config", "no_change", "the revised config is the job's config as it is");
+    }
+    Revision revision = revised.driver().revise(job.spec(), revised.spec(),
+        StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
+    List<FieldError> errors = new ArrayList<>();
+    revision.refused().forEach(e -> errors.add(e.under("config")));
+    List<RevisionChange> changes = new ArrayList<>();
+    for (Map.Entry<String, String[]> field : diff.entrySet()) {
+      String name = field.getKey();
+      RevisionChange.Effect effect = revision.effectOf(name);
+      boolean refused = revision.refused().stream().anyMatch(e -> covers(e.field(), name));
+      if (effect == null && !refused) {
+        errors.add(FieldError.of("config." + name, "not_revisable", job.provider() + " cannot change "
+            + name + " of a " + job.kind().wireName() + " in place; create a new job for it"));
+      } else if (effect != null) {
+        changes.add(new RevisionChange(name, field.getValue()[0], field.getValue()[1], effect,
+            revision.noteOf(name)));
+      }
+    }
+    ValidationException.throwIfAny(errors);
+    return new Prepared(job, read.steps(), read.history(), revised, revision, changes);
+  }
+
+  private static boolean covers(String refused, String field) {
+    return field.equals(refused) || field.startsWith(refused + ".") || field.startsWith(refused + "[");
+  }
+
+  /** Each leaf of the two configs as the REST body spells them, where they differ: field → {from, to}. */
+  static Map<String, String[]> diff(ResourceSpec current, ResourceSpec revised) {
+    Map<String, String> before = new LinkedHashMap<>();
+    Map<String, String> after = new LinkedHashMap<>();
+    flatten("", Json.MAPPER.valueToTree(current), before);
+    flatten("", Json.MAPPER.valueToTree(revised), after);
+    Map<String, String[]> changed = new LinkedHashMap<>();
+    after.forEach((field, value) -> {
+      if (!Objects.equals(before.get(field), value)) {
+        changed.put(field, new String[] {before.get(field), value});
+      }
+    });
+    before.forEach((field, value) -> {
+      if (!after.containsKey(field)) {
+        changed.put(field, new String[] {value, null});
+      }
+    });
+    return changed;
+  }
+
+  private static void flatten(String path, JsonNode node, Map<String, String> leaves) {
+    if (node.isObject()) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = it.next();
+        flatten(path.isEmpty() ? field.getKey() : path + "." + field.getKey(), field.getValue(), leaves);
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        flatten(path + "[" + i + "]", node.get(i), leaves);
+      }
+    } else if (!node.isNull()) {
+      leaves.put(path, node.isTextual() ? node.asText() : node.toString());
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package dev.zop.provisioner.testkit.revisions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobRevision;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.RevisionChange;
+import dev.zop.provisioner.RevisionPlan;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
+import dev.zop.provisioner.core.EngineCrashes;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NetworkSpec;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Revisions of what a job made, planned as a diff and applied as steps, on the sim cloud; once per store. */
+abstract class RevisionBehaviour {
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  SimCloud cloud;
+  EmbeddedProvisioner zop;
+  Space space;
+
+  abstract EmbeddedProvisionerBuilder engine(SimCloud simCloud);
+
+  @BeforeEach
+  void start() {
+    cloud = SimCloud.create();
+    zop = engine(cloud).build();
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "revisions"));
+    space = zop.spaces().create(SpaceRequest.of("sim", "revisions", account.id()).region("sim-east-1"));
+  }
+
+  @AfterEach
+  void stop() {
+    if (zop != null) {
+      zop.close();
+    }
+  }
+
+  Job created(dev.zop.provisioner.spec.ResourceSpec spec) {
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), spec).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    return job;
+  }
+
+  static DatastoreSpec.Builder orders() {
+    return DatastoreSpec.postgres().name("orders").version("16.3").instanceClass("db.t3.medium")
+        .allocatedStorageGb(50).multiAz(true).backupRetentionDays(7);
+  }
+
+  @Test
+  void aDatastoreRevisionIsPlannedAsADiffAndAppliedWhereItStands() {
+    Job job = created(orders().build());
+    DatastoreSpec larger = orders().instanceClass("db.m5.large").allocatedStorageGb(100).backupRetentionDays(14)
+        .build();
+
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), larger);
+    assertThat(plan.revision()).isEqualTo(2);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to,
+        RevisionChange::effect).containsExactlyInAnyOrder(
+        tuple("instanceClass", "db.t3.medium", "db.m5.large", RevisionChange.Effect.IN_PLACE),
+        tuple("allocatedStorageGB", "50", "100", RevisionChange.Effect.IN_PLACE),
+        tuple("backupRetentionDays", "7", "14", RevisionChange.Effect.IN_PLACE));
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("update-db");
+    assertThat(plan.permissions()).containsExactly("database:DescribeDBInstance", "database:ModifyDBInstance");
+    // the sim prices an instance class by its size and storage by the GB: both grow
+    assertThat(plan.after().monthlyTotal()).isGreaterThan(plan.before().monthlyTotal());
+    assertThat(plan.monthlyDelta()).isEqualByComparingTo(plan.after().monthlyTotal()
+        .subtract(plan.before().monthlyTotal()));
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.t3.medium");
+
+    Job revised = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(revised.phase()).isEqualTo(JobPhase.UPDATE);
+    assertThat(revised.spec()).isEqualTo(larger);
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.m5.large")
+        .containsEntry("allocatedStorageGB", "100").containsEntry("backupRetentionDays", "14");
+    // changed where it stands: made once, changed once
+    assertThat(cloud.createCount("db-instance", "orders")).isEqualTo(1);
+    assertThat(cloud.modifyCount("db-instance", "orders")).isEqualTo(1);
+    assertThat(revised.outputs()).containsEntry("host", "orders.sim-east-1.db.sim.invalid");
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status,
+            r -> r.spec().equals(larger))
+        .containsExactly(tuple(1, JobRevision.Status.APPLIED, false), tuple(2, JobRevision.Status.APPLIED, true));
+
+    // teardown after a revision removes what the job has now
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(cloud.resources()).isEmpty();
+  }
+
+  @Test
+  void aClusterRevisionScalesItsNodeGroupsUpgradesOneMinorAndAddsAndRemovesGroups() {
+    Job job = created(KubernetesSpec.named("platform").version("1.30").nodeGroup("default", "m5.large", 2, 6)
+        .nodeGroup("batch", "c5.large", 1, 2).build());
+    KubernetesSpec revised = KubernetesSpec.named("platform").version("1.31").nodeGroup("default", "m5.large", 3, 10)
+        .nodeGroup("gpu", "m5.xlarge", 1, 1).build();
+
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), revised);
+    assertThat(plan.changes()).extracting(RevisionChange::field).contains("version", "nodeGroups[0].min",
+        "nodeGroups[0].max", "nodeGroups[1].name");
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("update-cluster",
+        "update-nodegroup-default", "create-nodegroup-gpu", "await-nodegroup-gpu", "delete-nodegroup-batch");
+
+    Job done = zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.find("kubernetes-cluster", "platform").attributes()).containsEntry("version", "1.31");
+    assertThat(cloud.find("node-group", "platform-default").attributes()).containsEntry("min", "3")
+        .containsEntry("max", "10");
+    assertThat(cloud.find("node-group", "platform-gpu")).isNotNull();
+    assertThat(cloud.find("node-group", "platform-batch")).isNull();
+    assertThat(cloud.createCount("kubernetes-cluster", "platform")).isEqualTo(1);
+    assertThat(done.steps()).filteredOn(s -> s.phase() == JobPhase.UPDATE).extracting(JobStep::status)
+        .containsOnly(StepStatus.SUCCEEDED);
+
+    // a second revision runs only its own steps, after the first's
+    KubernetesSpec again = KubernetesSpec.named("platform").version("1.31").nodeGroup("default", "m5.large", 3, 12)
+        .nodeGroup("gpu", "m5.xlarge", 1, 1).build();
+    Job third = zop.jobs().await(zop.jobs().revise(job.id(), again).id(), WAIT);
+    assertThat(third.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.find("node-group", "platform-default").attributes()).containsEntry("max", "12");
+    assertThat(cloud.stepRuns(job.id().value(), "update-cluster")).isEqualTo(1);
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number).containsExactly(1, 2, 3);
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(cloud.resources()).isEmpty();
+  }
+
+  @Test
+  void changesThatWouldLoseDataOrThatTheCloudCannotMakeAreRefusedByFieldAtPlanTime() {
+    Job db = created(orders().build());
+    assertThatThrownBy(() -> zop.jobs().planRevision(db.id(), orders().allocatedStorageGb(20).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.allocatedStorageGB storage_shrink"));
+    assertThatThrownBy(() -> zop.jobs().revise(db.id(), DatastoreSpec.mysql().name("orders").version("8.0")
+        .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code())
+            .contains("config.engine engine_change", "config.version not_revisable"));
+    assertThatThrownBy(() -> zop.jobs().planRevision(db.id(), orders().name("renamed").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.name not_revisable"));
+    assertThatThrownBy(() -> zop.jobs().planRevision(db.id(), orders().build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config no_change"));
+    assertThatThrownBy(() -> zop.jobs().planRevision(db.id(), NetworkSpec.named("x").cidr("10.0.0.0/16").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("kind kind_changed"));
+
+    Job cluster = created(KubernetesSpec.named("k").version("1.29").nodeGroup("default", "m5.large", 1, 2).build());
+    assertThatThrownBy(() -> zop.jobs().planRevision(cluster.id(), KubernetesSpec.named("k").version("1.31")
+        .nodeGroup("default", "m5.large", 1, 2).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.version kubernetes_minor_skipped"));
+    assertThatThrownBy(() -> zop.jobs().planRevision(cluster.id(), KubernetesSpec.named("k").version("1.28")
+        .nodeGroup("default", "m5.large", 1, 2).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.version kubernetes_downgrade"));
+    // nothing was written: the jobs are as they were
+    assertThat(zop.jobs().revisions(db.id())).singleElement().satisfies(r -> {
+      assertThat(r.number()).isEqualTo(1);
+      assertThat(r.status()).isEqualTo(JobRevision.Status.APPLIED);
+    });
+    assertThat(cloud.modifyCount("db-instance", "orders")).isZero();
+  }
+
+  @Test
+  void aFailedRevisionLeavesTheJobFailedAtItsStepRetryableWithItsLastGoodConfigRecorded() {
+    Job job = created(orders().build());
+    cloud.deny("database:ModifyDBInstance");
+    DatastoreSpec larger = orders().allocatedStorageGb(200).build();
+    Job failed = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.phase()).isEqualTo(JobPhase.UPDATE);
+    assertThat(failed.currentStep().name()).isEqualTo("update-db");
+    assertThat(failed.lastFailure().code()).isEqualTo("access_denied");
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status).containsExactly(
+        tuple(1, JobRevision.Status.APPLIED), tuple(2, JobRevision.Status.FAILED));
+    // no second revision on top of a failed one
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), orders().allocatedStorageGb(300).build()))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("job_not_revisable"));
+
+    cloud.allow("database:ModifyDBInstance");
+    Job retried = zop.jobs().await(zop.jobs().retry(job.id()).id(), WAIT);
+    assertThat(retried.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("allocatedStorageGB", "200");
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::status)
+        .containsExactly(JobRevision.Status.APPLIED, JobRevision.Status.APPLIED);
+  }
+
+  @Test
+  void aRevisionInterruptedAfterTheCloudAcceptedItsChangeConvergesWithoutChangingTwice() throws Exception {
+    zop.close();
+    zop = engine(cloud).instanceId("engine-a").leaseDuration(Duration.ofSeconds(1)).build();
+    Job job = created(orders().build());
+    EmbeddedProvisioner crashed = zop;
+    // right after the cloud accepted the change, the engine stops as a killed process would: the step's success
+    // is never written
+    java.util.concurrent.CountDownLatch halted = new java.util.concurrent.CountDownLatch(1);
+    cloud.onAccepted(operation -> {
+      if (operation.equals("database:ModifyDBInstance")) {
+        new Thread(() -> {
+          EngineCrashes.simulateCrash(crashed);
+          halted.countDown();
+        }).start();
+        try {
+          halted.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    zop.jobs().revise(job.id(), orders().instanceClass("db.m5.large").build());
+    assertThat(halted.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    cloud.onAccepted(operation -> { });
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.m5.large");
+
+    zop = engine(cloud).instanceId("engine-b").leaseDuration(Duration.ofSeconds(1)).build();
+    Job before = zop.jobs().get(job.id());
+    assertThat(before.steps()).filteredOn(s -> s.phase() == JobPhase.UPDATE).singleElement()
+        .satisfies(s -> assertThat(s.status()).isEqualTo(StepStatus.RUNNING));
+    Job done = zop.jobs().await(job.id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    // the step ran again, found the change made, and made none
+    assertThat(cloud.stepRuns(job.id().value(), "update-db")).isEqualTo(2);
+    assertThat(cloud.modifyCount("db-instance", "orders")).isEqualTo(1);
+    assertThat(cloud.createCount("db-instance", "orders")).isEqualTo(1);
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::status)
+        .containsExactly(JobRevision.Status.APPLIED, JobRevision.Status.APPLIED);
+  }
+}
