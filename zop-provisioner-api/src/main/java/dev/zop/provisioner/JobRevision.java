@@ -11,10 +11,11 @@ import java.util.Objects;
 /**
  * One config a job was given: revision 1 is the one it was submitted with, each later one a change applied to it.
  *
+ * @param kind the job's kind, which says how {@code config} reads
  * @param finishedAt when the revision was applied or failed, or null while it is applied
  */
-public record JobRevision(int number, @JsonProperty("config") ResourceSpec spec, Status status, String createdBy,
-    Instant createdAt, Instant finishedAt) {
+public record JobRevision(int number, JobKind kind, @JsonProperty("config") ResourceSpec spec, Status status,
+    String createdBy, Instant createdAt, Instant finishedAt) {
 
   public JobRevision {
     Objects.requireNonNull(status, "status");

@@ -101,6 +101,7 @@ public final class WireJson {
     SimpleModule wire = new SimpleModule("zop-wire");
     wire.setSerializers(new WireEnums()); // first: the serializers added below go into it
     wire.addDeserializer(Job.class, new JobDeserializer());
+    wire.addDeserializer(dev.zop.provisioner.JobRevision.class, new JobRevisionDeserializer());
     wire.addDeserializer(Instant.class, new InstantReader());
     wire.addSerializer(Instant.class, new InstantWriter());
     wire.addSerializer(Space.class, new SpaceSerializer());
@@ -118,6 +119,29 @@ public final class WireJson {
    * as they stream past (a page of jobs is most of what a client reads); only a {@code config} that arrives before
    * {@code kind} is held as a tree until the kind is known. Fields this version does not know are skipped.
    */
+  /** A revision's config read as its kind's spec, as a job's is. */
+  private static final class JobRevisionDeserializer extends StdDeserializer<dev.zop.provisioner.JobRevision> {
+    JobRevisionDeserializer() {
+      super(dev.zop.provisioner.JobRevision.class);
+    }
+
+    @Override
+    public dev.zop.provisioner.JobRevision deserialize(JsonParser parser, DeserializationContext ctx)
+        throws IOException {
+      com.fasterxml.jackson.databind.JsonNode tree = ctx.readTree(parser);
+      JobKind kind = JobKind.fromWire(tree.path("kind").asText());
+      ResourceSpec spec = tree.hasNonNull("config") ? ctx.readTreeAsValue(tree.get("config"),
+          ResourceSpec.typeFor(kind)) : null;
+      return new dev.zop.provisioner.JobRevision(tree.path("number").asInt(), kind, spec,
+          dev.zop.provisioner.JobRevision.Status.fromWire(tree.path("status").asText()),
+          tree.path("createdBy").asText(null), instant(tree, "createdAt"), instant(tree, "finishedAt"));
+    }
+
+    private static Instant instant(com.fasterxml.jackson.databind.JsonNode tree, String field) {
+      return tree.hasNonNull(field) ? Instant.parse(tree.get(field).asText()) : null;
+    }
+  }
+
   private static final class JobDeserializer extends StdDeserializer<Job> implements ResolvableDeserializer {
     /*
      * The parts' deserializers, found once per mapper: looked up for every value, a map's or a list's is built

@@ -98,7 +98,8 @@ final class WireSchemas {
         field.getSchemaPropertyName(), field.getType() != null && field.getType().isPrimitive(),
         field.getAnnotationConsideringFieldAndGetter(JsonInclude.class)));
     config.forFields().withTargetTypeOverridesResolver(field ->
-        field.getDeclaringType().getErasedType() == Requests.SubmitJob.class && field.getName().equals("config")
+        (field.getDeclaringType().getErasedType() == Requests.SubmitJob.class
+            || field.getDeclaringType().getErasedType() == Requests.ReviseJob.class) && field.getName().equals("config")
             ? List.of(field.getContext().resolve(ResourceSpec.class)) : null);
     config.forTypesInGeneral().withDefinitionNamingStrategy(new SchemaDefinitionNamingStrategy() {
       @Override
@@ -114,17 +115,18 @@ final class WireSchemas {
    * The fields a request body must carry, by the JSON names the server's own checks name when one is missing (a
    * test posts {@code {}} to each route and compares). Specs' are read from their own {@code validate()}.
    */
-  private static final Map<Class<?>, Set<String>> REQUIRED_IN_REQUESTS = Map.of(
-      Requests.SubmitJob.class, Set.of("spaceID", "kind", "config"),
-      Requests.InstallComponent.class, Set.of("spaceID", "componentID"),
-      Requests.CreateNamespace.class, Set.of("name"),
-      Requests.SpaceStatusChange.class, Set.of("status"),
-      Requests.CreateDatabase.class, Set.of("name", "owner"),
-      Requests.StartRemediation.class, Set.of("recommendationID", "subjectID"),
-      Requests.Decision.class, Set.of(),
-      dev.zop.provisioner.CloudAccountRequest.class, Set.of("provider", "name"),
-      dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountId"),
-      dev.zop.provisioner.JobPatch.class, Set.of());
+  private static final Map<Class<?>, Set<String>> REQUIRED_IN_REQUESTS = Map.ofEntries(
+      Map.entry(Requests.SubmitJob.class, Set.of("spaceID", "kind", "config")),
+      Map.entry(Requests.ReviseJob.class, Set.of("config")),
+      Map.entry(Requests.InstallComponent.class, Set.of("spaceID", "componentID")),
+      Map.entry(Requests.CreateNamespace.class, Set.of("name")),
+      Map.entry(Requests.SpaceStatusChange.class, Set.of("status")),
+      Map.entry(Requests.CreateDatabase.class, Set.of("name", "owner")),
+      Map.entry(Requests.StartRemediation.class, Set.of("recommendationID", "subjectID")),
+      Map.entry(Requests.Decision.class, Set.of()),
+      Map.entry(dev.zop.provisioner.CloudAccountRequest.class, Set.of("provider", "name")),
+      Map.entry(dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountId")),
+      Map.entry(dev.zop.provisioner.JobPatch.class, Set.of()));
 
   private static final Map<Class<?>, Set<String>> REQUIRED_IN_SPECS = specRequirements();
 

@@ -121,10 +121,10 @@ public final class JobRevisions {
         JobRevision.Status status = job.status() == JobStatus.FAILED && job.phase() == JobPhase.CREATE
             ? JobRevision.Status.FAILED : job.status().isRunnable() && job.phase() == JobPhase.CREATE
             ? JobRevision.Status.APPLYING : JobRevision.Status.APPLIED;
-        return List.of(new JobRevision(1, job.spec(), status, job.createdBy(), job.createdAt(),
+        return List.of(new JobRevision(1, job.kind(), job.spec(), status, job.createdBy(), job.createdAt(),
             status == JobRevision.Status.APPLYING ? null : job.finishedAt()));
       }
-      return rows.stream().map(r -> new JobRevision(r.number(), Json.spec(job.kind(), r.config()),
+      return rows.stream().map(r -> new JobRevision(r.number(), job.kind(), Json.spec(job.kind(), r.config()),
           JobRevision.Status.fromWire(r.outcome()), r.createdBy(), r.createdAt(), r.finishedAt())).toList();
     });
   }
