@@ -48,6 +48,18 @@ record JobFile(SpaceId spaceId, ResourceSpec spec, String name, Map<String, Stri
 
   /** The job file, in the space {@code space} when given (then the file's own {@code spaceID} may be left out). */
   static JobFile read(Path file, String space) throws IOException {
+    return read(file, space, true);
+  }
+
+  /**
+   * A revised config for a job that exists: the same file as a submit's, whose {@code spaceID} (the job's space) may
+   * be left out.
+   */
+  static ResourceSpec readRevision(Path file) throws IOException {
+    return read(file, null, false).spec();
+  }
+
+  private static JobFile read(Path file, String space, boolean spaceRequired) throws IOException {
     ObjectMapper yaml = WireJson.strict().copyWith(new YAMLFactory()); // YAML is a superset of JSON
     String text;
     try {
@@ -66,7 +78,7 @@ record JobFile(SpaceId spaceId, ResourceSpec spec, String name, Map<String, Stri
     }
     String spaceField = node.hasNonNull("spaceID") ? "spaceID" : node.hasNonNull("spaceId") ? "spaceId" : null;
     List<String> missing = new ArrayList<>();
-    if (spaceField == null && space == null) {
+    if (spaceField == null && space == null && spaceRequired) {
       missing.add("spaceID");
     }
     for (String field : List.of("kind", "config")) {
@@ -105,7 +117,8 @@ record JobFile(SpaceId spaceId, ResourceSpec spec, String name, Map<String, Stri
         throw new Invalid(file, locate(text, List.of("tags")), "tags", "a mapping of names to text");
       }
     }
-    return new JobFile(SpaceId.of(space != null ? space : node.get(spaceField).asText()), spec,
+    String spaceId = space != null ? space : spaceField != null ? node.get(spaceField).asText() : null;
+    return new JobFile(spaceId == null ? null : SpaceId.of(spaceId), spec,
         node.hasNonNull("name") ? node.get("name").asText() : null, tags);
   }
 

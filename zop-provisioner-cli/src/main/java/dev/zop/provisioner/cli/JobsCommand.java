@@ -14,6 +14,8 @@ import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.RevisionChange;
+import dev.zop.provisioner.RevisionPlan;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
@@ -38,7 +40,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jobs", mixinStandardHelpOptions = true, description = "Provisioning jobs.",
     subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
         JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class, JobsCommand.Events.class,
-        JobsCommand.Patch.class})
+        JobsCommand.Patch.class, JobsCommand.Diff.class, JobsCommand.Apply.class, JobsCommand.Revisions.class})
 final class JobsCommand {
   @Command(name = "list", mixinStandardHelpOptions = true,
       description = "List jobs, newest first, a page at a time.")
@@ -227,6 +229,102 @@ final class JobsCommand {
       JobStep current = job.currentStep();
       return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "] " + done + "/" + steps.size() + " "
           + job.status().wireName() + (current == null ? "" : " " + current.name());
+    }
+  }
+
+  @Command(name = "diff", mixinStandardHelpOptions = true,
+      description = "Show what revising a job to a job file's config would change: each field and how, the steps,"
+          + " and the monthly cost before and after; nothing changes. Exit 0 when it can be applied.")
+  static final class Diff implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String id;
+
+    @Option(names = {"-f", "--file"}, required = true,
+        description = "the job file with the revised config, YAML or JSON (its spaceID may be left out)")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      ResourceSpec revised = JobFile.readRevision(file);
+      try (Provisioner zop = client.client()) {
+        RevisionPlan plan = zop.jobs().planRevision(JobId.of(id), revised);
+        String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
+        if (client.quiet || !format.equals("table")) {
+          client.show(plan);
+          return 0;
+        }
+        System.out.println(describe(plan));
+      }
+      return 0;
+    }
+
+    /** The plan as a person reads a diff: a line a field, then the steps and the cost. */
+    static String describe(RevisionPlan plan) {
+      StringBuilder out = new StringBuilder("revision " + plan.revision() + " of " + plan.jobId() + "\n");
+      for (RevisionChange change : plan.changes()) {
+        out.append(change.effect() == RevisionChange.Effect.REPLACE ? "  -/+ " : "  ~ ").append(change.field())
+            .append(": ").append(change.from() == null ? "(none)" : change.from()).append(" -> ")
+            .append(change.to() == null ? "(none)" : change.to())
+            .append(change.effect() == RevisionChange.Effect.REPLACE ? " (replaced)" : " (in place)")
+            .append(change.note() == null ? "" : ": " + change.note()).append('\n');
+      }
+      out.append("steps: ").append(plan.steps().stream().map(s -> s.name()).toList()).append('\n');
+      out.append("monthly: ").append(plan.before().monthlyTotal()).append(" -> ").append(plan.after().monthlyTotal())
+          .append(" (").append(plan.monthlyDelta().signum() >= 0 ? "+" : "").append(plan.monthlyDelta()).append(')')
+          .append(plan.before().complete() && plan.after().complete() ? "" : "; some prices are unknown");
+      return out.toString();
+    }
+  }
+
+  @Command(name = "apply", mixinStandardHelpOptions = true,
+      description = "Revise a succeeded job to a job file's config, as `zop jobs diff` shows it; the job runs its"
+          + " update steps.")
+  static final class Apply implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String id;
+
+    @Option(names = {"-f", "--file"}, required = true,
+        description = "the job file with the revised config, YAML or JSON (its spaceID may be left out)")
+    Path file;
+
+    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    boolean watch;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      ResourceSpec revised = JobFile.readRevision(file);
+      try (Provisioner zop = client.client()) {
+        Job job = zop.jobs().revise(JobId.of(id), revised);
+        if (!watch) {
+          client.show(job);
+          return 0;
+        }
+        return Watch.follow(zop, job.id(), client.quiet);
+      }
+    }
+  }
+
+  @Command(name = "revisions", mixinStandardHelpOptions = true,
+      description = "The configs a job was given, oldest first: revision 1 the one it was submitted with.")
+  static final class Revisions implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.jobs().revisions(JobId.of(id)));
+      }
+      return 0;
     }
   }
 

@@ -114,6 +114,36 @@ class ZopCommandTest {
   }
 
   @Test
+  void aJobIsRevisedFromAFileDiffedFirstThenAppliedWithItsHistoryListed() throws Exception {
+    dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec.RegistrySpec
+        .named("team/cli-revised")).id(), java.time.Duration.ofSeconds(60));
+    Path file = Files.createTempFile("registry", ".yaml");
+    Files.writeString(file, """
+        kind: registry
+        config: {name: team/cli-revised, immutableTags: true, scanOnPush: true}
+        """);
+
+    Run diff = zop("jobs", "diff", job.id().value(), "-f", file.toString(), "-o", "table");
+    assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.out()).contains("revision 2 of " + job.id(), "  ~ immutableTags: ", " -> true (in place)",
+        "steps: [update-repository]", "monthly: ");
+    assertThat(zop("jobs", "diff", job.id().value(), "-f", file.toString()).json().at("/changes/0/effect").asText())
+        .isEqualTo("in_place");
+
+    Run applied = zop("jobs", "apply", job.id().value(), "-f", file.toString(), "--watch");
+    assertThat(applied.exit()).as(applied.err()).isZero();
+    Run revisions = zop("jobs", "revisions", job.id().value());
+    assertThat(revisions.json().size()).isEqualTo(2);
+    assertThat(revisions.json().at("/1/config/immutableTags").asBoolean()).isTrue();
+    assertThat(revisions.json().at("/1/status").asText()).isEqualTo("applied");
+
+    // the same file again changes nothing: refused by field, exit non-zero
+    Run same = zop("jobs", "diff", job.id().value(), "-f", file.toString());
+    assertThat(same.exit()).isNotZero();
+    assertThat(same.err()).contains("config: the revised config is the job's config as it is");
+  }
+
+  @Test
   void accountsAreMadeFromTheCommandLineAndSpacesNameThem() {
     Run created = zop("accounts", "create", "--provider", "sim", "--name", "from-the-shell",
         "--property", "team=platform");
