@@ -76,6 +76,9 @@ final class AwsActions {
   static final String EKS_DESCRIBE_NODEGROUP = "eks:DescribeNodegroup";
   static final String EKS_LIST_CLUSTERS = "eks:ListClusters";
   static final String EKS_TAG_RESOURCE = "eks:TagResource";
+  static final String EKS_UPDATE_CLUSTER_VERSION = "eks:UpdateClusterVersion";
+  static final String EKS_UPDATE_NODEGROUP_CONFIG = "eks:UpdateNodegroupConfig";
+  static final String EKS_UPDATE_NODEGROUP_VERSION = "eks:UpdateNodegroupVersion";
   // elasticache
   static final String ELASTICACHE_ADD_TAGS_TO_RESOURCE = "elasticache:AddTagsToResource";
   static final String ELASTICACHE_CREATE_REPLICATION_GROUP = "elasticache:CreateReplicationGroup";
@@ -110,6 +113,7 @@ final class AwsActions {
   static final String RDS_DELETE_DB_SUBNET_GROUP = "rds:DeleteDBSubnetGroup";
   static final String RDS_DESCRIBE_DB_INSTANCES = "rds:DescribeDBInstances";
   static final String RDS_DESCRIBE_DB_SUBNET_GROUPS = "rds:DescribeDBSubnetGroups";
+  static final String RDS_MODIFY_DB_INSTANCE = "rds:ModifyDBInstance";
   static final String RDS_START_DB_INSTANCE = "rds:StartDBInstance";
   static final String RDS_STOP_DB_INSTANCE = "rds:StopDBInstance";
   // route53

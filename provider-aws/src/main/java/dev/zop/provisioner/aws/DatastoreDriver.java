@@ -14,6 +14,7 @@ import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -115,6 +116,90 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         RDS_ADD_TAGS_TO_RESOURCE, SECRETS_GET_SECRET_VALUE), ctx -> createDatabase(ctx, spec)));
     steps.add(ProviderStep.of("await-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES), ctx -> awaitDatabase(ctx, spec)));
     return steps;
+  }
+
+  /**
+   * An RDS instance's class, storage, backup retention and Multi-AZ change where it stands (ModifyDBInstance,
+   * applied at once), and the job waits until RDS has made each; storage never shrinks, and the engine never
+   * changes. A cache is not revised yet.
+   */
+  @Override
+  public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(DB_INSTANCE_IDENTIFIER)) {
+      return Revision.none();
+    }
+    String id = recorded.get(DB_INSTANCE_IDENTIFIER);
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("modify-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES, RDS_MODIFY_DB_INSTANCE),
+            ctx -> modifyDatabase(ctx, id, revised)),
+        ProviderStep.of("await-db-instance-modified", List.of(RDS_DESCRIBE_DB_INSTANCES),
+            ctx -> awaitModified(ctx, id, revised))))
+        .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
+    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
+        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
+      revision.refuse("allocatedStorageGB", "storage_shrink", "RDS storage cannot shrink ("
+          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
+    }
+    if (revised.engine() != current.engine()) {
+      revision.refuse("engine", "engine_change", "an RDS instance's engine cannot change; create a new datastore"
+          + " and move the data");
+    }
+    return revision;
+  }
+
+  /** Whether the instance has (or RDS is making) what the revised spec asks. */
+  private static boolean asRevised(DBInstance db, DatastoreSpec revised) {
+    var pending = db.pendingModifiedValues();
+    String instanceClass = pending != null && pending.dbInstanceClass() != null ? pending.dbInstanceClass()
+        : db.dbInstanceClass();
+    Integer storage = pending != null && pending.allocatedStorage() != null ? pending.allocatedStorage()
+        : db.allocatedStorage();
+    Boolean multiAz = pending != null && pending.multiAZ() != null ? pending.multiAZ() : db.multiAZ();
+    Integer retention = pending != null && pending.backupRetentionPeriod() != null
+        ? pending.backupRetentionPeriod() : db.backupRetentionPeriod();
+    return revised.instanceClass().equals(instanceClass) && revised.allocatedStorageGb().equals(storage)
+        && Boolean.valueOf(revised.multiAz()).equals(multiAz) && retention(revised).equals(retention);
+  }
+
+  private static Integer retention(DatastoreSpec spec) {
+    return spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
+  }
+
+  /** Asks RDS for what differs, unless it already has (or is making) it: a resumed step asks nothing twice. */
+  private StepResult modifyDatabase(StepContext ctx, String id, DatastoreSpec revised) {
+    DBInstance db = findDatabase(id);
+    if (db == null) {
+      return StepResult.fail(Failure.system("resource_missing", "RDS instance " + id + " is gone; it cannot be"
+          + " changed"));
+    }
+    Failure foreign = AwsTags.OWNER.refuseForeign(AwsTags.asMap(db.tagList(), Tag::key, Tag::value), ctx,
+        "RDS instance", id);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (!asRevised(db, revised)) {
+      CALLS.call(RDS_MODIFY_DB_INSTANCE, () -> rds.modifyDBInstance(r -> r.dbInstanceIdentifier(id)
+          .applyImmediately(true).dbInstanceClass(revised.instanceClass())
+          .allocatedStorage(revised.allocatedStorageGb()).multiAZ(revised.multiAz())
+          .backupRetentionPeriod(retention(revised))));
+      ctx.log("asked RDS to change instance " + id + " to " + revised.instanceClass() + ", "
+          + revised.allocatedStorageGb() + " GB, " + retention(revised) + " days of backups"
+          + (revised.multiAz() ? ", Multi-AZ" : ""));
+    }
+    return StepResult.done();
+  }
+
+  /** Waits until the instance is available with every change made, none pending. */
+  private StepResult awaitModified(StepContext ctx, String id, DatastoreSpec revised) throws Exception {
+    return poll.awaitReady(ctx, "RDS instance " + id, () -> findDatabase(id), DBInstance::dbInstanceStatus,
+        db -> "available".equals(db.dbInstanceStatus()) && asRevised(db, revised) && noneOutstanding(db),
+        db -> null, db -> StepResult.done());
+  }
+
+  private static boolean noneOutstanding(DBInstance db) {
+    var pending = db.pendingModifiedValues();
+    return pending == null || (pending.dbInstanceClass() == null && pending.allocatedStorage() == null
+        && pending.multiAZ() == null && pending.backupRetentionPeriod() == null);
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -106,6 +107,135 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
           ctx -> awaitNodegroup(ctx, spec, group)));
     }
     return steps;
+  }
+
+  /**
+   * A cluster's revision: a Kubernetes minor upgrade (one minor up, never down) of the control plane and then of
+   * each node group that stays; each staying group's min, max and desired size; groups added are created and groups
+   * dropped deleted. A group's instance type is not changed yet: refused by field.
+   */
+  @Override
+  public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    Map<String, NodeGroup> before = new java.util.LinkedHashMap<>();
+    current.nodeGroups().forEach(group -> before.put(group.name(), group));
+    Revision refusals = Revision.none();
+    boolean upgrade = !current.version().equals(revised.version());
+    if (upgrade) {
+      steps.add(ProviderStep.of("upgrade-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_UPDATE_CLUSTER_VERSION),
+          ctx -> upgradeCluster(ctx, revised)));
+      steps.add(ProviderStep.of("await-cluster-upgraded", List.of(EKS_DESCRIBE_CLUSTER),
+          ctx -> awaitClusterVersion(ctx, revised)));
+    }
+    for (NodeGroup group : revised.nodeGroups()) {
+      NodeGroup was = before.get(group.name());
+      if (was == null) {
+        steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, revised, group)));
+        steps.add(ProviderStep.of("await-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+            ctx -> awaitNodegroup(ctx, revised, group)));
+        continue;
+      }
+      if (!was.instanceType().equals(group.instanceType())) {
+        refusals.refuse("nodeGroups", "instance_type_change", "node group " + group.name() + " keeps its instance"
+            + " type " + was.instanceType() + ": add a group of " + group.instanceType() + " and drop this one");
+      }
+      if (!was.min().equals(group.min()) || !was.max().equals(group.max())
+          || was.desiredSize() != group.desiredSize()) {
+        steps.add(ProviderStep.of("scale-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, revised, group)));
+        steps.add(ProviderStep.of("await-nodegroup-scaled-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+            ctx -> awaitNodegroup(ctx, revised, group)));
+      }
+      if (upgrade) {
+        steps.add(ProviderStep.of("upgrade-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_UPDATE_NODEGROUP_VERSION), ctx -> upgradeNodegroup(ctx, revised, group)));
+        steps.add(ProviderStep.of("await-nodegroup-upgraded-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+            ctx -> awaitNodegroupVersion(ctx, revised, group)));
+      }
+    }
+    Set<String> kept = new java.util.HashSet<>();
+    revised.nodeGroups().forEach(group -> kept.add(group.name()));
+    for (int i = current.nodeGroups().size() - 1; i >= 0; i--) {
+      NodeGroup group = current.nodeGroups().get(i);
+      if (!kept.contains(group.name()) && recorded.has(NODE_GROUP_NAME.of(group.name()))) {
+        steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, current, group)));
+      }
+    }
+    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups");
+    refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
+    int from = minor(current.version());
+    int to = minor(revised.version());
+    if (to < from) {
+      revision.refuse("version", "kubernetes_downgrade", "EKS cannot go back from " + current.version() + " to "
+          + revised.version());
+    } else if (to > from + 1) {
+      revision.refuse("version", "kubernetes_minor_skipped", "EKS upgrades one minor version at a time: "
+          + current.version() + " to 1." + (from + 1) + " first");
+    }
+    return revision;
+  }
+
+  private static int minor(String version) {
+    return Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+  }
+
+  /** Asks EKS for the new version unless the cluster has it or is being updated already. */
+  private StepResult upgradeCluster(StepContext ctx, KubernetesSpec revised) {
+    Cluster cluster = findCluster(revised.name());
+    if (cluster == null) {
+      return StepResult.fail(Failure.system("resource_missing", "EKS cluster " + revised.name() + " is gone"));
+    }
+    if (!revised.version().equals(cluster.version()) && !"UPDATING".equals(cluster.statusAsString())) {
+      CALLS.call(EKS_UPDATE_CLUSTER_VERSION, () -> eks.updateClusterVersion(r -> r.name(revised.name())
+          .version(revised.version()).clientRequestToken(ctx.clientToken("upgrade-cluster"))));
+      ctx.log("asked EKS to upgrade cluster " + revised.name() + " to " + revised.version());
+    }
+    return StepResult.done();
+  }
+
+  private StepResult awaitClusterVersion(StepContext ctx, KubernetesSpec revised) throws Exception {
+    return poll.awaitReady(ctx, "EKS cluster " + revised.name(), () -> findCluster(revised.name()),
+        cluster -> cluster.statusAsString() + " at " + cluster.version(),
+        cluster -> "ACTIVE".equals(cluster.statusAsString()) && revised.version().equals(cluster.version()),
+        cluster -> null, cluster -> StepResult.done());
+  }
+
+  /** Sets the group's sizes unless it has them: a resumed step asks nothing twice. */
+  private StepResult scaleNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+    if (nodegroup == null) {
+      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " is gone"));
+    }
+    var scaling = nodegroup.scalingConfig();
+    if (scaling == null || !group.min().equals(scaling.minSize()) || !group.max().equals(scaling.maxSize())
+        || group.desiredSize() != scaling.desiredSize()) {
+      CALLS.call(EKS_UPDATE_NODEGROUP_CONFIG, () -> eks.updateNodegroupConfig(r -> r.clusterName(spec.name())
+          .nodegroupName(group.name()).scalingConfig(s -> s.minSize(group.min()).maxSize(group.max())
+              .desiredSize(group.desiredSize())).clientRequestToken(ctx.clientToken("scale-" + group.name()))));
+    }
+    return StepResult.done();
+  }
+
+  private StepResult upgradeNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+    if (nodegroup == null) {
+      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " is gone"));
+    }
+    if (!spec.version().equals(nodegroup.version()) && !"UPDATING".equals(nodegroup.statusAsString())) {
+      CALLS.call(EKS_UPDATE_NODEGROUP_VERSION, () -> eks.updateNodegroupVersion(r -> r.clusterName(spec.name())
+          .nodegroupName(group.name()).version(spec.version())
+          .clientRequestToken(ctx.clientToken("upgrade-" + group.name()))));
+    }
+    return StepResult.done();
+  }
+
+  private StepResult awaitNodegroupVersion(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
+    return poll.awaitReady(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+        nodegroup -> nodegroup.statusAsString() + " at " + nodegroup.version(),
+        nodegroup -> "ACTIVE".equals(nodegroup.statusAsString()) && spec.version().equals(nodegroup.version()),
+        nodegroup -> null, nodegroup -> StepResult.done());
   }
 
   @Override

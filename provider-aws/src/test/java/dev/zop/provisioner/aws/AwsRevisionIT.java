@@ -1,0 +1,197 @@
+package dev.zop.provisioner.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobRevision;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.RevisionChange;
+import dev.zop.provisioner.RevisionPlan;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.RetryPolicy;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.testkit.PostgresTestDatabase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.eks.model.UpdateClusterVersionRequest;
+import software.amazon.awssdk.services.eks.model.UpdateNodegroupVersionRequest;
+
+/**
+ * The provisioning document's kubernetes and datastore bodies created with the real AWS SDK against moto, on an
+ * engine whose store is PostgreSQL, then revised; what moto holds afterwards is read with boto3, AWS's own Python
+ * SDK, not with ours. moto lacks EKS's UpdateClusterVersion and UpdateNodegroupVersion: {@link EksUpgradeStandIn}
+ * answers those two alone, and the requests the SDK sent are asserted.
+ */
+class AwsRevisionIT {
+  private static final MotoServer MOTO = MotoServer.get();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final EksUpgradeStandIn upgrades = new EksUpgradeStandIn();
+  private PostgresTestDatabase database;
+  private EmbeddedProvisioner zop;
+  private Space space;
+
+  @BeforeEach
+  void start() {
+    MOTO.reset();
+    database = PostgresTestDatabase.create();
+    zop = EmbeddedProvisioner.builder().jdbc(database.url(), database.user(), database.password())
+        .discoverProviders(false)
+        .provider(AwsProvider.withInterceptors(new AccessEntryStandIn(), upgrades).pollingEvery(Duration.ofMillis(50)))
+        .pollInterval(Duration.ofMillis(20))
+        .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50)))
+        .build();
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("aws", "moto").credentialsRef("default-chain")
+        .property("endpoint", MOTO.endpoint()));
+    space = zop.spaces().create(SpaceRequest.of("aws", "revisions", account.id()).region("us-east-1"));
+  }
+
+  @AfterEach
+  void stop() {
+    zop.close();
+    database.close();
+  }
+
+  /** What moto holds, as boto3 reads it. */
+  private static JsonNode inventory(String script) throws IOException, InterruptedException {
+    Process python = new ProcessBuilder("python3", "-c", """
+        import boto3, json, sys
+        kw = dict(endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id="testing",
+                  aws_secret_access_key="testing")
+        """ + script, MOTO.endpoint()).redirectErrorStream(true).start();
+    String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(python.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(python.exitValue()).as(out).isZero();
+    return JSON.readTree(out);
+  }
+
+  @Test
+  void theDocumentsDatastoreGrowsWhereItStands() throws Exception {
+    DatastoreSpec document = JSON.readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 50,
+          "multiAZ": true, "backupRetentionDays": 7 }""", DatastoreSpec.class);
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), document).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    String id = job.outputs().get("dbInstanceIdentifier");
+
+    DatastoreSpec larger = document.toBuilder().instanceClass("db.m5.large").allocatedStorageGb(100)
+        .backupRetentionDays(14).build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), larger);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to,
+        RevisionChange::effect).containsExactlyInAnyOrder(
+        tuple("instanceClass", "db.t3.medium", "db.m5.large", RevisionChange.Effect.IN_PLACE),
+        tuple("allocatedStorageGB", "50", "100", RevisionChange.Effect.IN_PLACE),
+        tuple("backupRetentionDays", "7", "14", RevisionChange.Effect.IN_PLACE));
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("modify-db-instance",
+        "await-db-instance-modified");
+    assertThat(plan.permissions()).containsExactly("rds:DescribeDBInstances", "rds:ModifyDBInstance");
+    // 2 x 730 h x 0.072 + 100 GB-month x 0.115, then 2 x 730 h x 0.178 + 200 GB-month x 0.115
+    assertThat(plan.before().monthlyTotal()).isEqualByComparingTo("116.62");
+    assertThat(plan.after().monthlyTotal()).isEqualByComparingTo("282.88");
+    assertThat(plan.monthlyDelta()).isEqualByComparingTo("166.26");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), document.toBuilder().allocatedStorageGb(20).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.allocatedStorageGB storage_shrink"));
+
+    Job done = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status)
+        .containsExactly(tuple(1, JobRevision.Status.APPLIED), tuple(2, JobRevision.Status.APPLIED));
+
+    JsonNode instances = inventory("""
+        rds = boto3.client("rds", **kw)
+        print(json.dumps([{k: d[k] for k in ("DBInstanceIdentifier", "DBInstanceClass", "AllocatedStorage",
+            "BackupRetentionPeriod", "MultiAZ")} for d in rds.describe_db_instances()["DBInstances"]]))
+        """);
+    // one instance, the same one, with every attribute changed: nothing was replaced
+    assertThat(instances).hasSize(1);
+    assertThat(instances.get(0).get("DBInstanceIdentifier").asText()).isEqualTo(id);
+    assertThat(instances.get(0).get("DBInstanceClass").asText()).isEqualTo("db.m5.large");
+    assertThat(instances.get(0).get("AllocatedStorage").asInt()).isEqualTo(100);
+    assertThat(instances.get(0).get("BackupRetentionPeriod").asInt()).isEqualTo(14);
+    assertThat(instances.get(0).get("MultiAZ").asBoolean()).isTrue();
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void theDocumentsClusterScalesToThreeToTenAndUpgradesToKubernetes131() throws Exception {
+    Ec2Client ec2 = MOTO.client(Ec2Client.builder());
+    String vpc = ec2.createVpc(r -> r.cidrBlock("10.9.0.0/16")).vpc().vpcId();
+    String a = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.9.1.0/24").availabilityZone("us-east-1a")).subnet()
+        .subnetId();
+    String b = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.9.2.0/24").availabilityZone("us-east-1b")).subnet()
+        .subnetId();
+    KubernetesSpec document = KubernetesSpec.named("platform-prod").version("1.30")
+        .nodeGroup("default", "m5.large", 2, 6).vpcId(vpc).subnetIds(a, b).build();
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), document).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    KubernetesSpec revised = KubernetesSpec.named("platform-prod").version("1.31")
+        .nodeGroup("default", "m5.large", 3, 10).vpcId(vpc).subnetIds(a, b).build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), revised);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to)
+        .containsExactlyInAnyOrder(tuple("version", "1.30", "1.31"), tuple("nodeGroups[0].min", "2", "3"),
+            tuple("nodeGroups[0].max", "6", "10"));
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("upgrade-cluster", "await-cluster-upgraded",
+        "scale-nodegroup-default", "await-nodegroup-scaled-default", "upgrade-nodegroup-default",
+        "await-nodegroup-upgraded-default");
+    assertThat(plan.permissions()).contains("eks:UpdateClusterVersion", "eks:UpdateNodegroupConfig",
+        "eks:UpdateNodegroupVersion");
+    // 730 x 0.10 + 2 x 730 x 0.096, then with 3 nodes
+    assertThat(plan.before().monthlyTotal()).isEqualByComparingTo("213.16");
+    assertThat(plan.after().monthlyTotal()).isEqualByComparingTo("283.24");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), document.toBuilder().version("1.32").build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.version kubernetes_minor_skipped"));
+
+    Job done = zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    // the two calls moto lacks, as the SDK sent them: the control plane first, then the node group
+    assertThat(upgrades.requests).hasSize(2);
+    assertThat(upgrades.requests.get(0)).isInstanceOfSatisfying(UpdateClusterVersionRequest.class, r -> {
+      assertThat(r.name()).isEqualTo("platform-prod");
+      assertThat(r.version()).isEqualTo("1.31");
+      assertThat(r.clientRequestToken()).isNotBlank();
+    });
+    assertThat(upgrades.requests.get(1)).isInstanceOfSatisfying(UpdateNodegroupVersionRequest.class, r -> {
+      assertThat(r.clusterName()).isEqualTo("platform-prod");
+      assertThat(r.nodegroupName()).isEqualTo("default");
+      assertThat(r.version()).isEqualTo("1.31");
+    });
+    JsonNode eks = inventory("""
+        eks = boto3.client("eks", **kw)
+        groups = eks.list_nodegroups(clusterName="platform-prod")["nodegroups"]
+        print(json.dumps({"clusters": eks.list_clusters()["clusters"], "groups": [
+            eks.describe_nodegroup(clusterName="platform-prod", nodegroupName=g)["nodegroup"]["scalingConfig"]
+            for g in groups], "names": groups}))
+        """);
+    // the same cluster and node group, rescaled: nothing replaced
+    assertThat(eks.get("clusters")).hasSize(1);
+    assertThat(eks.get("names")).hasSize(1);
+    assertThat(eks.at("/groups/0/minSize").asInt()).isEqualTo(3);
+    assertThat(eks.at("/groups/0/maxSize").asInt()).isEqualTo(10);
+    assertThat(eks.at("/groups/0/desiredSize").asInt()).isEqualTo(3);
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+}
