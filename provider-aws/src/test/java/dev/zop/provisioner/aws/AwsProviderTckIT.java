@@ -101,6 +101,19 @@ class AwsProviderTckIT extends ProviderTck {
   }
 
   @Override
+  protected List<Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
+    return List.of(
+        Map.entry(KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
+                .subnetIds(clusterSubnets).build(),
+            KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 2, 4)
+                .nodeGroup("extra", "m5.large", 1, 1).subnetIds(clusterSubnets).build()),
+        Map.entry(DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
+                .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
+            DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.m5.large")
+                .allocatedStorageGb(40).backupRetentionDays(14).vpcId(peerVpc).subnetIds(clusterSubnets).build()));
+  }
+
+  @Override
   protected int callMark() {
     return recorder.mark();
   }
@@ -137,7 +150,14 @@ class AwsProviderTckIT extends ProviderTck {
                 "igw-[0-9a-f]+", "igw")).sorted().toList()
         + " subnets " + t.associations().stream().filter(a -> a.subnetId() != null).count() + " " + ec2Tags(t.tags())));
     ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
-    eks.listClusters().clusters().forEach(c -> all.add("eks " + c));
+    eks.listClusters().clusters().forEach(c -> {
+      all.add("eks " + c);
+      eks.listNodegroups(r -> r.clusterName(c)).nodegroups().forEach(g -> {
+        var scaling = eks.describeNodegroup(r -> r.clusterName(c).nodegroupName(g)).nodegroup().scalingConfig();
+        all.add("nodegroup " + c + "/" + g + " " + scaling.minSize() + ".." + scaling.maxSize() + " desired "
+            + scaling.desiredSize());
+      });
+    });
     route53.listHostedZones().hostedZones().forEach(z -> all.add("zone " + z.name() + " private="
         + z.config().privateZone() + " " + new TreeMap<>(route53.listTagsForResource(r -> r
             .resourceType(software.amazon.awssdk.services.route53.model.TagResourceType.HOSTEDZONE)
@@ -161,7 +181,9 @@ class AwsProviderTckIT extends ProviderTck {
         b.loadBalancerArn())).listeners().forEach(l -> all.add("listener " + b.loadBalancerName() + " "
             + l.protocolAsString() + ":" + l.port())));
     iam.listRoles().roles().forEach(r -> all.add("role " + r.roleName()));
-    rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier()));
+    rds.describeDBInstances().dbInstances().forEach(d -> all.add("rds " + d.dbInstanceIdentifier() + " "
+        + d.dbInstanceClass() + " " + d.allocatedStorage() + "GB backups=" + d.backupRetentionPeriod() + " multiAZ="
+        + d.multiAZ()));
     elasticache.describeReplicationGroups().replicationGroups().stream()
         .filter(g -> !"deleting".equals(g.status())) // accepted for deletion; moto never removes them
         .forEach(g -> all.add("redis " + g.replicationGroupId() + " auth=" + g.authTokenEnabled() + " tls="

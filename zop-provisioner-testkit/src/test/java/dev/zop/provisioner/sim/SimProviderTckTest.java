@@ -64,6 +64,22 @@ class SimProviderTckTest extends ProviderTck {
   }
 
   @Override
+  protected List<Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
+    return List.of(
+        Map.entry(KubernetesSpec.named("tck-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2).build(),
+            KubernetesSpec.named("tck-" + suffix).version("1.31").nodeGroup("ng", "m5.large", 2, 4)
+                .nodeGroup("extra", "m5.large", 1, 1).build()),
+        Map.entry(DatastoreSpec.postgres().name("tck-db-" + suffix).version("16.3").instanceClass("db.t3.medium")
+                .allocatedStorageGb(20).build(),
+            DatastoreSpec.postgres().name("tck-db-" + suffix).version("16.3").instanceClass("db.m5.large")
+                .allocatedStorageGb(40).build()),
+        Map.entry(VmPoolSpec.named("tck-pool-" + suffix).instanceType("m5.large").size(1, 3).withLoadBalancer(80)
+                .build(),
+            VmPoolSpec.named("tck-pool-" + suffix).instanceType("m5.large").size(2, 5).withLoadBalancer(80, 443)
+                .build()));
+  }
+
+  @Override
   protected int callMark() {
     return cloud.calls().size();
   }
@@ -76,9 +92,9 @@ class SimProviderTckTest extends ProviderTck {
 
   @Override
   protected List<String> inventory() {
-    // tags too: a resumed step must leave them as a run without a crash does
-    return cloud.resources().stream().map(r -> r.type() + "/" + r.name() + " " + new TreeMap<>(r.tags()))
-        .sorted().toList();
+    // tags and attributes too: a resumed step must leave them as a run without a crash does
+    return cloud.resources().stream().map(r -> r.type() + "/" + r.name() + " " + new TreeMap<>(r.tags()) + " "
+        + new TreeMap<>(r.attributes())).sorted().toList();
   }
 
   @Override

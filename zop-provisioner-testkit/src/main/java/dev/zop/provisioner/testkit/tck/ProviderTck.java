@@ -14,6 +14,7 @@ import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepResult;
 import java.time.Duration;
@@ -240,6 +241,74 @@ public abstract class ProviderTck {
     System.out.println("crash matrix for " + provider().metadata().id() + ": " + report);
   }
 
+  /**
+   * Pairs of a spec and a revision of it that the provider applies ({@link ResourceDriver#revise}), one per kind
+   * the provider revises, named with {@code uniqueSuffix} as {@link #specs} are: the revision crash matrix runs
+   * over their steps. The default has none.
+   */
+  protected List<Map.Entry<ResourceSpec, ResourceSpec>> revisions(String uniqueSuffix) {
+    return List.of();
+  }
+
+  /**
+   * A revision converges as create does: after a halt right after any mutating call of any of its steps, the
+   * resumed steps leave the cloud as a run without a halt leaves it, nothing made twice; running the whole revision
+   * again changes nothing; and teardown of the revised spec, from everything create and the revision recorded,
+   * leaves nothing.
+   */
+  @Test
+  void aHaltAfterAnyMutatingCallOfARevisionConvergesToTheRevisedCloud() throws Exception {
+    List<String> report = new ArrayList<>();
+    int run = 0;
+    int pairs = revisions("rev").size();
+    for (int index = 0; index < pairs; index++) {
+      List<String> before = inventory();
+      String suffix = "rev" + run++;
+      Map.Entry<ResourceSpec, ResourceSpec> pair = revisions(suffix).get(index);
+      String kind = pair.getKey().kind().wireName();
+      ResourceDriver<ResourceSpec> driver = driver(pair.getKey());
+      TckContext ctx = new TckContext(JobId.random());
+      Map<String, String> created = run(driver.create(pair.getKey()), ctx, -1, 0, new ArrayList<>());
+      Revision revision = driver.revise(pair.getKey(), pair.getValue(), Outputs.of(created));
+      assertThat(describe(revision.refused())).as(kind + ": the TCK's revision must be one the provider applies")
+          .isEmpty();
+      List<Long> calls = new ArrayList<>();
+      Map<String, String> revised = run(revision.steps(), new TckContext(ctx.jobId()), -1, 0, calls, created);
+      List<String> expected = normalised(difference(inventory(), before), ctx.jobId(), suffix);
+      assertThat(calls.stream().mapToLong(Long::longValue).sum())
+          .as(kind + ": the revision made no mutating call the halt switch saw").isPositive();
+      // applied again from the start (an engine that crashed after its last step): nothing more changes
+      run(driver.revise(pair.getKey(), pair.getValue(), Outputs.of(created)).steps(), new TckContext(ctx.jobId()),
+          -1, 0, new ArrayList<>(), created);
+      assertThat(normalised(difference(inventory(), before), ctx.jobId(), suffix)).as("re-running the revision of "
+          + kind).isEqualTo(expected);
+      run(driver.teardown(pair.getValue(), Outputs.of(revised)), new TckContext(ctx.jobId()), -1, 0,
+          new ArrayList<>());
+      assertThat(inventory()).as("after teardown of revised " + kind).isEqualTo(before);
+
+      int cases = 0;
+      for (int step = 0; step < calls.size(); step++) {
+        for (int n = 1; n <= calls.get(step); n++, cases++) {
+          suffix = "rev" + run++;
+          pair = revisions(suffix).get(index);
+          driver = driver(pair.getKey());
+          ctx = new TckContext(JobId.random());
+          created = run(driver.create(pair.getKey()), ctx, -1, 0, new ArrayList<>());
+          String where = kind + " revision step " + (step + 1) + ", halted after mutating call " + n;
+          revised = run(driver.revise(pair.getKey(), pair.getValue(), Outputs.of(created)).steps(),
+              new TckContext(ctx.jobId()), step, n, new ArrayList<>(), created);
+          assertThat(normalised(difference(inventory(), before), ctx.jobId(), suffix)).as(where)
+              .isEqualTo(expected);
+          run(driver.teardown(pair.getValue(), Outputs.of(revised)), new TckContext(ctx.jobId()), -1, 0,
+              new ArrayList<>());
+          assertThat(inventory()).as("teardown after " + where).isEqualTo(before);
+        }
+      }
+      report.add(kind + ": " + cases + " halts (revision " + calls + ")");
+    }
+    System.out.println("revision crash matrix for " + provider().metadata().id() + ": " + report);
+  }
+
   @Test
   void errorsAreClassified() {
     Failure denied = session.classify(permissionDenied());
@@ -285,7 +354,13 @@ public abstract class ProviderTck {
    */
   private Map<String, String> run(List<Step> steps, TckContext ctx, int haltStep, int haltAfter, List<Long> calls)
       throws Exception {
-    Map<String, String> outputs = new LinkedHashMap<>();
+    return run(steps, ctx, haltStep, haltAfter, calls, Map.of());
+  }
+
+  /** As {@link #run(List, TckContext, int, int, List)}, after steps that recorded {@code recorded}. */
+  private Map<String, String> run(List<Step> steps, TckContext ctx, int haltStep, int haltAfter, List<Long> calls,
+      Map<String, String> recorded) throws Exception {
+    Map<String, String> outputs = new LinkedHashMap<>(recorded);
     for (int i = 0; i < steps.size(); i++) {
       Step step = steps.get(i);
       ctx.beginStep(outputs, step);
