@@ -31,6 +31,7 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -333,11 +334,121 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     // a delete accepted earlier is still running (Cloud SQL refuses a second change meanwhile)
     if (!"PENDING_DELETE".equals(instance.getState())) {
-      calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> GcpClients.io(() -> clients.sqlAdmin().api()
-          .instances().delete(project, name).execute()));
+      try {
+        calls.deleteIfExists(CLOUDSQL_INSTANCES_DELETE, () -> GcpClients.io(() -> clients.sqlAdmin().api()
+            .instances().delete(project, name).execute()));
+      } catch (CloudCallException e) {
+        if (!GcpErrors.isChangeInProgress(e)) {
+          throw e;
+        }
+        // a change (a revision's) still runs on it: Cloud SQL takes the delete once that is done
+        return poll.waitFor(ctx, "Cloud SQL instance " + name + " is finishing a change before its delete");
+      }
     }
     return findSql(name) == null ? StepResult.done()
         : poll.waitFor(ctx, "Cloud SQL instance " + name + " is being deleted");
+  }
+
+  /**
+   * A Cloud SQL instance's tier, disk size, backups kept and availability change where it stands (one
+   * {@code instances.patch} carrying those settings), and the job waits until the instance has them; the disk never
+   * shrinks and the engine never changes. Memorystore is not revised yet.
+   */
+  @Override
+  public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(SQL_INSTANCE)) {
+      return Revision.none();
+    }
+    String name = recorded.get(SQL_INSTANCE);
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("patch-sql-instance", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_UPDATE),
+            ctx -> patchSql(ctx, name, revised)),
+        ProviderStep.of("await-sql-instance-patched", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_LIST),
+            ctx -> awaitPatched(ctx, name, revised))))
+        .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
+    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
+        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
+      revision.refuse("allocatedStorageGB", "storage_shrink", "a Cloud SQL disk cannot shrink ("
+          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
+    }
+    if (revised.engine() != current.engine()) {
+      revision.refuse("engine", "engine_change", "a Cloud SQL instance's engine cannot change; create a new"
+          + " datastore and move the data");
+    }
+    return revision;
+  }
+
+  /** The settings a revision sets: those it changes, and nothing Cloud SQL would take as a request to change more. */
+  private static Settings revisedSettings(DatastoreSpec revised) {
+    int retained = revised.backupRetentionDays() == null ? 7 : revised.backupRetentionDays();
+    BackupConfiguration backups = new BackupConfiguration().setEnabled(retained > 0);
+    if (retained > 0) {
+      backups.setBackupRetentionSettings(new BackupRetentionSettings().setRetentionUnit("COUNT")
+          .setRetainedBackups(retained));
+    }
+    return new Settings().setTier(revised.instanceClass()).setDataDiskSizeGb((long) revised.allocatedStorageGb())
+        .setAvailabilityType(revised.multiAz() ? "REGIONAL" : "ZONAL").setBackupConfiguration(backups);
+  }
+
+  private static boolean asRevised(DatabaseInstance instance, DatastoreSpec revised) {
+    Settings want = revisedSettings(revised);
+    Settings have = instance.getSettings();
+    Integer kept = have == null || have.getBackupConfiguration() == null
+        || have.getBackupConfiguration().getBackupRetentionSettings() == null ? null
+        : have.getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups();
+    return have != null && want.getTier().equals(have.getTier())
+        && want.getDataDiskSizeGb().equals(have.getDataDiskSizeGb())
+        && want.getAvailabilityType().equals(have.getAvailabilityType())
+        && java.util.Objects.equals(kept, want.getBackupConfiguration().getBackupRetentionSettings() == null ? null
+            : want.getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups());
+  }
+
+  /** Patches what differs, unless the instance has it already; a change still under way is waited out. */
+  private StepResult patchSql(StepContext ctx, String name, DatastoreSpec revised) {
+    DatabaseInstance instance = findSql(name);
+    if (instance == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Cloud SQL instance " + name + " is gone; it"
+          + " cannot be changed"));
+    }
+    Map<String, String> labels = instance.getSettings() == null || instance.getSettings().getUserLabels() == null
+        ? Map.of() : instance.getSettings().getUserLabels();
+    Failure foreign = GcpOwner.TAGS.refuseForeign(labels, ctx, "Cloud SQL instance", name);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (asRevised(instance, revised)) {
+      return StepResult.done();
+    }
+    try {
+      sql(CLOUDSQL_INSTANCES_UPDATE, () -> clients.sqlAdmin().api().instances().patch(project, name,
+          new DatabaseInstance().setSettings(revisedSettings(revised))).execute());
+    } catch (CloudCallException e) {
+      if (!GcpErrors.isChangeInProgress(e)) {
+        throw e;
+      }
+      // Cloud SQL takes one change at a time: an earlier one (this step's, before a crash) is under way
+      return poll.waitFor(ctx, "Cloud SQL instance " + name + " is being changed");
+    }
+    ctx.log("asked Cloud SQL to change instance " + name + " to " + revised.instanceClass() + ", "
+        + revised.allocatedStorageGb() + " GB");
+    return StepResult.done();
+  }
+
+  private StepResult awaitPatched(StepContext ctx, String name, DatastoreSpec revised) {
+    DatabaseInstance instance = findSql(name);
+    if (instance == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Cloud SQL instance " + name + " is gone"));
+    }
+    if (!"RUNNABLE".equals(instance.getState()) || !asRevised(instance, revised)) {
+      return poll.waitFor(ctx, "Cloud SQL instance " + name + " is " + instance.getState());
+    }
+    // the instance shows the new settings before Cloud SQL has finished applying them: its change is done when
+    // no operation on it is still running (whether this run or one before a crash started it)
+    var running = calls.call(CLOUDSQL_INSTANCES_LIST, () -> GcpClients.io(() -> clients.sqlAdmin().api()
+        .operations().list(project).setInstance(name).execute()));
+    boolean busy = running.getItems() != null && running.getItems().stream()
+        .anyMatch(op -> name.equals(op.getTargetId()) && !"DONE".equals(op.getStatus()));
+    return busy ? poll.waitFor(ctx, "Cloud SQL instance " + name + " is being changed") : StepResult.done();
   }
 
   private DatabaseInstance findSql(String name) {

@@ -71,6 +71,12 @@ final class GcpErrors {
     return answer != null && answer.status() == 400 && answer.hasReason("resourceNotReady");
   }
 
+  /** Cloud SQL refusing a change while another runs on the instance ({@code 409 operationInProgress}). */
+  static boolean isChangeInProgress(Throwable e) {
+    Answer answer = answerOf(CloudCallException.unwrap(e));
+    return answer != null && answer.status() == 409;
+  }
+
   static boolean isAlreadyExists(Throwable e) {
     Answer answer = answerOf(CloudCallException.unwrap(e));
     // the HTTP/JSON clients raise 409 as AbortedException; what matters is the status Google sent

@@ -89,6 +89,7 @@ final class GcpPermissions {
   static final String CLOUDSQL_INSTANCES_GET = "cloudsql.instances.get";
   static final String CLOUDSQL_INSTANCES_DELETE = "cloudsql.instances.delete";
   static final String CLOUDSQL_INSTANCES_UPDATE = "cloudsql.instances.update";
+  static final String CLOUDSQL_INSTANCES_LIST = "cloudsql.instances.list";
   // memorystore
   static final String REDIS_INSTANCES_CREATE = "redis.instances.create";
   static final String REDIS_INSTANCES_GET = "redis.instances.get";

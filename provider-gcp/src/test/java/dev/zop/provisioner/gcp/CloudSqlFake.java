@@ -177,9 +177,16 @@ public final class CloudSqlFake extends DiscoveryApiFake {
             return inProgress();
           }
           DatabaseInstance patched = found.clone();
-          if (change.getSettings() != null && change.getSettings().getActivationPolicy() != null) {
-            patched.setSettings((patched.getSettings() == null ? new Settings() : patched.getSettings().clone())
-                .setActivationPolicy(change.getSettings().getActivationPolicy()));
+          // a patch sets the settings it carries and leaves the others as they are; the disk never shrinks
+          if (change.getSettings() != null) {
+            Settings settings = patched.getSettings() == null ? new Settings() : patched.getSettings().clone();
+            Long disk = change.getSettings().getDataDiskSizeGb();
+            if (disk != null && settings.getDataDiskSizeGb() != null && disk < settings.getDataDiskSizeGb()) {
+              return Reply.error(new GcpFake.Fault(400, "INVALID_ARGUMENT", "invalid",
+                  "The disk size cannot be decreased."));
+            }
+            change.getSettings().forEach(settings::set);
+            patched.setSettings(settings);
           }
           instances.put(key, patched);
           return accepted(route, change(project, "UPDATE", vars.get("instance"), key, () -> { }));

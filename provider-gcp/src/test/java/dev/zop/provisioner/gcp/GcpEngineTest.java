@@ -360,6 +360,34 @@ class GcpEngineTest {
       }
     }
 
+    // revised in place to a larger class (the tier that holds db.m5.large), 100 GB and 14 days of backups
+    var larger = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.m5.large", "allocatedStorageGB": 100,
+          "multiAZ": true, "backupRetentionDays": 14 }""", dev.zop.provisioner.spec.DatastoreSpec.class);
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactlyInAnyOrder("instanceClass:db-custom-2-4096->db-custom-2-8192", "allocatedStorageGB:50->100",
+            "backupRetentionDays:7->14");
+    assertThat(revision.defaults()).extracting(d -> d.field() + "=" + d.value())
+        .containsExactly("instanceClass=db-custom-2-8192");
+    assertThat(revision.permissions()).containsExactly("cloudsql.instances.get", "cloudsql.instances.update",
+        "cloudsql.instances.list");
+    assertThat(revision.after().monthlyTotal()).isGreaterThan(revision.before().monthlyTotal());
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), larger.toBuilder().allocatedStorageGb(20).build()))
+        .isInstanceOfSatisfying(dev.zop.provisioner.ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.allocatedStorageGB storage_shrink"));
+    Job revised = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    // the same instance, changed where it stands
+    assertThat(FAKE.cloudSql().instances()).hasSize(1);
+    var changed = FAKE.cloudSql().instances().values().iterator().next();
+    assertThat(changed.getName()).isEqualTo(instance.getName());
+    assertThat(changed.getSettings().getTier()).isEqualTo("db-custom-2-8192");
+    assertThat(changed.getSettings().getDataDiskSizeGb()).isEqualTo(100L);
+    assertThat(changed.getSettings().getAvailabilityType()).isEqualTo("REGIONAL");
+    assertThat(changed.getSettings().getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups())
+        .isEqualTo(14);
+
     tearDownWaitingOnDeletes(job, "Cloud SQL instance");
     assertThat(FAKE.cloudSql().instances()).isEmpty();
     assertThat(FAKE.resources("secretmanager")).isEmpty();

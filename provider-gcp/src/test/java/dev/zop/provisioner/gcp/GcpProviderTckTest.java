@@ -91,6 +91,15 @@ class GcpProviderTckTest extends ProviderTck {
   }
 
   @Override
+  protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
+    return List.of(java.util.Map.entry(
+        DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-4096")
+            .allocatedStorageGb(20).multiAz(true).backupRetentionDays(7).build(),
+        DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-8192")
+            .allocatedStorageGb(40).multiAz(true).backupRetentionDays(14).build()));
+  }
+
+  @Override
   protected int callMark() {
     return FAKE.calls().size();
   }
@@ -131,7 +140,8 @@ class GcpProviderTckTest extends ProviderTck {
               .toList() + " " + new TreeMap<>(c.getResourceLabelsMap()));
     });
     FAKE.cloudSql().instances().forEach((key, i) -> all.add("sql " + i.getName() + " " + i.getDatabaseVersion()
-        + " " + i.getSettings().getTier() + " " + i.getSettings().getAvailabilityType() + " backups="
+        + " " + i.getSettings().getTier() + " " + i.getSettings().getAvailabilityType() + " disk="
+        + i.getSettings().getDataDiskSizeGb() + " backups="
         + i.getSettings().getBackupConfiguration().getBackupRetentionSettings().getRetainedBackups() + " "
         + new TreeMap<>(i.getSettings().getUserLabels())));
     FAKE.cloudDns().zones().forEach((key, z) -> all.add("dns zone " + z.getName() + " " + z.getDnsName() + " "
