@@ -20,6 +20,7 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -314,6 +315,68 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);
     return foreign != null ? StepResult.fail(foreign) : StepResult.done(outputs(spec, name));
+  }
+
+  /**
+   * A flexible server's size, storage, backups kept and zone redundancy change where it stands (one PATCH), and
+   * the job waits until the server is ready with them; storage never shrinks and the engine never changes. Azure
+   * Cache for Redis is not revised yet.
+   */
+  @Override
+  public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(SERVER_NAME)) {
+      return Revision.none();
+    }
+    String name = recorded.get(SERVER_NAME);
+    FlexibleServers servers = servers(revised);
+    FlexibleServers.Shape wanted = new FlexibleServers.Shape(revised.instanceClass(), revised.allocatedStorageGb(),
+        revised.backupRetentionDays() == null ? 7 : revised.backupRetentionDays(), revised.multiAz());
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("update-server", List.of(servers.readAction(), servers.writeAction()),
+            ctx -> updateServer(ctx, servers, name, wanted)),
+        ProviderStep.of("await-server-updated", List.of(servers.readAction()),
+            ctx -> awaitUpdated(ctx, servers, name, wanted))))
+        .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
+    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
+        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
+      revision.refuse("allocatedStorageGB", "storage_shrink", "a flexible server's storage cannot shrink ("
+          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
+    }
+    if (revised.engine() != current.engine()) {
+      revision.refuse("engine", "engine_change", "a flexible server's engine cannot change; create a new"
+          + " datastore and move the data");
+    }
+    return revision;
+  }
+
+  /** Asks for the new shape unless the server has it; a resumed step asks nothing twice. */
+  private StepResult updateServer(StepContext ctx, FlexibleServers servers, String name,
+      FlexibleServers.Shape wanted) {
+    FlexibleServers.Server server = servers.find(name);
+    if (server == null) {
+      return StepResult.fail(Failure.system("resource_missing", servers.label() + " " + name + " is gone; it"
+          + " cannot be changed"));
+    }
+    Failure foreign = AzureTags.OWNER.refuseForeign(server.tags(), ctx, servers.label(), name);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (!wanted.equals(servers.shape(name))) {
+      servers.update(name, wanted);
+      ctx.log("asked Azure to change " + servers.label() + " " + name + " to " + wanted.sku() + ", "
+          + wanted.storageGb() + " GB");
+    }
+    return StepResult.done();
+  }
+
+  private StepResult awaitUpdated(StepContext ctx, FlexibleServers servers, String name,
+      FlexibleServers.Shape wanted) {
+    FlexibleServers.Server server = servers.find(name);
+    if (server == null) {
+      return StepResult.fail(Failure.system("resource_missing", servers.label() + " " + name + " is gone"));
+    }
+    return "Ready".equals(server.state()) && wanted.equals(servers.shape(name)) ? StepResult.done()
+        : poll.waitFor(ctx, servers.label() + " " + name + " is " + server.state());
   }
 
   /** PostgreSQL by its major ({@code 16.3} is 16); MySQL by the versions Azure names ({@code 8.0.21}, {@code 5.7}). */

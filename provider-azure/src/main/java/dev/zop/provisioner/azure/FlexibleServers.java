@@ -43,6 +43,15 @@ interface FlexibleServers {
 
   void create(String name, Wanted wanted);
 
+  /** What a revision may change of a server: its size, storage, backups kept and zone redundancy. */
+  record Shape(String sku, int storageGb, int backupRetentionDays, boolean zoneRedundant) {}
+
+  /** The server's shape, or null when there is none of that name. */
+  Shape shape(String name);
+
+  /** Asks for the server's shape to become {@code wanted} (a PATCH); the server shows it once done. */
+  void update(String name, Shape wanted);
+
   void delete(String name);
 
   /** Burstable B sizes, Memory Optimized E sizes, General Purpose the rest: both engines name tiers alike. */
@@ -128,6 +137,33 @@ interface FlexibleServers {
       }
 
       @Override
+      public Shape shape(String name) {
+        var server = calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
+            .getByResourceGroup(resourceGroup, name));
+        return server == null ? null : new Shape(server.sku() == null ? null : server.sku().name(),
+            server.storage() == null || server.storage().storageSizeGB() == null ? 0
+                : server.storage().storageSizeGB(),
+            server.backup() == null || server.backup().backupRetentionDays() == null ? 0
+                : server.backup().backupRetentionDays(),
+            server.highAvailability() != null && com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                .equals(server.highAvailability().mode()));
+      }
+
+      @Override
+      public void update(String name, Shape w) {
+        var update = new com.azure.resourcemanager.postgresqlflexibleserver.models.ServerForUpdate()
+            .withSku(new com.azure.resourcemanager.postgresqlflexibleserver.models.Sku().withName(w.sku())
+                .withTier(com.azure.resourcemanager.postgresqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
+            .withStorage(new com.azure.resourcemanager.postgresqlflexibleserver.models.Storage().withStorageSizeGB(w.storageGb()))
+            .withBackup(new com.azure.resourcemanager.postgresqlflexibleserver.models.Backup().withBackupRetentionDays(w.backupRetentionDays()))
+            .withHighAvailability(new com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailability().withMode(w.zoneRedundant()
+                ? com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                : com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.DISABLED));
+        calls.call(FLEXIBLE_SERVERS_WRITE, () -> clients.postgres().serviceClient().getServers()
+            .beginUpdate(resourceGroup, name, update));
+      }
+
+      @Override
       public void delete(String name) {
         calls.deleteIfExists(FLEXIBLE_SERVERS_DELETE, () -> clients.postgres().serviceClient().getServers()
             .beginDelete(resourceGroup, name));
@@ -208,6 +244,33 @@ interface FlexibleServers {
         }
         calls.call(MYSQL_SERVERS_WRITE, () -> clients.mysql().serviceClient().getServers()
             .beginCreate(resourceGroup, name, server));
+      }
+
+      @Override
+      public Shape shape(String name) {
+        var server = calls.findOrNull(MYSQL_SERVERS_READ, () -> clients.mysql().serviceClient().getServers()
+            .getByResourceGroup(resourceGroup, name));
+        return server == null ? null : new Shape(server.sku() == null ? null : server.sku().name(),
+            server.storage() == null || server.storage().storageSizeGB() == null ? 0
+                : server.storage().storageSizeGB(),
+            server.backup() == null || server.backup().backupRetentionDays() == null ? 0
+                : server.backup().backupRetentionDays(),
+            server.highAvailability() != null && com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                .equals(server.highAvailability().mode()));
+      }
+
+      @Override
+      public void update(String name, Shape w) {
+        var update = new com.azure.resourcemanager.mysqlflexibleserver.models.ServerForUpdate()
+            .withSku(new com.azure.resourcemanager.mysqlflexibleserver.models.Sku().withName(w.sku())
+                .withTier(com.azure.resourcemanager.mysqlflexibleserver.models.SkuTier.fromString(tier(w.sku()))))
+            .withStorage(new com.azure.resourcemanager.mysqlflexibleserver.models.Storage().withStorageSizeGB(w.storageGb()))
+            .withBackup(new com.azure.resourcemanager.mysqlflexibleserver.models.Backup().withBackupRetentionDays(w.backupRetentionDays()))
+            .withHighAvailability(new com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailability().withMode(w.zoneRedundant()
+                ? com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                : com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.DISABLED));
+        calls.call(MYSQL_SERVERS_WRITE, () -> clients.mysql().serviceClient().getServers()
+            .beginUpdate(resourceGroup, name, update));
       }
 
       @Override

@@ -242,6 +242,34 @@ class AzureEngineTest {
         s.execute("DROP ROLE IF EXISTS zopadmin");
       }
     }
+
+    // revised in place: the General Purpose size that holds db.m5.xlarge, 100 GB (Azure's next size, 128) and
+    // 14 days of backups
+    var larger = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.m5.xlarge", "allocatedStorageGB": 100,
+          "multiAZ": true, "backupRetentionDays": 14 }""", dev.zop.provisioner.spec.DatastoreSpec.class);
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactlyInAnyOrder("instanceClass:Standard_D2ds_v5->Standard_D4ds_v5", "allocatedStorageGB:64->128",
+            "backupRetentionDays:7->14");
+    assertThat(revision.permissions()).containsExactly("Microsoft.DBforPostgreSQL/flexibleServers/read",
+        "Microsoft.DBforPostgreSQL/flexibleServers/write");
+    assertThat(revision.after().monthlyTotal()).isGreaterThan(revision.before().monthlyTotal());
+    Job revised = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    List<ObjectNode> servers = FAKE.resources().values().stream()
+        .filter(r -> r.path("type").asText().equals("Microsoft.DBforPostgreSQL/flexibleServers")).toList();
+    // the same server, changed where it stands
+    assertThat(servers).singleElement().satisfies(changed -> {
+      assertThat(changed.path("id").asText()).isEqualTo(flexible.path("id").asText());
+      assertThat(changed.path("sku").path("name").asText()).isEqualTo("Standard_D4ds_v5");
+      assertThat(changed.path("sku").path("tier").asText()).isEqualTo("GeneralPurpose");
+      assertThat(changed.path("properties").path("storage").path("storageSizeGB").asInt()).isEqualTo(128);
+      assertThat(changed.path("properties").path("backup").path("backupRetentionDays").asInt()).isEqualTo(14);
+      assertThat(changed.path("properties").path("highAvailability").path("mode").asText())
+          .isEqualTo("ZoneRedundant");
+    });
+
     tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
   }

@@ -99,6 +99,18 @@ class AzureProviderTckTest extends ProviderTck {
   }
 
   @Override
+  protected List<java.util.Map.Entry<dev.zop.provisioner.spec.ResourceSpec, dev.zop.provisioner.spec.ResourceSpec>>
+      revisions(String suffix) {
+    return List.of(java.util.Map.entry(
+        dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
+            .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7)
+            .vpcId("tck-data").subnetIds(List.of("db")).build(),
+        dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
+            .instanceClass("Standard_D4ds_v5").allocatedStorageGb(64).multiAz(true).backupRetentionDays(14)
+            .vpcId("tck-data").subnetIds(List.of("db")).build()));
+  }
+
+  @Override
   protected int callMark() {
     return FAKE.calls().size();
   }
@@ -119,6 +131,7 @@ class AzureProviderTckTest extends ProviderTck {
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
           + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
           + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
+          + properties.path("storage") + properties.path("backup").path("backupRetentionDays").asText("")
           + properties.path("securityRules").findValuesAsText("destinationPortRange")
           + properties.path("loadBalancingRules").findValuesAsText("frontendPort")
           + properties.path("profiles").findValues("capacity") + (properties.path("ipAddress").isTextual() ? " with an address" : ""));
