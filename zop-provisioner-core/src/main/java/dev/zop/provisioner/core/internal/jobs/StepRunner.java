@@ -135,6 +135,8 @@ final class StepRunner {
     Journal journal = workflow == null ? Journal.NONE : workflow.journal();
     ProviderSession session;
     List<Step> definitions;
+    // the update phase holds every revision's steps, one after another: this run's are its revision's
+    int firstStep = 0;
     if (workflow != null) {
       session = workflow.session();
       definitions = workflow.steps();
@@ -146,8 +148,7 @@ final class StepRunner {
       if (job.phase() == JobPhase.UPDATE) {
         Revising revising = revising(job, all);
         definitions = driver.revise(revising.from(), job.spec(), revising.recorded()).steps();
-        int first = revising.firstStep();
-        all = all.stream().filter(s -> s.phase() != JobPhase.UPDATE || s.index() >= first).toList();
+        firstStep = revising.firstStep();
       } else {
         definitions = job.phase() == JobPhase.CREATE
             ? driver.create(job.spec())
@@ -161,13 +162,13 @@ final class StepRunner {
         job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"))
         .after(c -> journal.started(c, job));
     run.startWith(start);
-    List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase()).toList();
-    // revisions' steps follow each other in the update phase; a resumed revision's steps are matched by name
-    String changed = "the provider now builds a different step list for this job";
+    int first = firstStep;
+    List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase() && s.index() >= first).toList();
     Steps steps = new Steps(run, job, session, workflow, running, rows, definitions,
         new LinkedHashMap<>(job.outputs()));
     if (!matches(rows, definitions)) {
-      steps.failJob(null, Failure.system("step_list_changed", changed + "; its steps were " + names(rows)));
+      steps.failJob(null, Failure.system("step_list_changed",
+          "the provider now builds a different step list for this job; its steps were " + names(rows)));
       return false;
     }
     return steps.from(0, -1, Map.of());
