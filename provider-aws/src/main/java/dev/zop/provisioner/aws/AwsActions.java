@@ -63,6 +63,8 @@ final class AwsActions {
   static final String ECR_DESCRIBE_REPOSITORIES = "ecr:DescribeRepositories";
   static final String ECR_LIST_TAGS_FOR_RESOURCE = "ecr:ListTagsForResource";
   static final String ECR_TAG_RESOURCE = "ecr:TagResource";
+  static final String ECR_PUT_IMAGE_TAG_MUTABILITY = "ecr:PutImageTagMutability";
+  static final String ECR_PUT_IMAGE_SCANNING_CONFIGURATION = "ecr:PutImageScanningConfiguration";
   // eks
   static final String EKS_ASSOCIATE_ACCESS_POLICY = "eks:AssociateAccessPolicy";
   static final String EKS_CREATE_ACCESS_ENTRY = "eks:CreateAccessEntry";

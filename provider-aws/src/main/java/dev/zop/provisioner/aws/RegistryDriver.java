@@ -12,6 +12,7 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
@@ -68,6 +69,38 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     return List.of(ProviderStep.of("create-repository", List.of(ECR_DESCRIBE_REPOSITORIES, ECR_LIST_TAGS_FOR_RESOURCE,
         ECR_CREATE_REPOSITORY, ECR_TAG_RESOURCE), ctx -> createRepository(ctx, spec))
         .intending(ctx -> Map.ofEntries(REPOSITORY_NAME.is(spec.name()))));
+  }
+
+  /** Tag immutability and scan on push change where the repository stands; each call only when it differs. */
+  @Override
+  public Revision revise(RegistrySpec current, RegistrySpec revised, Outputs recorded) {
+    return Revision.of(List.of(ProviderStep.of("update-repository", List.of(ECR_DESCRIBE_REPOSITORIES,
+        ECR_LIST_TAGS_FOR_RESOURCE, ECR_PUT_IMAGE_TAG_MUTABILITY, ECR_PUT_IMAGE_SCANNING_CONFIGURATION),
+        ctx -> updateRepository(ctx, revised)))).inPlace("immutableTags", "scanOnPush");
+  }
+
+  private StepResult updateRepository(StepContext ctx, RegistrySpec revised) {
+    Repository existing = find(revised.name());
+    if (existing == null) {
+      return StepResult.fail(Failure.system("resource_missing", "ECR repository " + revised.name() + " is gone"));
+    }
+    Failure foreign = AwsTags.OWNER.refuseForeign(tagsOf(existing), ctx, "ECR repository", revised.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    ImageTagMutability mutability = revised.immutableTags() ? ImageTagMutability.IMMUTABLE
+        : ImageTagMutability.MUTABLE;
+    if (existing.imageTagMutability() != mutability) {
+      CALLS.call(ECR_PUT_IMAGE_TAG_MUTABILITY, () -> ecr.putImageTagMutability(r -> r
+          .repositoryName(revised.name()).imageTagMutability(mutability)));
+    }
+    boolean scanning = existing.imageScanningConfiguration() != null
+        && Boolean.TRUE.equals(existing.imageScanningConfiguration().scanOnPush());
+    if (scanning != revised.scanOnPush()) {
+      CALLS.call(ECR_PUT_IMAGE_SCANNING_CONFIGURATION, () -> ecr.putImageScanningConfiguration(r -> r
+          .repositoryName(revised.name()).imageScanningConfiguration(s -> s.scanOnPush(revised.scanOnPush()))));
+    }
+    return StepResult.done();
   }
 
   @Override

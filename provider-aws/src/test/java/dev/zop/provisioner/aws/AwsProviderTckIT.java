@@ -110,7 +110,9 @@ class AwsProviderTckIT extends ProviderTck {
         Map.entry(DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
                 .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.m5.large")
-                .allocatedStorageGb(40).backupRetentionDays(14).vpcId(peerVpc).subnetIds(clusterSubnets).build()));
+                .allocatedStorageGb(40).backupRetentionDays(14).vpcId(peerVpc).subnetIds(clusterSubnets).build()),
+        Map.entry(RegistrySpec.named("tck/" + suffix),
+            RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).scanOnPush(true).build()));
   }
 
   @Override
@@ -149,7 +151,9 @@ class AwsProviderTckIT extends ProviderTck {
             ? "nat" : r.vpcPeeringConnectionId() != null ? "pcx" : r.gatewayId())).map(s -> s.replaceAll(
                 "igw-[0-9a-f]+", "igw")).sorted().toList()
         + " subnets " + t.associations().stream().filter(a -> a.subnetId() != null).count() + " " + ec2Tags(t.tags())));
-    ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName()));
+    ecr.describeRepositories().repositories().forEach(r -> all.add("ecr " + r.repositoryName() + " "
+        + r.imageTagMutabilityAsString() + " scan=" + (r.imageScanningConfiguration() == null ? null
+            : r.imageScanningConfiguration().scanOnPush())));
     eks.listClusters().clusters().forEach(c -> {
       all.add("eks " + c);
       eks.listNodegroups(r -> r.clusterName(c)).nodegroups().forEach(g -> {

@@ -20,6 +20,7 @@ import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -192,6 +193,30 @@ class AwsRevisionIT {
     assertThat(eks.at("/groups/0/maxSize").asInt()).isEqualTo(10);
     assertThat(eks.at("/groups/0/desiredSize").asInt()).isEqualTo(3);
 
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void aRepositoryBecomesImmutableAndScannedWhereItStands() throws Exception {
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    RegistrySpec revised = RegistrySpec.builder().name("platform/api").immutableTags(true).scanOnPush(true).build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), revised);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::effect).containsExactlyInAnyOrder(
+        tuple("immutableTags", RevisionChange.Effect.IN_PLACE), tuple("scanOnPush", RevisionChange.Effect.IN_PLACE));
+    assertThat(plan.permissions()).contains("ecr:PutImageTagMutability", "ecr:PutImageScanningConfiguration");
+    assertThat(zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT).status())
+        .isEqualTo(JobStatus.SUCCEEDED);
+
+    JsonNode repositories = inventory("""
+        ecr = boto3.client("ecr", **kw)
+        print(json.dumps([{"name": r["repositoryName"], "mutability": r["imageTagMutability"],
+            "scan": r["imageScanningConfiguration"]["scanOnPush"]} for r in ecr.describe_repositories()["repositories"]]))
+        """);
+    assertThat(repositories).hasSize(1);
+    assertThat(repositories.get(0).get("name").asText()).isEqualTo("platform/api");
+    assertThat(repositories.get(0).get("mutability").asText()).isEqualTo("IMMUTABLE");
+    assertThat(repositories.get(0).get("scan").asBoolean()).isTrue();
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
   }
 }
