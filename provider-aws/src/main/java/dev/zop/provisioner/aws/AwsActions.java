@@ -10,6 +10,7 @@ final class AwsActions {
   static final String AUTOSCALING_CREATE_OR_UPDATE_TAGS = "autoscaling:CreateOrUpdateTags";
   static final String AUTOSCALING_DELETE_AUTO_SCALING_GROUP = "autoscaling:DeleteAutoScalingGroup";
   static final String AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS = "autoscaling:DescribeAutoScalingGroups";
+  static final String AUTOSCALING_UPDATE_AUTO_SCALING_GROUP = "autoscaling:UpdateAutoScalingGroup";
   // ec2
   static final String EC2_ACCEPT_VPC_PEERING_CONNECTION = "ec2:AcceptVpcPeeringConnection";
   static final String EC2_ALLOCATE_ADDRESS = "ec2:AllocateAddress";

@@ -4,6 +4,7 @@ import static dev.zop.provisioner.aws.AwsActions.*;
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
 import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.ProviderStep;
@@ -12,6 +13,7 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
@@ -438,6 +440,34 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       }));
     }
     return StepResult.done(AUTO_SCALING_GROUP_NAME.is(name));
+  }
+
+  /**
+   * A pool's min and max change where its Auto Scaling group stands (UpdateAutoScalingGroup, the desired count
+   * kept within them). Its instance type and listeners are not changed yet: refused by field.
+   */
+  @Override
+  public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
+    if (!recorded.has(AUTO_SCALING_GROUP_NAME)) {
+      return Revision.none();
+    }
+    String name = recorded.get(AUTO_SCALING_GROUP_NAME);
+    return Revision.of(List.of(ProviderStep.of("resize-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+        AUTOSCALING_UPDATE_AUTO_SCALING_GROUP), ctx -> resizeGroup(ctx, name, revised)))).inPlace("min", "max");
+  }
+
+  private StepResult resizeGroup(StepContext ctx, String name, VmPoolSpec revised) {
+    AutoScalingGroup group = findGroup(name);
+    if (group == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Auto Scaling group " + name + " is gone"));
+    }
+    int desired = Math.max(revised.min(), Math.min(revised.max(), group.desiredCapacity()));
+    if (!revised.min().equals(group.minSize()) || !revised.max().equals(group.maxSize())
+        || group.desiredCapacity() != desired) {
+      CALLS.call(AUTOSCALING_UPDATE_AUTO_SCALING_GROUP, () -> autoscaling.updateAutoScalingGroup(r -> r
+          .autoScalingGroupName(name).minSize(revised.min()).maxSize(revised.max()).desiredCapacity(desired)));
+    }
+    return StepResult.done();
   }
 
   private StepResult deleteGroup(StepContext ctx, String name) {

@@ -111,6 +111,12 @@ class AwsProviderTckIT extends ProviderTck {
                 .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.m5.large")
                 .allocatedStorageGb(40).backupRetentionDays(14).vpcId(peerVpc).subnetIds(clusterSubnets).build()),
+        Map.entry(VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(1, 3).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+                .build(),
+            VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(2, 5).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+                .build()),
         Map.entry(RegistrySpec.named("tck/" + suffix),
             RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).scanOnPush(true).build()));
   }
@@ -177,7 +183,8 @@ class AwsProviderTckIT extends ProviderTck {
             .sorted().toList() + " " + ec2Tags(g.tags())));
     rds.describeDBSubnetGroups().dbSubnetGroups().forEach(g -> all.add("dbsubnets " + g.dbSubnetGroupName()));
     ec2.describeLaunchTemplates().launchTemplates().forEach(t -> all.add("lt " + t.launchTemplateName()));
-    autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()));
+    autoscaling.describeAutoScalingGroups().autoScalingGroups().forEach(g -> all.add("asg " + g.autoScalingGroupName()
+        + " " + g.minSize() + ".." + g.maxSize() + " desired " + g.desiredCapacity()));
     elb.describeLoadBalancers().loadBalancers().forEach(b -> all.add("lb " + b.loadBalancerName()));
     elb.describeTargetGroups().targetGroups().forEach(g -> all.add("tg " + g.targetGroupName() + " "
         + g.protocolAsString() + ":" + g.port()));
