@@ -21,6 +21,7 @@ import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -112,6 +113,83 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
                 ctx -> createCluster(ctx,
                     spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))),
         ProviderStep.of("await-cluster", List.of(MANAGED_CLUSTERS_READ), ctx -> awaitCluster(ctx, spec)));
+  }
+
+  /**
+   * An AKS cluster's Kubernetes minor (one up, never down) and its node groups' min, max and desired counts
+   * change where it stands: the managed cluster as it is, with those changed, PUT again, as {@code az aks update}
+   * does. Groups added or dropped and a group's size of VM are not changed yet: refused by field.
+   */
+  @Override
+  public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
+            ctx -> updateCluster(ctx, revised)),
+        ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
+            ctx -> awaitUpdated(ctx, revised))))
+        .inPlace("version", "nodeGroups[*].min", "nodeGroups[*].max", "nodeGroups[*].desired");
+    int from = minor(current.version());
+    int to = minor(revised.version());
+    if (to < from) {
+      revision.refuse("version", "kubernetes_downgrade", "AKS cannot go back from " + current.version() + " to "
+          + revised.version());
+    } else if (to > from + 1) {
+      revision.refuse("version", "kubernetes_minor_skipped", "AKS upgrades one minor version at a time: "
+          + current.version() + " to 1." + (from + 1) + " first");
+    }
+    return revision;
+  }
+
+  private static int minor(String version) {
+    return Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+  }
+
+  /** Whether the cluster has what the revised spec asks of its version and its pools' counts. */
+  private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised) {
+    if (!revised.version().equals(cluster.kubernetesVersion()) || cluster.agentPoolProfiles() == null) {
+      return false;
+    }
+    for (NodeGroup group : revised.nodeGroups()) {
+      ManagedClusterAgentPoolProfile pool = cluster.agentPoolProfiles().stream()
+          .filter(p -> poolName(group).equals(p.name())).findFirst().orElse(null);
+      if (pool == null || !group.min().equals(pool.minCount()) || !group.max().equals(pool.maxCount())
+          || !Integer.valueOf(group.desiredSize()).equals(pool.count())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised) {
+    ManagedClusterInner existing = find(revised);
+    if (existing == null) {
+      return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
+    }
+    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", revised.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (!asRevised(existing, revised)) {
+      for (NodeGroup group : revised.nodeGroups()) {
+        existing.agentPoolProfiles().stream().filter(p -> poolName(group).equals(p.name())).forEach(p -> p
+            .withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max()));
+      }
+      existing.withKubernetesVersion(revised.version());
+      calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
+          .beginCreateOrUpdate(resourceGroup, revised.name(), existing));
+      ctx.log("asked AKS to update cluster " + revised.name() + " to " + revised.version());
+    }
+    return StepResult.done();
+  }
+
+  private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised) {
+    ManagedClusterInner cluster = find(revised);
+    if (cluster == null) {
+      return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
+    }
+    String state = String.valueOf(cluster.provisioningState());
+    return "Succeeded".equals(state) && asRevised(cluster, revised) ? StepResult.done()
+        : poll.waitFor(ctx, "cluster " + revised.name() + " is " + state);
   }
 
   @Override

@@ -187,6 +187,28 @@ class AzureEngineTest {
     assertThat(zop.spaces().discovery(space.id()).clusters()).extracting(c -> c.name() + " " + c.version() + " "
         + c.endpoint()).containsExactly("platform-prod 1.30 " + job.outputs().get("endpoint"));
 
+    // revised in place: node group 3..10 and Kubernetes 1.31, one PUT of the managed cluster
+    var revised = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "platform-prod", "version": "1.31", "nodeGroups": [ { "name": "default",
+          "instanceType": "m5.large", "min": 3, "max": 10 } ], "vpcID": "platform-net",
+          "subnetIDs": ["platform-net-a", "platform-net-b"] }""", dev.zop.provisioner.spec.KubernetesSpec.class);
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), revised);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactlyInAnyOrder("version:1.30->1.31", "nodeGroups[0].min:2->3", "nodeGroups[0].max:6->10");
+    // 2 x 730 h of Standard_D2s_v5 at 0.096, then 3
+    assertThat(revision.before().monthlyTotal()).isEqualByComparingTo("140.16");
+    assertThat(revision.after().monthlyTotal()).isEqualByComparingTo("210.24");
+    Job updated = zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT);
+    assertThat(updated.status()).as(String.valueOf(updated.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode changed = resource("Microsoft.ContainerService/managedClusters", "platform-prod");
+    assertThat(changed.path("id").asText()).isEqualTo(cluster.path("id").asText());
+    assertThat(changed.path("properties").path("kubernetesVersion").asText()).isEqualTo("1.31");
+    var scaled = changed.path("properties").path("agentPoolProfiles").get(0);
+    assertThat(scaled.path("minCount").asInt()).isEqualTo(3);
+    assertThat(scaled.path("maxCount").asInt()).isEqualTo(10);
+    assertThat(scaled.path("count").asInt()).isEqualTo(3);
+    assertThat(scaled.path("vmSize").asText()).isEqualTo("Standard_D2s_v5");
+
     tearDownWaitingOnDeletes(job);
     assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod")).isNull();
     tearDownWaitingOnDeletes(network);

@@ -102,6 +102,10 @@ class AzureProviderTckTest extends ProviderTck {
   protected List<java.util.Map.Entry<dev.zop.provisioner.spec.ResourceSpec, dev.zop.provisioner.spec.ResourceSpec>>
       revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.30")
+            .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
+        dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.31")
+            .nodeGroup("system", "Standard_D2s_v5", 2, 5).build()), java.util.Map.entry(
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
             .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7)
             .vpcId("tck-data").subnetIds(List.of("db")).build(),
