@@ -9,6 +9,7 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
@@ -135,16 +136,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         ProviderStep.of("await-db-instance-modified", List.of(RDS_DESCRIBE_DB_INSTANCES),
             ctx -> awaitModified(ctx, id, revised))))
         .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
-    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
-        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
-      revision.refuse("allocatedStorageGB", "storage_shrink", "RDS storage cannot shrink ("
-          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
-    }
-    if (revised.engine() != current.engine()) {
-      revision.refuse("engine", "engine_change", "an RDS instance's engine cannot change; create a new datastore"
-          + " and move the data");
-    }
-    return revision;
+    return RevisionRules.keepsData(revision, "an RDS instance", current, revised);
   }
 
   /** Whether the instance has (or RDS is making) what the revised spec asks. */

@@ -7,6 +7,7 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
@@ -165,20 +166,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     }
     Revision revision = Revision.of(steps).inPlace("version", "nodeGroups");
     refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
-    int from = minor(current.version());
-    int to = minor(revised.version());
-    if (to < from) {
-      revision.refuse("version", "kubernetes_downgrade", "EKS cannot go back from " + current.version() + " to "
-          + revised.version());
-    } else if (to > from + 1) {
-      revision.refuse("version", "kubernetes_minor_skipped", "EKS upgrades one minor version at a time: "
-          + current.version() + " to 1." + (from + 1) + " first");
-    }
-    return revision;
-  }
-
-  private static int minor(String version) {
-    return Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+    return RevisionRules.oneMinorUp(revision, "EKS", current.version(), revised.version());
   }
 
   /** Asks EKS for the new version unless the cluster has it or is being updated already. */

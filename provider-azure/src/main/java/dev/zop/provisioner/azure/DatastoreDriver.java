@@ -14,6 +14,7 @@ import dev.zop.provisioner.kit.MachineSize;
 import dev.zop.provisioner.kit.MachineSize.Family;
 import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
@@ -337,16 +338,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         ProviderStep.of("await-server-updated", List.of(servers.readAction()),
             ctx -> awaitUpdated(ctx, servers, name, wanted))))
         .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
-    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
-        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
-      revision.refuse("allocatedStorageGB", "storage_shrink", "a flexible server's storage cannot shrink ("
-          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
-    }
-    if (revised.engine() != current.engine()) {
-      revision.refuse("engine", "engine_change", "a flexible server's engine cannot change; create a new"
-          + " datastore and move the data");
-    }
-    return revision;
+    return RevisionRules.keepsData(revision, "a flexible server", current, revised);
   }
 
   /** Asks for the new shape unless the server has it; a resumed step asks nothing twice. */
@@ -361,7 +353,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    if (!wanted.equals(servers.shape(name))) {
+    if (!wanted.equals(server.shape())) {
       servers.update(name, wanted);
       ctx.log("asked Azure to change " + servers.label() + " " + name + " to " + wanted.sku() + ", "
           + wanted.storageGb() + " GB");
@@ -375,7 +367,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (server == null) {
       return StepResult.fail(Failure.system("resource_missing", servers.label() + " " + name + " is gone"));
     }
-    return "Ready".equals(server.state()) && wanted.equals(servers.shape(name)) ? StepResult.done()
+    return "Ready".equals(server.state()) && wanted.equals(server.shape()) ? StepResult.done()
         : poll.waitFor(ctx, servers.label() + " " + name + " is " + server.state());
   }
 

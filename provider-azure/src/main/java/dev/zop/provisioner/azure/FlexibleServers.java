@@ -11,7 +11,7 @@ import java.util.Map;
  */
 interface FlexibleServers {
   /** What the steps read of a server. */
-  record Server(Map<String, String> tags, String state, String host) {}
+  record Server(Map<String, String> tags, String state, String host, Shape shape) {}
 
   /** What a create asks for. */
   /** {@code subnetId} and {@code privateZoneId} for private access in a network, both null for public access. */
@@ -45,9 +45,6 @@ interface FlexibleServers {
 
   /** What a revision may change of a server: its size, storage, backups kept and zone redundancy. */
   record Shape(String sku, int storageGb, int backupRetentionDays, boolean zoneRedundant) {}
-
-  /** The server's shape, or null when there is none of that name. */
-  Shape shape(String name);
 
   /** Asks for the server's shape to become {@code wanted} (a PATCH); the server shows it once done. */
   void update(String name, Shape wanted);
@@ -107,7 +104,13 @@ interface FlexibleServers {
         var server = calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
             .getByResourceGroup(group, name));
         return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
-            server.fullyQualifiedDomainName());
+            server.fullyQualifiedDomainName(), new Shape(server.sku() == null ? null : server.sku().name(),
+                server.storage() == null || server.storage().storageSizeGB() == null ? 0
+                    : server.storage().storageSizeGB(),
+                server.backup() == null || server.backup().backupRetentionDays() == null ? 0
+                    : server.backup().backupRetentionDays(),
+                server.highAvailability() != null && com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                    .equals(server.highAvailability().mode())));
       }
 
       @Override
@@ -134,19 +137,6 @@ interface FlexibleServers {
         }
         calls.call(FLEXIBLE_SERVERS_WRITE, () -> clients.postgres().serviceClient().getServers()
             .beginCreate(resourceGroup, name, server));
-      }
-
-      @Override
-      public Shape shape(String name) {
-        var server = calls.findOrNull(FLEXIBLE_SERVERS_READ, () -> clients.postgres().serviceClient().getServers()
-            .getByResourceGroup(resourceGroup, name));
-        return server == null ? null : new Shape(server.sku() == null ? null : server.sku().name(),
-            server.storage() == null || server.storage().storageSizeGB() == null ? 0
-                : server.storage().storageSizeGB(),
-            server.backup() == null || server.backup().backupRetentionDays() == null ? 0
-                : server.backup().backupRetentionDays(),
-            server.highAvailability() != null && com.azure.resourcemanager.postgresqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
-                .equals(server.highAvailability().mode()));
       }
 
       @Override
@@ -218,7 +208,13 @@ interface FlexibleServers {
         var server = calls.findOrNull(MYSQL_SERVERS_READ, () -> clients.mysql().serviceClient().getServers()
             .getByResourceGroup(group, name));
         return server == null ? null : new Server(server.tags(), String.valueOf(server.state()),
-            server.fullyQualifiedDomainName());
+            server.fullyQualifiedDomainName(), new Shape(server.sku() == null ? null : server.sku().name(),
+                server.storage() == null || server.storage().storageSizeGB() == null ? 0
+                    : server.storage().storageSizeGB(),
+                server.backup() == null || server.backup().backupRetentionDays() == null ? 0
+                    : server.backup().backupRetentionDays(),
+                server.highAvailability() != null && com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
+                    .equals(server.highAvailability().mode())));
       }
 
       @Override
@@ -244,19 +240,6 @@ interface FlexibleServers {
         }
         calls.call(MYSQL_SERVERS_WRITE, () -> clients.mysql().serviceClient().getServers()
             .beginCreate(resourceGroup, name, server));
-      }
-
-      @Override
-      public Shape shape(String name) {
-        var server = calls.findOrNull(MYSQL_SERVERS_READ, () -> clients.mysql().serviceClient().getServers()
-            .getByResourceGroup(resourceGroup, name));
-        return server == null ? null : new Shape(server.sku() == null ? null : server.sku().name(),
-            server.storage() == null || server.storage().storageSizeGB() == null ? 0
-                : server.storage().storageSizeGB(),
-            server.backup() == null || server.backup().backupRetentionDays() == null ? 0
-                : server.backup().backupRetentionDays(),
-            server.highAvailability() != null && com.azure.resourcemanager.mysqlflexibleserver.models.HighAvailabilityMode.ZONE_REDUNDANT
-                .equals(server.highAvailability().mode()));
       }
 
       @Override

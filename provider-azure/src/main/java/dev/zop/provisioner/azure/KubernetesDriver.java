@@ -15,6 +15,7 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
@@ -128,20 +129,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
             ctx -> awaitUpdated(ctx, revised))))
         .inPlace("version", "nodeGroups[*].min", "nodeGroups[*].max", "nodeGroups[*].desired");
-    int from = minor(current.version());
-    int to = minor(revised.version());
-    if (to < from) {
-      revision.refuse("version", "kubernetes_downgrade", "AKS cannot go back from " + current.version() + " to "
-          + revised.version());
-    } else if (to > from + 1) {
-      revision.refuse("version", "kubernetes_minor_skipped", "AKS upgrades one minor version at a time: "
-          + current.version() + " to 1." + (from + 1) + " first");
-    }
-    return revision;
-  }
-
-  private static int minor(String version) {
-    return Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+    return RevisionRules.oneMinorUp(revision, "AKS", current.version(), revised.version());
   }
 
   /** Whether the cluster has what the revised spec asks of its version and its pools' counts. */

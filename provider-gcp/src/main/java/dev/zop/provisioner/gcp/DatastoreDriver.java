@@ -25,6 +25,7 @@ import dev.zop.provisioner.kit.MachineSize;
 import dev.zop.provisioner.kit.MachineSize.Family;
 import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
@@ -366,16 +367,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         ProviderStep.of("await-sql-instance-patched", List.of(CLOUDSQL_INSTANCES_GET, CLOUDSQL_INSTANCES_LIST),
             ctx -> awaitPatched(ctx, name, revised))))
         .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
-    if (current.allocatedStorageGb() != null && revised.allocatedStorageGb() != null
-        && revised.allocatedStorageGb() < current.allocatedStorageGb()) {
-      revision.refuse("allocatedStorageGB", "storage_shrink", "a Cloud SQL disk cannot shrink ("
-          + current.allocatedStorageGb() + " GB to " + revised.allocatedStorageGb() + " GB)");
-    }
-    if (revised.engine() != current.engine()) {
-      revision.refuse("engine", "engine_change", "a Cloud SQL instance's engine cannot change; create a new"
-          + " datastore and move the data");
-    }
-    return revision;
+    return RevisionRules.keepsData(revision, "a Cloud SQL instance", current, revised);
   }
 
   /** The settings a revision sets: those it changes, and nothing Cloud SQL would take as a request to change more. */

@@ -3,6 +3,7 @@ package dev.zop.provisioner.sim;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -81,36 +82,14 @@ final class SimDrivers {
 
   /** A Kubernetes minor moves one at a time and never back, as the managed services allow. */
   private static Revision reviseKubernetes(KubernetesSpec now, KubernetesSpec next, Revision revision) {
-    revision.inPlace("nodeGroups", "version");
-    int from = minor(now.version());
-    int to = minor(next.version());
-    if (to < from) {
-      revision.refuse("version", "kubernetes_downgrade", "Kubernetes " + now.version() + " cannot go back to "
-          + next.version());
-    } else if (to > from + 1) {
-      revision.refuse("version", "kubernetes_minor_skipped", "Kubernetes moves one minor version at a time: "
-          + now.version() + " to " + now.version().replaceAll("\\.\\d+$", "." + (from + 1)) + " first");
-    }
-    return revision;
-  }
-
-  private static int minor(String version) {
-    return version == null ? 0 : Integer.parseInt(version.replaceAll("^\\d+\\.(\\d+).*$", "$1"));
+    return RevisionRules.oneMinorUp(revision.inPlace("nodeGroups", "version"), "the simulated cloud",
+        now.version(), next.version());
   }
 
   /** A datastore grows and changes class where it stands; storage never shrinks and the engine never changes. */
   private static Revision reviseDatastore(DatastoreSpec now, DatastoreSpec next, Revision revision) {
-    revision.inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
-    if (now.allocatedStorageGb() != null && next.allocatedStorageGb() != null
-        && next.allocatedStorageGb() < now.allocatedStorageGb()) {
-      revision.refuse("allocatedStorageGB", "storage_shrink", "storage cannot shrink (" + now.allocatedStorageGb()
-          + " GB to " + next.allocatedStorageGb() + " GB) without losing data");
-    }
-    if (next.engine() != now.engine()) {
-      revision.refuse("engine", "engine_change", "a datastore's engine cannot change; create a new one and move"
-          + " the data");
-    }
-    return revision;
+    return RevisionRules.keepsData(revision.inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays",
+        "multiAZ"), "a simulated datastore", now, next);
   }
 
   /** Subnets are added and the DNS zone set; a subnet in use is neither removed nor given another range. */

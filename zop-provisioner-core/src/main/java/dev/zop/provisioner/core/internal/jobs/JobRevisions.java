@@ -113,9 +113,11 @@ public final class JobRevisions {
 
   /** The job's configs, oldest first: revision 1 the one it was submitted with. */
   public List<JobRevision> history(Principal principal, JobId id) {
-    service.get(principal, id);
     return db.read(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
+      if (job == null || job.jobType() != JobType.PROVISIONING) {
+        throw new NotFoundException("job", id);
+      }
       List<JobRepository.RevisionRow> rows = jobs.revisions(c, id);
       if (rows.isEmpty()) {
         JobRevision.Status status = job.status() == JobStatus.FAILED && job.phase() == JobPhase.CREATE
