@@ -81,6 +81,8 @@ final class GcpPermissions {
   static final String CONTAINER_CLUSTERS_GET = "container.clusters.get";
   static final String CONTAINER_CLUSTERS_LIST = "container.clusters.list";
   static final String CONTAINER_CLUSTERS_DELETE = "container.clusters.delete";
+  /** A running cluster's changes: its control plane's version and its node pools (made, changed, deleted). */
+  static final String CONTAINER_CLUSTERS_UPDATE = "container.clusters.update";
   static final String CONTAINER_OPERATIONS_GET = "container.operations.get";
   /** Nodes run as the project's default compute service account, which the creator must be allowed to act as. */
   static final String IAM_SERVICE_ACCOUNTS_ACT_AS = "iam.serviceAccounts.actAs";

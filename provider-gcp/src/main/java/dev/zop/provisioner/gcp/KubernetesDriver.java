@@ -4,11 +4,16 @@ import static dev.zop.provisioner.gcp.GcpPermissions.*;
 
 import com.google.container.v1.Cluster;
 import com.google.container.v1.CreateClusterRequest;
+import com.google.container.v1.CreateNodePoolRequest;
+import com.google.container.v1.DeleteNodePoolRequest;
 import com.google.container.v1.IPAllocationPolicy;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.NodePoolAutoscaling;
 import com.google.container.v1.Operation;
+import com.google.container.v1.SetNodePoolAutoscalingRequest;
+import com.google.container.v1.UpdateMasterRequest;
+import com.google.container.v1.UpdateNodePoolRequest;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
@@ -19,12 +24,14 @@ import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -32,8 +39,12 @@ import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * A regional GKE cluster (control plane and nodes spread over the region's zones) in the spec's network and its
@@ -119,6 +130,159 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         ProviderStep.of("create-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_CREATE,
             CONTAINER_OPERATIONS_GET, IAM_SERVICE_ACCOUNTS_ACT_AS), ctx -> createCluster(ctx, spec)),
         ProviderStep.of("await-cluster", List.of(CONTAINER_CLUSTERS_GET), ctx -> awaitCluster(ctx, spec)));
+  }
+
+  /**
+   * A cluster's revision, each change one GKE operation made and waited out before the next (GKE runs one
+   * operation on a cluster at a time): the control plane one minor up, then each staying node pool's autoscaling
+   * bounds, machine type (a surge upgrade: nodes of the new type made, the old drained) and version; pools added
+   * are created and pools dropped deleted. A group's {@code desired} is not a GKE setting (the autoscaler sizes
+   * the pool between its bounds), so a change of it alone changes nothing in the cloud.
+   */
+  @Override
+  public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    List<String> change = List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_UPDATE);
+    Map<String, NodeGroup> before = new LinkedHashMap<>();
+    current.nodeGroups().forEach(group -> before.put(group.name(), group));
+    boolean upgrade = !current.version().equals(revised.version());
+    if (upgrade) {
+      steps.add(ProviderStep.of("upgrade-control-plane", change, ctx -> converge(ctx, revised,
+          "control plane to " + revised.version(), cluster -> runs(cluster.getCurrentMasterVersion(),
+              revised.version()),
+          cluster -> clients.clusterManager().updateMaster(UpdateMasterRequest.newBuilder().setName(name(revised))
+              .setMasterVersion(revised.version()).build()),
+          cluster -> StepResult.done(CLUSTER_VERSION.is(cluster.getCurrentMasterVersion())))));
+    }
+    for (NodeGroup group : revised.nodeGroups()) {
+      NodeGroup was = before.get(group.name());
+      String pool = name(revised) + "/nodePools/" + group.name();
+      if (was == null) {
+        steps.add(ProviderStep.of("create-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+            "node pool " + group.name(), cluster -> pool(cluster, group.name()) != null,
+            cluster -> clients.clusterManager().createNodePool(CreateNodePoolRequest.newBuilder()
+                .setParent(name(revised)).setNodePool(nodePool(ctx, group)).build()), cluster -> StepResult.done())));
+        continue;
+      }
+      if (!was.min().equals(group.min()) || !was.max().equals(group.max())) {
+        steps.add(ProviderStep.of("scale-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+            "node pool " + group.name() + " to " + group.min() + ".." + group.max(),
+            has(group.name(), p -> p.getAutoscaling().getEnabled()
+                && p.getAutoscaling().getTotalMinNodeCount() == group.min()
+                && p.getAutoscaling().getTotalMaxNodeCount() == group.max()),
+            cluster -> clients.clusterManager().setNodePoolAutoscaling(SetNodePoolAutoscalingRequest.newBuilder()
+                .setName(pool).setAutoscaling(autoscaling(group)).build()), cluster -> StepResult.done())));
+      }
+      if (!was.instanceType().equals(group.instanceType())) {
+        steps.add(ProviderStep.of("replace-node-pool-machines-" + group.name(), change, ctx -> converge(ctx,
+            revised, "node pool " + group.name() + " on " + group.instanceType(),
+            has(group.name(), p -> group.instanceType().equals(p.getConfig().getMachineType())),
+            cluster -> clients.clusterManager().updateNodePool(UpdateNodePoolRequest.newBuilder().setName(pool)
+                .setNodeVersion(versionOf(cluster, group)).setImageType(imageType(cluster, group))
+                .setMachineType(group.instanceType()).build()), cluster -> StepResult.done())));
+      }
+      if (upgrade) {
+        steps.add(ProviderStep.of("upgrade-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+            "node pool " + group.name() + " to " + revised.version(),
+            has(group.name(), p -> runs(p.getVersion(), revised.version())),
+            cluster -> clients.clusterManager().updateNodePool(UpdateNodePoolRequest.newBuilder().setName(pool)
+                .setNodeVersion(revised.version()).setImageType(imageType(cluster, group)).build()),
+            cluster -> StepResult.done())));
+      }
+    }
+    Set<String> kept = revised.nodeGroups().stream().map(NodeGroup::name).collect(Collectors.toSet());
+    for (NodeGroup group : current.nodeGroups()) {
+      if (!kept.contains(group.name())) {
+        steps.add(ProviderStep.of("delete-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+            "node pool " + group.name() + " deleted", cluster -> pool(cluster, group.name()) == null,
+            cluster -> clients.clusterManager().deleteNodePool(DeleteNodePoolRequest.newBuilder()
+                .setName(name(revised) + "/nodePools/" + group.name()).build()), cluster -> StepResult.done())));
+      }
+    }
+    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups");
+    return RevisionRules.oneMinorUp(revision, "GKE", current.version(), revised.version());
+  }
+
+  /** A GKE version ({@code 1.31.3-gke.100}) that is the spec's ({@code 1.31}) or a patch of it. */
+  private static boolean runs(String actual, String wanted) {
+    return actual.equals(wanted) || actual.startsWith(wanted + ".");
+  }
+
+  private static NodePool pool(Cluster cluster, String name) {
+    return cluster.getNodePoolsList().stream().filter(p -> p.getName().equals(name)).findFirst().orElse(null);
+  }
+
+  /** Whether the cluster has node pool {@code name} and it passes {@code test}. */
+  private static Predicate<Cluster> has(String name, Predicate<NodePool> test) {
+    return cluster -> {
+      NodePool pool = pool(cluster, name);
+      return pool != null && test.test(pool);
+    };
+  }
+
+  /** The version a pool runs, kept through a change of its machines; "-" (the control plane's) if unknown. */
+  private static String versionOf(Cluster cluster, NodeGroup group) {
+    NodePool pool = pool(cluster, group.name());
+    return pool == null || pool.getVersion().isEmpty() ? "-" : pool.getVersion();
+  }
+
+  /** The node image a pool keeps through an upgrade; GKE's default where it reports none. */
+  private static String imageType(Cluster cluster, NodeGroup group) {
+    NodePool pool = pool(cluster, group.name());
+    String image = pool == null ? "" : pool.getConfig().getImageType();
+    return image.isEmpty() ? "COS_CONTAINERD" : image;
+  }
+
+  /** One GKE call that changes the cluster. */
+  private interface ClusterChange {
+    Operation ask(Cluster cluster);
+  }
+
+  /** How a converged change finishes: the step's outputs, read off the cluster. */
+  private interface Converged {
+    StepResult finish(Cluster cluster);
+  }
+
+  /**
+   * Makes one change converge: done once the cluster is running with {@code made} true; otherwise, when the
+   * cluster is running, the change is asked for (unless it is made already), and the step waits. A cluster that is
+   * reconciling (this change or an earlier one, perhaps a crashed run's) is waited out: GKE takes one operation at
+   * a time, and a resumed step never asks twice for what is under way.
+   */
+  private StepResult converge(StepContext ctx, KubernetesSpec spec, String what, Predicate<Cluster> made,
+      ClusterChange change, Converged converged) {
+    Cluster cluster = findCluster(spec);
+    if (cluster == null) {
+      return StepResult.fail(Failure.system(FailureCodes.RESOURCE_MISSING, "cluster " + spec.name()
+          + " is gone; it cannot be changed"));
+    }
+    if (cluster.getStatus() == Cluster.Status.ERROR) {
+      return StepResult.fail(Failure.userAction("cluster_error", "cluster " + spec.name() + " is in ERROR: "
+          + cluster.getStatusMessage(), "See the cluster's page in the console, fix what it names, then retry.",
+          "https://console.cloud.google.com/kubernetes/clusters/details/" + region + "/" + spec.name()
+              + "?project=" + project));
+    }
+    boolean running = cluster.getStatus() == Cluster.Status.RUNNING;
+    if (made.test(cluster)) {
+      return running ? converged.finish(cluster) : poll.waitFor(ctx, "cluster " + spec.name() + " is "
+          + cluster.getStatus() + " (" + what + ")");
+    }
+    if (running) {
+      try {
+        calls.call(CONTAINER_CLUSTERS_UPDATE, () -> change.ask(cluster));
+        ctx.log("asked GKE for " + what);
+      } catch (CloudCallException e) {
+        GcpErrors.Answer answer = GcpErrors.answerOf(CloudCallException.unwrap(e));
+        // another operation started on the cluster since it was read: this one is asked for once that is done
+        if (answer == null || answer.status() != 400 || !"FAILED_PRECONDITION".equals(answer.code())) {
+          throw e;
+        }
+      }
+    }
+    return poll.waitFor(ctx, "cluster " + spec.name() + " is changing (" + what + ")");
   }
 
   @Override
@@ -208,16 +372,22 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       cluster.setSubnetwork(spec.subnetIds().get(0));
     }
     for (NodeGroup group : spec.nodeGroups()) {
-      cluster.addNodePools(NodePool.newBuilder().setName(group.name())
-          .setConfig(NodeConfig.newBuilder().setMachineType(group.instanceType())
-              .addOauthScopes(GcpClients.SCOPE).putAllLabels(GcpOwner.labels(ctx, "node-pool")))
-          // per zone; the autoscaler keeps the totals between min and max across the zones
-          .setInitialNodeCount(1)
-          .setAutoscaling(NodePoolAutoscaling.newBuilder().setEnabled(true)
-              .setTotalMinNodeCount(group.min()).setTotalMaxNodeCount(group.max())
-              .setLocationPolicy(NodePoolAutoscaling.LocationPolicy.BALANCED)));
+      cluster.addNodePools(nodePool(ctx, group));
     }
     return cluster.build();
+  }
+
+  private static NodePool nodePool(StepContext ctx, NodeGroup group) {
+    return NodePool.newBuilder().setName(group.name())
+        .setConfig(NodeConfig.newBuilder().setMachineType(group.instanceType())
+            .addOauthScopes(GcpClients.SCOPE).putAllLabels(GcpOwner.labels(ctx, "node-pool")))
+        // per zone; the autoscaler keeps the totals between min and max across the zones
+        .setInitialNodeCount(1).setAutoscaling(autoscaling(group)).build();
+  }
+
+  private static NodePoolAutoscaling autoscaling(NodeGroup group) {
+    return NodePoolAutoscaling.newBuilder().setEnabled(true).setTotalMinNodeCount(group.min())
+        .setTotalMaxNodeCount(group.max()).setLocationPolicy(NodePoolAutoscaling.LocationPolicy.BALANCED).build();
   }
 
   private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) {

@@ -233,6 +233,47 @@ class GcpEngineTest {
     assertThat(FAKE.issuedToken(kubeconfig.token())).isTrue();
     assertThat(kubeconfig.expiresAt()).isAfter(java.time.Instant.now());
 
+    // revised in place: the document's node group to 3..10 and Kubernetes one minor up, to 1.31
+    var revisedBody = new com.fasterxml.jackson.databind.ObjectMapper().readValue("""
+        { "name": "platform-prod", "version": "1.31", "nodeGroups": [ { "name": "default",
+          "instanceType": "m5.large", "min": 3, "max": 10 } ], "vpcID": "platform-net",
+          "subnetIDs": ["platform-net-a", "platform-net-b"] }""", dev.zop.provisioner.spec.KubernetesSpec.class);
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), revisedBody);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to() + " " + c.effect())
+        .containsExactlyInAnyOrder("version:1.30->1.31 IN_PLACE", "nodeGroups[0].min:2->3 IN_PLACE",
+            "nodeGroups[0].max:6->10 IN_PLACE");
+    // the control plane first, then the pool's bounds, then its nodes: GKE never runs nodes newer than the masters
+    assertThat(revision.steps()).extracting(dev.zop.provisioner.PlanStep::name).containsExactly(
+        "upgrade-control-plane", "scale-node-pool-default", "upgrade-node-pool-default");
+    assertThat(revision.permissions()).containsExactly("container.clusters.get", "container.clusters.update");
+    // 730 h x (0.10 + 3 x 0.097118): the cost at the new minimum, 70.90 a month more
+    assertThat(revision.before().monthlyTotal()).isEqualByComparingTo("214.79");
+    assertThat(revision.after().monthlyTotal()).isEqualByComparingTo("285.69");
+    assertThat(revision.monthlyDelta()).isEqualByComparingTo("70.90");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), revisedBody.toBuilder().version("1.32").build()))
+        .isInstanceOfSatisfying(dev.zop.provisioner.ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.version kubernetes_minor_skipped"));
+    int mark = FAKE.calls().size();
+    Job revised = zop.jobs().await(zop.jobs().revise(job.id(), revisedBody).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(FAKE.calls().subList(mark, FAKE.calls().size())).filteredOn(c -> c.startsWith("container.") && !c.endsWith(".get"))
+        .containsExactly("container.masters.update", "container.nodePoolAutoscalings.set",
+            "container.nodePools.update");
+    // the same cluster and pool, changed where they stand, read back from the fake's state
+    var upgraded = com.google.container.v1.Cluster.parseFrom(FAKE.get("container",
+        "v1/projects/" + PROJECT + "/locations/us-central1/clusters/platform-prod").toByteString());
+    assertThat(upgraded.getId()).isEqualTo(cluster.getId());
+    assertThat(upgraded.getStatus()).isEqualTo(com.google.container.v1.Cluster.Status.RUNNING);
+    assertThat(upgraded.getCurrentMasterVersion()).isEqualTo("1.31.3-gke.100");
+    assertThat(upgraded.getNodePoolsList()).singleElement().satisfies(pool -> {
+      assertThat(pool.getConfig().getMachineType()).isEqualTo("n2-standard-2");
+      assertThat(pool.getVersion()).isEqualTo("1.31.3-gke.100");
+      assertThat(pool.getAutoscaling().getTotalMinNodeCount()).isEqualTo(3);
+      assertThat(pool.getAutoscaling().getTotalMaxNodeCount()).isEqualTo(10);
+    });
+    assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number() + " " + r.status())
+        .containsExactly("1 APPLIED", "2 APPLIED");
+
     tearDownWaitingOnDeletes(job, "cluster");
     assertThat(FAKE.resources("container")).isEmpty();
     assertThat(zop.spaces().list()).extracting(Space::id).doesNotContain(registered.id());

@@ -199,6 +199,7 @@ public final class GcpFake implements AutoCloseable {
     }
     this.types = registry.build();
     addBuiltInBehaviours();
+    new GkeBehaviours(this).register();
   }
 
   /**
@@ -359,7 +360,7 @@ public final class GcpFake implements AutoCloseable {
   }
 
   /** A stored or parsed message as the client library's own class. */
-  private static Message typed(Object message, Message prototype) {
+  static Message typed(Object message, Message prototype) {
     if (message == null) {
       return null;
     }
@@ -407,6 +408,21 @@ public final class GcpFake implements AutoCloseable {
   /** How many reads an operation stays running before it is done. */
   public void operationPolls(int polls) {
     this.operationPolls = polls;
+  }
+
+  /** The stored resource under {@code api + " " + path}, or null. */
+  Message stored(String key) {
+    return store.get(key);
+  }
+
+  void store(String key, Message resource) {
+    store.put(key, resource);
+  }
+
+  /** The operation of the change under way on the resource stored under {@code key}, or null. */
+  String changeUnderWay(String key) {
+    Change change = changesByResource.get(key);
+    return change == null ? null : change.operation.substring(change.operation.lastIndexOf('/') + 1);
   }
 
   /** Handles a method by its IAM permission, e.g. {@code compute.networks.addPeering}. */
@@ -1053,13 +1069,16 @@ public final class GcpFake implements AutoCloseable {
     final String operation;
     final String resource;
     final String kind;
+    /** What the change does to its resource once done, beyond the kind's own (a version set, a pool gone). */
+    final Runnable whenDone;
     int left;
 
-    Change(String operation, String resource, String kind, int left) {
+    Change(String operation, String resource, String kind, int left, Runnable whenDone) {
       this.operation = operation;
       this.resource = resource;
       this.kind = kind;
       this.left = left;
+      this.whenDone = whenDone;
     }
   }
 
@@ -1104,6 +1123,7 @@ public final class GcpFake implements AutoCloseable {
         // a change made in place (a peering, a start or stop) is in the resource already
       }
     }
+    change.whenDone.run();
     Message op = store.get(change.operation);
     if (op != null) {
       store.put(change.operation, done(op));
@@ -1144,13 +1164,27 @@ public final class GcpFake implements AutoCloseable {
         Descriptor type = cluster.getDescriptorForType();
         String name = (String) cluster.getField(type.findFieldByName("name"));
         cluster.setField(type.findFieldByName("endpoint"), "127.0.0.1");
-        cluster.setField(type.findFieldByName("current_master_version"),
-            cluster.getField(type.findFieldByName("initial_cluster_version")) + ".3-gke.100");
+        String version = gkeVersion((String) cluster.getField(type.findFieldByName("initial_cluster_version")));
+        cluster.setField(type.findFieldByName("current_master_version"), version);
+        cluster.setField(type.findFieldByName("current_node_version"), version);
+        // the node pools made with the cluster run its version, ready when it is
+        FieldDescriptor pools = type.findFieldByName("node_pools");
+        for (int i = 0; i < cluster.getRepeatedFieldCount(pools); i++) {
+          Message.Builder pool = ((Message) cluster.getRepeatedField(pools, i)).toBuilder();
+          pool.setField(pool.getDescriptorForType().findFieldByName("version"), version);
+          setEnumIfPresent(pool, "status", "RUNNING");
+          cluster.setRepeatedField(pools, i, pool.build());
+        }
         Message.Builder auth = cluster.getFieldBuilder(type.findFieldByName("master_auth"));
         auth.setField(auth.getDescriptorForType().findFieldByName("cluster_ca_certificate"),
             java.util.Base64.getEncoder().encodeToString(("-----BEGIN CERTIFICATE-----\nfake cluster CA for "
                 + name + "\n-----END CERTIFICATE-----\n").getBytes(StandardCharsets.UTF_8)));
       });
+
+  /** The version GKE runs for a requested one: a minor alone ({@code 1.31}) is that minor's current patch. */
+  static String gkeVersion(String requested) {
+    return requested.matches("\\d+\\.\\d+") ? requested + ".3-gke.100" : requested;
+  }
 
   private static void setTimestampIfPresent(Message.Builder builder, String field) {
     FieldDescriptor f = builder.getDescriptorForType().findFieldByName(field);
@@ -1222,6 +1256,10 @@ public final class GcpFake implements AutoCloseable {
 
   /** The method's own answer type: an operation for a change, the resource where the method returns it. */
   private Message operation(Route route, String path, Message resource, String kind) {
+    return operation(route, path, resource, kind, () -> { });
+  }
+
+  Message operation(Route route, String path, Message resource, String kind, Runnable whenDone) {
     Descriptor out = route.method().getOutputType();
     String api = route.api().name();
     String opId = "operation-" + ids.incrementAndGet();
@@ -1243,7 +1281,8 @@ public final class GcpFake implements AutoCloseable {
         opPath = location + "/operations/" + opId;
         op = com.google.container.v1.Operation.newBuilder().setName(opId)
             .setOperationType(kind.equals("insert") ? com.google.container.v1.Operation.Type.CREATE_CLUSTER
-                : com.google.container.v1.Operation.Type.DELETE_CLUSTER)
+                : kind.equals("delete") ? com.google.container.v1.Operation.Type.DELETE_CLUSTER
+                : com.google.container.v1.Operation.Type.valueOf(kind))
             .setSelfLink(selfLink(route, opPath)).setTargetLink(selfLink(route, path))
             .setStatus(com.google.container.v1.Operation.Status.RUNNING).build();
       }
@@ -1258,14 +1297,14 @@ public final class GcpFake implements AutoCloseable {
       }
       default -> {
         // a method that answers with the resource itself (Secret Manager) or nothing: done when it answers
-        finish(new Change("", api + " " + path, kind, 0));
+        finish(new Change("", api + " " + path, kind, 0, whenDone));
         return out.getFullName().equals("google.protobuf.Empty") ? com.google.protobuf.Empty.getDefaultInstance()
             : resource.getDescriptorForType().equals(out) ? resource : DynamicMessage.getDefaultInstance(out);
       }
     }
     store.put(api + " " + opPath, op);
     start(new Change(api + " " + opPath, api + " " + path, kind.equals("insert") || kind.equals("delete") ? kind
-        : "update", operationPolls));
+        : "update", operationPolls, whenDone));
     return store.get(api + " " + opPath);
   }
 

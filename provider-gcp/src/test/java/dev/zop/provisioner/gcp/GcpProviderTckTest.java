@@ -93,6 +93,12 @@ class GcpProviderTckTest extends ProviderTck {
   @Override
   protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        // every kind of GKE change at once: one minor up, a pool rescaled onto a new machine type, one added and
+        // one dropped
+        KubernetesSpec.named("tck-gke-" + suffix).version("1.30").nodeGroup("ng", "e2-standard-4", 1, 3)
+            .nodeGroup("old", "e2-standard-2", 1, 2).vpcId("tck-peer").build(),
+        KubernetesSpec.named("tck-gke-" + suffix).version("1.31").nodeGroup("ng", "e2-standard-8", 2, 5)
+            .nodeGroup("new", "e2-standard-2", 1, 2).vpcId("tck-peer").build()), java.util.Map.entry(
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-4096")
             .allocatedStorageGb(20).multiAz(true).backupRetentionDays(7).build(),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-8192")
