@@ -47,6 +47,15 @@ public record CatalogComponent(String id, String name, String category, String v
         provenance, status, statusReason, replacement);
   }
 
+  /**
+   * The same component at another version of its chart, as a job may ask for one; what the catalog recorded of
+   * its pinned release (app version, provenance) does not carry over.
+   */
+  public CatalogComponent atVersion(String chartVersion) {
+    return chartVersion.equals(version) ? this : new CatalogComponent(id, name, category, chartVersion, description,
+        repository, chart, defaultValues, null, null, status, statusReason, replacement);
+  }
+
   /** The same component with the release its pinned version was published from. */
   public CatalogComponent publishedFrom(String appVersion, ChartProvenance provenance) {
     return new CatalogComponent(id, name, category, version, description, repository, chart, defaultValues,

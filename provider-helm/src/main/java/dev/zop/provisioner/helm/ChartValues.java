@@ -39,6 +39,16 @@ final class ChartValues {
     return nest(flat);
   }
 
+  /** Whether a release's supplied values ({@code helm get values}, YAML) are {@code values}. */
+  static boolean same(Map<String, Object> values, String releaseValues) throws IOException {
+    YAMLMapper yaml = new YAMLMapper();
+    com.fasterxml.jackson.databind.JsonNode supplied = yaml.readTree(releaseValues == null ? "" : releaseValues);
+    com.fasterxml.jackson.databind.JsonNode wanted = yaml.valueToTree(values);
+    boolean none = supplied == null || supplied.isMissingNode() || supplied.isNull()
+        || supplied.isObject() && supplied.isEmpty();
+    return none ? wanted.isEmpty() : supplied.equals(wanted);
+  }
+
   /** A stable digest-friendly rendering: keys sorted. */
   static String yaml(Map<String, Object> values) throws IOException {
     return new YAMLMapper().writeValueAsString(values);

@@ -7,14 +7,17 @@ import dev.zop.provisioner.ComponentStatus;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spi.ClusterTarget;
+import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -89,6 +93,23 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
     return errors;
   }
 
+  /** A spec without a chart version takes the one the catalog pins, named in the plan. */
+  @Override
+  public Defaulted<ComponentSpec> withDefaults(ComponentSpec spec) {
+    CatalogComponent pinned = catalog.apply(spec.componentId());
+    if (pinned == null || spec.chartVersion() != null) {
+      return new Defaulted<>(spec, List.of());
+    }
+    return new Defaulted<>(spec.withChartVersion(pinned.version()), List.of(new PlanDefault("chartVersion",
+        pinned.version(), "the chart version the catalog pins for " + pinned.id())));
+  }
+
+  /** The catalog's component at the chart version the spec asks for. */
+  private CatalogComponent component(ComponentSpec spec) {
+    CatalogComponent pinned = catalog.apply(spec.componentId());
+    return pinned == null || spec.chartVersion() == null ? pinned : pinned.atVersion(spec.chartVersion());
+  }
+
   private static String namespace(ComponentSpec spec) {
     return spec.namespace() != null ? spec.namespace() : spec.componentId();
   }
@@ -139,8 +160,77 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
     return List.of();
   }
 
+  /**
+   * A component's revision is a Helm upgrade of its release to the revised chart version and values, atomic: an
+   * upgrade that fails is rolled back by Helm to the release's previous revision, and the job fails at the step
+   * with what Helm said. The release cannot move to another namespace.
+   */
+  @Override
+  public Revision revise(ComponentSpec current, ComponentSpec revised, Outputs recorded) {
+    if (!recorded.has(RELEASE)) {
+      return Revision.none();
+    }
+    String release = recorded.get(RELEASE);
+    String namespace = recorded.has(NAMESPACE) ? recorded.get(NAMESPACE) : namespace(current);
+    Revision revision = Revision.of(List.of(
+        step("resolve-chart", List.of("http:GET chart repository"), ctx -> resolve(revised)),
+        step("upgrade-release", List.of("kubernetes:secrets/*", "kubernetes:<chart resources>/*"),
+            ctx -> upgrade(revised, release, namespace))))
+        .inPlace("chartVersion", "values");
+    if (!Objects.equals(namespace(current), namespace(revised))) {
+      revision.refuse("namespace", "namespace_change", "release " + release + " lives in namespace " + namespace
+          + " and cannot move: install the component again in " + namespace(revised) + " and delete this job");
+    }
+    return revision;
+  }
+
+  private StepResult upgrade(ComponentSpec revised, String release, String namespace) throws Exception {
+    CatalogComponent component = component(revised);
+    Path work = Files.createTempDirectory("zop-helm-");
+    try {
+      Path kubeconfig = KubeconfigFile.write(cluster.kubeconfig(), work);
+      Release existing = find(kubeconfig, release, namespace);
+      if (existing == null) {
+        return StepResult.fail(Failure.userAction(FailureCodes.RESOURCE_MISSING, "release " + release + " is not"
+            + " in namespace " + namespace + ": it was uninstalled outside this job", "Delete the job, or install"
+            + " the component again.", null));
+      }
+      if (existing.getStatus() != null && existing.getStatus().startsWith("pending")) {
+        return StepResult.waitFor(BUSY_RETRY, "release " + release + " is " + existing.getStatus());
+      }
+      Map<String, Object> values = ChartValues.merge(component.defaultValues(), revised.values());
+      String chartRef = component.chart() + "-" + component.version();
+      // a resumed step whose upgrade was made before the crash finds the release as revised, and leaves it
+      if (!"deployed".equals(existing.getStatus()) || !chartRef.equals(existing.getChart())
+          || !ChartValues.same(values, Helm.get(release).values().withNamespace(namespace)
+              .withKubeConfig(kubeconfig).call())) {
+        Path chart = charts.fetch(component);
+        Path valuesFile = ChartValues.write(values, work);
+        try {
+          existing = new Helm(chart).upgrade().withName(release).withNamespace(namespace).withValuesFile(valuesFile)
+              .atomic().withKubeConfig(kubeconfig).call();
+        } catch (RuntimeException failed) {
+          Release after = find(kubeconfig, release, namespace);
+          if (after == null || !"deployed".equals(after.getStatus())
+              || Integer.parseInt(after.getRevision()) <= Integer.parseInt(existing.getRevision()) + 1) {
+            throw failed;
+          }
+          return StepResult.fail(Failure.userAction("release_upgrade_failed", "release " + release + " could not"
+              + " be upgraded to " + chartRef + ": " + failed.getMessage() + "; Helm rolled it back (revision "
+              + after.getRevision() + " runs " + after.getChart() + " as before)", "The release runs as before. Fix what"
+              + " Helm names and retry, which repeats this upgrade; a job whose revision failed takes no other"
+              + " revision until it succeeds.", null));
+        }
+      }
+      return StepResult.done(REVISION.is(existing.getRevision()), RELEASE_STATUS.is(existing.getStatus()),
+          CHART_VERSION.is(component.version()));
+    } finally {
+      delete(work);
+    }
+  }
+
   private StepResult resolve(ComponentSpec spec) throws Exception {
-    CatalogComponent component = catalog.apply(spec.componentId());
+    CatalogComponent component = component(spec);
     charts.fetch(component);
     return StepResult.done(CHART.is(component.chart()), CHART_VERSION.is(component.version()),
         REPOSITORY.is(component.repository()));
@@ -153,7 +243,7 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   }
 
   private StepResult install(ComponentSpec spec, StepContext ctx) throws Exception {
-    CatalogComponent component = catalog.apply(spec.componentId());
+    CatalogComponent component = component(spec);
     String namespace = namespace(spec);
     String release = spec.componentId();
     Path work = Files.createTempDirectory("zop-helm-");

@@ -7,6 +7,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -30,18 +34,23 @@ final class ChartRepository implements AutoCloseable {
     Path root = Files.createTempDirectory("zop-charts");
     Path sources = Path.of("src/test/resources/charts").toAbsolutePath();
     StringBuilder index = new StringBuilder("apiVersion: v1\nentries:\n");
+    // a chart's versions sit under its name (from Chart.yaml, not the directory's) in one entry
+    Map<String, List<String>> versions = new TreeMap<>();
     try (Stream<Path> charts = Files.list(sources)) {
       for (Path chart : charts.sorted().toList()) {
         new Helm(chart).packageIt().withDestination(root).call();
-        String name = chart.getFileName().toString();
-        String version = Files.readAllLines(chart.resolve("Chart.yaml")).stream()
-            .filter(l -> l.startsWith("version:")).findFirst().orElseThrow().substring(8).trim();
-        // helm-java does not write index.yaml, so the fixture does
-        index.append("  ").append(name).append(":\n  - apiVersion: v2\n    name: ").append(name)
-            .append("\n    version: ").append(version).append("\n    urls:\n    - ").append(name).append('-')
-            .append(version).append(".tgz\n");
+        List<String> lines = Files.readAllLines(chart.resolve("Chart.yaml"));
+        versions.computeIfAbsent(field(lines, "name:"), n -> new ArrayList<>()).add(field(lines, "version:"));
       }
     }
+    // helm-java does not write index.yaml, so the fixture does
+    versions.forEach((name, list) -> {
+      index.append("  ").append(name).append(":\n");
+      for (String version : list) {
+        index.append("  - apiVersion: v2\n    name: ").append(name).append("\n    version: ").append(version)
+            .append("\n    urls:\n    - ").append(name).append('-').append(version).append(".tgz\n");
+      }
+    });
     // upstream charts vendored already packaged, named <chart>-<version>.tgz (see upstream-charts/README.md)
     try (Stream<Path> packages = Files.list(Path.of("src/test/resources/upstream-charts").toAbsolutePath())) {
       for (Path tgz : packages.filter(p -> p.toString().endsWith(".tgz")).sorted().toList()) {
@@ -72,6 +81,10 @@ final class ChartRepository implements AutoCloseable {
     });
     server.start();
     return new ChartRepository(server, root);
+  }
+
+  private static String field(List<String> lines, String key) {
+    return lines.stream().filter(l -> l.startsWith(key)).findFirst().orElseThrow().substring(key.length()).trim();
   }
 
   String url() {

@@ -145,6 +145,56 @@ class HelmComponentsTest {
   }
 
   @Test
+  void aRevisionUpgradesTheReleaseAndAFailedUpgradeIsRolledBackByHelm() {
+    ComponentSpec first = ComponentSpec.of("zop-demo", Map.of("greeting", "hi")).inNamespace("zop-revised");
+    Plan plan = zop.jobs().plan(space.id(), first);
+    assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value()).containsExactly("chartVersion=0.1.0");
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), first).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(settings("zop-revised", "zop-demo").getData()).containsEntry("greeting", "hi")
+        .doesNotContainKey("chartVersion");
+
+    // the next chart version and another greeting: one Helm upgrade of the same release
+    ComponentSpec next = first.withChartVersion("0.2.0").withValue("greeting", "hello again");
+    var revision = zop.jobs().planRevision(job.id(), next);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to() + " " + c.effect())
+        .containsExactlyInAnyOrder("chartVersion:0.1.0->0.2.0 IN_PLACE", "values.greeting:hi->hello again IN_PLACE");
+    assertThat(revision.steps()).extracting(s -> s.name()).containsExactly("resolve-chart", "upgrade-release");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), next.inNamespace("elsewhere")))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).containsExactly("config.namespace namespace_change"));
+    Job upgraded = zop.jobs().await(zop.jobs().revise(job.id(), next).id(), WAIT);
+    assertThat(upgraded.status()).as(String.valueOf(upgraded.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(upgraded.outputs()).containsEntry("chartVersion", "0.2.0").containsEntry("revision", "2");
+    assertThat(releases("zop-revised")).singleElement().satisfies(r -> {
+      assertThat(r.getChart()).isEqualTo("zop-demo-0.2.0");
+      assertThat(r.getRevision()).isEqualTo("2");
+      assertThat(r.getStatus()).isEqualTo("deployed");
+    });
+    assertThat(settings("zop-revised", "zop-demo").getData()).containsEntry("greeting", "hello again")
+        .containsEntry("chartVersion", "0.2.0").containsEntry("colour", "teal");
+
+    // a second ConfigMap whose name the API server refuses: Helm rolls the release back, the job fails at its step
+    Job failed = zop.jobs().await(zop.jobs().revise(job.id(), next.withValue("greeting", "never seen")
+        .withValue("extraConfigMapName", "Not_A_Valid_Name")).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(failed.currentStep().name()).isEqualTo("upgrade-release");
+    assertThat(failed.lastFailure().code()).isEqualTo("release_upgrade_failed");
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    assertThat(failed.lastFailure().message()).contains("rolled it back", "zop-demo-0.2.0");
+    assertThat(releases("zop-revised")).singleElement().satisfies(r -> {
+      assertThat(r.getStatus()).isEqualTo("deployed");
+      assertThat(r.getRevision()).isEqualTo("4"); // 3 failed, 4 is the rollback to 2
+    });
+    assertThat(settings("zop-revised", "zop-demo").getData()).containsEntry("greeting", "hello again");
+    assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number() + " " + r.status())
+        .containsExactly("1 APPLIED", "2 APPLIED", "3 FAILED");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(releases("zop-revised")).isEmpty();
+  }
+
+  @Test
   void namespacesAreListedAndCreatedWithOurLabel() {
     List<Namespace> before = zop.spaces().namespaces(space.id()).list();
     assertThat(before).extracting(Namespace::name).contains("default", "kube-system");

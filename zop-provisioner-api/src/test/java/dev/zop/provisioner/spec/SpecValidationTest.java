@@ -114,6 +114,9 @@ class SpecValidationTest {
     assertThat(fields(new RegistrySpec("team/checkout-api", null, null))).isEmpty();
     assertThat(fields(new ComponentSpec("Ingress Nginx", "Bad_NS", Map.of()))).containsExactly("componentID",
         "namespace");
+    assertThat(fields(new ComponentSpec("kong", null, Map.of(), "latest"))).containsExactly("chartVersion");
+    assertThat(fields(new ComponentSpec("kong", null, Map.of(), "3.4.1"))).isEmpty();
+    assertThat(fields(new ComponentSpec("kong", null, Map.of(), "1.0.0-rc.1+build.5"))).isEmpty();
   }
 
   @Test

@@ -32,7 +32,8 @@ public final class Requests {
       @JsonProperty("spaceID") @JsonAlias("spaceId") String spaceId,
       @JsonProperty("componentID") @JsonAlias("componentId") String componentId,
       String namespace,
-      Map<String, Object> values) {}
+      Map<String, Object> values,
+      String chartVersion) {}
 
   /** {@code POST /space-discovery/{spaceID}/namespaces}. */
   public record CreateNamespace(String name) {}

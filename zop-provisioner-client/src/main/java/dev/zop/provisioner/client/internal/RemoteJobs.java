@@ -64,7 +64,7 @@ public final class RemoteJobs implements Jobs {
 
   @Override
   public Job installComponent(SpaceId spaceId, String componentId, Map<String, Object> values) {
-    return http.send("POST", new InstallComponent(spaceId.value(), componentId, null, values), Job.class, JOBS,
+    return http.send("POST", new InstallComponent(spaceId.value(), componentId, null, values, null), Job.class, JOBS,
         "install-component");
   }
 

@@ -153,7 +153,8 @@ final class JobRoutes {
             missing.add(FieldError.required("componentID"));
           }
           ValidationException.throwIfAny(missing);
-          ComponentSpec spec = new ComponentSpec(body.componentId(), body.namespace(), body.values());
+          ComponentSpec spec = new ComponentSpec(body.componentId(), body.namespace(), body.values(),
+              body.chartVersion());
           ValidationException.throwIfAny(spec.validate());
           SubmitOptions options = new SubmitOptions(call.header("Idempotency-Key"), null, null);
           SpaceId space = Routes.id("spaceID", body.spaceId(), SpaceId::of);
