@@ -23,10 +23,8 @@ import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,16 +70,8 @@ class AwsRevisionIT {
   }
 
   /** What moto holds, as boto3 reads it. */
-  private static JsonNode inventory(String script) throws IOException, InterruptedException {
-    Process python = new ProcessBuilder("python3", "-c", """
-        import boto3, json, sys
-        kw = dict(endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id="testing",
-                  aws_secret_access_key="testing")
-        """ + script, MOTO.endpoint()).redirectErrorStream(true).start();
-    String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(python.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(python.exitValue()).as(out).isZero();
-    return JSON.readTree(out);
+  private static JsonNode inventory(String script) throws IOException {
+    return JSON.readTree(MOTO.boto3(script));
   }
 
   @Test

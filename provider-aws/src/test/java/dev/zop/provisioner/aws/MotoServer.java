@@ -22,7 +22,7 @@ import software.amazon.awssdk.regions.Region;
  * A moto server (the AWS emulator on this machine) on a free loopback port, started once per test JVM and
  * stopped when it exits. Missing moto fails the test: these tests must run, not skip.
  */
-final class MotoServer {
+public final class MotoServer {
   private static MotoServer instance;
 
   private final String endpoint;
@@ -32,14 +32,14 @@ final class MotoServer {
     this.endpoint = endpoint;
   }
 
-  static synchronized MotoServer get() {
+  public static synchronized MotoServer get() {
     if (instance == null) {
       instance = start();
     }
     return instance;
   }
 
-  String endpoint() {
+  public String endpoint() {
     return endpoint;
   }
 
@@ -50,8 +50,32 @@ final class MotoServer {
         .httpClient(UrlConnectionHttpClient.create()).build();
   }
 
+  /**
+   * What moto holds, read with boto3 (AWS's own Python SDK, not ours): {@code script} runs with {@code boto3},
+   * {@code json} and {@code kw} (the endpoint, region and credentials for a client) in scope and prints JSON.
+   */
+  public String boto3(String script) {
+    try {
+      Process python = new ProcessBuilder("python3", "-c", """
+          import boto3, json, sys
+          kw = dict(endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id="testing",
+                    aws_secret_access_key="testing")
+          """ + script, endpoint).redirectErrorStream(true).start();
+      String out = new String(python.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!python.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || python.exitValue() != 0) {
+        throw new IllegalStateException("boto3 failed: " + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException("python3 with boto3 is needed to read moto's state", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Forgets every resource, as a fresh server would have none. */
-  void reset() {
+  public void reset() {
     post("/moto-api/reset", "");
     post("/moto-api/reset-auth", "inf");
   }
