@@ -42,6 +42,11 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   static final StateKey<String> CLUSTER_ARN = StateKey.text("clusterArn");
   static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
   static final StateKey.PerPart<String> NODE_GROUP_NAME = StateKey.textPerPart("nodegroup.%s.name");
+  /**
+   * The EKS node group a group's replacement retires, until it is deleted (then empty): recorded before the new one
+   * is made, so a teardown after a failed or interrupted replacement finds both.
+   */
+  static final StateKey.PerPart<String> RETIRING_NODE_GROUP = StateKey.textPerPart("nodegroup.%s.retiring");
 
   static final Set<String> VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31", "1.32");
   private static final List<String> CLUSTER_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSClusterPolicy");
@@ -103,9 +108,10 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
       steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-          EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, spec, group)));
+          EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, spec, group,
+          group.name())));
       steps.add(ProviderStep.of("await-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
-          ctx -> awaitNodegroup(ctx, spec, group)));
+          ctx -> awaitNodegroup(ctx, spec, group.name())));
     }
     return steps;
   }
@@ -113,14 +119,15 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   /**
    * A cluster's revision: a Kubernetes minor upgrade (one minor up, never down) of the control plane and then of
    * each node group that stays; each staying group's min, max and desired size; groups added are created and groups
-   * dropped deleted. A group's instance type is not changed yet: refused by field.
+   * dropped deleted. EKS cannot change a managed node group's instance type: the group is replaced, a new EKS node
+   * group of the new type made beside it (named after the group and its type) and, once it is active, the old one
+   * deleted, which EKS drains node by node first. The group keeps its name in the spec; its EKS name is recorded.
    */
   @Override
   public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
     List<Step> steps = new ArrayList<>();
     Map<String, NodeGroup> before = new java.util.LinkedHashMap<>();
     current.nodeGroups().forEach(group -> before.put(group.name(), group));
-    Revision refusals = Revision.none();
     boolean upgrade = !current.version().equals(revised.version());
     if (upgrade) {
       steps.add(ProviderStep.of("upgrade-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_UPDATE_CLUSTER_VERSION),
@@ -130,29 +137,41 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     }
     for (NodeGroup group : revised.nodeGroups()) {
       NodeGroup was = before.get(group.name());
-      if (was == null) {
-        steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-            EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, revised, group)));
-        steps.add(ProviderStep.of("await-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
-            ctx -> awaitNodegroup(ctx, revised, group)));
+      String eksName = recorded.has(NODE_GROUP_NAME.of(group.name())) ? recorded.get(NODE_GROUP_NAME.of(group.name()))
+          : group.name();
+      if (was == null || !was.instanceType().equals(group.instanceType())) {
+        String made = was == null ? group.name() : replacementName(group, eksName);
+        if (was == null) {
+          steps.add(ProviderStep.of("create-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP,
+              EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, revised, group,
+              made)));
+        } else {
+          steps.add(ProviderStep.of("create-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP,
+              EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> {
+                ctx.recordIntent(Map.ofEntries(RETIRING_NODE_GROUP.of(group.name()).is(eksName)));
+                return createNodegroup(ctx, revised, group, made);
+              }));
+        }
+        steps.add(ProviderStep.of("await-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP),
+            ctx -> awaitNodegroup(ctx, revised, made)));
+        if (was != null) {
+          steps.add(ProviderStep.of("drain-and-delete-nodegroup-" + eksName, List.of(EKS_DESCRIBE_NODEGROUP,
+              EKS_DELETE_NODEGROUP), ctx -> retired(group, deleteNodegroup(ctx, current, eksName))));
+        }
         continue;
-      }
-      if (!was.instanceType().equals(group.instanceType())) {
-        refusals.refuse("nodeGroups", "instance_type_change", "node group " + group.name() + " keeps its instance"
-            + " type " + was.instanceType() + ": add a group of " + group.instanceType() + " and drop this one");
       }
       if (!was.min().equals(group.min()) || !was.max().equals(group.max())
           || was.desiredSize() != group.desiredSize()) {
         steps.add(ProviderStep.of("scale-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-            EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, revised, group)));
+            EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, revised, group, eksName)));
         steps.add(ProviderStep.of("await-nodegroup-scaled-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
-            ctx -> awaitNodegroup(ctx, revised, group)));
+            ctx -> awaitNodegroup(ctx, revised, eksName)));
       }
       if (upgrade) {
         steps.add(ProviderStep.of("upgrade-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-            EKS_UPDATE_NODEGROUP_VERSION), ctx -> upgradeNodegroup(ctx, revised, group)));
+            EKS_UPDATE_NODEGROUP_VERSION), ctx -> upgradeNodegroup(ctx, revised, eksName)));
         steps.add(ProviderStep.of("await-nodegroup-upgraded-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
-            ctx -> awaitNodegroupVersion(ctx, revised, group)));
+            ctx -> awaitNodegroupVersion(ctx, revised, eksName)));
       }
     }
     Set<String> kept = new java.util.HashSet<>();
@@ -160,13 +179,27 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     for (int i = current.nodeGroups().size() - 1; i >= 0; i--) {
       NodeGroup group = current.nodeGroups().get(i);
       if (!kept.contains(group.name()) && recorded.has(NODE_GROUP_NAME.of(group.name()))) {
+        String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
         steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, current, group)));
+            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, current, eksName)));
       }
     }
-    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups");
-    refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
+    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups")
+        .replaces("nodeGroups[*].instanceType", "the group's nodes are replaced: a node group of the new type is"
+            + " made, then the old one drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "EKS", current.version(), revised.version());
+  }
+
+  /** A retired group's deletion, once done, recorded as nothing left to retire. */
+  private static StepResult retired(NodeGroup group, StepResult deletion) {
+    return deletion instanceof StepResult.Done ? StepResult.done(RETIRING_NODE_GROUP.of(group.name()).is(""))
+        : deletion;
+  }
+
+  /** The EKS name of a group replaced for a new instance type: the group's name and the type, never the old name. */
+  static String replacementName(NodeGroup group, String previous) {
+    String name = group.name() + "-" + group.instanceType().replaceAll("[^A-Za-z0-9]", "-");
+    return name.equals(previous) ? name + "-2" : name.length() > 63 ? name.substring(0, 63) : name;
   }
 
   /** Asks EKS for the new version unless the cluster has it or is being updated already. */
@@ -191,36 +224,37 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   /** Sets the group's sizes unless it has them: a resumed step asks nothing twice. */
-  private StepResult scaleNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
-    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+  private StepResult scaleNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group, String eksName) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), eksName);
     if (nodegroup == null) {
-      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " is gone"));
+      return StepResult.fail(Failure.system("resource_missing", "node group " + eksName + " is gone"));
     }
     var scaling = nodegroup.scalingConfig();
     if (scaling == null || !group.min().equals(scaling.minSize()) || !group.max().equals(scaling.maxSize())
         || group.desiredSize() != scaling.desiredSize()) {
       CALLS.call(EKS_UPDATE_NODEGROUP_CONFIG, () -> eks.updateNodegroupConfig(r -> r.clusterName(spec.name())
-          .nodegroupName(group.name()).scalingConfig(s -> s.minSize(group.min()).maxSize(group.max())
-              .desiredSize(group.desiredSize())).clientRequestToken(ctx.clientToken("scale-" + group.name()))));
+          .nodegroupName(eksName).scalingConfig(s -> s.minSize(group.min()).maxSize(group.max())
+              .desiredSize(group.desiredSize())).clientRequestToken(ctx.clientToken("scale-" + eksName))));
     }
     return StepResult.done();
   }
 
-  private StepResult upgradeNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
-    Nodegroup nodegroup = findNodegroup(spec.name(), group.name());
+  private StepResult upgradeNodegroup(StepContext ctx, KubernetesSpec spec, String eksName) {
+    Nodegroup nodegroup = findNodegroup(spec.name(), eksName);
     if (nodegroup == null) {
-      return StepResult.fail(Failure.system("resource_missing", "node group " + group.name() + " is gone"));
+      return StepResult.fail(Failure.system("resource_missing", "node group " + eksName + " is gone"));
     }
     if (!spec.version().equals(nodegroup.version()) && !"UPDATING".equals(nodegroup.statusAsString())) {
       CALLS.call(EKS_UPDATE_NODEGROUP_VERSION, () -> eks.updateNodegroupVersion(r -> r.clusterName(spec.name())
-          .nodegroupName(group.name()).version(spec.version())
-          .clientRequestToken(ctx.clientToken("upgrade-" + group.name()))));
+          .nodegroupName(eksName).version(spec.version())
+          .clientRequestToken(ctx.clientToken("upgrade-" + eksName))));
     }
     return StepResult.done();
   }
 
-  private StepResult awaitNodegroupVersion(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
-    return poll.awaitReady(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+  private StepResult awaitNodegroupVersion(StepContext ctx, KubernetesSpec spec, String eksName)
+      throws Exception {
+    return poll.awaitReady(ctx, "node group " + eksName, () -> findNodegroup(spec.name(), eksName),
         nodegroup -> nodegroup.statusAsString() + " at " + nodegroup.version(),
         nodegroup -> "ACTIVE".equals(nodegroup.statusAsString()) && spec.version().equals(nodegroup.version()),
         nodegroup -> null, nodegroup -> StepResult.done());
@@ -231,9 +265,17 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<Step> steps = new ArrayList<>();
     for (int i = spec.nodeGroups().size() - 1; i >= 0; i--) {
       NodeGroup group = spec.nodeGroups().get(i);
+      String retiring = recorded.has(RETIRING_NODE_GROUP.of(group.name()))
+          ? recorded.get(RETIRING_NODE_GROUP.of(group.name())) : "";
+      if (!retiring.isEmpty()) {
+        // a replacement that did not finish: its old group too
+        steps.add(ProviderStep.of("delete-nodegroup-" + retiring, List.of(EKS_DESCRIBE_NODEGROUP,
+            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, retiring)));
+      }
       if (recorded.has(NODE_GROUP_NAME.of(group.name()))) {
+        String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
         steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
-            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, group)));
+            EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, eksName)));
       }
     }
     if (recorded.has(SharedState.CLUSTER_NAME)) {
@@ -306,37 +348,37 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         cluster -> StepResult.done(ENDPOINT.is(cluster.endpoint()), CLUSTER_ARN.is(cluster.arn())));
   }
 
-  private StepResult createNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) {
-    Nodegroup existing = findNodegroup(spec.name(), group.name());
+  private StepResult createNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group, String eksName) {
+    Nodegroup existing = findNodegroup(spec.name(), eksName);
     if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(NODE_GROUP_NAME.of(group.name()).is(group.name())));
+      ctx.recordIntent(Map.ofEntries(NODE_GROUP_NAME.of(group.name()).is(eksName)));
       String nodeRole = ctx.outputs().require(NODE_ROLE_ARN);
       CALLS.call(EKS_CREATE_NODEGROUP, () -> eks.createNodegroup(r -> r.clusterName(spec.name())
-          .nodegroupName(group.name()).nodeRole(nodeRole).subnets(spec.subnetIds()).instanceTypes(group.instanceType())
+          .nodegroupName(eksName).nodeRole(nodeRole).subnets(spec.subnetIds()).instanceTypes(group.instanceType())
           .scalingConfig(s -> s.minSize(group.min()).maxSize(group.max()).desiredSize(group.desiredSize()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value()))
-          .clientRequestToken(ctx.clientToken("create-nodegroup-" + group.name()))));
+          .clientRequestToken(ctx.clientToken("create-nodegroup-" + eksName))));
     }
-    return StepResult.done(NODE_GROUP_NAME.of(group.name()).is(group.name()));
+    return StepResult.done(NODE_GROUP_NAME.of(group.name()).is(eksName));
   }
 
-  private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
-    return poll.awaitReady(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+  private StepResult awaitNodegroup(StepContext ctx, KubernetesSpec spec, String eksName) throws Exception {
+    return poll.awaitReady(ctx, "node group " + eksName, () -> findNodegroup(spec.name(), eksName),
         Nodegroup::statusAsString, nodegroup -> "ACTIVE".equals(nodegroup.statusAsString()),
         nodegroup -> !Set.of("CREATE_FAILED", "DEGRADED").contains(nodegroup.statusAsString()) ? null
-            : Failure.userAction("nodegroup_failed", "node group " + group.name() + " is "
+            : Failure.userAction("nodegroup_failed", "node group " + eksName + " is "
                 + nodegroup.statusAsString() + ": " + nodegroup.health(),
                 "Check the node role, subnets and instance type quota, then retry.",
                 "https://console.aws.amazon.com/eks/home#/clusters/" + spec.name()),
         nodegroup -> StepResult.done());
   }
 
-  private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, NodeGroup group) throws Exception {
+  private StepResult deleteNodegroup(StepContext ctx, KubernetesSpec spec, String eksName) throws Exception {
     // the node group lives in the job's own cluster: whatever is there under its name is the job's
-    return poll.deleteAndWait(ctx, "node group " + group.name(), () -> findNodegroup(spec.name(), group.name()),
+    return poll.deleteAndWait(ctx, "node group " + eksName, () -> findNodegroup(spec.name(), eksName),
         nodegroup -> true, nodegroup -> "DELETING".equals(nodegroup.statusAsString()),
         nodegroup -> CALLS.call(EKS_DELETE_NODEGROUP,
-            () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(group.name()))));
+            () -> eks.deleteNodegroup(r -> r.clusterName(spec.name()).nodegroupName(eksName))));
   }
 
   private StepResult deleteCluster(StepContext ctx, KubernetesSpec spec) throws Exception {

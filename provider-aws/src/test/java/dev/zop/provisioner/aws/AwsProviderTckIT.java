@@ -107,6 +107,11 @@ class AwsProviderTckIT extends ProviderTck {
                 .subnetIds(clusterSubnets).build(),
             KubernetesSpec.named("tck-k8s-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 2, 4)
                 .nodeGroup("extra", "m5.large", 1, 1).subnetIds(clusterSubnets).build()),
+        // a group's instance type: a new EKS node group of the type, then the old one drained and deleted
+        Map.entry(KubernetesSpec.named("tck-eks-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
+                .subnetIds(clusterSubnets).build(),
+            KubernetesSpec.named("tck-eks-" + suffix).version("1.30").nodeGroup("ng", "m5.xlarge", 1, 3)
+                .subnetIds(clusterSubnets).build()),
         Map.entry(DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
                 .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.m5.large")

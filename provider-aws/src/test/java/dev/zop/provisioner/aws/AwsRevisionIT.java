@@ -183,7 +183,32 @@ class AwsRevisionIT {
     assertThat(eks.at("/groups/0/maxSize").asInt()).isEqualTo(10);
     assertThat(eks.at("/groups/0/desiredSize").asInt()).isEqualTo(3);
 
+    // a new instance type: EKS cannot change a node group's, so a group of m5.xlarge replaces it
+    KubernetesSpec larger = revised.toBuilder().nodeGroups(List.of(new dev.zop.provisioner.spec.NodeGroup("default",
+        "m5.xlarge", 3, 10, null))).build();
+    RevisionPlan replacing = zop.jobs().planRevision(job.id(), larger);
+    assertThat(replacing.changes()).singleElement().satisfies(c -> {
+      assertThat(c.field()).isEqualTo("nodeGroups[0].instanceType");
+      assertThat(c.effect()).isEqualTo(RevisionChange.Effect.REPLACE);
+      assertThat(c.note()).contains("drained");
+    });
+    assertThat(replacing.steps()).extracting(s -> s.name()).containsExactly("create-nodegroup-default-m5-xlarge",
+        "await-nodegroup-default-m5-xlarge", "drain-and-delete-nodegroup-default");
+    Job replaced = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(replaced.status()).as(String.valueOf(replaced.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    JsonNode after = inventory("""
+        eks = boto3.client("eks", **kw)
+        groups = eks.list_nodegroups(clusterName="platform-prod")["nodegroups"]
+        print(json.dumps({"names": groups, "types": [eks.describe_nodegroup(clusterName="platform-prod",
+            nodegroupName=g)["nodegroup"]["instanceTypes"] for g in groups]}))
+        """);
+    assertThat(after.get("names")).extracting(JsonNode::asText).containsExactly("default-m5-xlarge");
+    assertThat(after.at("/types/0/0").asText()).isEqualTo("m5.xlarge");
+
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(inventory("""
+        print(json.dumps(boto3.client("eks", **kw).list_clusters()["clusters"]))
+        """)).isEmpty();
   }
 
   @Test
