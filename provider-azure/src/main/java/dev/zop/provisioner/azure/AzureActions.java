@@ -20,6 +20,9 @@ final class AzureActions {
   static final String MANAGED_CLUSTERS_READ = "Microsoft.ContainerService/managedClusters/read";
   static final String MANAGED_CLUSTERS_WRITE = "Microsoft.ContainerService/managedClusters/write";
   static final String MANAGED_CLUSTERS_DELETE = "Microsoft.ContainerService/managedClusters/delete";
+  static final String AGENT_POOLS_READ = "Microsoft.ContainerService/managedClusters/agentPools/read";
+  static final String AGENT_POOLS_WRITE = "Microsoft.ContainerService/managedClusters/agentPools/write";
+  static final String AGENT_POOLS_DELETE = "Microsoft.ContainerService/managedClusters/agentPools/delete";
   static final String MANAGED_CLUSTERS_LIST_USER_CREDENTIAL =
       "Microsoft.ContainerService/managedClusters/listClusterUserCredential/action";
   /** Placing a cluster's nodes in a subnet needs this on the subnet. */

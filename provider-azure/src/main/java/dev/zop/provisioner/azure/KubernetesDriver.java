@@ -2,6 +2,7 @@ package dev.zop.provisioner.azure;
 
 import static dev.zop.provisioner.azure.AzureActions.*;
 
+import com.azure.resourcemanager.containerservice.fluent.models.AgentPoolInner;
 import com.azure.resourcemanager.containerservice.fluent.models.ManagedClusterInner;
 import com.azure.resourcemanager.containerservice.models.AgentPoolMode;
 import com.azure.resourcemanager.containerservice.models.ManagedClusterAgentPoolProfile;
@@ -45,6 +46,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
   static final StateKey<String> CLUSTER_ID = StateKey.text("clusterId");
   static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+  /** A group's agent pool, where it is not the group's own name: a pool that replaced it for a new VM size. */
+  static final StateKey.PerPart<String> AGENT_POOL = StateKey.textPerPart("agentpool.%s.name");
 
   private final AzureClients clients;
   private final CloudCalls calls;
@@ -117,38 +120,102 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   /**
-   * An AKS cluster's Kubernetes minor (one up, never down) and its node groups' min, max and desired counts
-   * change where it stands: the managed cluster as it is, with those changed, PUT again, as {@code az aks update}
-   * does. Groups added or dropped and a group's size of VM are not changed yet: refused by field.
+   * An AKS cluster's revision. Its Kubernetes minor (one up, never down) and the staying groups' min, max and
+   * desired counts change where it stands: the managed cluster as it is, with those changed, PUT again, as
+   * {@code az aks update} does. Groups added get an agent pool each, groups dropped lose theirs (AKS drains its
+   * nodes first). AKS cannot change a pool's VM size: a pool of the new size, in the old one's mode, is made beside
+   * it and the old one then deleted, drained; the group's pool is recorded. Teardown deletes the cluster with every
+   * pool it has.
    */
   @Override
   public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
-    Revision revision = Revision.of(List.of(
-        ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
-            ctx -> updateCluster(ctx, revised)),
-        ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
-            ctx -> awaitUpdated(ctx, revised))))
-        .inPlace("version", "nodeGroups[*].min", "nodeGroups[*].max", "nodeGroups[*].desired");
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return Revision.none();
+    }
+    Map<String, NodeGroup> before = new java.util.LinkedHashMap<>();
+    current.nodeGroups().forEach(group -> before.put(group.name(), group));
+    Map<String, String> staying = new java.util.LinkedHashMap<>();
+    boolean resized = false;
+    List<Step> pools = new ArrayList<>();
+    for (NodeGroup group : revised.nodeGroups()) {
+      NodeGroup was = before.get(group.name());
+      if (was == null) {
+        String made = poolName(group);
+        pools.add(ProviderStep.of("create-agent-pool-" + made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
+            SUBNETS_JOIN), ctx -> createPool(ctx, revised, group, made, null)));
+        pools.add(ProviderStep.of("await-agent-pool-" + made, List.of(AGENT_POOLS_READ),
+            ctx -> awaitPool(ctx, revised, made)));
+        continue;
+      }
+      String pool = poolOf(recorded, group);
+      if (!was.instanceType().equals(group.instanceType())) {
+        String made = replacementPool(group, pool);
+        pools.add(ProviderStep.of("create-agent-pool-" + made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
+            SUBNETS_JOIN), ctx -> createPool(ctx, revised, group, made, pool)));
+        pools.add(ProviderStep.of("await-agent-pool-" + made, List.of(AGENT_POOLS_READ),
+            ctx -> awaitPool(ctx, revised, made)));
+        pools.add(ProviderStep.of("drain-and-delete-agent-pool-" + pool, List.of(AGENT_POOLS_READ,
+            AGENT_POOLS_DELETE), ctx -> deletePool(ctx, revised, pool)));
+        continue;
+      }
+      staying.put(pool, group.name());
+      resized |= !was.min().equals(group.min()) || !was.max().equals(group.max())
+          || was.desiredSize() != group.desiredSize();
+    }
+    List<Step> steps = new ArrayList<>();
+    if (resized || !current.version().equals(revised.version())) {
+      steps.add(ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
+          ctx -> updateCluster(ctx, revised, staying)));
+      steps.add(ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
+          ctx -> awaitUpdated(ctx, revised, staying)));
+    }
+    steps.addAll(pools);
+    java.util.Set<String> kept = new java.util.HashSet<>(revised.nodeGroups().stream().map(NodeGroup::name).toList());
+    for (NodeGroup group : current.nodeGroups()) {
+      if (!kept.contains(group.name())) {
+        String pool = poolOf(recorded, group);
+        steps.add(ProviderStep.of("delete-agent-pool-" + pool, List.of(AGENT_POOLS_READ, AGENT_POOLS_DELETE),
+            ctx -> deletePool(ctx, revised, pool)));
+      }
+    }
+    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups")
+        .replaces("nodeGroups[*].instanceType", "the group's nodes are replaced: an agent pool of the new size is"
+            + " made, then the old one drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "AKS", current.version(), revised.version());
   }
 
-  /** Whether the cluster has what the revised spec asks of its version and its pools' counts. */
-  private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised) {
+  private static String poolOf(Outputs recorded, NodeGroup group) {
+    return recorded.has(AGENT_POOL.of(group.name())) ? recorded.get(AGENT_POOL.of(group.name())) : poolName(group);
+  }
+
+  /** The pool that replaces {@code previous} for a new VM size: the group's pool name and a 2, or back again. */
+  static String replacementPool(NodeGroup group, String previous) {
+    String own = poolName(group);
+    return !previous.equals(own) ? own : (own.length() >= 12 ? own.substring(0, 11) : own) + "2";
+  }
+
+  /** Whether the cluster has what the revised spec asks of its version and its staying pools' counts. */
+  private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised, Map<String, String> staying) {
     if (!revised.version().equals(cluster.kubernetesVersion()) || cluster.agentPoolProfiles() == null) {
       return false;
     }
     for (NodeGroup group : revised.nodeGroups()) {
-      ManagedClusterAgentPoolProfile pool = cluster.agentPoolProfiles().stream()
-          .filter(p -> poolName(group).equals(p.name())).findFirst().orElse(null);
-      if (pool == null || !group.min().equals(pool.minCount()) || !group.max().equals(pool.maxCount())
-          || !Integer.valueOf(group.desiredSize()).equals(pool.count())) {
-        return false;
+      for (Map.Entry<String, String> pool : staying.entrySet()) {
+        if (!pool.getValue().equals(group.name())) {
+          continue;
+        }
+        ManagedClusterAgentPoolProfile profile = cluster.agentPoolProfiles().stream()
+            .filter(p -> pool.getKey().equals(p.name())).findFirst().orElse(null);
+        if (profile == null || !group.min().equals(profile.minCount()) || !group.max().equals(profile.maxCount())
+            || !Integer.valueOf(group.desiredSize()).equals(profile.count())) {
+          return false;
+        }
       }
     }
     return true;
   }
 
-  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised) {
+  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised, Map<String, String> staying) {
     ManagedClusterInner existing = find(revised);
     if (existing == null) {
       return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
@@ -157,9 +224,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    if (!asRevised(existing, revised)) {
+    if (!asRevised(existing, revised, staying)) {
       for (NodeGroup group : revised.nodeGroups()) {
-        existing.agentPoolProfiles().stream().filter(p -> poolName(group).equals(p.name())).forEach(p -> p
+        existing.agentPoolProfiles().stream().filter(p -> group.name().equals(staying.get(p.name()))).forEach(p -> p
             .withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max()));
       }
       existing.withKubernetesVersion(revised.version());
@@ -170,14 +237,63 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return StepResult.done();
   }
 
-  private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised) {
+  private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised, Map<String, String> staying) {
     ManagedClusterInner cluster = find(revised);
     if (cluster == null) {
       return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
     }
     String state = String.valueOf(cluster.provisioningState());
-    return "Succeeded".equals(state) && asRevised(cluster, revised) ? StepResult.done()
+    return "Succeeded".equals(state) && asRevised(cluster, revised, staying) ? StepResult.done()
         : poll.waitFor(ctx, "cluster " + revised.name() + " is " + state);
+  }
+
+  private AgentPoolInner findPool(KubernetesSpec spec, String pool) {
+    return calls.findOrNull(AGENT_POOLS_READ, () -> clients.containerService().serviceClient().getAgentPools()
+        .get(resourceGroup, spec.name(), pool));
+  }
+
+  /**
+   * Makes the group's agent pool {@code made} unless it is there; one that replaces {@code replacing} takes its
+   * mode (a system pool's replacement is a system pool, so the cluster keeps one).
+   */
+  private StepResult createPool(StepContext ctx, KubernetesSpec spec, NodeGroup group, String made,
+      String replacing) {
+    ctx.recordIntent(Map.ofEntries(AGENT_POOL.of(group.name()).is(made)));
+    if (findPool(spec, made) == null) {
+      AgentPoolInner old = replacing == null ? null : findPool(spec, replacing);
+      AgentPoolMode mode = old != null && old.mode() != null ? old.mode() : AgentPoolMode.USER;
+      AgentPoolInner pool = new AgentPoolInner().withVmSize(group.instanceType()).withCount(group.desiredSize())
+          .withMinCount(group.min()).withMaxCount(group.max()).withEnableAutoScaling(true).withMode(mode)
+          .withVnetSubnetId(old != null ? old.vnetSubnetId() : subnetId(spec));
+      calls.call(AGENT_POOLS_WRITE, () -> clients.containerService().serviceClient().getAgentPools()
+          .beginCreateOrUpdate(resourceGroup, spec.name(), made, pool));
+      ctx.log("asked AKS for agent pool " + made + " of " + group.instanceType());
+    }
+    return StepResult.done(AGENT_POOL.of(group.name()).is(made));
+  }
+
+  private StepResult awaitPool(StepContext ctx, KubernetesSpec spec, String pool) {
+    AgentPoolInner found = findPool(spec, pool);
+    if (found == null) {
+      return StepResult.fail(Failure.system("resource_missing", "agent pool " + pool + " of AKS cluster "
+          + spec.name() + " is gone"));
+    }
+    String state = String.valueOf(found.provisioningState());
+    return "Succeeded".equals(state) ? StepResult.done() : poll.waitFor(ctx, "agent pool " + pool + " is " + state);
+  }
+
+  private StepResult deletePool(StepContext ctx, KubernetesSpec spec, String pool) throws Exception {
+    // the pool lives in the job's own cluster: whatever is there under its name is the job's
+    return poll.deleteAndWait(ctx, "agent pool " + pool, () -> findPool(spec, pool), found -> true,
+        found -> "Deleting".equals(String.valueOf(found.provisioningState())),
+        found -> calls.call(AGENT_POOLS_DELETE, () -> clients.containerService().serviceClient().getAgentPools()
+            .beginDelete(resourceGroup, spec.name(), pool)));
+  }
+
+  private String subnetId(KubernetesSpec spec) {
+    return spec.subnetIds().isEmpty() ? null : "/subscriptions/" + clients.subscription() + "/resourceGroups/"
+        + resourceGroup + "/providers/Microsoft.Network/virtualNetworks/" + spec.vpcId() + "/subnets/"
+        + spec.subnetIds().get(0);
   }
 
   @Override
@@ -211,9 +327,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     ManagedClusterInner existing = find(spec);
     if (existing == null) {
       ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
-      String subnet = spec.subnetIds().isEmpty() ? null : "/subscriptions/" + clients.subscription()
-          + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.Network/virtualNetworks/" + spec.vpcId()
-          + "/subnets/" + spec.subnetIds().get(0);
+      String subnet = subnetId(spec);
       List<ManagedClusterAgentPoolProfile> pools = new ArrayList<>();
       for (NodeGroup group : spec.nodeGroups()) {
         pools.add(new ManagedClusterAgentPoolProfile().withName(poolName(group)).withVmSize(group.instanceType())

@@ -340,9 +340,56 @@ public final class ArmFake implements AutoCloseable {
     }
   }
 
-  /** Resources held, by lower-cased id, children included. */
+  /** Resources held, by lower-cased id, children included, each as a GET answers it. */
   public Map<String, ObjectNode> resources() {
-    return new TreeMap<>(store);
+    Map<String, ObjectNode> all = new TreeMap<>();
+    store.forEach((key, resource) -> all.put(key, assembled(key, resource)));
+    return all;
+  }
+
+  /**
+   * A resource as ARM answers for it: a managed cluster with its agent pools as its {@code agentPoolProfiles}
+   * (the system pools first). AKS holds a cluster's pools once, as its {@code agentPools}, seen two ways.
+   */
+  private ObjectNode assembled(String key, ObjectNode resource) {
+    ObjectNode answer = resource.deepCopy();
+    if (resource.path("type").asText().equalsIgnoreCase("Microsoft.ContainerService/managedClusters")) {
+      List<ObjectNode> pools = new ArrayList<>();
+      store.forEach((id, child) -> {
+        if (id.startsWith(key + "/agentpools/") && id.indexOf('/', key.length() + 12) < 0) {
+          ObjectNode profile = JSON.createObjectNode().put("name", child.path("name").asText());
+          profile.setAll((ObjectNode) child.get("properties"));
+          pools.add(profile);
+        }
+      });
+      pools.sort(java.util.Comparator.comparing((ObjectNode p) -> !"System".equals(p.path("mode").asText()))
+          .thenComparing(p -> p.path("name").asText()));
+      ((ObjectNode) answer.get("properties")).putArray("agentPoolProfiles").addAll(pools);
+    }
+    return answer;
+  }
+
+  /**
+   * What AKS refuses of an agent pool's change, or null: a pool's VM size never changes (a pool of the new size
+   * replaces it), and a cluster keeps at least one system pool.
+   */
+  private Fault refusedPoolChange(String poolKey, JsonNode wanted, boolean deleting) {
+    ObjectNode existing = store.get(poolKey);
+    if (existing == null) {
+      return null;
+    }
+    if (deleting) {
+      String cluster = poolKey.substring(0, poolKey.indexOf("/agentpools/"));
+      boolean system = "System".equals(existing.path("properties").path("mode").asText());
+      long systems = store.entrySet().stream().filter(e -> e.getKey().startsWith(cluster + "/agentpools/")
+          && "System".equals(e.getValue().path("properties").path("mode").asText())).count();
+      return system && systems == 1 ? new Fault(400, "OperationNotAllowed", "The agent pool "
+          + existing.path("name").asText() + " is the cluster's only system pool and cannot be deleted.") : null;
+    }
+    String before = existing.path("properties").path("vmSize").asText();
+    String after = wanted.path("vmSize").asText(before);
+    return before.equalsIgnoreCase(after) ? null : new Fault(400, "PropertyChangeNotAllowed", "Changing property"
+        + " 'vmSize' is not allowed: agent pool " + existing.path("name").asText() + " is " + before + ".");
   }
 
   /** A resource group the subscription holds, in a location. */
@@ -551,22 +598,49 @@ public final class ArmFake implements AutoCloseable {
     }
     String key = target.id().toLowerCase(Locale.ROOT);
     boolean created = !store.containsKey(key);
+    Fault refused = null;
+    if (target.typePath().equalsIgnoreCase("managedClusters/agentPools")) {
+      refused = refusedPoolChange(key, resource.path("properties"), false);
+    } else if (target.typePath().equalsIgnoreCase("managedClusters")) {
+      for (JsonNode profile : resource.path("properties").path("agentPoolProfiles")) {
+        Fault fault = refusedPoolChange(key + "/agentpools/" + profile.path("name").asText().toLowerCase(Locale.ROOT),
+            profile, false);
+        refused = refused != null ? refused : fault;
+      }
+    }
+    if (refused != null) {
+      respond(exchange, refused.status(), error(refused.code(), refused.message()), Map.of());
+      return;
+    }
     resource.put("id", target.id()).put("name", target.name()).put("type", target.namespace() + "/"
         + target.typePath());
+    if (target.typePath().equalsIgnoreCase("managedClusters")) {
+      // the profiles written inline are the cluster's agent pools; a pool left out stays, as AKS keeps it
+      JsonNode profiles = ((ObjectNode) resource.path("properties")).remove("agentPoolProfiles");
+      for (JsonNode profile : profiles == null ? JSON.createArrayNode() : profiles) {
+        String name = profile.path("name").asText();
+        ObjectNode pool = JSON.createObjectNode().put("id", target.id() + "/agentPools/" + name).put("name", name)
+            .put("type", "Microsoft.ContainerService/managedClusters/agentPools");
+        ObjectNode poolProperties = ((ObjectNode) profile.deepCopy());
+        poolProperties.remove("name");
+        pool.set("properties", poolProperties.put("provisioningState", "Succeeded"));
+        store.put(key + "/agentpools/" + name.toLowerCase(Locale.ROOT), pool);
+      }
+    }
     ObjectNode properties = resource.has("properties") ? (ObjectNode) resource.get("properties")
         : resource.putObject("properties");
     fill(target, resource, properties);
     if (type.synchronous()) {
       store.put(key, resource);
       acceptedChange(action);
-      respond(exchange, created ? 201 : 200, resource.toString(), Map.of());
+      respond(exchange, created ? 201 : 200, assembled(key, resource).toString(), Map.of());
       return;
     }
     properties.put("provisioningState", created ? "Creating" : "Updating");
     store.put(key, resource);
     Change change = start(key, created ? "create" : "update");
     acceptedChange(action);
-    respond(exchange, created ? 201 : 200, store.get(key).toString(), Map.of("Azure-AsyncOperation",
+    respond(exchange, created ? 201 : 200, assembled(key, store.get(key)).toString(), Map.of("Azure-AsyncOperation",
         operationUrl(change, false), "Retry-After", "0"));
   }
 
@@ -960,7 +1034,7 @@ public final class ArmFake implements AutoCloseable {
         return;
       }
     }
-    ObjectNode answer = resource.deepCopy();
+    ObjectNode answer = assembled(key, resource);
     // a virtual network answers with its subnets and peerings inline, as ARM does
     if (target.typePath().equalsIgnoreCase("virtualNetworks")) {
       ArrayNode subnets = ((ObjectNode) answer.get("properties")).putArray("subnets");
@@ -992,6 +1066,12 @@ public final class ArmFake implements AutoCloseable {
     String key = target.id().toLowerCase(Locale.ROOT);
     if (!store.containsKey(key)) {
       respond(exchange, 204, "", Map.of());
+      return;
+    }
+    Fault refused = target.typePath().equalsIgnoreCase("managedClusters/agentPools")
+        ? refusedPoolChange(key, null, true) : null;
+    if (refused != null) {
+      respond(exchange, refused.status(), error(refused.code(), refused.message()), Map.of());
       return;
     }
     String user = referrer(key);

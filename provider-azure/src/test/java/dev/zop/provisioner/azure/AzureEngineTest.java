@@ -209,6 +209,31 @@ class AzureEngineTest {
     assertThat(scaled.path("count").asInt()).isEqualTo(3);
     assertThat(scaled.path("vmSize").asText()).isEqualTo("Standard_D2s_v5");
 
+    // a larger VM size and a second group: AKS cannot resize a pool, so one of the new size replaces it
+    var regrouped = revised.toBuilder().nodeGroups(java.util.List.of(
+        new dev.zop.provisioner.spec.NodeGroup("default", "Standard_D4s_v5", 3, 10, null),
+        new dev.zop.provisioner.spec.NodeGroup("batch", "Standard_D2s_v5", 1, 2, null))).build();
+    dev.zop.provisioner.RevisionPlan replacing = zop.jobs().planRevision(job.id(), regrouped);
+    assertThat(replacing.changes()).filteredOn(c -> c.field().equals("nodeGroups[0].instanceType"))
+        .singleElement().satisfies(c -> assertThat(c.effect()).isEqualTo(
+            dev.zop.provisioner.RevisionChange.Effect.REPLACE));
+    assertThat(replacing.steps()).extracting(dev.zop.provisioner.PlanStep::name).containsExactly(
+        "create-agent-pool-default2", "await-agent-pool-default2", "drain-and-delete-agent-pool-default",
+        "create-agent-pool-batch", "await-agent-pool-batch");
+    Job regroupedJob = zop.jobs().await(zop.jobs().revise(job.id(), regrouped).id(), WAIT);
+    assertThat(regroupedJob.status()).as(String.valueOf(regroupedJob.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var pools = resource("Microsoft.ContainerService/managedClusters", "platform-prod").path("properties")
+        .path("agentPoolProfiles");
+    assertThat(pools).extracting(p -> p.path("name").asText() + " " + p.path("mode").asText() + " "
+        + p.path("vmSize").asText() + " " + p.path("minCount").asInt() + ".." + p.path("maxCount").asInt())
+        .containsExactly("default2 System Standard_D4s_v5 3..10", "batch User Standard_D2s_v5 1..2");
+    // and the batch group dropped again: its pool deleted, the replacement kept under the group's record
+    Job dropped = zop.jobs().await(zop.jobs().revise(job.id(), regrouped.toBuilder().nodeGroups(java.util.List.of(
+        regrouped.nodeGroups().get(0))).build()).id(), WAIT);
+    assertThat(dropped.status()).as(String.valueOf(dropped.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod").path("properties")
+        .path("agentPoolProfiles")).extracting(p -> p.path("name").asText()).containsExactly("default2");
+
     tearDownWaitingOnDeletes(job);
     assertThat(resource("Microsoft.ContainerService/managedClusters", "platform-prod")).isNull();
     tearDownWaitingOnDeletes(network);

@@ -106,6 +106,12 @@ class AzureProviderTckTest extends ProviderTck {
             .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
         dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.31")
             .nodeGroup("system", "Standard_D2s_v5", 2, 5).build()), java.util.Map.entry(
+        // a group's VM size by replacement, one group dropped and one added
+        dev.zop.provisioner.spec.KubernetesSpec.named("tck-pools-" + suffix).version("1.30")
+            .nodeGroup("system", "Standard_D2s_v5", 1, 3).nodeGroup("batch", "Standard_D2s_v5", 1, 2).build(),
+        dev.zop.provisioner.spec.KubernetesSpec.named("tck-pools-" + suffix).version("1.30")
+            .nodeGroup("system", "Standard_D4s_v5", 1, 3).nodeGroup("extra", "Standard_D2s_v5", 1, 1).build()),
+        java.util.Map.entry(
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
             .instanceClass("Standard_D2ds_v5").allocatedStorageGb(32).multiAz(true).backupRetentionDays(7)
             .vpcId("tck-data").subnetIds(List.of("db")).build(),
@@ -134,6 +140,7 @@ class AzureProviderTckTest extends ProviderTck {
           + resource.path("tags") + " " + properties.path("addressSpace") + properties.path("addressPrefix")
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
           + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
+          + properties.path("vmSize").asText("") + properties.path("maxCount").asText("")
           + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
           + properties.path("storage") + properties.path("backup").path("backupRetentionDays").asText("")
           + properties.path("securityRules").findValuesAsText("destinationPortRange")
