@@ -107,6 +107,18 @@ abstract class RevisionBehaviour {
   }
 
   @Test
+  void aListOfNamedItemsIsComparedByNameSoAGroupDroppedFromTheMiddleIsOneChange() {
+    Job job = created(KubernetesSpec.named("lists").version("1.30").nodeGroup("a", "m5.large", 1, 2)
+        .nodeGroup("b", "m5.large", 1, 2).nodeGroup("c", "m5.large", 1, 3).build());
+    // c moves up a place and grows; b is dropped: nothing is said of c's unchanged fields
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), KubernetesSpec.named("lists").version("1.30")
+        .nodeGroup("a", "m5.large", 1, 2).nodeGroup("c", "m5.large", 1, 4).build());
+    assertThat(plan.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactly("nodeGroups[1].max:3->4", "nodeGroups[1]:b->null");
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("update-nodegroup-c", "delete-nodegroup-b");
+  }
+
+  @Test
   void aClusterRevisionScalesItsNodeGroupsUpgradesOneMinorAndAddsAndRemovesGroups() {
     Job job = created(KubernetesSpec.named("platform").version("1.30").nodeGroup("default", "m5.large", 2, 6)
         .nodeGroup("batch", "c5.large", 1, 2).build());

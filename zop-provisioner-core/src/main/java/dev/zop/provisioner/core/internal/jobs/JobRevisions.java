@@ -26,9 +26,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Revisions of a job's config: planned as a field-by-field diff the provider classifies (in place, replaced, or
@@ -154,7 +156,7 @@ public final class JobRevisions {
               : "; a revision is applied to a succeeded job"));
     }
     JobService.Revised revised = service.revised(principal, job, asked);
-    Map<String, String[]> diff = diff(job.spec(), revised.spec());
+    List<FieldChange> diff = diff(job.spec(), revised.spec());
     if (diff.isEmpty()) {
       throw ValidationException.of("config", "no_change", "the revised config is the job's config as it is");
     }
@@ -163,16 +165,15 @@ public final class JobRevisions {
     List<FieldError> errors = new ArrayList<>();
     revision.refused().forEach(e -> errors.add(e.under("config")));
     List<RevisionChange> changes = new ArrayList<>();
-    for (Map.Entry<String, String[]> field : diff.entrySet()) {
-      String name = field.getKey();
+    for (FieldChange field : diff) {
+      String name = field.field();
       RevisionChange.Effect effect = revision.effectOf(name);
       boolean refused = revision.refused().stream().anyMatch(e -> covers(e.field(), name));
       if (effect == null && !refused) {
         errors.add(FieldError.of("config." + name, "not_revisable", job.provider() + " cannot change "
             + name + " of a " + job.kind().wireName() + " in place; create a new job for it"));
       } else if (effect != null) {
-        changes.add(new RevisionChange(name, field.getValue()[0], field.getValue()[1], effect,
-            revision.noteOf(name)));
+        changes.add(new RevisionChange(name, field.from(), field.to(), effect, revision.noteOf(name)));
       }
     }
     ValidationException.throwIfAny(errors);
@@ -183,24 +184,85 @@ public final class JobRevisions {
     return field.equals(refused) || field.startsWith(refused + ".") || field.startsWith(refused + "[");
   }
 
-  /** Each leaf of the two configs as the REST body spells them, where they differ: field → {from, to}. */
-  static Map<String, String[]> diff(ResourceSpec current, ResourceSpec revised) {
+  /** One leaf that differs, as the REST body spells its field ({@code nodeGroups[0].max}). */
+  record FieldChange(String field, String from, String to) {}
+
+  /**
+   * Each leaf of the two configs as the REST body spells them, where they differ. A list whose items are objects
+   * with distinct names (node groups, subnets) is compared item by name, not by place: an item kept is compared
+   * with itself wherever it moved (at its index in the revised list), an item added shows each of its fields from
+   * nothing, and an item dropped is one change at its old index, from its name to nothing.
+   */
+  static List<FieldChange> diff(ResourceSpec current, ResourceSpec revised) {
+    List<FieldChange> changes = new ArrayList<>();
+    diff("", Json.MAPPER.valueToTree(current), Json.MAPPER.valueToTree(revised), changes);
+    return changes;
+  }
+
+  private static void diff(String path, JsonNode from, JsonNode to, List<FieldChange> changes) {
+    if (from != null && to != null && from.isObject() && to.isObject()) {
+      Set<String> fields = new LinkedHashSet<>();
+      to.fieldNames().forEachRemaining(fields::add);
+      from.fieldNames().forEachRemaining(fields::add);
+      for (String field : fields) {
+        diff(path.isEmpty() ? field : path + "." + field, from.get(field), to.get(field), changes);
+      }
+      return;
+    }
+    if (from != null && to != null && from.isArray() && to.isArray() && named(from) && named(to)) {
+      Map<String, Integer> was = new LinkedHashMap<>();
+      for (int i = 0; i < from.size(); i++) {
+        was.put(from.get(i).get("name").asText(), i);
+      }
+      Set<String> kept = new LinkedHashSet<>();
+      for (int i = 0; i < to.size(); i++) {
+        String name = to.get(i).get("name").asText();
+        kept.add(name);
+        Integer before = was.get(name);
+        diff(path + "[" + i + "]", before == null ? null : from.get(before), to.get(i), changes);
+      }
+      was.forEach((name, i) -> {
+        if (!kept.contains(name)) {
+          changes.add(new FieldChange(path + "[" + i + "]", name, null));
+        }
+      });
+      return;
+    }
+    if (from != null && to != null && from.isArray() && to.isArray()) {
+      for (int i = 0; i < Math.max(from.size(), to.size()); i++) {
+        diff(path + "[" + i + "]", from.get(i), to.get(i), changes);
+      }
+      return;
+    }
     Map<String, String> before = new LinkedHashMap<>();
     Map<String, String> after = new LinkedHashMap<>();
-    flatten("", Json.MAPPER.valueToTree(current), before);
-    flatten("", Json.MAPPER.valueToTree(revised), after);
-    Map<String, String[]> changed = new LinkedHashMap<>();
+    if (from != null) {
+      flatten(path, from, before);
+    }
+    if (to != null) {
+      flatten(path, to, after);
+    }
     after.forEach((field, value) -> {
       if (!Objects.equals(before.get(field), value)) {
-        changed.put(field, new String[] {before.get(field), value});
+        changes.add(new FieldChange(field, before.get(field), value));
       }
     });
     before.forEach((field, value) -> {
       if (!after.containsKey(field)) {
-        changed.put(field, new String[] {value, null});
+        changes.add(new FieldChange(field, value, null));
       }
     });
-    return changed;
+  }
+
+  /** Whether every item of a list is an object with a name no other item has. */
+  private static boolean named(JsonNode list) {
+    Set<String> names = new java.util.HashSet<>();
+    for (JsonNode item : list) {
+      if (!item.isObject() || !item.path("name").isTextual() || !names.add(item.get("name").asText())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void flatten(String path, JsonNode node, Map<String, String> leaves) {
