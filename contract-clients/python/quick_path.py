@@ -1,5 +1,5 @@
 """The quick path through a Python client that openapi-generator made from the service's OpenAPI document, with
-no edits: plan, submit, list a page then the next, await, events, delete. Run by GeneratedClientsTest against
+no edits: plan, submit, list a page then the next, await, events, a revision planned and applied, delete. Run by GeneratedClientsTest against
 `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token of the demo organisation."""
 import os
 import sys
@@ -8,6 +8,9 @@ import uuid
 import zop_client
 from zop_client.api.jobs_api import JobsApi
 from zop_client.api.spaces_api import SpacesApi
+from zop_client.models.registry_spec import RegistrySpec
+from zop_client.models.resource_spec import ResourceSpec
+from zop_client.models.revise_job import ReviseJob
 from zop_client.models.submit_job import SubmitJob
 
 
@@ -46,6 +49,20 @@ def main():
         events = jobs.list_job_events(done[0].id, after=0).data
         check(len(events) > 0 and [e.seq for e in events] == sorted(e.seq for e in events),
               f"events: {len(events)}, in order")
+
+        # a revision: the first repository made immutable and scanned, its plan read first (the generator names a
+        # change's field and from var_field and var_from: both are reserved in Python)
+        revised = ReviseJob(config=ResourceSpec(RegistrySpec(name=f"py-{run}/app-0", immutable_tags=True,
+                                                             scan_on_push=True)))
+        changes = jobs.plan_job_revision(done[0].id, revised).data.changes
+        check(sorted(c.var_field for c in changes) == ["immutableTags", "scanOnPush"]
+              and all(c.effect == "in_place" for c in changes), "revision plan: immutableTags, scanOnPush in place")
+        check(jobs.revise_job(done[0].id, revised).data.phase == "update", "revision applied: the job updates")
+        updated = jobs.await_job(done[0].id, timeout_ms=20000).data
+        check(updated.status == "succeeded", f"revised: {updated.status}")
+        history = jobs.list_job_revisions(done[0].id).data
+        check([(r.number, r.status) for r in history] == [(1, "applied"), (2, "applied")],
+              "revision history: 1 and 2 applied")
 
         for job in done:
             teardown = jobs.delete_job(job.id).data

@@ -1,5 +1,5 @@
 // The quick path through openapi-fetch, typed by openapi-typescript from the service's OpenAPI document, with no
-// edits: plan, submit, list a page then the next, await, events, delete. Type-checked strictly, then run by
+// edits: plan, submit, list a page then the next, await, events, a revision planned and applied, delete. Type-checked strictly, then run by
 // GeneratedClientsTest against `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token.
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.js";
@@ -84,6 +84,30 @@ const events = ok(await client.GET("/provisioning-jobs/{id}/events", {
 }), "events").data;
 check(events.length > 0 && events.every((e, i) => i === 0 || e.seq > events[i - 1].seq),
   `events: ${events.length}, in order`);
+
+// a revision: the first repository made immutable and scanned, its plan read first
+const revisedConfig = { name: `ts-${run}/app-0`, immutableTags: true, scanOnPush: true };
+const revisionPlan = ok(await client.POST("/provisioning-jobs/{id}/revisions/plan", {
+  params: { path: { id: done[0].id! } },
+  body: { config: revisedConfig },
+}), "revision plan").data;
+const changes = revisionPlan.changes ?? [];
+check(changes.map((c) => c.field).sort().join() === "immutableTags,scanOnPush"
+  && changes.every((c) => c.effect === "in_place"), "revision plan: immutableTags, scanOnPush in place");
+const revising = ok(await client.POST("/provisioning-jobs/{id}/revisions", {
+  params: { path: { id: done[0].id! } },
+  body: { config: revisedConfig },
+}), "revise").data;
+check(revising.phase === "update", "revision applied: the job updates");
+const updated = ok(await client.GET("/provisioning-jobs/{id}/await", {
+  params: { path: { id: done[0].id! }, query: { timeoutMs: 20000 } },
+}), "await revision").data;
+check(updated.status === "succeeded", `revised: ${updated.status}`);
+const history = ok(await client.GET("/provisioning-jobs/{id}/revisions", {
+  params: { path: { id: done[0].id! } },
+}), "revision history").data;
+check(history.map((r) => `${r.number} ${r.status}`).join() === "1 applied,2 applied",
+  "revision history: 1 and 2 applied");
 
 for (const job of done) {
   const teardown = ok(await client.DELETE("/provisioning-jobs/{id}", { params: { path: { id: job.id! } } }),

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The committed OpenAPI document as other teams' tools read it, none of them ours: Redocly's and Spectral's linters
  * find nothing to report; a Python client that openapi-generator makes from it, and a TypeScript client typed by
  * openapi-typescript for openapi-fetch (type-checked strictly first), each run the quick path — plan, submit, list
- * a page then the next, await, events, delete — against a real {@code zop serve --demo} process, with no edits to
+ * a page then the next, await, events, a revision planned and applied with its history, delete — against a real {@code zop serve --demo} process, with no edits to
  * what was generated. The npm tools are those {@code contract-clients/package-lock.json} pins, installed by
  * {@code scripts/test.sh}; the generator is the jar the build copies into {@code target/tools}.
  */
