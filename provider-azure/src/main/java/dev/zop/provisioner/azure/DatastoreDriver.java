@@ -320,11 +320,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   /**
    * A flexible server's size, storage, backups kept and zone redundancy change where it stands (one PATCH), and
-   * the job waits until the server is ready with them; storage never shrinks and the engine never changes. Azure
-   * Cache for Redis is not revised yet.
+   * the job waits until the server is ready with them; storage never shrinks and the engine never changes. An
+   * Azure Cache for Redis changes its size ({@link RedisCache#revise}).
    */
   @Override
   public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS && current.engine() == DatastoreEngine.REDIS) {
+      return redis.revise(current, revised, recorded);
+    }
     if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(SERVER_NAME)) {
       return Revision.none();
     }

@@ -4,6 +4,7 @@ import static dev.zop.provisioner.azure.AzureActions.*;
 
 import com.azure.resourcemanager.redis.fluent.models.RedisResourceInner;
 import com.azure.resourcemanager.redis.models.RedisCreateParameters;
+import com.azure.resourcemanager.redis.models.RedisUpdateParameters;
 import com.azure.resourcemanager.redis.models.Sku;
 import com.azure.resourcemanager.redis.models.SkuFamily;
 import com.azure.resourcemanager.redis.models.SkuName;
@@ -17,10 +18,12 @@ import dev.zop.provisioner.kit.MachineSize;
 import dev.zop.provisioner.kit.MachineSize.Family;
 import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.Step;
@@ -150,12 +153,77 @@ final class RedisCache {
             + " and replica)"), "redis:" + spec.instanceClass(), 1));
   }
 
+  /**
+   * A cache's size changes where it stands (one PATCH of its SKU; Standard and Premium caches keep their data, a
+   * replica taking over while the primary is resized), and the job waits until the cache has it. A cache keeps the
+   * zones it was made in, so {@code multiAZ} (Premium across zones, or Standard) is refused ({@code zone_change}).
+   */
+  Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (!recorded.has(CACHE_NAME)) {
+      return Revision.none();
+    }
+    String name = recorded.get(CACHE_NAME);
+    Sku wanted = sku(revised.instanceClass());
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("scale-cache", List.of(REDIS_READ, REDIS_WRITE), ctx -> scale(ctx, name, wanted)),
+        ProviderStep.of("await-cache-scaled", List.of(REDIS_READ), ctx -> awaitScaled(ctx, name, wanted))))
+        .inPlace("instanceClass");
+    if (current.multiAz() != revised.multiAz()) {
+      revision.refuse("multiAZ", "zone_change", "an Azure Cache for Redis keeps the tier and zones it was made"
+          + " with: create a new datastore and move the data");
+    }
+    return RevisionRules.keepsData(revision, "an Azure Cache for Redis", current, revised);
+  }
+
+  private static boolean sized(RedisResourceInner cache, Sku wanted) {
+    return cache.sku() != null && wanted.name().equals(cache.sku().name())
+        && wanted.family().equals(cache.sku().family()) && wanted.capacity() == cache.sku().capacity();
+  }
+
+  /** Asks for the new size unless the cache has it; a cache still changing is waited out first. */
+  private StepResult scale(StepContext ctx, String name, Sku wanted) {
+    RedisResourceInner cache = cache(name).find().get();
+    if (cache == null) {
+      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "Redis cache " + name
+          + " is gone"));
+    }
+    dev.zop.provisioner.Failure foreign = AzureTags.OWNER.refuseForeign(cache.tags(), ctx, "Redis cache", name);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (sized(cache, wanted)) {
+      return StepResult.done();
+    }
+    if (!"Succeeded".equals(String.valueOf(cache.provisioningState()))) {
+      return poll.waitFor(ctx, "Redis cache " + name + " is " + cache.provisioningState());
+    }
+    calls.call(REDIS_WRITE, () -> clients.redis().serviceClient().getRedis().beginUpdate(resourceGroup, name,
+        new RedisUpdateParameters().withSku(wanted)));
+    ctx.log("asked Azure to scale Redis cache " + name + " to " + wanted.family() + wanted.capacity());
+    return StepResult.done();
+  }
+
+  private StepResult awaitScaled(StepContext ctx, String name, Sku wanted) {
+    RedisResourceInner cache = cache(name).find().get();
+    if (cache == null) {
+      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "Redis cache " + name
+          + " is gone"));
+    }
+    String state = String.valueOf(cache.provisioningState());
+    return "Succeeded".equals(state) && sized(cache, wanted) ? StepResult.done()
+        : poll.waitFor(ctx, "Redis cache " + name + " is " + state);
+  }
+
+  private static Sku sku(String size) {
+    boolean premium = size.startsWith("P");
+    return new Sku().withName(premium ? SkuName.PREMIUM : SkuName.STANDARD).withFamily(premium ? SkuFamily.P
+        : SkuFamily.C).withCapacity(Integer.parseInt(size.substring(1)));
+  }
+
   private void put(StepContext ctx, DatastoreSpec spec) {
     String size = spec.instanceClass();
     boolean premium = size.startsWith("P");
-    RedisCreateParameters wanted = new RedisCreateParameters()
-        .withSku(new Sku().withName(premium ? SkuName.PREMIUM : SkuName.STANDARD)
-            .withFamily(premium ? SkuFamily.P : SkuFamily.C).withCapacity(Integer.parseInt(size.substring(1))))
+    RedisCreateParameters wanted = new RedisCreateParameters().withSku(sku(size))
         .withEnableNonSslPort(false).withMinimumTlsVersion(TlsVersion.ONE_TWO)
         .withRedisVersion(spec.version() == null ? "6" : spec.version().split("\\.")[0])
         .withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cache"));

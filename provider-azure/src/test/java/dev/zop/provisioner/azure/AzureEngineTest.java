@@ -489,6 +489,23 @@ class AzureEngineTest {
     assertThat(zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs().get("authSecretRef"))))
         .isEqualTo(FAKE.accessKey(cache.path("id").asText()));
 
+    // scaled where it stands to P3, the same cache, its zones kept; a Standard cache is refused by field
+    var larger = body.toBuilder().instanceClass("P3").build();
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactly("instanceClass:P2->P3");
+    assertThat(revision.monthlyDelta().signum()).isPositive();
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), body.toBuilder().instanceClass("C3").multiAz(false)
+        .build())).isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).contains("config.multiAZ zone_change"));
+    Job scaled = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(scaled.status()).as(String.valueOf(scaled.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode grown = resource("Microsoft.Cache/redis", "sessions");
+    assertThat(grown.path("id").asText()).isEqualTo(cache.path("id").asText());
+    assertThat(grown.path("properties").path("sku").path("capacity").asInt()).isEqualTo(3);
+    assertThat(grown.path("properties").path("sku").path("name").asText()).isEqualTo("Premium");
+    assertThat(grown.path("zones")).hasSize(2);
+
     assertThatThrownBy(() -> zop.jobs().submit(space.id(), dev.zop.provisioner.spec.DatastoreSpec.redis()
         .name("snapshots").version("6").instanceClass("C1").backupRetentionDays(3).build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())

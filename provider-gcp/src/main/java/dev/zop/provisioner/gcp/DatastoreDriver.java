@@ -353,10 +353,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   /**
    * A Cloud SQL instance's tier, disk size, backups kept and availability change where it stands (one
    * {@code instances.patch} carrying those settings), and the job waits until the instance has them; the disk never
-   * shrinks and the engine never changes. Memorystore is not revised yet.
+   * shrinks and the engine never changes. A Memorystore instance is resized where it stands (see
+   * {@link #reviseRedis}).
    */
   @Override
   public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS && current.engine() == DatastoreEngine.REDIS) {
+      return reviseRedis(current, revised, recorded);
+    }
     if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(SQL_INSTANCE)) {
       return Revision.none();
     }
@@ -368,6 +372,66 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
             ctx -> awaitPatched(ctx, name, revised))))
         .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
     return RevisionRules.keepsData(revision, "a Cloud SQL instance", current, revised);
+  }
+
+  /**
+   * A Memorystore instance's capacity ({@code instanceClass}), one {@code instances.patch} of its
+   * {@code memory_size_gb}, waited out until the instance is ready again. Only a Standard Tier instance
+   * ({@code multiAZ}) is resized: a Basic Tier one is emptied when resized, so that is refused
+   * ({@code cache_flush}), as is a change of tier, which Memorystore does not make in place.
+   */
+  private Revision reviseRedis(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (!recorded.has(REDIS_INSTANCE)) {
+      return Revision.none();
+    }
+    String name = recorded.get(REDIS_INSTANCE);
+    int gb = Integer.parseInt(revised.instanceClass().substring("redis-".length()));
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("resize-redis-instance", List.of(REDIS_INSTANCES_GET, REDIS_INSTANCES_UPDATE),
+            ctx -> resizeRedis(ctx, name, gb)),
+        ProviderStep.of("await-redis-instance-resized", List.of(REDIS_INSTANCES_GET),
+            ctx -> awaitResized(ctx, name, gb))))
+        .inPlace("instanceClass");
+    if (current.multiAz() != revised.multiAz()) {
+      revision.refuse("multiAZ", "tier_change", "Memorystore does not change an instance's tier in place: create"
+          + " a new datastore and move the data");
+    } else if (!current.multiAz() && !current.instanceClass().equals(revised.instanceClass())) {
+      revision.refuse("instanceClass", "cache_flush", "a Basic Tier Memorystore instance is emptied when it is"
+          + " resized; a Standard Tier one (multiAZ) keeps its data");
+    }
+    return RevisionRules.keepsData(revision, "a Memorystore instance", current, revised);
+  }
+
+  private StepResult resizeRedis(StepContext ctx, String name, int gb) {
+    Instance instance = findRedis(name);
+    if (instance == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Memorystore instance " + name + " is gone"));
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(instance.getLabelsMap(), ctx, "Memorystore instance", name);
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (instance.getMemorySizeGb() == gb) {
+      return StepResult.done();
+    }
+    if (instance.getState() != Instance.State.READY) {
+      return poll.waitFor(ctx, "Memorystore instance " + name + " is " + instance.getState());
+    }
+    calls.call(REDIS_INSTANCES_UPDATE, () -> clients.redis().updateInstanceCallable().call(
+        com.google.cloud.redis.v1.UpdateInstanceRequest.newBuilder()
+            .setUpdateMask(com.google.protobuf.FieldMask.newBuilder().addPaths("memory_size_gb"))
+            .setInstance(Instance.newBuilder().setName(name).setMemorySizeGb(gb)).build()));
+    ctx.log("asked Memorystore to resize instance " + name + " to " + gb + " GB");
+    return StepResult.done();
+  }
+
+  private StepResult awaitResized(StepContext ctx, String name, int gb) {
+    Instance instance = findRedis(name);
+    if (instance == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Memorystore instance " + name + " is gone"));
+    }
+    return instance.getState() == Instance.State.READY && instance.getMemorySizeGb() == gb ? StepResult.done()
+        : poll.waitFor(ctx, "Memorystore instance " + name + " is " + instance.getState());
   }
 
   /** The settings a revision sets: those it changes, and nothing Cloud SQL would take as a request to change more. */

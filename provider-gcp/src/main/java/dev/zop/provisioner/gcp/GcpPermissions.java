@@ -96,6 +96,7 @@ final class GcpPermissions {
   static final String REDIS_INSTANCES_CREATE = "redis.instances.create";
   static final String REDIS_INSTANCES_GET = "redis.instances.get";
   static final String REDIS_INSTANCES_DELETE = "redis.instances.delete";
+  static final String REDIS_INSTANCES_UPDATE = "redis.instances.update";
   static final String REDIS_INSTANCES_GET_AUTH_STRING = "redis.instances.getAuthString";
   // secret manager
   static final String SECRETMANAGER_SECRETS_CREATE = "secretmanager.secrets.create";

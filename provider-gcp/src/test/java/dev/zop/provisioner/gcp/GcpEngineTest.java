@@ -452,6 +452,25 @@ class GcpEngineTest {
     try (ProviderSession session = new GcpProvider().open(account, "us-central1")) {
       assertThat(session.secrets().get(SecretRef.of(job.outputs().get("authSecretRef")))).hasSize(36);
     }
+
+    // resized where it stands (a Standard Tier instance keeps its data); a Basic Tier one would be emptied
+    var larger = dev.zop.provisioner.spec.DatastoreSpec.redis().name("sessions").version("7.1")
+        .instanceClass("cache.m5.large").multiAz(true).build();
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactly("instanceClass:redis-4->redis-7");
+    assertThat(revision.permissions()).containsExactly("redis.instances.get", "redis.instances.update");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), larger.toBuilder().multiAz(false).build()))
+        .isInstanceOfSatisfying(dev.zop.provisioner.ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).contains("config.multiAZ tier_change"));
+    Job resized = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(resized.status()).as(String.valueOf(resized.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var grown = com.google.cloud.redis.v1.Instance.parseFrom(FAKE.get("redis",
+        "v1/projects/" + PROJECT + "/locations/us-central1/instances/sessions").toByteString());
+    assertThat(grown.getMemorySizeGb()).isEqualTo(7);
+    assertThat(grown.getHost()).isEqualTo(redis.getHost());
+    assertThat(grown.getState()).isEqualTo(com.google.cloud.redis.v1.Instance.State.READY);
+
     tearDownWaitingOnDeletes(job, "Memorystore instance");
     assertThat(FAKE.resources("redis")).isEmpty();
     assertThat(FAKE.resources("secretmanager")).isEmpty();

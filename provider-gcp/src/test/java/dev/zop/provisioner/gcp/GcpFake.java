@@ -314,6 +314,49 @@ public final class GcpFake implements AutoCloseable {
         }
       });
     }
+    // Memorystore changes only what its update mask names, and only the fields Google's proto lists as updatable
+    on("redis.instances.update", (call, answer) -> {
+      var request = (com.google.cloud.redis.v1.UpdateInstanceRequest) typed(call.request(),
+          com.google.cloud.redis.v1.UpdateInstanceRequest.getDefaultInstance());
+      String key = "redis " + call.path();
+      synchronized (this) {
+        var stored = (com.google.cloud.redis.v1.Instance) typed(store.get(key),
+            com.google.cloud.redis.v1.Instance.getDefaultInstance());
+        Fault refused = required(request);
+        if (stored == null) {
+          refused = notFound(call.path());
+        } else if (refused == null && changesByResource.containsKey(key)) {
+          refused = new Fault(400, "FAILED_PRECONDITION", "BAD_REQUEST", "An operation is already running on"
+              + " instance " + stored.getName() + ".");
+        }
+        List<String> updatable = List.of("display_name", "labels", "memory_size_gb", "redis_config", "replica_count");
+        for (String path : request.getUpdateMask().getPathsList()) {
+          if (refused == null && !updatable.contains(path)) {
+            refused = new Fault(400, "INVALID_ARGUMENT", "BAD_REQUEST", "update_mask path '" + path
+                + "' is not an updatable field of an instance");
+          }
+        }
+        if (refused != null) {
+          answer.fail(refused);
+          return;
+        }
+        Message.Builder changed = stored.toBuilder();
+        for (String path : request.getUpdateMask().getPathsList()) {
+          FieldDescriptor field = changed.getDescriptorForType().findFieldByName(path);
+          changed.setField(field, request.getInstance().getField(field));
+        }
+        setEnumIfPresent(changed, "state", "UPDATING");
+        store.put(key, changed.build());
+        answer.ok(operation(call.route(), call.path(), changed.build(), "update", () -> {
+          Message current = store.get(key);
+          if (current != null) {
+            Message.Builder ready = current.toBuilder();
+            setEnumIfPresent(ready, "state", "READY");
+            store.put(key, ready.build());
+          }
+        }));
+      }
+    });
     on("redis.instances.getAuthString", (call, answer) -> {
       String instance = call.path().substring(0, call.path().lastIndexOf('/'));
       if (!store.containsKey("redis " + instance)) {
@@ -754,10 +797,14 @@ public final class GcpFake implements AutoCloseable {
         customVerb = path.substring(colon + 1);
         path = path.substring(0, colon);
       }
+      // a client whose HTTP stack cannot send PATCH posts with the verb in X-HTTP-Method-Override, as Google takes it
+      String override = exchange.getRequestHeaders().getFirst("X-HTTP-Method-Override");
+      String verb = override != null && exchange.getRequestMethod().equals("POST") ? override
+          : exchange.getRequestMethod();
       Route route = null;
       Map<String, String> variables = null;
       for (Route candidate : routes) {
-        if (candidate.api() != api || !candidate.verb().equals(exchange.getRequestMethod())
+        if (candidate.api() != api || !candidate.verb().equals(verb)
             || !java.util.Objects.equals(candidate.customVerb(), customVerb)) {
           continue;
         }
@@ -770,7 +817,7 @@ public final class GcpFake implements AutoCloseable {
       }
       if (route == null) {
         write(exchange, error(new Fault(404, "NOT_FOUND", "NOT_FOUND", "The requested URL /" + path
-            + " was not found on this server (" + exchange.getRequestMethod() + ").")), false);
+            + " was not found on this server (" + verb + ").")), false);
         return;
       }
       String authorization = exchange.getRequestHeaders().getFirst("Authorization");
@@ -802,7 +849,7 @@ public final class GcpFake implements AutoCloseable {
         write(exchange, error(answer.fault), false);
         return;
       }
-      if (!exchange.getRequestMethod().equals("GET")) {
+      if (!verb.equals("GET")) {
         // the change is stored and its answer not yet sent: where the crash matrix stops the caller
         try {
           halts.accepted(route.permission());
@@ -880,7 +927,8 @@ public final class GcpFake implements AutoCloseable {
       Descriptor type = target.getDescriptorForType();
       FieldDescriptor field = type.findFieldByName(names[i]);
       if (field == null) {
-        field = type.getFields().stream().filter(f -> f.getJsonName().equals(names[0])).findFirst().orElse(null);
+        String name = names[i];
+        field = type.getFields().stream().filter(f -> f.getJsonName().equals(name)).findFirst().orElse(null);
       }
       if (field == null) {
         throw new IllegalArgumentException("Cannot bind query parameter. Field '" + dotted
@@ -889,6 +937,12 @@ public final class GcpFake implements AutoCloseable {
       if (i < names.length - 1) {
         target = target.getFieldBuilder(field);
         continue;
+      }
+      if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+          && field.getMessageType().getFullName().equals("google.protobuf.FieldMask")) {
+        // a field mask in the URL is its paths in JSON form, comma-separated (updateMask=memorySizeGb,labels)
+        target.setField(field, com.google.protobuf.util.FieldMaskUtil.fromJsonString(value));
+        return;
       }
       Object converted = switch (field.getJavaType()) {
         case STRING -> value;
@@ -1180,6 +1234,22 @@ public final class GcpFake implements AutoCloseable {
             java.util.Base64.getEncoder().encodeToString(("-----BEGIN CERTIFICATE-----\nfake cluster CA for "
                 + name + "\n-----END CERTIFICATE-----\n").getBytes(StandardCharsets.UTF_8)));
       });
+
+  /** A 400 naming the first field the request's protos mark REQUIRED that it leaves empty, or null. */
+  static Fault required(Message request) {
+    for (FieldDescriptor field : request.getDescriptorForType().getFields()) {
+      List<com.google.api.FieldBehavior> behaviours = field.getOptions()
+          .getExtension(com.google.api.FieldBehaviorProto.fieldBehavior);
+      boolean empty = field.isRepeated() ? request.getRepeatedFieldCount(field) == 0
+          : field.getJavaType() == FieldDescriptor.JavaType.MESSAGE ? !request.hasField(field)
+          : request.getField(field).equals(field.getDefaultValue());
+      if (behaviours.contains(com.google.api.FieldBehavior.REQUIRED) && empty) {
+        return new Fault(400, "INVALID_ARGUMENT", "REQUIRED_FIELD_MISSING",
+            "Required field '" + field.getJsonName() + "' not specified");
+      }
+    }
+    return null;
+  }
 
   /** The version GKE runs for a requested one: a minor alone ({@code 1.31}) is that minor's current patch. */
   static String gkeVersion(String requested) {

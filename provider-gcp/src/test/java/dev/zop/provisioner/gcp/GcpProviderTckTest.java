@@ -93,6 +93,13 @@ class GcpProviderTckTest extends ProviderTck {
   @Override
   protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        // a network gains a subnetwork and a DNS zone
+        NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
+            .subnet(Subnet.privateSubnet("app", "10.40.1.0/24", null)).build(),
+        NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
+            .subnet(Subnet.privateSubnet("app", "10.40.1.0/24", null))
+            .subnet(Subnet.publicSubnet("edge", "10.40.0.0/24", null))
+            .dnsZone("grow-" + suffix + ".internal.example.com").build()), java.util.Map.entry(
         // every kind of GKE change at once: one minor up, a pool rescaled onto a new machine type, one added and
         // one dropped
         KubernetesSpec.named("tck-gke-" + suffix).version("1.30").nodeGroup("ng", "e2-standard-4", 1, 3)
@@ -102,7 +109,11 @@ class GcpProviderTckTest extends ProviderTck {
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-4096")
             .allocatedStorageGb(20).multiAz(true).backupRetentionDays(7).build(),
         DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db-custom-2-8192")
-            .allocatedStorageGb(40).multiAz(true).backupRetentionDays(14).build()));
+            .allocatedStorageGb(40).multiAz(true).backupRetentionDays(14).build()), java.util.Map.entry(
+        DatastoreSpec.redis().name("tck-cache-" + suffix).version("7.2").instanceClass("redis-5").multiAz(true)
+            .build(),
+        DatastoreSpec.redis().name("tck-cache-" + suffix).version("7.2").instanceClass("redis-10").multiAz(true)
+            .build()));
   }
 
   @Override

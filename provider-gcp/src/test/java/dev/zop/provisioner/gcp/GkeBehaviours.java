@@ -1,16 +1,11 @@
 package dev.zop.provisioner.gcp;
 
-import com.google.api.FieldBehavior;
-import com.google.api.FieldBehaviorProto;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.NodePool;
 import com.google.container.v1.SetNodePoolAutoscalingRequest;
 import com.google.container.v1.UpdateMasterRequest;
 import com.google.container.v1.UpdateNodePoolRequest;
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Message;
-import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -76,7 +71,7 @@ final class GkeBehaviours {
       change(call, answer, clusterPath(call.path()), "UPGRADE_NODES", cluster -> {
         GcpFake.Fault fault = missing(cluster, call.path());
         if (fault == null) {
-          fault = required(request);
+          fault = GcpFake.required(request);
         }
         String master = cluster.getCurrentMasterVersion();
         if (fault == null && version != null && minor(version) > minor(master)) {
@@ -99,7 +94,7 @@ final class GkeBehaviours {
       var request = (UpdateMasterRequest) GcpFake.typed(call.request(), UpdateMasterRequest.getDefaultInstance());
       String version = GcpFake.gkeVersion(request.getMasterVersion());
       change(call, answer, call.path(), "UPGRADE_MASTER", cluster -> {
-        GcpFake.Fault fault = required(request);
+        GcpFake.Fault fault = GcpFake.required(request);
         int from = minor(cluster.getCurrentMasterVersion());
         if (fault == null && (minor(version) < from || minor(version) > from + 1)) {
           fault = new GcpFake.Fault(400, "INVALID_ARGUMENT", "BAD_REQUEST", "Master version \"" + version
@@ -173,21 +168,6 @@ final class GkeBehaviours {
       }
     }
     return builder.build();
-  }
-
-  /** A 400 naming the first field the request's protos mark REQUIRED that it leaves empty, or null. */
-  private static GcpFake.Fault required(Message request) {
-    for (FieldDescriptor field : request.getDescriptorForType().getFields()) {
-      List<FieldBehavior> behaviours = field.getOptions().getExtension(FieldBehaviorProto.fieldBehavior);
-      boolean empty = field.isRepeated() ? request.getRepeatedFieldCount(field) == 0
-          : field.getJavaType() == FieldDescriptor.JavaType.MESSAGE ? !request.hasField(field)
-          : request.getField(field).equals(field.getDefaultValue());
-      if (behaviours.contains(FieldBehavior.REQUIRED) && empty) {
-        return new GcpFake.Fault(400, "INVALID_ARGUMENT", "REQUIRED_FIELD_MISSING",
-            "Required field '" + field.getJsonName() + "' not specified");
-      }
-    }
-    return null;
   }
 
   private static String clusterPath(String poolPath) {
