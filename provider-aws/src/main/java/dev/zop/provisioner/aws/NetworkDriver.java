@@ -8,6 +8,7 @@ import static dev.zop.provisioner.aws.AwsTags.ec2TagSpec;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.ProviderStep;
@@ -15,6 +16,7 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -116,6 +118,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
       steps.add(routing.routePeeringStep(spec));
     }
     return steps;
+  }
+
+  /**
+   * A network gains subnets, and a DNS zone where it had none, by the steps its create runs for them; what it has
+   * stays as it is ({@link RevisionRules#networkGrows}).
+   */
+  @Override
+  public Revision revise(NetworkSpec current, NetworkSpec revised, Outputs recorded) {
+    return RevisionRules.networkGrows(current, revised, create(revised), "create-dns-zone");
   }
 
   @Override

@@ -122,6 +122,16 @@ class AwsProviderTckIT extends ProviderTck {
             VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(2, 5).imageId("ami-12c6146b")
                 .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
                 .build()),
+        // a network gains a public and a private subnet and a DNS zone
+        Map.entry(NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
+                .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))
+                .subnet(Subnet.privateSubnet("a", "10.40.1.0/24", "us-east-1a")).build(),
+            NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
+                .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))
+                .subnet(Subnet.privateSubnet("a", "10.40.1.0/24", "us-east-1a"))
+                .subnet(Subnet.publicSubnet("edge-b", "10.40.3.0/24", "us-east-1b"))
+                .subnet(Subnet.privateSubnet("b", "10.40.2.0/24", "us-east-1b"))
+                .dnsZone("grow-" + suffix + ".internal.example.com").build()),
         Map.entry(RegistrySpec.named("tck/" + suffix),
             RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).scanOnPush(true).build()));
   }

@@ -10,6 +10,7 @@ import com.azure.resourcemanager.network.models.AddressSpace;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.ProviderStep;
@@ -17,6 +18,7 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -108,6 +110,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           VIRTUAL_NETWORKS_PEER), ctx -> addPeering(ctx, spec)));
     }
     return steps;
+  }
+
+  /**
+   * A network gains subnets, and a DNS zone where it had none, by the steps its create runs for them; what it has
+   * stays as it is ({@link RevisionRules#networkGrows}).
+   */
+  @Override
+  public Revision revise(NetworkSpec current, NetworkSpec revised, Outputs recorded) {
+    return RevisionRules.networkGrows(current, revised, create(revised), "create-dns-zone", "link-dns-zone");
   }
 
   @Override

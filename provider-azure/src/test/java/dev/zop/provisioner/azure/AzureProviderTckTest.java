@@ -102,6 +102,10 @@ class AzureProviderTckTest extends ProviderTck {
   protected List<java.util.Map.Entry<dev.zop.provisioner.spec.ResourceSpec, dev.zop.provisioner.spec.ResourceSpec>>
       revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        // a virtual network gains a subnet and a private DNS zone, linked to it
+        NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24").build(),
+        NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24")
+            .subnet("data", "10.40.2.0/24").dnsZone("grow-" + suffix + ".internal").build()), java.util.Map.entry(
         dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.30")
             .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(),
         dev.zop.provisioner.spec.KubernetesSpec.named("tck-aks-" + suffix).version("1.31")
@@ -117,7 +121,11 @@ class AzureProviderTckTest extends ProviderTck {
             .vpcId("tck-data").subnetIds(List.of("db")).build(),
         dev.zop.provisioner.spec.DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3")
             .instanceClass("Standard_D4ds_v5").allocatedStorageGb(64).multiAz(true).backupRetentionDays(14)
-            .vpcId("tck-data").subnetIds(List.of("db")).build()));
+            .vpcId("tck-data").subnetIds(List.of("db")).build()), java.util.Map.entry(
+        dev.zop.provisioner.spec.DatastoreSpec.redis().name("tck-cache-" + suffix).version("6").instanceClass("C1")
+            .build(),
+        dev.zop.provisioner.spec.DatastoreSpec.redis().name("tck-cache-" + suffix).version("6").instanceClass("C3")
+            .build()));
   }
 
   @Override
@@ -141,7 +149,7 @@ class AzureProviderTckTest extends ProviderTck {
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
           + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
           + properties.path("vmSize").asText("") + properties.path("maxCount").asText("")
-          + resource.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
+          + resource.path("sku") + properties.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
           + properties.path("storage") + properties.path("backup").path("backupRetentionDays").asText("")
           + properties.path("securityRules").findValuesAsText("destinationPortRange")
           + properties.path("loadBalancingRules").findValuesAsText("frontendPort")

@@ -17,6 +17,7 @@ import com.google.cloud.compute.v1.Subnetwork;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.CloudCallException;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
@@ -25,6 +26,7 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
@@ -112,6 +114,15 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> addPeering(ctx, spec)));
     }
     return steps;
+  }
+
+  /**
+   * A network gains subnets, and a DNS zone where it had none, by the steps its create runs for them; what it has
+   * stays as it is ({@link RevisionRules#networkGrows}).
+   */
+  @Override
+  public Revision revise(NetworkSpec current, NetworkSpec revised, Outputs recorded) {
+    return RevisionRules.networkGrows(current, revised, create(revised), "create-dns-zone");
   }
 
   @Override

@@ -1,7 +1,16 @@
 package dev.zop.provisioner.kit;
 
 import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.NetworkSpec;
+import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Revision;
+import dev.zop.provisioner.spi.Step;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** The refusals every provider makes of a revision alike. */
 public final class RevisionRules {
@@ -41,6 +50,40 @@ public final class RevisionRules {
     if (revised.engine() != current.engine()) {
       revision.refuse("engine", "engine_change", "the engine of " + what + " cannot change; create a new datastore"
           + " and move the data");
+    }
+    return revision;
+  }
+
+  /**
+   * A network grows where it stands, without touching what runs in it: subnets added, and a DNS zone where it had
+   * none, each made by the step its create would run for it ({@code create-subnet-<name>}, and {@code zoneSteps}).
+   * A subnet changed or dropped ({@code subnet_change}, {@code subnet_removal}) and a zone renamed or dropped
+   * ({@code dns_zone_change}) are refused: resources in them would lose their addresses or names.
+   *
+   * @param create the provider's create steps for the revised spec
+   */
+  public static Revision networkGrows(NetworkSpec current, NetworkSpec revised, List<Step> create,
+      String... zoneSteps) {
+    Map<String, Subnet> had = current.subnets().stream().collect(Collectors.toMap(Subnet::name, Function.identity()));
+    Set<String> added = revised.subnets().stream().map(Subnet::name).filter(n -> !had.containsKey(n))
+        .map(n -> "create-subnet-" + n).collect(Collectors.toSet());
+    boolean zoneAdded = current.dnsZone() == null && revised.dnsZone() != null;
+    Set<String> zone = zoneAdded ? Set.of(zoneSteps) : Set.of();
+    Revision revision = Revision.of(create.stream().filter(s -> added.contains(s.name()) || zone.contains(s.name()))
+        .toList()).inPlace("subnets", "dnsZone");
+    for (Subnet subnet : current.subnets()) {
+      Subnet now = revised.subnets().stream().filter(s -> s.name().equals(subnet.name())).findFirst().orElse(null);
+      if (now == null) {
+        revision.refuse("subnets", "subnet_removal", "subnet " + subnet.name() + " stays: what runs in it would"
+            + " lose its addresses; a network only gains subnets");
+      } else if (!now.equals(subnet)) {
+        revision.refuse("subnets", "subnet_change", "subnet " + subnet.name() + " keeps its range, zone and"
+            + " exposure; add a subnet instead");
+      }
+    }
+    if (current.dnsZone() != null && !Objects.equals(current.dnsZone(), revised.dnsZone())) {
+      revision.refuse("dnsZone", "dns_zone_change", "the DNS zone " + current.dnsZone() + " stays: its records"
+          + " would be lost; a network without a zone can gain one");
     }
     return revision;
   }
