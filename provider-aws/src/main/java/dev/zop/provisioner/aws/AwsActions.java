@@ -11,6 +11,8 @@ final class AwsActions {
   static final String AUTOSCALING_DELETE_AUTO_SCALING_GROUP = "autoscaling:DeleteAutoScalingGroup";
   static final String AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS = "autoscaling:DescribeAutoScalingGroups";
   static final String AUTOSCALING_UPDATE_AUTO_SCALING_GROUP = "autoscaling:UpdateAutoScalingGroup";
+  static final String AUTOSCALING_TERMINATE_INSTANCE_IN_AUTO_SCALING_GROUP =
+      "autoscaling:TerminateInstanceInAutoScalingGroup";
   // ec2
   static final String EC2_ACCEPT_VPC_PEERING_CONNECTION = "ec2:AcceptVpcPeeringConnection";
   static final String EC2_ALLOCATE_ADDRESS = "ec2:AllocateAddress";
@@ -36,6 +38,8 @@ final class AwsActions {
   static final String EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE = "ec2:AssociateVpcWithHostedZone";
   static final String EC2_AUTHORIZE_SECURITY_GROUP_INGRESS = "ec2:AuthorizeSecurityGroupIngress";
   static final String EC2_CREATE_LAUNCH_TEMPLATE = "ec2:CreateLaunchTemplate";
+  static final String EC2_CREATE_LAUNCH_TEMPLATE_VERSION = "ec2:CreateLaunchTemplateVersion";
+  static final String EC2_DESCRIBE_LAUNCH_TEMPLATE_VERSIONS = "ec2:DescribeLaunchTemplateVersions";
   static final String EC2_CREATE_SECURITY_GROUP = "ec2:CreateSecurityGroup";
   static final String EC2_CREATE_SUBNET = "ec2:CreateSubnet";
   static final String EC2_CREATE_TAGS = "ec2:CreateTags";

@@ -444,7 +444,10 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
 
   /**
    * A pool's min and max change where its Auto Scaling group stands (UpdateAutoScalingGroup, the desired count
-   * kept within them). Its instance type and listeners are not changed yet: refused by field.
+   * kept within them). A new instance type is a rolling replacement: a new version of the launch template (which
+   * the group launches from, at {@code $Latest}), then the group's instances of the old type replaced one at a
+   * time, each terminated only once every other instance is in service, the group launching its successor. Its
+   * listeners are not changed yet: refused by field.
    */
   @Override
   public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
@@ -452,8 +455,61 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       return Revision.none();
     }
     String name = recorded.get(AUTO_SCALING_GROUP_NAME);
-    return Revision.of(List.of(ProviderStep.of("resize-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
-        AUTOSCALING_UPDATE_AUTO_SCALING_GROUP), ctx -> resizeGroup(ctx, name, revised)))).inPlace("min", "max");
+    List<Step> steps = new ArrayList<>();
+    if (!current.min().equals(revised.min()) || !current.max().equals(revised.max())) {
+      steps.add(ProviderStep.of("resize-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+          AUTOSCALING_UPDATE_AUTO_SCALING_GROUP), ctx -> resizeGroup(ctx, name, revised)));
+    }
+    if (!current.instanceType().equals(revised.instanceType()) && recorded.has(LAUNCH_TEMPLATE_ID)) {
+      String template = recorded.get(LAUNCH_TEMPLATE_ID);
+      steps.add(ProviderStep.of("new-launch-template-version", List.of(EC2_DESCRIBE_LAUNCH_TEMPLATE_VERSIONS,
+          EC2_CREATE_LAUNCH_TEMPLATE_VERSION), ctx -> newTemplateVersion(ctx, template, revised)));
+      steps.add(ProviderStep.of("replace-instances", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+          AUTOSCALING_TERMINATE_INSTANCE_IN_AUTO_SCALING_GROUP, EC2_RUN_INSTANCES),
+          ctx -> replaceInstances(ctx, name, revised)));
+    }
+    return Revision.of(steps).inPlace("min", "max")
+        .replaces("instanceType", "the pool's instances are replaced one at a time by instances of the new type:"
+            + " what is on their disks is lost, and each stops serving while it is replaced");
+  }
+
+  /** Makes the template's latest version launch the revised type, unless it does already. */
+  private StepResult newTemplateVersion(StepContext ctx, String template, VmPoolSpec revised) {
+    var latest = CALLS.call(EC2_DESCRIBE_LAUNCH_TEMPLATE_VERSIONS, () -> ec2.describeLaunchTemplateVersions(r -> r
+        .launchTemplateId(template).versions("$Latest"))).launchTemplateVersions();
+    if (latest.isEmpty() || !revised.instanceType().equals(latest.get(0).launchTemplateData().instanceTypeAsString())) {
+      CALLS.call(EC2_CREATE_LAUNCH_TEMPLATE_VERSION, () -> ec2.createLaunchTemplateVersion(r -> r
+          .launchTemplateId(template).sourceVersion("$Latest").clientToken(ctx.clientToken("lt-" + revised
+              .instanceType())).launchTemplateData(d -> d.instanceType(revised.instanceType()))));
+      ctx.log("launch template " + template + " now launches " + revised.instanceType());
+    }
+    return StepResult.done();
+  }
+
+  /**
+   * One turn of the rolling replacement: waits while an instance is on its way in or out; otherwise terminates one
+   * instance of another type (the group replaces it from the template) and waits, or is done when none is left.
+   */
+  private StepResult replaceInstances(StepContext ctx, String name, VmPoolSpec revised) {
+    AutoScalingGroup group = findGroup(name);
+    if (group == null) {
+      return StepResult.fail(Failure.system("resource_missing", "Auto Scaling group " + name + " is gone"));
+    }
+    var instances = group.instances();
+    if (instances.size() < group.desiredCapacity()
+        || instances.stream().anyMatch(i -> !"InService".equals(i.lifecycleStateAsString()))) {
+      return poll.waitFor(ctx, "Auto Scaling group " + name + " is replacing an instance");
+    }
+    var stale = instances.stream().filter(i -> !revised.instanceType().equals(i.instanceType())).findFirst();
+    if (stale.isEmpty()) {
+      return StepResult.done();
+    }
+    CALLS.call(AUTOSCALING_TERMINATE_INSTANCE_IN_AUTO_SCALING_GROUP, () -> autoscaling
+        .terminateInstanceInAutoScalingGroup(r -> r.instanceId(stale.get().instanceId())
+            .shouldDecrementDesiredCapacity(false)));
+    ctx.log("replacing instance " + stale.get().instanceId() + " (" + stale.get().instanceType() + ") with one of "
+        + revised.instanceType());
+    return poll.waitFor(ctx, "Auto Scaling group " + name + " is replacing instance " + stale.get().instanceId());
   }
 
   private StepResult resizeGroup(StepContext ctx, String name, VmPoolSpec revised) {

@@ -122,6 +122,11 @@ class AwsProviderTckIT extends ProviderTck {
             VmPoolSpec.named("tck-pool-" + suffix).instanceType("t3.micro").size(2, 5).imageId("ami-12c6146b")
                 .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
                 .build()),
+        // a rolling replacement onto a new instance type
+        Map.entry(VmPoolSpec.named("tck-roll-" + suffix).instanceType("t3.micro").size(2, 3).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).build(),
+            VmPoolSpec.named("tck-roll-" + suffix).instanceType("t3.small").size(2, 3).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).build()),
         // a network gains a public and a private subnet and a DNS zone
         Map.entry(NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
                 .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))

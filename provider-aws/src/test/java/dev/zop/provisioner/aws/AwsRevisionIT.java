@@ -212,6 +212,46 @@ class AwsRevisionIT {
   }
 
   @Test
+  void aPoolMovesToANewInstanceTypeOneInstanceAtATime() throws Exception {
+    Ec2Client ec2 = MOTO.client(Ec2Client.builder());
+    String vpc = ec2.createVpc(r -> r.cidrBlock("10.11.0.0/16")).vpc().vpcId();
+    String subnet = ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock("10.11.1.0/24").availabilityZone("us-east-1a"))
+        .subnet().subnetId();
+    dev.zop.provisioner.spec.VmPoolSpec pool = dev.zop.provisioner.spec.VmPoolSpec.named("workers")
+        .instanceType("t3.micro").size(3, 4).imageId("ami-12c6146b").vpcId(vpc).subnetIds(List.of(subnet)).build();
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), pool).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    String before = "print(json.dumps(sorted(i['InstanceType'] for g in boto3.client('autoscaling', **kw)"
+        + ".describe_auto_scaling_groups()['AutoScalingGroups'] for i in g['Instances'])))";
+    assertThat(inventory(before)).extracting(JsonNode::asText).containsExactly("t3.micro", "t3.micro", "t3.micro");
+
+    dev.zop.provisioner.spec.VmPoolSpec larger = pool.toBuilder().instanceType("t3.large").build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), larger);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::effect)
+        .containsExactly(tuple("instanceType", RevisionChange.Effect.REPLACE));
+    assertThat(plan.steps()).extracting(s -> s.name()).containsExactly("new-launch-template-version",
+        "replace-instances");
+    assertThat(plan.after().monthlyTotal()).isGreaterThan(plan.before().monthlyTotal());
+    Job rolled = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(rolled.status()).as(String.valueOf(rolled.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    // the same group, every instance replaced by one of the new type, the count kept
+    JsonNode after = inventory("""
+        groups = boto3.client("autoscaling", **kw).describe_auto_scaling_groups()["AutoScalingGroups"]
+        ec2 = boto3.client("ec2", **kw)
+        running = [i["InstanceType"] for r in ec2.describe_instances(Filters=[{"Name": "instance-state-name",
+            "Values": ["running"]}])["Reservations"] for i in r["Instances"]]
+        print(json.dumps({"groups": [g["AutoScalingGroupName"] for g in groups], "types": sorted(i["InstanceType"]
+            for g in groups for i in g["Instances"]), "running": sorted(running)}))
+        """);
+    assertThat(after.get("groups")).hasSize(1);
+    assertThat(after.get("types")).extracting(JsonNode::asText).containsExactly("t3.large", "t3.large", "t3.large");
+    assertThat(after.get("running")).extracting(JsonNode::asText).containsExactly("t3.large", "t3.large",
+        "t3.large");
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
   void aRepositoryBecomesImmutableAndScannedWhereItStands() throws Exception {
     Job job = zop.jobs().await(zop.jobs().submit(space.id(), RegistrySpec.named("platform/api")).id(), WAIT);
     assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
