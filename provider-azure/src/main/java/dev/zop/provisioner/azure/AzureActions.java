@@ -39,6 +39,8 @@ final class AzureActions {
   static final String SCALE_SETS_READ = "Microsoft.Compute/virtualMachineScaleSets/read";
   static final String SCALE_SETS_WRITE = "Microsoft.Compute/virtualMachineScaleSets/write";
   static final String SCALE_SETS_DELETE = "Microsoft.Compute/virtualMachineScaleSets/delete";
+  static final String SCALE_SET_VMS_READ = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/read";
+  static final String SCALE_SETS_MANUAL_UPGRADE = "Microsoft.Compute/virtualMachineScaleSets/manualUpgrade/action";
   static final String SECURITY_GROUPS_READ = "Microsoft.Network/networkSecurityGroups/read";
   static final String SECURITY_GROUPS_WRITE = "Microsoft.Network/networkSecurityGroups/write";
   static final String SECURITY_GROUPS_DELETE = "Microsoft.Network/networkSecurityGroups/delete";

@@ -4,6 +4,8 @@ import static dev.zop.provisioner.azure.AzureActions.*;
 
 import com.azure.core.management.SubResource;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMInstanceRequiredIDs;
 import com.azure.resourcemanager.compute.models.ApiEntityReference;
 import com.azure.resourcemanager.compute.models.CachingTypes;
 import com.azure.resourcemanager.compute.models.DiskCreateOptionTypes;
@@ -72,6 +74,7 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SharedState;
 import dev.zop.provisioner.spi.StateKey;
@@ -273,14 +276,91 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           () -> putLoadBalancer(ctx, spec), lb -> rulePorts(lb).equals(wantedPorts(spec)),
           lb -> Map.ofEntries(LOAD_BALANCER_NAME.is(lb.name()), LOAD_BALANCER_ID.is(lb.id())))));
     }
-    steps.add(ProviderStep.of("create-scale-set", withVault(vault, List.of(SCALE_SETS_READ, SCALE_SETS_WRITE,
-        SUBNETS_JOIN, SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET), ctx -> scaleSet(spec).ensure(ctx, poll,
-        () -> putScaleSet(ctx, spec), set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
-        set -> Map.ofEntries(SCALE_SET_NAME.is(set.name()), SCALE_SET_ID.is(set.id()),
-            SharedState.ADMIN_USER.is(ADMIN_USER)))));
+    steps.add(scaleSetStep("create-scale-set", spec));
     steps.add(ProviderStep.of("create-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE, RESOURCE_GROUPS_READ),
         ctx -> ensureAutoscale(ctx, spec)));
     return steps;
+  }
+
+  /** The scale set as the spec has it: made, or its model PUT again where its VM size is not the spec's. */
+  private Step scaleSetStep(String name, VmPoolSpec spec) {
+    return ProviderStep.of(name, withVault(vault, List.of(SCALE_SETS_READ, SCALE_SETS_WRITE, SUBNETS_JOIN,
+        SECURITY_GROUPS_JOIN, BACKEND_POOLS_JOIN, RESOURCE_GROUPS_READ), KEY_VAULT_SECRETS_GET),
+        ctx -> scaleSet(spec).ensure(ctx, poll, () -> putScaleSet(ctx, spec),
+            set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
+            set -> Map.ofEntries(SCALE_SET_NAME.is(set.name()), SCALE_SET_ID.is(set.id()),
+                SharedState.ADMIN_USER.is(ADMIN_USER))));
+  }
+
+  /**
+   * A pool's min and max change in its autoscale setting (PUT again). A new VM size is a rolling replacement: the
+   * scale set's model takes the size (its instances keep theirs: the upgrade policy is manual), then its instances
+   * are upgraded to the model one at a time, each only once every other has finished. Listeners are not changed
+   * yet: refused by field.
+   */
+  @Override
+  public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
+    if (!recorded.has(SCALE_SET_NAME)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    if (!current.instanceType().equals(revised.instanceType())) {
+      steps.add(ProviderStep.of("update-scale-set-model", List.of(SCALE_SETS_READ, SCALE_SETS_WRITE),
+          ctx -> resizeModel(ctx, revised)));
+      steps.add(ProviderStep.of("upgrade-instances", List.of(SCALE_SET_VMS_READ, SCALE_SETS_MANUAL_UPGRADE),
+          ctx -> upgradeInstances(ctx, revised)));
+    }
+    if (!current.min().equals(revised.min()) || !current.max().equals(revised.max())) {
+      steps.add(ProviderStep.of("update-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE),
+          ctx -> ensureAutoscale(ctx, revised)));
+    }
+    return Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances are upgraded"
+        + " to the new size one at a time: each restarts on it, and stops serving while it does");
+  }
+
+  /** Gives the scale set's model the revised VM size (one PATCH of its SKU, its capacity kept), unless it has it. */
+  private StepResult resizeModel(StepContext ctx, VmPoolSpec spec) {
+    VirtualMachineScaleSetInner set = scaleSet(spec).find().get();
+    if (set == null || set.sku() == null) {
+      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "scale set " + spec.name() + " is gone"));
+    }
+    var foreign = AzureTags.OWNER.refuseForeign(set.tags(), ctx, "scale set", spec.name());
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    boolean settled = "Succeeded".equals(set.provisioningState());
+    if (spec.instanceType().equals(set.sku().name())) {
+      return settled ? StepResult.done() : poll.waitFor(ctx, "scale set " + spec.name() + " is "
+          + set.provisioningState());
+    }
+    if (!settled) {
+      return poll.waitFor(ctx, "scale set " + spec.name() + " is " + set.provisioningState());
+    }
+    calls.call(SCALE_SETS_WRITE, () -> clients.compute().serviceClient().getVirtualMachineScaleSets().beginUpdate(
+        resourceGroup, spec.name(), new com.azure.resourcemanager.compute.models.VirtualMachineScaleSetUpdate()
+            .withSku(new com.azure.resourcemanager.compute.models.Sku().withName(spec.instanceType())
+                .withTier(set.sku().tier()).withCapacity(set.sku().capacity()))));
+    ctx.log("scale set " + spec.name() + " now has the model of " + spec.instanceType());
+    return poll.waitFor(ctx, "scale set " + spec.name() + " is taking the size " + spec.instanceType());
+  }
+
+  /** One turn of the rolling upgrade: waits while an instance is changing, else upgrades the next one behind. */
+  private StepResult upgradeInstances(StepContext ctx, VmPoolSpec spec) {
+    List<VirtualMachineScaleSetVMInner> instances = calls.call(SCALE_SET_VMS_READ, () -> clients.compute()
+        .serviceClient().getVirtualMachineScaleSetVMs().list(resourceGroup, spec.name()).stream().toList());
+    if (instances.stream().anyMatch(vm -> !"Succeeded".equals(vm.provisioningState()))) {
+      return poll.waitFor(ctx, "scale set " + spec.name() + " is upgrading an instance");
+    }
+    var behind = instances.stream().filter(vm -> !Boolean.TRUE.equals(vm.latestModelApplied())).findFirst();
+    if (behind.isEmpty()) {
+      return StepResult.done();
+    }
+    calls.call(SCALE_SETS_MANUAL_UPGRADE, () -> clients.compute().serviceClient().getVirtualMachineScaleSets()
+        .beginUpdateInstances(resourceGroup, spec.name(), new VirtualMachineScaleSetVMInstanceRequiredIDs()
+            .withInstanceIds(List.of(behind.get().instanceId()))));
+    ctx.log("upgrading instance " + behind.get().instanceId() + " of scale set " + spec.name() + " to "
+        + spec.instanceType());
+    return poll.waitFor(ctx, "scale set " + spec.name() + " is upgrading instance " + behind.get().instanceId());
   }
 
   @Override

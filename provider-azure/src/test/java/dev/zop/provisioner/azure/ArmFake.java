@@ -488,6 +488,11 @@ public final class ArmFake implements AutoCloseable {
       listKeys(exchange, path.substring(0, path.length() - "/listKeys".length()));
       return;
     }
+    java.util.regex.Matcher upgrade = MANUAL_UPGRADE.matcher(path);
+    if (exchange.getRequestMethod().equals("POST") && upgrade.matches()) {
+      manualUpgrade(exchange, upgrade.group(1));
+      return;
+    }
     java.util.regex.Matcher power = POWER_ACTION.matcher(path);
     if (power.matches()) {
       power(exchange, power.group(1), power.group(2));
@@ -630,6 +635,9 @@ public final class ArmFake implements AutoCloseable {
     ObjectNode properties = resource.has("properties") ? (ObjectNode) resource.get("properties")
         : resource.putObject("properties");
     fill(target, resource, properties);
+    if (target.typePath().equalsIgnoreCase("virtualMachineScaleSets")) {
+      syncInstances(key, resource);
+    }
     if (type.synchronous()) {
       store.put(key, resource);
       acceptedChange(action);
@@ -832,6 +840,9 @@ public final class ArmFake implements AutoCloseable {
       return;
     }
     merge(resource, (ObjectNode) sent);
+    if (target.typePath().equalsIgnoreCase("virtualMachineScaleSets")) {
+      syncInstances(target.id().toLowerCase(Locale.ROOT), resource);
+    }
     acceptedChange(action);
     respond(exchange, 200, resource.toString(), Map.of());
   }
@@ -1054,6 +1065,13 @@ public final class ArmFake implements AutoCloseable {
     String prefix = target.id().toLowerCase(Locale.ROOT) + "/";
     ObjectNode answer = JSON.createObjectNode();
     ArrayNode value = answer.putArray("value");
+    // a read of a resource is time passing for a change under way on it, listed or read alone
+    new TreeMap<>(store).keySet().forEach(id -> {
+      Change change = id.startsWith(prefix) ? changesByResource.get(id) : null;
+      if (change != null) {
+        advance(change);
+      }
+    });
     new TreeMap<>(store).forEach((id, resource) -> {
       if (id.startsWith(prefix) && id.indexOf('/', prefix.length()) < 0) {
         value.add(resource);
@@ -1306,6 +1324,77 @@ public final class ArmFake implements AutoCloseable {
   /** How many requests the vault answered with its authentication challenge. */
   int vaultChallenges() {
     return vaultChallenges.get();
+  }
+
+  // ---- a scale set's instances ---------------------------------------------------------------------------
+
+  private static final java.util.regex.Pattern MANUAL_UPGRADE = java.util.regex.Pattern.compile(
+      "(/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\\.Compute/virtualMachineScaleSets/[^/]+)"
+          + "/manualupgrade", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /**
+   * A scale set's instances as Compute keeps them ({@code virtualMachineScaleSets/{name}/virtualMachines}), as many
+   * as its capacity. Under a manual upgrade policy a change of the set's model (its VM size) reaches no instance:
+   * each reads {@code latestModelApplied: false} until it is upgraded ({@code manualupgrade}).
+   */
+  private void syncInstances(String key, ObjectNode scaleSet) {
+    String size = scaleSet.path("sku").path("name").asText();
+    int capacity = scaleSet.path("sku").path("capacity").asInt(0);
+    String prefix = key + "/virtualmachines/";
+    List<String> held = store.keySet().stream().filter(k -> k.startsWith(prefix) && k.indexOf('/', prefix.length()) < 0)
+        .sorted(java.util.Comparator.comparingInt(k -> Integer.parseInt(k.substring(prefix.length())))).toList();
+    for (String instance : held) {
+      ObjectNode vm = store.get(instance);
+      ((ObjectNode) vm.get("properties")).put("latestModelApplied", size.equals(vm.path("sku").path("name").asText()));
+    }
+    int next = held.isEmpty() ? 0 : Integer.parseInt(held.get(held.size() - 1).substring(prefix.length())) + 1;
+    for (int count = held.size(); count < capacity; count++, next++) {
+      String id = scaleSet.path("id").asText() + "/virtualMachines/" + next;
+      ObjectNode vm = JSON.createObjectNode().put("id", id).put("name", scaleSet.path("name").asText() + "_" + next)
+          .put("type", "Microsoft.Compute/virtualMachineScaleSets/virtualMachines").put("instanceId",
+              String.valueOf(next)).put("location", scaleSet.path("location").asText());
+      vm.putObject("sku").put("name", size).put("tier", "Standard");
+      vm.putObject("properties").put("latestModelApplied", true).put("provisioningState", "Succeeded");
+      store.put(prefix + next, vm);
+    }
+    for (int i = capacity; i < held.size(); i++) {
+      store.remove(held.get(held.size() - 1 - (i - capacity)));
+    }
+  }
+
+  /** {@code POST .../manualupgrade}: the named instances take the set's model, one operation for them. */
+  private void manualUpgrade(HttpExchange exchange, String scaleSetId) throws IOException {
+    String action = "Microsoft.Compute/virtualMachineScaleSets/manualUpgrade/action";
+    calls.add(action);
+    Deque<Fault> queued = faults.get(action);
+    Fault fault = queued == null ? null : queued.poll();
+    if (fault != null) {
+      respond(exchange, fault.status(), error(fault.code(), fault.message()), Map.of());
+      return;
+    }
+    String key = scaleSetId.toLowerCase(Locale.ROOT);
+    ObjectNode scaleSet = store.get(key);
+    JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+    if (scaleSet == null || !body.path("instanceIds").isArray() || body.path("instanceIds").isEmpty()) {
+      respond(exchange, scaleSet == null ? 404 : 400, error(scaleSet == null ? "ResourceNotFound" : "InvalidParameter",
+          scaleSet == null ? "The Resource '" + scaleSetId + "' was not found." : "instanceIds is required"), Map.of());
+      return;
+    }
+    Change change = null;
+    for (JsonNode instance : body.path("instanceIds")) {
+      ObjectNode vm = store.get(key + "/virtualmachines/" + instance.asText());
+      if (vm == null) {
+        respond(exchange, 404, error("NotFound", "Instance " + instance.asText() + " of " + scaleSetId
+            + " was not found."), Map.of());
+        return;
+      }
+      ((ObjectNode) vm.get("sku")).put("name", scaleSet.path("sku").path("name").asText());
+      ((ObjectNode) vm.get("properties")).put("latestModelApplied", true).put("provisioningState", "Updating");
+      change = start(key + "/virtualmachines/" + instance.asText(), "update");
+    }
+    acceptedChange(action);
+    respond(exchange, 202, "", Map.of("Location", operationUrl(change, true), "Azure-AsyncOperation",
+        operationUrl(change, false), "Retry-After", "0"));
   }
 
   // ---- power: what the controller does to scale sets, VMs, servers, SQL pools and triggers ---------------

@@ -380,6 +380,29 @@ class AzureEngineTest {
     assertThat(capacity.path("maximum").asText()).isEqualTo("6");
     assertThat(autoscale.path("properties").path("targetResourceUri").asText()).isEqualTo(set.path("id").asText());
 
+    // revised: a larger size, rolled onto the instances one at a time, and 3..8
+    var larger = body.toBuilder().instanceType("Standard_D4s_v5").size(3, 8).build();
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to() + " " + c.effect())
+        .containsExactlyInAnyOrder("instanceType:Standard_D2s_v5->Standard_D4s_v5 REPLACE", "min:2->3 IN_PLACE",
+            "max:6->8 IN_PLACE");
+    assertThat(revision.steps()).extracting(dev.zop.provisioner.PlanStep::name).containsExactly(
+        "update-scale-set-model", "upgrade-instances", "update-autoscale");
+    Job rolled = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(rolled.status()).as(String.valueOf(rolled.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode resized = resource("Microsoft.Compute/virtualMachineScaleSets", "checkout-edge");
+    assertThat(resized.path("id").asText()).isEqualTo(set.path("id").asText());
+    assertThat(resized.path("sku").path("name").asText()).isEqualTo("Standard_D4s_v5");
+    // every instance upgraded to the model, one manual upgrade each
+    assertThat(FAKE.resources().entrySet()).filteredOn(e -> e.getKey().contains("/virtualmachinescalesets/"
+        + "checkout-edge/virtualmachines/")).extracting(e -> e.getValue().path("sku").path("name").asText() + " "
+            + e.getValue().path("properties").path("latestModelApplied").asBoolean())
+        .containsExactly("Standard_D4s_v5 true", "Standard_D4s_v5 true");
+    assertThat(FAKE.calls()).filteredOn(c -> c.endsWith("/manualUpgrade/action")).hasSize(2);
+    var bounds = resource("Microsoft.Insights/autoscalesettings", "checkout-edge-autoscale").path("properties")
+        .path("profiles").get(0).path("capacity");
+    assertThat(bounds.path("minimum").asText() + ".." + bounds.path("maximum").asText()).isEqualTo("3..8");
+
     tearDownWaitingOnDeletes(job);
     assertThat(FAKE.resources()).isEmpty();
     assertThatThrownBy(() -> zop.secrets().reveal(dev.zop.provisioner.SecretRef.of(job.outputs()

@@ -102,6 +102,11 @@ class AzureProviderTckTest extends ProviderTck {
   protected List<java.util.Map.Entry<dev.zop.provisioner.spec.ResourceSpec, dev.zop.provisioner.spec.ResourceSpec>>
       revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        // a scale set's VM size by rolling upgrade, and its bounds
+        dev.zop.provisioner.spec.VmPoolSpec.named("tck-roll-" + suffix).instanceType("Standard_D2s_v5").size(2, 3)
+            .vpcId("tck-roll-" + suffix + "-vnet").subnetIds(List.of("default")).build(),
+        dev.zop.provisioner.spec.VmPoolSpec.named("tck-roll-" + suffix).instanceType("Standard_D4s_v5").size(2, 4)
+            .vpcId("tck-roll-" + suffix + "-vnet").subnetIds(List.of("default")).build()), java.util.Map.entry(
         // a virtual network gains a subnet and a private DNS zone, linked to it
         NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24").build(),
         NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24")
@@ -149,6 +154,7 @@ class AzureProviderTckTest extends ProviderTck {
           + properties.path("remoteVirtualNetwork").path("id").asText("").replaceAll(".*/", "")
           + properties.path("kubernetesVersion").asText("") + properties.path("agentPoolProfiles")
           + properties.path("vmSize").asText("") + properties.path("maxCount").asText("")
+          + properties.path("latestModelApplied").asText("")
           + resource.path("sku") + properties.path("sku") + properties.path("highAvailability") + properties.path("version").asText("")
           + properties.path("storage") + properties.path("backup").path("backupRetentionDays").asText("")
           + properties.path("securityRules").findValuesAsText("destinationPortRange")
