@@ -25,9 +25,11 @@ final class GcpPermissions {
   static final String COMPUTE_INSTANCE_GROUP_MANAGERS_CREATE = "compute.instanceGroupManagers.create";
   static final String COMPUTE_INSTANCE_GROUP_MANAGERS_GET = "compute.instanceGroupManagers.get";
   static final String COMPUTE_INSTANCE_GROUP_MANAGERS_DELETE = "compute.instanceGroupManagers.delete";
+  static final String COMPUTE_INSTANCE_GROUP_MANAGERS_UPDATE = "compute.instanceGroupManagers.update";
   static final String COMPUTE_AUTOSCALERS_CREATE = "compute.autoscalers.create";
   static final String COMPUTE_AUTOSCALERS_GET = "compute.autoscalers.get";
   static final String COMPUTE_AUTOSCALERS_DELETE = "compute.autoscalers.delete";
+  static final String COMPUTE_AUTOSCALERS_UPDATE = "compute.autoscalers.update";
   static final String COMPUTE_FIREWALLS_CREATE = "compute.firewalls.create";
   static final String COMPUTE_FIREWALLS_GET = "compute.firewalls.get";
   static final String COMPUTE_FIREWALLS_DELETE = "compute.firewalls.delete";
@@ -75,6 +77,7 @@ final class GcpPermissions {
   static final String ARTIFACTREGISTRY_REPOSITORIES_CREATE = "artifactregistry.repositories.create";
   static final String ARTIFACTREGISTRY_REPOSITORIES_GET = "artifactregistry.repositories.get";
   static final String ARTIFACTREGISTRY_REPOSITORIES_DELETE = "artifactregistry.repositories.delete";
+  static final String ARTIFACTREGISTRY_REPOSITORIES_UPDATE = "artifactregistry.repositories.update";
   static final String ARTIFACTREGISTRY_DOCKER_IMAGES_LIST = "artifactregistry.dockerImages.list";
   // kubernetes engine
   static final String CONTAINER_CLUSTERS_CREATE = "container.clusters.create";

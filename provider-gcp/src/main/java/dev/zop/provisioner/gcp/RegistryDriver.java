@@ -94,6 +94,55 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
         "billed by the images stored, which the spec does not say"));
   }
 
+  private static Repository.DockerRepositoryConfig docker(RegistrySpec spec) {
+    return Repository.DockerRepositoryConfig.newBuilder().setImmutableTags(spec.immutableTags()).build();
+  }
+
+  private static Repository.VulnerabilityScanningConfig scanning(RegistrySpec spec) {
+    return Repository.VulnerabilityScanningConfig.newBuilder().setEnablementConfig(spec.scanOnPush()
+        ? Repository.VulnerabilityScanningConfig.EnablementConfig.INHERITED
+        : Repository.VulnerabilityScanningConfig.EnablementConfig.DISABLED).build();
+  }
+
+  /**
+   * A repository's tag immutability and vulnerability scanning change where it stands: one
+   * {@code repositories.patch} of the two configs, unless it has them.
+   */
+  @Override
+  public dev.zop.provisioner.spi.Revision revise(RegistrySpec current, RegistrySpec revised, Outputs recorded) {
+    if (!recorded.has(REPOSITORY_NAME)) {
+      return dev.zop.provisioner.spi.Revision.none();
+    }
+    return dev.zop.provisioner.spi.Revision.of(List.of(ProviderStep.of("update-repository", List.of(
+        ARTIFACTREGISTRY_REPOSITORIES_GET, ARTIFACTREGISTRY_REPOSITORIES_UPDATE), ctx -> updateRepository(ctx,
+        revised)))).inPlace("immutableTags", "scanOnPush");
+  }
+
+  private StepResult updateRepository(StepContext ctx, RegistrySpec spec) {
+    Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+        () -> clients.artifactRegistry().getRepository(name(spec)));
+    if (existing == null) {
+      return StepResult.fail(Failure.system("resource_missing", "repository " + repositoryId(spec) + " is gone"));
+    }
+    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "repository", repositoryId(spec));
+    if (foreign != null) {
+      return StepResult.fail(foreign);
+    }
+    if (!existing.getDockerConfig().equals(docker(spec))
+        || !existing.getVulnerabilityScanningConfig().getEnablementConfig().equals(scanning(spec)
+            .getEnablementConfig())) {
+      calls.call(ARTIFACTREGISTRY_REPOSITORIES_UPDATE, () -> clients.artifactRegistry().updateRepository(
+          com.google.devtools.artifactregistry.v1.UpdateRepositoryRequest.newBuilder()
+              .setRepository(Repository.newBuilder().setName(existing.getName()).setDockerConfig(docker(spec))
+                  .setVulnerabilityScanningConfig(scanning(spec)))
+              .setUpdateMask(com.google.protobuf.FieldMask.newBuilder().addPaths("docker_config.immutable_tags")
+                  .addPaths("vulnerability_scanning_config.enablement_config")).build()));
+      ctx.log("repository " + repositoryId(spec) + " now has immutable tags " + spec.immutableTags()
+          + ", scanning " + spec.scanOnPush());
+    }
+    return StepResult.done();
+  }
+
   static String repositoryId(RegistrySpec spec) {
     return spec.name().replace('/', '-').replace('.', '-').replace('_', '-');
   }
@@ -109,12 +158,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
       ctx.recordIntent(Map.ofEntries(REPOSITORY_PART.is("repository")));
       Repository wanted = Repository.newBuilder().setFormat(Repository.Format.DOCKER)
           .setDescription("zop registry " + spec.name()).putAllLabels(GcpOwner.labels(ctx, "repository"))
-          .setDockerConfig(Repository.DockerRepositoryConfig.newBuilder().setImmutableTags(spec.immutableTags()))
-          .setVulnerabilityScanningConfig(Repository.VulnerabilityScanningConfig.newBuilder()
-              .setEnablementConfig(spec.scanOnPush()
-                  ? Repository.VulnerabilityScanningConfig.EnablementConfig.INHERITED
-                  : Repository.VulnerabilityScanningConfig.EnablementConfig.DISABLED))
-          .build();
+          .setDockerConfig(docker(spec)).setVulnerabilityScanningConfig(scanning(spec)).build();
       try {
         calls.call(ARTIFACTREGISTRY_REPOSITORIES_CREATE, () -> clients.artifactRegistry().createRepositoryCallable()
             .call(CreateRepositoryRequest.newBuilder().setParent("projects/" + project + "/locations/" + region)

@@ -13,7 +13,10 @@ import com.google.cloud.compute.v1.Firewall;
 import com.google.cloud.compute.v1.ForwardingRule;
 import com.google.cloud.compute.v1.HTTPHealthCheck;
 import com.google.cloud.compute.v1.HealthCheck;
+import com.google.cloud.compute.v1.FixedOrPercent;
 import com.google.cloud.compute.v1.InstanceGroupManager;
+import com.google.cloud.compute.v1.InstanceGroupManagerUpdatePolicy;
+import com.google.cloud.compute.v1.InstanceGroupManagerVersion;
 import com.google.cloud.compute.v1.InstanceProperties;
 import com.google.cloud.compute.v1.InstanceTemplate;
 import com.google.cloud.compute.v1.NamedPort;
@@ -36,6 +39,7 @@ import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.StateKey;
 import dev.zop.provisioner.spi.StateKeys;
 import dev.zop.provisioner.spi.Step;
@@ -67,6 +71,11 @@ import java.util.function.Supplier;
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
   static final StateKey<String> INSTANCE_TEMPLATE = StateKey.text("instanceTemplate");
+  /**
+   * The template a rolling replacement retires, until it is deleted (then empty): recorded before the new one is
+   * made, so a teardown after an interrupted replacement removes both.
+   */
+  static final StateKey<String> RETIRING_TEMPLATE = StateKey.text("retiringTemplate");
   static final StateKey<String> INSTANCE_GROUP_MANAGER = StateKey.text("instanceGroupManager");
   static final StateKey<String> INSTANCE_GROUP = StateKey.text("instanceGroup");
   static final StateKey<String> HEALTH_CHECK = StateKey.text("healthCheck");
@@ -90,6 +99,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   private final String project;
   private final String region;
   private final ComputeResources resources;
+  private final StatusPoll poll;
 
   VmPoolDriver(DriverContext<GcpClients> context) {
     this.clients = context.clients();
@@ -98,6 +108,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     this.region = context.region().get();
     this.resources = new ComputeResources(calls, new ComputeOperations(clients, calls, project, context.poll()),
         context.poll());
+    this.poll = context.poll();
   }
 
   @Override
@@ -293,12 +304,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
             spec.name())), COMPUTE_INSTANCE_GROUP_MANAGERS_DELETE, () -> clients.instanceGroupManagers()
             .deleteCallable().call(com.google.cloud.compute.v1.DeleteRegionInstanceGroupManagerRequest.newBuilder()
                 .setProject(project).setRegion(region).setInstanceGroupManager(spec.name()).build()))));
+    String template = recorded.has(INSTANCE_TEMPLATE) ? lastSegment(recorded.get(INSTANCE_TEMPLATE))
+        : templateName(spec);
+    String retiring = recorded.has(RETIRING_TEMPLATE) ? recorded.get(RETIRING_TEMPLATE) : "";
     steps.add(ProviderStep.of("delete-instance-template", List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
-        COMPUTE_INSTANCE_TEMPLATES_DELETE), ctx -> resources.remove(ctx, "instance template " + templateName(spec),
-        () -> find(COMPUTE_INSTANCE_TEMPLATES_GET, () -> clients.instanceTemplates().get(project, templateName(spec))),
-        COMPUTE_INSTANCE_TEMPLATES_DELETE, () -> clients.instanceTemplates().deleteCallable().call(
-            com.google.cloud.compute.v1.DeleteInstanceTemplateRequest.newBuilder().setProject(project)
-                .setInstanceTemplate(templateName(spec)).build()))));
+        COMPUTE_INSTANCE_TEMPLATES_DELETE), ctx -> resources.removeAll(java.util.stream.Stream.of(retiring, template)
+            .filter(name -> !name.isEmpty()).map(name -> (Supplier<StepResult>) () -> removeTemplate(ctx, name))
+            .toList())));
     return steps;
   }
 
@@ -326,6 +338,110 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     return calls.findOrNull(permission, get);
   }
 
+  /**
+   * A pool's min and max change in its autoscaler (one patch). A new machine type is a rolling replacement, as
+   * Compute Engine makes one: instance templates cannot change, so a template of the new type is made, the group
+   * is told to run it with a proactive update (replacing instances, none unavailable, a surge of new ones while
+   * the old drain), the job waits until the group is stable on it, and the old template is deleted. Listeners are
+   * not changed yet: refused by field.
+   */
+  @Override
+  public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
+    if (!recorded.has(INSTANCE_GROUP_MANAGER)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    if (!current.instanceType().equals(revised.instanceType())) {
+      String old = recorded.has(INSTANCE_TEMPLATE) ? lastSegment(recorded.get(INSTANCE_TEMPLATE))
+          : templateName(current);
+      String made = templateName(revised) + "-" + revised.instanceType();
+      String next = made.equals(old) ? templateName(revised) : made;
+      steps.add(ProviderStep.of("create-instance-template-" + revised.instanceType(), List.of(
+          COMPUTE_INSTANCE_TEMPLATES_GET, COMPUTE_INSTANCE_TEMPLATES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> {
+            ctx.recordIntent(Map.ofEntries(RETIRING_TEMPLATE.is(old)));
+            return resources.ensure(ctx, template(ctx, revised, next));
+          }));
+      steps.add(ProviderStep.of("roll-instance-group", List.of(COMPUTE_INSTANCE_GROUP_MANAGERS_GET,
+          COMPUTE_INSTANCE_GROUP_MANAGERS_UPDATE), ctx -> rollGroup(ctx, revised)));
+      steps.add(ProviderStep.of("delete-instance-template-" + old, List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
+          COMPUTE_INSTANCE_TEMPLATES_DELETE), ctx -> {
+            StepResult removed = removeTemplate(ctx, old);
+            return removed instanceof StepResult.Done ? StepResult.done(RETIRING_TEMPLATE.is("")) : removed;
+          }));
+    }
+    if (!current.min().equals(revised.min()) || !current.max().equals(revised.max())) {
+      steps.add(ProviderStep.of("update-autoscaler", List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_AUTOSCALERS_UPDATE),
+          ctx -> updateAutoscaler(ctx, revised)));
+    }
+    return Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances are replaced"
+        + " by instances of the new type, a few at a time with none unavailable: what is on their disks is lost");
+  }
+
+  /**
+   * Points the group at the job's latest template with a proactive rolling update, unless it runs it already, and
+   * waits until the group is stable with every instance on it.
+   */
+  private StepResult rollGroup(StepContext ctx, VmPoolSpec spec) {
+    InstanceGroupManager group = find(COMPUTE_INSTANCE_GROUP_MANAGERS_GET, () -> clients.instanceGroupManagers()
+        .get(project, region, spec.name()));
+    if (group == null) {
+      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "instance group "
+          + spec.name() + " is gone"));
+    }
+    String template = ctx.outputs().require(INSTANCE_TEMPLATE);
+    boolean runs = group.getVersionsList().stream().anyMatch(v -> template.equals(v.getInstanceTemplate()))
+        || group.getVersionsCount() == 0 && template.equals(group.getInstanceTemplate());
+    if (!runs) {
+      // a surge of new instances (at least one a zone of the region), none of the old taken away first
+      InstanceGroupManager patch = InstanceGroupManager.newBuilder()
+          .addVersions(InstanceGroupManagerVersion.newBuilder().setName("current").setInstanceTemplate(template))
+          .setUpdatePolicy(InstanceGroupManagerUpdatePolicy.newBuilder().setType("PROACTIVE")
+              .setMinimalAction("REPLACE").setMaxSurge(FixedOrPercent.newBuilder().setFixed(3))
+              .setMaxUnavailable(FixedOrPercent.newBuilder().setFixed(0)))
+          .build();
+      calls.call(COMPUTE_INSTANCE_GROUP_MANAGERS_UPDATE, () -> clients.instanceGroupManagers().patchCallable()
+          .call(com.google.cloud.compute.v1.PatchRegionInstanceGroupManagerRequest.newBuilder().setProject(project)
+              .setRegion(region).setInstanceGroupManager(spec.name()).setInstanceGroupManagerResource(patch)
+              .build()));
+      ctx.log("instance group " + spec.name() + " is rolling onto " + lastSegment(template));
+      return poll.waitFor(ctx, "instance group " + spec.name() + " is replacing its instances");
+    }
+    boolean stable = group.getStatus().getIsStable() && group.getStatus().getVersionTarget().getIsReached();
+    return stable ? StepResult.done() : poll.waitFor(ctx, "instance group " + spec.name()
+        + " is replacing its instances");
+  }
+
+  /** Sets the autoscaler's bounds unless it has them. */
+  private StepResult updateAutoscaler(StepContext ctx, VmPoolSpec spec) {
+    Autoscaler autoscaler = find(COMPUTE_AUTOSCALERS_GET, () -> clients.autoscalers().get(project, region,
+        spec.name()));
+    if (autoscaler == null) {
+      return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "autoscaler " + spec.name()
+          + " is gone"));
+    }
+    AutoscalingPolicy policy = autoscaler.getAutoscalingPolicy();
+    if (policy.getMinNumReplicas() != spec.min() || policy.getMaxNumReplicas() != spec.max()) {
+      calls.call(COMPUTE_AUTOSCALERS_UPDATE, () -> clients.autoscalers().patchCallable().call(
+          com.google.cloud.compute.v1.PatchRegionAutoscalerRequest.newBuilder().setProject(project)
+              .setRegion(region).setAutoscaler(spec.name()).setAutoscalerResource(Autoscaler.newBuilder()
+                  .setName(spec.name()).setAutoscalingPolicy(policy.toBuilder().setMinNumReplicas(spec.min())
+                      .setMaxNumReplicas(spec.max()))).build()));
+      ctx.log("autoscaler " + spec.name() + " now keeps " + spec.min() + ".." + spec.max() + " instances");
+    }
+    return StepResult.done();
+  }
+
+  private StepResult removeTemplate(StepContext ctx, String name) {
+    return resources.remove(ctx, "instance template " + name, () -> find(COMPUTE_INSTANCE_TEMPLATES_GET,
+        () -> clients.instanceTemplates().get(project, name)), COMPUTE_INSTANCE_TEMPLATES_DELETE,
+        () -> clients.instanceTemplates().deleteCallable().call(com.google.cloud.compute.v1
+            .DeleteInstanceTemplateRequest.newBuilder().setProject(project).setInstanceTemplate(name).build()));
+  }
+
+  private static String lastSegment(String link) {
+    return link.substring(link.lastIndexOf('/') + 1);
+  }
+
   static String templateName(VmPoolSpec spec) {
     return spec.name() + "-template";
   }
@@ -344,11 +460,15 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   private ComputeResources.Wanted<InstanceTemplate> template(StepContext ctx, VmPoolSpec spec) {
+    return template(ctx, spec, templateName(spec));
+  }
+
+  private ComputeResources.Wanted<InstanceTemplate> template(StepContext ctx, VmPoolSpec spec, String name) {
     NetworkInterface.Builder nic = NetworkInterface.newBuilder().setNetwork(networkPath(spec));
     if (!spec.subnetIds().isEmpty()) {
       nic.setSubnetwork("projects/" + project + "/regions/" + region + "/subnetworks/" + spec.subnetIds().get(0));
     }
-    InstanceTemplate template = InstanceTemplate.newBuilder().setName(templateName(spec))
+    InstanceTemplate template = InstanceTemplate.newBuilder().setName(name)
         .setDescription(GcpOwner.description(ctx, "template"))
         .setProperties(InstanceProperties.newBuilder().setMachineType(spec.instanceType())
             .addDisks(AttachedDisk.newBuilder().setBoot(true).setAutoDelete(true).setType("PERSISTENT")
@@ -357,8 +477,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
             // the firewall rules name the pool's instances by this tag
             .setTags(Tags.newBuilder().addItems(spec.name())))
         .build();
-    return new ComputeResources.Wanted<>("template", "instance template", templateName(spec), null,
-        () -> find(COMPUTE_INSTANCE_TEMPLATES_GET, () -> clients.instanceTemplates().get(project, templateName(spec))),
+    return new ComputeResources.Wanted<>("template", "instance template", name, null,
+        () -> find(COMPUTE_INSTANCE_TEMPLATES_GET, () -> clients.instanceTemplates().get(project, name)),
         COMPUTE_INSTANCE_TEMPLATES_CREATE, () -> clients.instanceTemplates().insertCallable().call(
             com.google.cloud.compute.v1.InsertInstanceTemplateRequest.newBuilder().setProject(project)
                 .setInstanceTemplateResource(template).build()),

@@ -322,6 +322,31 @@ class GcpEngineTest {
     assertThat(clients.getAllowed(0).getPortsList()).containsExactly("80", "443");
     assertThat(clients.getTargetTagsList()).containsExactly("checkout-edge");
 
+    // revised: a larger machine type rolled onto the group, and 3..8
+    var larger = body.toBuilder().instanceType("n2-standard-4").size(3, 8).build();
+    dev.zop.provisioner.RevisionPlan revision = zop.jobs().planRevision(job.id(), larger);
+    assertThat(revision.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to() + " " + c.effect())
+        .containsExactlyInAnyOrder("instanceType:n2-standard-2->n2-standard-4 REPLACE", "min:2->3 IN_PLACE",
+            "max:6->8 IN_PLACE");
+    assertThat(revision.steps()).extracting(dev.zop.provisioner.PlanStep::name).containsExactly(
+        "create-instance-template-n2-standard-4", "roll-instance-group",
+        "delete-instance-template-checkout-edge-template", "update-autoscaler");
+    Job rolled = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(rolled.status()).as(String.valueOf(rolled.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var rolledGroup = com.google.cloud.compute.v1.InstanceGroupManager.parseFrom(FAKE.get("compute",
+        regionPath + "instanceGroupManagers/checkout-edge").toByteString());
+    assertThat(rolledGroup.getId()).isEqualTo(group.getId());
+    assertThat(rolledGroup.getInstanceTemplate()).endsWith("/instanceTemplates/checkout-edge-template-n2-standard-4");
+    assertThat(rolledGroup.getUpdatePolicy().getType()).isEqualTo("PROACTIVE");
+    assertThat(rolledGroup.getUpdatePolicy().getMaxUnavailable().getFixed()).isZero();
+    assertThat(rolledGroup.getStatus().getIsStable()).isTrue();
+    assertThat(FAKE.get("compute", "compute/v1/projects/" + PROJECT + "/global/instanceTemplates/checkout-edge-template"))
+        .isNull();
+    var bounds = com.google.cloud.compute.v1.Autoscaler.parseFrom(FAKE.get("compute",
+        regionPath + "autoscalers/checkout-edge").toByteString()).getAutoscalingPolicy();
+    assertThat(bounds.getMinNumReplicas() + ".." + bounds.getMaxNumReplicas()).isEqualTo("3..8");
+    assertThat(bounds.getCpuUtilization().getUtilizationTarget()).isEqualTo(0.6);
+
     tearDownWaitingOnDeletes(job, "forwarding rule");
     assertThat(FAKE.resources("compute")).containsOnlyKeys(
         "compute/v1/projects/" + PROJECT + "/global/networks/default");

@@ -357,6 +357,80 @@ public final class GcpFake implements AutoCloseable {
         }));
       }
     });
+    // Compute Engine's Patch (PATCH, JSON merge: a field sent replaces the resource's) and Update (PUT, the whole
+    // resource) of autoscalers and managed instance groups; a group told to run another template reads unstable
+    // until the rolling update's operation is done
+    for (String collection : List.of("autoscalers", "instanceGroupManagers")) {
+      on("compute." + collection + ".update", (call, answer) -> {
+        Descriptor type = call.request().getDescriptorForType();
+        FieldDescriptor body = type.findFieldByName(call.route().body());
+        Message sent = (Message) call.request().getField(body);
+        FieldDescriptor named = type.findFieldByName(collection.equals("autoscalers") ? "autoscaler"
+            : "instance_group_manager");
+        String name = call.request().hasField(named) ? (String) call.request().getField(named)
+            : (String) sent.getField(sent.getDescriptorForType().findFieldByName("name"));
+        String path = call.path().endsWith("/" + collection) ? call.path() + "/" + name : call.path();
+        synchronized (this) {
+          Message stored = store.get("compute " + path);
+          if (stored == null) {
+            answer.fail(notFound(path));
+            return;
+          }
+          Message.Builder changed = call.route().verb().equals("PUT") ? sent.toBuilder() : stored.toBuilder();
+          if (!call.route().verb().equals("PUT")) {
+            sent.getAllFields().forEach(changed::setField);
+          }
+          for (String kept : List.of("name", "self_link", "id", "creation_timestamp", "instance_group", "target")) {
+            FieldDescriptor field = stored.getDescriptorForType().findFieldByName(kept);
+            if (field != null && stored.hasField(field)) {
+              changed.setField(field, stored.getField(field));
+            }
+          }
+          FieldDescriptor status = changed.getDescriptorForType().findFieldByName("status");
+          boolean group = collection.equals("instanceGroupManagers");
+          FieldDescriptor versions = group ? changed.getDescriptorForType().findFieldByName("versions") : null;
+          if (group && changed.getRepeatedFieldCount(versions) == 1) {
+            // a group running one version reads that version's template as its own, as Compute Engine answers
+            Message version = (Message) changed.getRepeatedField(versions, 0);
+            changed.setField(changed.getDescriptorForType().findFieldByName("instance_template"),
+                version.getField(version.getDescriptorForType().findFieldByName("instance_template")));
+          }
+          if (group) {
+            changed.setField(status, groupStatus((Message) changed.getField(status), false));
+          }
+          store.put("compute " + path, changed.build());
+          answer.ok(operation(call.route(), path, changed.build(), "patch", () -> {
+            Message current = store.get("compute " + path);
+            if (group && current != null) {
+              Message.Builder settled = current.toBuilder();
+              settled.setField(status, groupStatus((Message) current.getField(status), true));
+              store.put("compute " + path, settled.build());
+            }
+          }));
+        }
+      });
+    }
+    // Artifact Registry changes what the update mask names (dotted paths reach into the repository's configs) and
+    // answers with the repository itself
+    on("artifactregistry.repositories.update", (call, answer) -> {
+      var request = (com.google.devtools.artifactregistry.v1.UpdateRepositoryRequest) typed(call.request(),
+          com.google.devtools.artifactregistry.v1.UpdateRepositoryRequest.getDefaultInstance());
+      String key = "artifactregistry " + call.path();
+      var stored = (com.google.devtools.artifactregistry.v1.Repository) typed(store.get(key),
+          com.google.devtools.artifactregistry.v1.Repository.getDefaultInstance());
+      if (stored == null) {
+        answer.fail(notFound(call.path()));
+        return;
+      }
+      var changed = stored.toBuilder();
+      com.google.protobuf.util.FieldMaskUtil.merge(request.getUpdateMask(), request.getRepository(), changed,
+          new com.google.protobuf.util.FieldMaskUtil.MergeOptions().setReplaceMessageFields(true)
+              .setReplaceRepeatedFields(true).setReplacePrimitiveFields(true));
+      changed.setName(stored.getName()).setCreateTime(stored.getCreateTime())
+          .setUpdateTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(Instant.now().getEpochSecond()));
+      store.put(key, changed.build());
+      answer.ok(changed.build());
+    });
     on("redis.instances.getAuthString", (call, answer) -> {
       String instance = call.path().substring(0, call.path().lastIndexOf('/'));
       if (!store.containsKey("redis " + instance)) {
@@ -400,6 +474,17 @@ public final class GcpFake implements AutoCloseable {
       answer.ok(com.google.cloud.secretmanager.v1.AccessSecretVersionResponse.newBuilder()
           .setName(versionPath.substring(versionPath.indexOf("projects/"))).setPayload(payload).build());
     });
+  }
+
+  /** A managed instance group's status: stable, its instances on their target version, or neither. */
+  private static Message groupStatus(Message status, boolean settled) {
+    Message.Builder builder = status.toBuilder();
+    builder.setField(builder.getDescriptorForType().findFieldByName("is_stable"), settled);
+    FieldDescriptor target = builder.getDescriptorForType().findFieldByName("version_target");
+    Message.Builder version = ((Message) builder.getField(target)).toBuilder();
+    version.setField(version.getDescriptorForType().findFieldByName("is_reached"), settled);
+    builder.setField(target, version.build());
+    return builder.build();
   }
 
   /** A stored or parsed message as the client library's own class. */

@@ -92,7 +92,14 @@ class GcpProviderTckTest extends ProviderTck {
 
   @Override
   protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
-    return List.of(java.util.Map.entry(
+    return List.of(java.util.Map.entry(RegistrySpec.named("tck/" + suffix),
+        RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).scanOnPush(true).build()),
+        java.util.Map.entry(
+        // a rolling replacement onto a new machine type, and the autoscaler's bounds
+        VmPoolSpec.named("tck-roll-" + suffix).instanceType("e2-small").size(1, 3).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).build(),
+        VmPoolSpec.named("tck-roll-" + suffix).instanceType("e2-medium").size(2, 4).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).build()), java.util.Map.entry(
         // a network gains a subnetwork and a DNS zone
         NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
             .subnet(Subnet.privateSubnet("app", "10.40.1.0/24", null)).build(),
