@@ -122,10 +122,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   /**
    * An RDS instance's class, storage, backup retention and Multi-AZ change where it stands (ModifyDBInstance,
    * applied at once), and the job waits until RDS has made each; storage never shrinks, and the engine never
-   * changes. A cache is not revised yet.
+   * changes. A cache changes its node type ({@link #reviseRedis}).
    */
   @Override
   public Revision revise(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (revised.engine() == DatastoreEngine.REDIS && current.engine() == DatastoreEngine.REDIS) {
+      return reviseRedis(current, revised, recorded);
+    }
     if (revised.engine() == DatastoreEngine.REDIS || !recorded.has(DB_INSTANCE_IDENTIFIER)) {
       return Revision.none();
     }
@@ -401,6 +404,61 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     var endpoint = group.nodeGroups().get(0).primaryEndpoint();
     return StepResult.done(SharedState.HOST.is(endpoint.address()), SharedState.PORT.is(endpoint.port()));
+  }
+
+  /**
+   * A Redis replication group's node type ({@code instanceClass}) and snapshot retention change where it stands
+   * (one ModifyReplicationGroup, applied at once; ElastiCache moves the data onto nodes of the new type), and the
+   * job waits until the group is available with them. {@code multiAZ}, which decides the group's replicas and
+   * failover, is not changed in place ({@code replica_change}).
+   */
+  private Revision reviseRedis(DatastoreSpec current, DatastoreSpec revised, Outputs recorded) {
+    if (!recorded.has(REPLICATION_GROUP_ID)) {
+      return Revision.none();
+    }
+    String id = recorded.get(REPLICATION_GROUP_ID);
+    int retention = revised.backupRetentionDays() == null ? 7 : revised.backupRetentionDays();
+    Revision revision = Revision.of(List.of(
+        ProviderStep.of("modify-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
+            ELASTICACHE_MODIFY_REPLICATION_GROUP), ctx -> modifyRedis(ctx, id, revised.instanceClass(), retention)),
+        ProviderStep.of("await-replication-group-modified", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS),
+            ctx -> awaitRedisModified(ctx, id, revised.instanceClass(), retention))))
+        .inPlace("instanceClass", "backupRetentionDays");
+    if (current.multiAz() != revised.multiAz()) {
+      revision.refuse("multiAZ", "replica_change", "the replication group keeps its replicas and failover: create"
+          + " a new datastore and move the data");
+    }
+    return RevisionRules.keepsData(revision, "an ElastiCache replication group", current, revised);
+  }
+
+  private static boolean redisAsRevised(ReplicationGroup group, String nodeType, int retention) {
+    return nodeType.equals(group.cacheNodeType()) && Integer.valueOf(retention).equals(group.snapshotRetentionLimit());
+  }
+
+  private StepResult modifyRedis(StepContext ctx, String id, String nodeType, int retention) {
+    ReplicationGroup group = findRedis(id);
+    if (group == null) {
+      return StepResult.fail(Failure.system("resource_missing", "replication group " + id + " is gone"));
+    }
+    if (redisAsRevised(group, nodeType, retention)) {
+      return StepResult.done();
+    }
+    if (!"available".equals(group.status())) {
+      return poll.waitFor(ctx, "replication group " + id + " is " + group.status());
+    }
+    CALLS.call(ELASTICACHE_MODIFY_REPLICATION_GROUP, () -> cache.modifyReplicationGroup(r -> r
+        .replicationGroupId(id).cacheNodeType(nodeType).snapshotRetentionLimit(retention).applyImmediately(true)));
+    ctx.log("asked ElastiCache to move replication group " + id + " to " + nodeType);
+    return StepResult.done();
+  }
+
+  private StepResult awaitRedisModified(StepContext ctx, String id, String nodeType, int retention) {
+    ReplicationGroup group = findRedis(id);
+    if (group == null) {
+      return StepResult.fail(Failure.system("resource_missing", "replication group " + id + " is gone"));
+    }
+    return "available".equals(group.status()) && redisAsRevised(group, nodeType, retention) ? StepResult.done()
+        : poll.waitFor(ctx, "replication group " + id + " is " + group.status());
   }
 
   /**

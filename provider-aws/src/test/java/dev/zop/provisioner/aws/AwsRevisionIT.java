@@ -44,6 +44,7 @@ class AwsRevisionIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final EksUpgradeStandIn upgrades = new EksUpgradeStandIn();
+  private final ElastiCacheStandIn caches = new ElastiCacheStandIn();
   private PostgresTestDatabase database;
   private EmbeddedProvisioner zop;
   private Space space;
@@ -54,7 +55,7 @@ class AwsRevisionIT {
     database = PostgresTestDatabase.create();
     zop = EmbeddedProvisioner.builder().jdbc(database.url(), database.user(), database.password())
         .discoverProviders(false)
-        .provider(AwsProvider.withInterceptors(new AccessEntryStandIn(), upgrades).pollingEvery(Duration.ofMillis(50)))
+        .provider(AwsProvider.withInterceptors(new AccessEntryStandIn(), upgrades, caches).pollingEvery(Duration.ofMillis(50)))
         .pollInterval(Duration.ofMillis(20))
         .retryPolicy(RetryPolicy.exponential(3, Duration.ofMillis(10), Duration.ofMillis(50)))
         .build();
@@ -248,6 +249,42 @@ class AwsRevisionIT {
     assertThat(after.get("types")).extracting(JsonNode::asText).containsExactly("t3.large", "t3.large", "t3.large");
     assertThat(after.get("running")).extracting(JsonNode::asText).containsExactly("t3.large", "t3.large",
         "t3.large");
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void aCacheMovesToALargerNodeTypeWhereItStands() throws Exception {
+    DatastoreSpec sessions = DatastoreSpec.redis().name("sessions").version("7.1").instanceClass("cache.t3.micro")
+        .build();
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), sessions).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    DatastoreSpec larger = sessions.toBuilder().instanceClass("cache.m5.large").backupRetentionDays(14).build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), larger);
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to)
+        .containsExactlyInAnyOrder(tuple("instanceClass", "cache.t3.micro", "cache.m5.large"),
+            tuple("backupRetentionDays", null, "14"));
+    assertThat(plan.permissions()).contains("elasticache:ModifyReplicationGroup");
+    assertThat(plan.after().monthlyTotal()).isGreaterThan(plan.before().monthlyTotal());
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), larger.toBuilder().multiAz(true).build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.field() + " " + f.code()).contains("config.multiAZ replica_change"));
+    Job modified = zop.jobs().await(zop.jobs().revise(job.id(), larger).id(), WAIT);
+    assertThat(modified.status()).as(String.valueOf(modified.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+
+    // moto lacks ModifyReplicationGroup: the request the SDK sent, once, is what is asserted
+    assertThat(caches.requests).singleElement().satisfies(r -> {
+      assertThat(r.replicationGroupId()).isEqualTo("sessions");
+      assertThat(r.cacheNodeType()).isEqualTo("cache.m5.large");
+      assertThat(r.snapshotRetentionLimit()).isEqualTo(14);
+      assertThat(r.applyImmediately()).isTrue();
+    });
+    // and the group is still the one the job made: nothing replaced
+    JsonNode groups = inventory("""
+        print(json.dumps([g["ReplicationGroupId"] for g in
+            boto3.client("elasticache", **kw).describe_replication_groups()["ReplicationGroups"]]))
+        """);
+    assertThat(groups).extracting(JsonNode::asText).containsExactly("sessions");
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
   }
 
