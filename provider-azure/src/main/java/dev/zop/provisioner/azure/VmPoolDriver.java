@@ -264,22 +264,32 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           RESOURCE_GROUPS_READ), ctx -> network(spec).ensure(ctx, poll, () -> putNetwork(ctx, spec), n -> true,
           n -> Map.ofEntries(VPC_ID.is(n.id())))));
     }
-    steps.add(ProviderStep.of("create-security-group", List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_WRITE,
-        RESOURCE_GROUPS_READ), ctx -> securityGroup(spec).ensure(ctx, poll, () -> putSecurityGroup(ctx, spec),
-        nsg -> openPorts(nsg).equals(wantedPorts(spec)), nsg -> Map.ofEntries(SECURITY_GROUP_ID.is(nsg.id())))));
+    steps.add(securityGroupStep("create-security-group", spec));
     if (spec.createLoadBalancer()) {
       steps.add(ProviderStep.of("create-public-ip", List.of(PUBLIC_IPS_READ, PUBLIC_IPS_WRITE,
           RESOURCE_GROUPS_READ), ctx -> publicIp(spec).ensure(ctx, poll, () -> putPublicIp(ctx, spec), ip -> true,
           VmPoolDriver::addressOutputs)));
-      steps.add(ProviderStep.of("create-load-balancer", List.of(LOAD_BALANCERS_READ, LOAD_BALANCERS_WRITE,
-          PUBLIC_IPS_JOIN, RESOURCE_GROUPS_READ), ctx -> loadBalancer(spec).ensure(ctx, poll,
-          () -> putLoadBalancer(ctx, spec), lb -> rulePorts(lb).equals(wantedPorts(spec)),
-          lb -> Map.ofEntries(LOAD_BALANCER_NAME.is(lb.name()), LOAD_BALANCER_ID.is(lb.id())))));
+      steps.add(loadBalancerStep("create-load-balancer", spec));
     }
     steps.add(scaleSetStep("create-scale-set", spec));
     steps.add(ProviderStep.of("create-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE, RESOURCE_GROUPS_READ),
         ctx -> ensureAutoscale(ctx, spec)));
     return steps;
+  }
+
+  /** The security group opening exactly the spec's listener ports: made, or PUT again where it opens others. */
+  private Step securityGroupStep(String name, VmPoolSpec spec) {
+    return ProviderStep.of(name, List.of(SECURITY_GROUPS_READ, SECURITY_GROUPS_WRITE, RESOURCE_GROUPS_READ),
+        ctx -> securityGroup(spec).ensure(ctx, poll, () -> putSecurityGroup(ctx, spec),
+            nsg -> openPorts(nsg).equals(wantedPorts(spec)), nsg -> Map.ofEntries(SECURITY_GROUP_ID.is(nsg.id()))));
+  }
+
+  /** The load balancer with a rule and probe per listener port: made, or PUT again where its rules differ. */
+  private Step loadBalancerStep(String name, VmPoolSpec spec) {
+    return ProviderStep.of(name, List.of(LOAD_BALANCERS_READ, LOAD_BALANCERS_WRITE, PUBLIC_IPS_JOIN,
+        RESOURCE_GROUPS_READ), ctx -> loadBalancer(spec).ensure(ctx, poll, () -> putLoadBalancer(ctx, spec),
+            lb -> rulePorts(lb).equals(wantedPorts(spec)),
+            lb -> Map.ofEntries(LOAD_BALANCER_NAME.is(lb.name()), LOAD_BALANCER_ID.is(lb.id()))));
   }
 
   /** The scale set as the spec has it: made, or its model PUT again where its VM size is not the spec's. */
@@ -295,8 +305,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   /**
    * A pool's min and max change in its autoscale setting (PUT again). A new VM size is a rolling replacement: the
    * scale set's model takes the size (its instances keep theirs: the upgrade policy is manual), then its instances
-   * are upgraded to the model one at a time, each only once every other has finished. Listeners are not changed
-   * yet: refused by field.
+   * are upgraded to the model one at a time, each only once every other has finished. Listener ports change in
+   * the security group and the load balancer's rules, each PUT again with the revised ports.
    */
   @Override
   public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
@@ -314,8 +324,21 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       steps.add(ProviderStep.of("update-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE),
           ctx -> ensureAutoscale(ctx, revised)));
     }
-    return Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances are upgraded"
-        + " to the new size one at a time: each restarts on it, and stops serving while it does");
+    Revision revision = Revision.of(steps);
+    if (!wantedPorts(current).equals(wantedPorts(revised))) {
+      if (current.createLoadBalancer() != revised.createLoadBalancer()) {
+        revision.refuse("createLoadBalancer", "load_balancer_change", "a pool keeps or goes without its load"
+            + " balancer: the scale set's instances are joined to it when they are made");
+      } else {
+        // a port opened before its rule sends traffic to it; a rule dropped before its port is closed
+        boolean opening = wantedPorts(revised).containsAll(wantedPorts(current));
+        steps.add(opening ? 0 : steps.size(), securityGroupStep("update-security-group", revised));
+        steps.add(opening ? 1 : steps.size() - 1, loadBalancerStep("update-load-balancer", revised));
+        revision = Revision.of(steps);
+      }
+    }
+    return revision.inPlace("min", "max", "listenerPorts").replaces("instanceType", "the pool's instances are"
+        + " upgraded to the new size one at a time: each restarts on it, and stops serving while it does");
   }
 
   /** Gives the scale set's model the revised VM size (one PATCH of its SKU, its capacity kept), unless it has it. */

@@ -107,6 +107,13 @@ class AzureProviderTckTest extends ProviderTck {
             .vpcId("tck-roll-" + suffix + "-vnet").subnetIds(List.of("default")).build(),
         dev.zop.provisioner.spec.VmPoolSpec.named("tck-roll-" + suffix).instanceType("Standard_D4s_v5").size(2, 4)
             .vpcId("tck-roll-" + suffix + "-vnet").subnetIds(List.of("default")).build()), java.util.Map.entry(
+        // a listener port added behind the load balancer
+        dev.zop.provisioner.spec.VmPoolSpec.named("tck-ports-" + suffix).instanceType("Standard_D2s_v5").size(1, 2)
+            .loadBalancer(true, "network").listenerPorts(List.of(80, 443)).vpcId("tck-ports-" + suffix + "-vnet")
+            .subnetIds(List.of("default")).build(),
+        dev.zop.provisioner.spec.VmPoolSpec.named("tck-ports-" + suffix).instanceType("Standard_D2s_v5").size(1, 2)
+            .loadBalancer(true, "network").listenerPorts(List.of(80, 443, 8080)).vpcId("tck-ports-" + suffix
+                + "-vnet").subnetIds(List.of("default")).build()), java.util.Map.entry(
         // a virtual network gains a subnet and a private DNS zone, linked to it
         NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24").build(),
         NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16").subnet("app", "10.40.1.0/24")
