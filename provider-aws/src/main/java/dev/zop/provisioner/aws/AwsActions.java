@@ -37,6 +37,7 @@ final class AwsActions {
   static final String EC2_REPLACE_ROUTE_TABLE_ASSOCIATION = "ec2:ReplaceRouteTableAssociation";
   static final String EC2_ASSOCIATE_VPC_WITH_HOSTED_ZONE = "ec2:AssociateVpcWithHostedZone";
   static final String EC2_AUTHORIZE_SECURITY_GROUP_INGRESS = "ec2:AuthorizeSecurityGroupIngress";
+  static final String EC2_REVOKE_SECURITY_GROUP_INGRESS = "ec2:RevokeSecurityGroupIngress";
   static final String EC2_CREATE_LAUNCH_TEMPLATE = "ec2:CreateLaunchTemplate";
   static final String EC2_CREATE_LAUNCH_TEMPLATE_VERSION = "ec2:CreateLaunchTemplateVersion";
   static final String EC2_DESCRIBE_LAUNCH_TEMPLATE_VERSIONS = "ec2:DescribeLaunchTemplateVersions";

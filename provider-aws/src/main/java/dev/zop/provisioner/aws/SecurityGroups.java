@@ -4,6 +4,7 @@ import static dev.zop.provisioner.aws.AwsActions.EC2_AUTHORIZE_SECURITY_GROUP_IN
 import static dev.zop.provisioner.aws.AwsActions.EC2_CREATE_SECURITY_GROUP;
 import static dev.zop.provisioner.aws.AwsActions.EC2_DELETE_SECURITY_GROUP;
 import static dev.zop.provisioner.aws.AwsActions.EC2_DESCRIBE_SECURITY_GROUPS;
+import static dev.zop.provisioner.aws.AwsActions.EC2_REVOKE_SECURITY_GROUP_INGRESS;
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
 import dev.zop.provisioner.kit.CloudCallException;
@@ -71,6 +72,19 @@ final class SecurityGroups {
           throw e;
         }
       }
+    }
+  }
+
+  /** TCP {@code port} no longer open to {@code cidr}; nothing to do when it is not. */
+  void revokeCidr(String groupId, int port, String cidr) {
+    SecurityGroup group = CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r
+        .groupIds(groupId))).securityGroups().get(0);
+    boolean open = group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol())
+        && p.fromPort() != null && p.fromPort() == port && p.ipRanges().stream().anyMatch(r -> cidr.equals(r.cidrIp())));
+    if (open) {
+      CALLS.call(EC2_REVOKE_SECURITY_GROUP_INGRESS, () -> ec2.revokeSecurityGroupIngress(r -> r.groupId(groupId)
+          .ipPermissions(IpPermission.builder().ipProtocol("tcp").fromPort(port).toPort(port)
+              .ipRanges(range -> range.cidrIp(cidr)).build())));
     }
   }
 

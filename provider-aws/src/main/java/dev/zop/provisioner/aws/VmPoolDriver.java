@@ -446,8 +446,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
    * A pool's min and max change where its Auto Scaling group stands (UpdateAutoScalingGroup, the desired count
    * kept within them). A new instance type is a rolling replacement: a new version of the launch template (which
    * the group launches from, at {@code $Latest}), then the group's instances of the old type replaced one at a
-   * time, each terminated only once every other instance is in service, the group launching its successor. Its
-   * listeners are not changed yet: refused by field.
+   * time, each terminated only once every other instance is in service, the group launching its successor. An
+   * application load balancer's listener ports change where it stands (see {@link #listenerChanges}).
    */
   @Override
   public Revision revise(VmPoolSpec current, VmPoolSpec revised, Outputs recorded) {
@@ -468,9 +468,60 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           AUTOSCALING_TERMINATE_INSTANCE_IN_AUTO_SCALING_GROUP, EC2_RUN_INSTANCES),
           ctx -> replaceInstances(ctx, name, revised)));
     }
-    return Revision.of(steps).inPlace("min", "max")
+    Revision refusals = Revision.none();
+    listenerChanges(current, revised, recorded, steps, refusals);
+    Revision revision = Revision.of(steps).inPlace("min", "max", "listenerPorts")
         .replaces("instanceType", "the pool's instances are replaced one at a time by instances of the new type:"
             + " what is on their disks is lost, and each stops serving while it is replaced");
+    refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
+    return revision;
+  }
+
+  /**
+   * An application load balancer's listeners change where it stands: a port added is opened in its security group
+   * and gets a listener forwarding to the pool's target group; a port dropped loses its listener, then its opening.
+   * The first port, which the target group and the instances serve, stays ({@code target_port_change}); a network
+   * load balancer's ports each have a target group of their own, and are not changed yet
+   * ({@code listener_change}).
+   */
+  private void listenerChanges(VmPoolSpec current, VmPoolSpec revised, Outputs recorded, List<Step> steps,
+      Revision refusals) {
+    if (current.listenerPorts().equals(revised.listenerPorts()) || !current.createLoadBalancer()) {
+      return;
+    }
+    if (!APPLICATION.equals(current.loadBalancerType()) || !revised.createLoadBalancer()) {
+      refusals.refuse("listenerPorts", "listener_change", "the listeners of a network load balancer (a target group"
+          + " a port) are not changed yet; create a new pool");
+      return;
+    }
+    if (!current.listenerPorts().get(0).equals(revised.listenerPorts().get(0))) {
+      refusals.refuse("listenerPorts", "target_port_change", "the first port, " + current.listenerPorts().get(0)
+          + ", is the one the pool's instances serve and stays first");
+      return;
+    }
+    String balancerGroup = recorded.get(LB_SECURITY_GROUP_ID);
+    for (int port : revised.listenerPorts()) {
+      if (!current.listenerPorts().contains(port)) {
+        steps.add(ProviderStep.of("open-listener-" + port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+            EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, ELB_DESCRIBE_LISTENERS, ELB_CREATE_LISTENER), ctx -> {
+              groups.allowCidr(balancerGroup, revised.vpcId(), port, "0.0.0.0/0", "listener " + port);
+              return createListener(ctx, revised, port);
+            }));
+      }
+    }
+    for (int port : current.listenerPorts()) {
+      if (!revised.listenerPorts().contains(port)) {
+        steps.add(ProviderStep.of("close-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
+            EC2_DESCRIBE_SECURITY_GROUPS, EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {
+              String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
+              CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(balancer)))
+                  .listeners().stream().filter(l -> l.port() == port).forEach(l -> CALLS.deleteIfExists(
+                      ELB_DELETE_LISTENER, () -> elb.deleteListener(r -> r.listenerArn(l.listenerArn()))));
+              groups.revokeCidr(balancerGroup, port, "0.0.0.0/0");
+              return StepResult.done();
+            }));
+      }
+    }
   }
 
   /** Makes the template's latest version launch the revised type, unless it does already. */

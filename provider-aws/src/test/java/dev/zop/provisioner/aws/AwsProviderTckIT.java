@@ -127,6 +127,13 @@ class AwsProviderTckIT extends ProviderTck {
                 .vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             VmPoolSpec.named("tck-roll-" + suffix).instanceType("t3.small").size(2, 3).imageId("ami-12c6146b")
                 .vpcId(peerVpc).subnetIds(clusterSubnets).build()),
+        // an application load balancer gains a listener and loses one
+        Map.entry(VmPoolSpec.named("tck-alb-" + suffix).instanceType("t3.micro").size(1, 2).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "application")
+                .listenerPorts(List.of(80, 8080)).build(),
+            VmPoolSpec.named("tck-alb-" + suffix).instanceType("t3.micro").size(1, 2).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "application")
+                .listenerPorts(List.of(80, 8081)).build()),
         // a network gains a public and a private subnet and a DNS zone
         Map.entry(NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
                 .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))
