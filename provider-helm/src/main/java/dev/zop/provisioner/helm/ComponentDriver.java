@@ -217,9 +217,8 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
           }
           return StepResult.fail(Failure.userAction("release_upgrade_failed", "release " + release + " could not"
               + " be upgraded to " + chartRef + ": " + failed.getMessage() + "; Helm rolled it back (revision "
-              + after.getRevision() + " runs " + after.getChart() + " as before)", "The release runs as before. Fix what"
-              + " Helm names and retry, which repeats this upgrade; a job whose revision failed takes no other"
-              + " revision until it succeeds.", null));
+              + after.getRevision() + " runs " + after.getChart() + " as before)", "The release runs as before. Revise"
+              + " the job with values or a chart version Helm takes, or fix what it names and retry.", null));
         }
       }
       return StepResult.done(REVISION.is(existing.getRevision()), RELEASE_STATUS.is(existing.getStatus()),

@@ -190,6 +190,17 @@ class HelmComponentsTest {
     assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number() + " " + r.status())
         .containsExactly("1 APPLIED", "2 APPLIED", "3 FAILED");
 
+    // the next revision takes the failed one's place, planned from the last config applied
+    ComponentSpec fixed = next.withValue("greeting", "fixed");
+    assertThat(zop.jobs().planRevision(job.id(), fixed).changes()).extracting(c -> c.field() + ":" + c.from()
+        + "->" + c.to()).containsExactly("values.greeting:hello again->fixed");
+    Job recovered = zop.jobs().await(zop.jobs().revise(job.id(), fixed).id(), WAIT);
+    assertThat(recovered.status()).as(String.valueOf(recovered.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(settings("zop-revised", "zop-demo").getData()).containsEntry("greeting", "fixed");
+    assertThat(releases("zop-revised")).singleElement().satisfies(r -> assertThat(r.getRevision()).isEqualTo("5"));
+    assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number() + " " + r.status())
+        .containsExactly("1 APPLIED", "2 APPLIED", "3 FAILED", "4 APPLIED");
+
     assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
     assertThat(releases("zop-revised")).isEmpty();
   }

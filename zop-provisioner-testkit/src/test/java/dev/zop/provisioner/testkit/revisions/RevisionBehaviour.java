@@ -6,7 +6,6 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
-import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobRevision;
@@ -206,9 +205,12 @@ abstract class RevisionBehaviour {
     assertThat(failed.lastFailure().code()).isEqualTo("access_denied");
     assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status).containsExactly(
         tuple(1, JobRevision.Status.APPLIED), tuple(2, JobRevision.Status.FAILED));
-    // no second revision on top of a failed one
-    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), orders().allocatedStorageGb(300).build()))
-        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("job_not_revisable"));
+    // another revision may take its place: it is planned from the last config applied, not the failed one
+    assertThat(zop.jobs().planRevision(job.id(), orders().allocatedStorageGb(300).build()).changes())
+        .extracting(c -> c.field() + ":" + c.from() + "->" + c.to()).containsExactly("allocatedStorageGB:50->300");
+    assertThatThrownBy(() -> zop.jobs().planRevision(job.id(), orders().build()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(f -> f.code()).containsExactly("no_change"));
 
     cloud.allow("database:ModifyDBInstance");
     Job retried = zop.jobs().await(zop.jobs().retry(job.id()).id(), WAIT);
@@ -216,6 +218,31 @@ abstract class RevisionBehaviour {
     assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("allocatedStorageGB", "200");
     assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::status)
         .containsExactly(JobRevision.Status.APPLIED, JobRevision.Status.APPLIED);
+  }
+
+  @Test
+  void aFailedRevisionIsSupersededByTheNextOneMadeFromTheLastConfigApplied() {
+    Job job = created(orders().build());
+    cloud.deny("database:ModifyDBInstance");
+    Job failed = zop.jobs().await(zop.jobs().revise(job.id(), orders().allocatedStorageGb(200).build()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    cloud.allow("database:ModifyDBInstance");
+
+    DatastoreSpec instead = orders().allocatedStorageGb(120).backupRetentionDays(14).build();
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), instead);
+    assertThat(plan.revision()).isEqualTo(3);
+    assertThat(plan.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactlyInAnyOrder("allocatedStorageGB:50->120", "backupRetentionDays:7->14");
+    Job done = zop.jobs().await(zop.jobs().revise(job.id(), instead).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(done.spec()).isEqualTo(instead);
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("allocatedStorageGB", "120")
+        .containsEntry("backupRetentionDays", "14");
+    assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status).containsExactly(
+        tuple(1, JobRevision.Status.APPLIED), tuple(2, JobRevision.Status.FAILED),
+        tuple(3, JobRevision.Status.APPLIED));
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(cloud.resources()).isEmpty();
   }
 
   @Test

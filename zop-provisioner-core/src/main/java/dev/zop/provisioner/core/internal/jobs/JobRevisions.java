@@ -59,8 +59,9 @@ public final class JobRevisions {
   }
 
   /** A revision checked against the job and its provider: what changes, how, and the steps that change it. */
-  private record Prepared(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
-      JobService.Revised revised, Revision revision, List<RevisionChange> changes) {
+  private record Prepared(JobRecord job, ResourceSpec current, List<StepRecord> steps,
+      List<JobRepository.RevisionRow> history, JobService.Revised revised, Revision revision,
+      List<RevisionChange> changes) {
 
     int number() {
       return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
@@ -72,7 +73,7 @@ public final class JobRevisions {
     List<PlanStep> steps = p.revision().steps().stream().map(s -> new PlanStep(s.name(), s.permissions())).toList();
     var driver = p.revised().driver();
     return new RevisionPlan(id, p.number(), p.changes(), steps,
-        RevisionPlan.Cost.of(driver.price(p.job().spec(), p.revised().region())),
+        RevisionPlan.Cost.of(driver.price(p.current(), p.revised().region())),
         RevisionPlan.Cost.of(driver.price(p.revised().spec(), p.revised().region())), driver.pricesAsOf(),
         p.revised().filled());
   }
@@ -150,17 +151,23 @@ public final class JobRevisions {
       throw ValidationException.of("kind", "kind_changed", "job " + id + " is a " + job.kind().wireName()
           + "; a revision keeps its kind");
     }
-    if (job.status() != JobStatus.SUCCEEDED) {
+    // a revision that failed is superseded by the next one (or retried): the next is made from the last config
+    // applied, its steps observing what the failed one changed before it stopped
+    boolean afterFailedRevision = job.status() == JobStatus.FAILED && job.phase() == JobPhase.UPDATE;
+    if (job.status() != JobStatus.SUCCEEDED && !afterFailedRevision) {
       throw new ConflictException("job_not_revisable", "job " + id + " is " + job.status().wireName()
           + (job.status() == JobStatus.FAILED ? " (" + job.phase().wireName() + "); retry or delete it first"
               : "; a revision is applied to a succeeded job"));
     }
+    ResourceSpec current = afterFailedRevision ? lastApplied(job, read.history()) : job.spec();
     JobService.Revised revised = service.revised(principal, job, asked);
-    List<FieldChange> diff = diff(job.spec(), revised.spec());
+    List<FieldChange> diff = diff(current, revised.spec());
     if (diff.isEmpty()) {
-      throw ValidationException.of("config", "no_change", "the revised config is the job's config as it is");
+      throw ValidationException.of("config", "no_change", afterFailedRevision
+          ? "the revised config is the last one applied; retry the failed revision or revise to another config"
+          : "the revised config is the job's config as it is");
     }
-    Revision revision = revised.driver().revise(job.spec(), revised.spec(),
+    Revision revision = revised.driver().revise(current, revised.spec(),
         StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
     List<FieldError> errors = new ArrayList<>();
     revision.refused().forEach(e -> errors.add(e.under("config")));
@@ -177,7 +184,13 @@ public final class JobRevisions {
       }
     }
     ValidationException.throwIfAny(errors);
-    return new Prepared(job, read.steps(), read.history(), revised, revision, changes);
+    return new Prepared(job, current, read.steps(), read.history(), revised, revision, changes);
+  }
+
+  /** The config the job's last applied revision gave it. */
+  private static ResourceSpec lastApplied(JobRecord job, List<JobRepository.RevisionRow> history) {
+    return history.stream().filter(r -> r.outcome().equals(APPLIED)).reduce((a, b) -> b)
+        .map(r -> Json.spec(job.kind(), r.config())).orElseThrow();
   }
 
   private static boolean covers(String refused, String field) {
