@@ -33,6 +33,7 @@ final class GcpPermissions {
   static final String COMPUTE_FIREWALLS_CREATE = "compute.firewalls.create";
   static final String COMPUTE_FIREWALLS_GET = "compute.firewalls.get";
   static final String COMPUTE_FIREWALLS_DELETE = "compute.firewalls.delete";
+  static final String COMPUTE_FIREWALLS_UPDATE = "compute.firewalls.update";
   static final String COMPUTE_HEALTH_CHECKS_CREATE = "compute.healthChecks.create";
   static final String COMPUTE_HEALTH_CHECKS_GET = "compute.healthChecks.get";
   static final String COMPUTE_HEALTH_CHECKS_DELETE = "compute.healthChecks.delete";

@@ -373,8 +373,77 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       steps.add(ProviderStep.of("update-autoscaler", List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_AUTOSCALERS_UPDATE),
           ctx -> updateAutoscaler(ctx, revised)));
     }
-    return Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances are replaced"
-        + " by instances of the new type, a few at a time with none unavailable: what is on their disks is lost");
+    Revision refusals = Revision.none();
+    if (!current.listenerPorts().equals(revised.listenerPorts()) && current.createLoadBalancer()) {
+      if (APPLICATION.equals(current.loadBalancerType()) || !revised.createLoadBalancer()
+          || APPLICATION.equals(revised.loadBalancerType())) {
+        refusals.refuse("listenerPorts", "listener_change", "the listeners of an application load balancer (a"
+            + " forwarding rule and proxy a port) are not changed yet; create a new pool");
+      } else {
+        Step firewalls = ProviderStep.of("update-firewall-rules", List.of(COMPUTE_FIREWALLS_GET,
+            COMPUTE_FIREWALLS_UPDATE), ctx -> updateFirewalls(ctx, revised));
+        boolean opening = revised.listenerPorts().containsAll(current.listenerPorts());
+        if (opening) {
+          steps.add(firewalls);
+        }
+        steps.add(ProviderStep.of("replace-forwarding-rule", List.of(COMPUTE_FORWARDING_RULES_GET,
+            COMPUTE_FORWARDING_RULES_DELETE, COMPUTE_FORWARDING_RULES_CREATE, COMPUTE_REGION_OPERATIONS_GET),
+            ctx -> replaceRule(ctx, revised)));
+        if (!opening) {
+          steps.add(firewalls);
+        }
+      }
+    }
+    Revision revision = Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances"
+        + " are replaced by instances of the new type, a few at a time with none unavailable: what is on their"
+        + " disks is lost").replaces("listenerPorts", "a forwarding rule's ports cannot change: it is made again"
+            + " with the new ports, and the load balancer's address changes");
+    refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
+    return revision;
+  }
+
+  /** The forwarding rule with the spec's ports: one with other ports deleted (waited out), then made again. */
+  private StepResult replaceRule(StepContext ctx, VmPoolSpec spec) {
+    ForwardingRule rule = find(COMPUTE_FORWARDING_RULES_GET, () -> clients.forwardingRules().get(project, region,
+        spec.name()));
+    List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
+    if (rule != null && !rule.getPortsList().equals(ports)) {
+      StepResult removed = resources.remove(ctx, "forwarding rule " + spec.name(), () -> find(
+          COMPUTE_FORWARDING_RULES_GET, () -> clients.forwardingRules().get(project, region, spec.name())),
+          COMPUTE_FORWARDING_RULES_DELETE, () -> clients.forwardingRules().deleteCallable().call(
+              com.google.cloud.compute.v1.DeleteForwardingRuleRequest.newBuilder().setProject(project)
+                  .setRegion(region).setForwardingRule(spec.name()).build()));
+      if (!(removed instanceof StepResult.Done)) {
+        return removed;
+      }
+    }
+    return resources.ensure(ctx, regionalRule(ctx, spec));
+  }
+
+  /**
+   * A network load balancer's firewall rules opening the spec's ports (the clients' every port, the health
+   * checkers' the first), each patched where it differs.
+   */
+  private StepResult updateFirewalls(StepContext ctx, VmPoolSpec spec) {
+    List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
+    Map<String, List<String>> wanted = new java.util.LinkedHashMap<>();
+    wanted.put(spec.name() + "-allow-clients", ports);
+    wanted.put(spec.name() + "-allow-health-checks", List.of(ports.get(0)));
+    for (Map.Entry<String, List<String>> rule : wanted.entrySet()) {
+      Firewall existing = find(COMPUTE_FIREWALLS_GET, () -> clients.firewalls().get(project, rule.getKey()));
+      if (existing == null) {
+        return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "firewall rule "
+            + rule.getKey() + " is gone"));
+      }
+      if (!existing.getAllowed(0).getPortsList().equals(rule.getValue())) {
+        calls.call(COMPUTE_FIREWALLS_UPDATE, () -> clients.firewalls().patchCallable().call(
+            com.google.cloud.compute.v1.PatchFirewallRequest.newBuilder().setProject(project)
+                .setFirewall(rule.getKey()).setFirewallResource(Firewall.newBuilder().setName(rule.getKey())
+                    .addAllowed(com.google.cloud.compute.v1.Allowed.newBuilder().setIPProtocol("tcp")
+                        .addAllPorts(rule.getValue()))).build()));
+      }
+    }
+    return StepResult.done();
   }
 
   /**

@@ -360,13 +360,16 @@ public final class GcpFake implements AutoCloseable {
     // Compute Engine's Patch (PATCH, JSON merge: a field sent replaces the resource's) and Update (PUT, the whole
     // resource) of autoscalers and managed instance groups; a group told to run another template reads unstable
     // until the rolling update's operation is done
-    for (String collection : List.of("autoscalers", "instanceGroupManagers")) {
+    for (String collection : List.of("autoscalers", "instanceGroupManagers", "firewalls")) {
       on("compute." + collection + ".update", (call, answer) -> {
         Descriptor type = call.request().getDescriptorForType();
         FieldDescriptor body = type.findFieldByName(call.route().body());
         Message sent = (Message) call.request().getField(body);
-        FieldDescriptor named = type.findFieldByName(collection.equals("autoscalers") ? "autoscaler"
-            : "instance_group_manager");
+        FieldDescriptor named = type.findFieldByName(switch (collection) {
+          case "autoscalers" -> "autoscaler";
+          case "firewalls" -> "firewall";
+          default -> "instance_group_manager";
+        });
         String name = call.request().hasField(named) ? (String) call.request().getField(named)
             : (String) sent.getField(sent.getDescriptorForType().findFieldByName("name"));
         String path = call.path().endsWith("/" + collection) ? call.path() + "/" + name : call.path();

@@ -92,7 +92,14 @@ class GcpProviderTckTest extends ProviderTck {
 
   @Override
   protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
-    return List.of(java.util.Map.entry(RegistrySpec.named("tck/" + suffix),
+    return List.of(java.util.Map.entry(
+        // a network load balancer gains a port: its firewall rules patched, its forwarding rule made again
+        VmPoolSpec.named("tck-ports-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+            .build(),
+        VmPoolSpec.named("tck-ports-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443, 8443))
+            .build()), java.util.Map.entry(RegistrySpec.named("tck/" + suffix),
         RegistrySpec.builder().name("tck/" + suffix).immutableTags(true).scanOnPush(true).build()),
         java.util.Map.entry(
         // a rolling replacement onto a new machine type, and the autoscaler's bounds
