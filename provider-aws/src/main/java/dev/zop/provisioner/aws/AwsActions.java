@@ -8,6 +8,8 @@ final class AwsActions {
   // autoscaling
   static final String AUTOSCALING_CREATE_AUTO_SCALING_GROUP = "autoscaling:CreateAutoScalingGroup";
   static final String AUTOSCALING_CREATE_OR_UPDATE_TAGS = "autoscaling:CreateOrUpdateTags";
+  static final String AUTOSCALING_ATTACH_LOAD_BALANCER_TARGET_GROUPS = "autoscaling:AttachLoadBalancerTargetGroups";
+  static final String AUTOSCALING_DETACH_LOAD_BALANCER_TARGET_GROUPS = "autoscaling:DetachLoadBalancerTargetGroups";
   static final String AUTOSCALING_DELETE_AUTO_SCALING_GROUP = "autoscaling:DeleteAutoScalingGroup";
   static final String AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS = "autoscaling:DescribeAutoScalingGroups";
   static final String AUTOSCALING_UPDATE_AUTO_SCALING_GROUP = "autoscaling:UpdateAutoScalingGroup";

@@ -480,18 +480,21 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   /**
    * An application load balancer's listeners change where it stands: a port added is opened in its security group
    * and gets a listener forwarding to the pool's target group; a port dropped loses its listener, then its opening.
-   * The first port, which the target group and the instances serve, stays ({@code target_port_change}); a network
-   * load balancer's ports each have a target group of their own, and are not changed yet
-   * ({@code listener_change}).
+   * The first port, which the target group and the instances serve, stays ({@code target_port_change}). A network
+   * load balancer's ports each have a target group of their own: see {@link #networkListenerChanges}.
    */
   private void listenerChanges(VmPoolSpec current, VmPoolSpec revised, Outputs recorded, List<Step> steps,
       Revision refusals) {
     if (current.listenerPorts().equals(revised.listenerPorts()) || !current.createLoadBalancer()) {
       return;
     }
-    if (!APPLICATION.equals(current.loadBalancerType()) || !revised.createLoadBalancer()) {
-      refusals.refuse("listenerPorts", "listener_change", "the listeners of a network load balancer (a target group"
-          + " a port) are not changed yet; create a new pool");
+    if (!revised.createLoadBalancer() || !current.loadBalancerType().equals(revised.loadBalancerType())) {
+      refusals.refuse("listenerPorts", "listener_change", "a pool keeps its kind of load balancer: create a new"
+          + " pool for another");
+      return;
+    }
+    if (!APPLICATION.equals(current.loadBalancerType())) {
+      networkListenerChanges(current, revised, recorded, steps);
       return;
     }
     if (!current.listenerPorts().get(0).equals(revised.listenerPorts().get(0))) {
@@ -521,6 +524,96 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
               return StepResult.done();
             }));
       }
+    }
+  }
+
+  /**
+   * A network load balancer's port added gets what its create gave each port: the port opened to clients on the
+   * balancer and to the balancer on the instances, a TCP target group attached to the pool's group, and a listener
+   * forwarding to it; a port dropped loses them in the reverse order. The target groups are recorded, the names
+   * before one is made, so teardown finds each.
+   */
+  private void networkListenerChanges(VmPoolSpec current, VmPoolSpec revised, Outputs recorded, List<Step> steps) {
+    String group = recorded.get(AUTO_SCALING_GROUP_NAME);
+    String balancerGroup = recorded.get(LB_SECURITY_GROUP_ID);
+    String instanceGroup = recorded.get(INSTANCE_SECURITY_GROUP_ID);
+    for (int port : revised.listenerPorts()) {
+      if (current.listenerPorts().contains(port)) {
+        continue;
+      }
+      steps.add(ProviderStep.of("open-listener-" + port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, ELB_DESCRIBE_TARGET_GROUPS, ELB_CREATE_TARGET_GROUP, ELB_ADD_TAGS,
+          AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_ATTACH_LOAD_BALANCER_TARGET_GROUPS,
+          ELB_DESCRIBE_LISTENERS, ELB_CREATE_LISTENER), ctx -> {
+            groups.allowCidr(balancerGroup, revised.vpcId(), port, "0.0.0.0/0", "listener " + port);
+            groups.allowGroup(instanceGroup, revised.vpcId(), port, balancerGroup, "the pool's load balancer");
+            String name = shortName(ctx, "tg" + port);
+            List<String> names = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_NAMES).split(",")));
+            if (!names.contains(name)) {
+              names.add(name);
+            }
+            ctx.recordIntent(Map.ofEntries(TARGET_GROUP_NAMES.is(String.join(",", names))));
+            TargetGroup target = findTargetGroup(name);
+            if (target == null) {
+              target = CALLS.call(ELB_CREATE_TARGET_GROUP, () -> elb.createTargetGroup(r -> r.name(name)
+                  .protocol(ProtocolEnum.TCP).port(port).vpcId(revised.vpcId())
+                  .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value())))).targetGroups().get(0);
+            }
+            String arn = target.targetGroupArn();
+            AutoScalingGroup scaling = findGroup(group);
+            if (scaling != null && !scaling.targetGroupARNs().contains(arn)) {
+              CALLS.call(AUTOSCALING_ATTACH_LOAD_BALANCER_TARGET_GROUPS, () -> autoscaling
+                  .attachLoadBalancerTargetGroups(r -> r.autoScalingGroupName(group).targetGroupARNs(arn)));
+            }
+            String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
+            boolean listening = CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r
+                .loadBalancerArn(balancer))).listeners().stream().anyMatch(l -> l.port() == port);
+            if (!listening) {
+              CALLS.call(ELB_CREATE_LISTENER, () -> elb.createListener(r -> r.loadBalancerArn(balancer).port(port)
+                  .protocol(ProtocolEnum.TCP).defaultActions(a -> a.type(ActionTypeEnum.FORWARD)
+                      .targetGroupArn(arn))));
+            }
+            List<String> arns = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_ARNS).split(",")));
+            if (!arns.contains(arn)) {
+              arns.add(arn);
+            }
+            return StepResult.done(TARGET_GROUP_NAMES.is(String.join(",", names)),
+                TARGET_GROUP_ARNS.is(String.join(",", arns)));
+          }));
+    }
+    for (int port : current.listenerPorts()) {
+      if (revised.listenerPorts().contains(port)) {
+        continue;
+      }
+      steps.add(ProviderStep.of("close-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
+          AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_DETACH_LOAD_BALANCER_TARGET_GROUPS,
+          ELB_DESCRIBE_TARGET_GROUPS, ELB_DELETE_TARGET_GROUP, EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {
+            String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
+            CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(balancer)))
+                .listeners().stream().filter(l -> l.port() == port).forEach(l -> CALLS.deleteIfExists(
+                    ELB_DELETE_LISTENER, () -> elb.deleteListener(r -> r.listenerArn(l.listenerArn()))));
+            String name = shortName(ctx, "tg" + port);
+            TargetGroup target = findTargetGroup(name);
+            if (target != null) {
+              AutoScalingGroup scaling = findGroup(group);
+              if (scaling != null && scaling.targetGroupARNs().contains(target.targetGroupArn())) {
+                CALLS.call(AUTOSCALING_DETACH_LOAD_BALANCER_TARGET_GROUPS, () -> autoscaling
+                    .detachLoadBalancerTargetGroups(r -> r.autoScalingGroupName(group)
+                        .targetGroupARNs(target.targetGroupArn())));
+              }
+              deleteTargetGroup(name);
+            }
+            groups.revokeCidr(balancerGroup, port, "0.0.0.0/0");
+            List<String> names = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_NAMES).split(",")));
+            names.remove(name);
+            List<String> arns = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_ARNS).split(",")));
+            if (target != null) {
+              arns.remove(target.targetGroupArn());
+            }
+            return StepResult.done(TARGET_GROUP_NAMES.is(String.join(",", names)),
+                TARGET_GROUP_ARNS.is(String.join(",", arns)));
+          }));
     }
   }
 

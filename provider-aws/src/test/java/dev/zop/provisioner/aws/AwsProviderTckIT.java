@@ -134,6 +134,13 @@ class AwsProviderTckIT extends ProviderTck {
             VmPoolSpec.named("tck-alb-" + suffix).instanceType("t3.micro").size(1, 2).imageId("ami-12c6146b")
                 .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "application")
                 .listenerPorts(List.of(80, 8081)).build()),
+        // a network load balancer gains a port (its target group attached to the pool) and loses one
+        Map.entry(VmPoolSpec.named("tck-nlb-" + suffix).instanceType("t3.micro").size(1, 2).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network")
+                .listenerPorts(List.of(80, 443)).build(),
+            VmPoolSpec.named("tck-nlb-" + suffix).instanceType("t3.micro").size(1, 2).imageId("ami-12c6146b")
+                .vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "network")
+                .listenerPorts(List.of(80, 8443)).build()),
         // a network gains a public and a private subnet and a DNS zone
         Map.entry(NetworkSpec.named("tck-grow-" + suffix).cidr("10.40.0.0/16")
                 .subnet(Subnet.publicSubnet("edge-a", "10.40.0.0/24", "us-east-1a"))
