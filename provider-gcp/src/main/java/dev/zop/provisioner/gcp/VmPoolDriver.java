@@ -374,11 +374,13 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           ctx -> updateAutoscaler(ctx, revised)));
     }
     Revision refusals = Revision.none();
+    boolean application = APPLICATION.equals(current.loadBalancerType());
     if (!current.listenerPorts().equals(revised.listenerPorts()) && current.createLoadBalancer()) {
-      if (APPLICATION.equals(current.loadBalancerType()) || !revised.createLoadBalancer()
-          || APPLICATION.equals(revised.loadBalancerType())) {
-        refusals.refuse("listenerPorts", "listener_change", "the listeners of an application load balancer (a"
-            + " forwarding rule and proxy a port) are not changed yet; create a new pool");
+      if (!revised.createLoadBalancer() || !current.loadBalancerType().equals(revised.loadBalancerType())) {
+        refusals.refuse("listenerPorts", "listener_change", "a pool keeps its kind of load balancer: create a new"
+            + " pool for another");
+      } else if (application) {
+        applicationListenerChanges(current, revised, steps);
       } else {
         Step firewalls = ProviderStep.of("update-firewall-rules", List.of(COMPUTE_FIREWALLS_GET,
             COMPUTE_FIREWALLS_UPDATE), ctx -> updateFirewalls(ctx, revised));
@@ -396,10 +398,69 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     }
     Revision revision = Revision.of(steps).inPlace("min", "max").replaces("instanceType", "the pool's instances"
         + " are replaced by instances of the new type, a few at a time with none unavailable: what is on their"
-        + " disks is lost").replaces("listenerPorts", "a forwarding rule's ports cannot change: it is made again"
-            + " with the new ports, and the load balancer's address changes");
+        + " disks is lost");
+    if (application) {
+      revision.inPlace("listenerPorts");
+    } else {
+      revision.replaces("listenerPorts", "a forwarding rule's ports cannot change: it is made again with the new"
+          + " ports, and the load balancer's address changes");
+    }
     refusals.refused().forEach(e -> revision.refuse(e.field(), e.code(), e.message()));
     return revision;
+  }
+
+  /**
+   * An application load balancer's ports: a port added is opened in the firewall, gets the proxy it needs (HTTPS
+   * for 443, HTTP for the others) and a forwarding rule of its own; a port dropped loses its rule, and a proxy no
+   * port uses any more goes with it, before the firewall closes.
+   */
+  private void applicationListenerChanges(VmPoolSpec current, VmPoolSpec revised, List<Step> steps) {
+    Step firewalls = ProviderStep.of("update-firewall-rules", List.of(COMPUTE_FIREWALLS_GET,
+        COMPUTE_FIREWALLS_UPDATE), ctx -> updateFirewalls(ctx, revised));
+    boolean added = !current.listenerPorts().containsAll(revised.listenerPorts());
+    if (added) {
+      steps.add(firewalls);
+      steps.add(ProviderStep.of("create-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
+          COMPUTE_TARGET_HTTP_PROXIES_CREATE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_CREATE,
+          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, proxies(ctx, revised))));
+      steps.add(ProviderStep.of("create-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+          COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx,
+          globalRules(ctx, revised))));
+    }
+    for (int port : current.listenerPorts()) {
+      if (!revised.listenerPorts().contains(port)) {
+        steps.add(ProviderStep.of("delete-forwarding-rule-" + port, List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+            COMPUTE_GLOBAL_FORWARDING_RULES_DELETE), ctx -> resources.remove(ctx, "forwarding rule "
+                + ruleName(current, port), () -> find(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+                    () -> clients.globalForwardingRules().get(project, ruleName(current, port))),
+                COMPUTE_GLOBAL_FORWARDING_RULES_DELETE, () -> clients.globalForwardingRules().deleteCallable().call(
+                    com.google.cloud.compute.v1.DeleteGlobalForwardingRuleRequest.newBuilder().setProject(project)
+                        .setForwardingRule(ruleName(current, port)).build()))));
+      }
+    }
+    boolean httpsGone = current.listenerPorts().contains(443) && !revised.listenerPorts().contains(443);
+    boolean httpGone = current.listenerPorts().stream().anyMatch(p -> p != 443)
+        && revised.listenerPorts().stream().allMatch(p -> p == 443);
+    if (httpsGone || httpGone) {
+      String proxy = current.name() + (httpsGone ? "-https" : "-http");
+      steps.add(ProviderStep.of("delete-target-proxy" + (httpsGone ? "-https" : "-http"), List.of(
+          httpsGone ? COMPUTE_TARGET_HTTPS_PROXIES_GET : COMPUTE_TARGET_HTTP_PROXIES_GET,
+          httpsGone ? COMPUTE_TARGET_HTTPS_PROXIES_DELETE : COMPUTE_TARGET_HTTP_PROXIES_DELETE),
+          ctx -> httpsGone
+              ? resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTPS_PROXIES_GET,
+                  () -> clients.targetHttpsProxies().get(project, proxy)), COMPUTE_TARGET_HTTPS_PROXIES_DELETE,
+                  () -> clients.targetHttpsProxies().deleteCallable().call(com.google.cloud.compute.v1
+                      .DeleteTargetHttpsProxyRequest.newBuilder().setProject(project).setTargetHttpsProxy(proxy)
+                      .build()))
+              : resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTP_PROXIES_GET,
+                  () -> clients.targetHttpProxies().get(project, proxy)), COMPUTE_TARGET_HTTP_PROXIES_DELETE,
+                  () -> clients.targetHttpProxies().deleteCallable().call(com.google.cloud.compute.v1
+                      .DeleteTargetHttpProxyRequest.newBuilder().setProject(project).setTargetHttpProxy(proxy)
+                      .build()))));
+    }
+    if (!added) {
+      steps.add(firewalls);
+    }
   }
 
   /** The forwarding rule with the spec's ports: one with other ports deleted (waited out), then made again. */
@@ -421,14 +482,19 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   /**
-   * A network load balancer's firewall rules opening the spec's ports (the clients' every port, the health
-   * checkers' the first), each patched where it differs.
+   * The load balancer's firewall rules opening the spec's ports (an application load balancer's one rule for
+   * Google's front ends; a network one's for clients on every port and for the health checkers on the first), each
+   * patched where it differs.
    */
   private StepResult updateFirewalls(StepContext ctx, VmPoolSpec spec) {
     List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
     Map<String, List<String>> wanted = new java.util.LinkedHashMap<>();
-    wanted.put(spec.name() + "-allow-clients", ports);
-    wanted.put(spec.name() + "-allow-health-checks", List.of(ports.get(0)));
+    if (APPLICATION.equals(spec.loadBalancerType())) {
+      wanted.put(spec.name() + "-allow-lb", ports);
+    } else {
+      wanted.put(spec.name() + "-allow-clients", ports);
+      wanted.put(spec.name() + "-allow-health-checks", List.of(ports.get(0)));
+    }
     for (Map.Entry<String, List<String>> rule : wanted.entrySet()) {
       Firewall existing = find(COMPUTE_FIREWALLS_GET, () -> clients.firewalls().get(project, rule.getKey()));
       if (existing == null) {

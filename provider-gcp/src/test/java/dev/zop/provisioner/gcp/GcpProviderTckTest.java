@@ -93,6 +93,13 @@ class GcpProviderTckTest extends ProviderTck {
   @Override
   protected List<java.util.Map.Entry<ResourceSpec, ResourceSpec>> revisions(String suffix) {
     return List.of(java.util.Map.entry(
+        // an application load balancer gains a port and loses one, each with a forwarding rule of its own
+        VmPoolSpec.named("tck-alb-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "application").listenerPorts(List.of(80, 8080))
+            .build(),
+        VmPoolSpec.named("tck-alb-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "application").listenerPorts(List.of(80, 8081))
+            .build()), java.util.Map.entry(
         // a network load balancer gains a port: its firewall rules patched, its forwarding rule made again
         VmPoolSpec.named("tck-ports-" + suffix).instanceType("e2-small").size(1, 2).vpcId("tck-peer")
             .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
