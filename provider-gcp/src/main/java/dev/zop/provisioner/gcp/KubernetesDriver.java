@@ -202,7 +202,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
                 .setName(name(revised) + "/nodePools/" + group.name()).build()), cluster -> StepResult.done())));
       }
     }
-    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups");
+    Revision revision = Revision.of(steps).inPlace("version", "nodeGroups")
+        .replaces("nodeGroups[*].instanceType", "the pool's nodes are replaced by a surge upgrade: nodes of the new"
+            + " type are made, then the old ones drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "GKE", current.version(), revised.version());
   }
 
