@@ -77,15 +77,26 @@ final class SecurityGroups {
 
   /** TCP {@code port} no longer open to {@code cidr}; nothing to do when it is not. */
   void revokeCidr(String groupId, int port, String cidr) {
+    revoke(groupId, port, p -> p.ipRanges().stream().filter(r -> cidr.equals(r.cidrIp())).findFirst()
+        .map(r -> IpPermission.builder().ipProtocol("tcp").fromPort(port).toPort(port).ipRanges(r).build())
+        .orElse(null));
+  }
+
+  /** TCP {@code port} no longer open to members of {@code sourceGroupId}; nothing to do when it is not. */
+  void revokeGroup(String groupId, int port, String sourceGroupId) {
+    revoke(groupId, port, p -> p.userIdGroupPairs().stream().filter(g -> sourceGroupId.equals(g.groupId()))
+        .findFirst().map(g -> IpPermission.builder().ipProtocol("tcp").fromPort(port).toPort(port)
+            .userIdGroupPairs(g).build()).orElse(null));
+  }
+
+  /** Revokes the rule as the group describes it (its source as EC2 spells it, owner included), if it has one. */
+  private void revoke(String groupId, int port, java.util.function.Function<IpPermission, IpPermission> rule) {
     SecurityGroup group = CALLS.call(EC2_DESCRIBE_SECURITY_GROUPS, () -> ec2.describeSecurityGroups(r -> r
         .groupIds(groupId))).securityGroups().get(0);
-    boolean open = group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol())
-        && p.fromPort() != null && p.fromPort() == port && p.ipRanges().stream().anyMatch(r -> cidr.equals(r.cidrIp())));
-    if (open) {
-      CALLS.call(EC2_REVOKE_SECURITY_GROUP_INGRESS, () -> ec2.revokeSecurityGroupIngress(r -> r.groupId(groupId)
-          .ipPermissions(IpPermission.builder().ipProtocol("tcp").fromPort(port).toPort(port)
-              .ipRanges(range -> range.cidrIp(cidr)).build())));
-    }
+    group.ipPermissions().stream().filter(p -> "tcp".equals(p.ipProtocol()) && p.fromPort() != null
+        && p.fromPort() == port).map(rule).filter(java.util.Objects::nonNull).findFirst().ifPresent(found ->
+            CALLS.call(EC2_REVOKE_SECURITY_GROUP_INGRESS, () -> ec2.revokeSecurityGroupIngress(r -> r
+                .groupId(groupId).ipPermissions(found))));
   }
 
   void delete(String name, String vpcId) {

@@ -605,6 +605,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
               deleteTargetGroup(name);
             }
             groups.revokeCidr(balancerGroup, port, "0.0.0.0/0");
+            groups.revokeGroup(instanceGroup, port, balancerGroup);
             List<String> names = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_NAMES).split(",")));
             names.remove(name);
             List<String> arns = new ArrayList<>(List.of(ctx.outputs().require(TARGET_GROUP_ARNS).split(",")));

@@ -87,7 +87,11 @@ class RemoteComponentsTest {
   void installComponentSubmitsAComponentJob() {
     Job job = client.jobs().installComponent(space.id(), "metrics-server", Map.of("args", "--kubelet-insecure-tls"));
     assertThat(job.kind()).isEqualTo(JobKind.COMPONENT);
-    assertThat(job.spec()).isEqualTo(ComponentSpec.of("metrics-server", Map.of("args", "--kubelet-insecure-tls")));
+    // the job's config names the chart version it installs: the catalog's pin, as the plan filled it in
+    String pinned = client.catalog().components().stream().filter(c -> c.id().equals("metrics-server")).findFirst()
+        .orElseThrow().version();
+    assertThat(job.spec()).isEqualTo(ComponentSpec.of("metrics-server", Map.of("args", "--kubelet-insecure-tls"))
+        .withChartVersion(pinned));
     assertThat(job.steps()).extracting(s -> s.name())
         .containsExactly("resolve-chart", "ensure-namespace", "install-release");
     assertThatThrownBy(() -> client.jobs().installComponent(space.id(), "not-in-catalog", Map.of()))
