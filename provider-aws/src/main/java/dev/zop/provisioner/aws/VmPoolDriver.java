@@ -516,10 +516,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       if (!revised.listenerPorts().contains(port)) {
         steps.add(ProviderStep.of("close-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
             EC2_DESCRIBE_SECURITY_GROUPS, EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {
-              String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
-              CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(balancer)))
-                  .listeners().stream().filter(l -> l.port() == port).forEach(l -> CALLS.deleteIfExists(
-                      ELB_DELETE_LISTENER, () -> elb.deleteListener(r -> r.listenerArn(l.listenerArn()))));
+              deleteListener(ctx, port);
               groups.revokeCidr(balancerGroup, port, "0.0.0.0/0");
               return StepResult.done();
             }));
@@ -589,10 +586,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_DETACH_LOAD_BALANCER_TARGET_GROUPS,
           ELB_DESCRIBE_TARGET_GROUPS, ELB_DELETE_TARGET_GROUP, EC2_DESCRIBE_SECURITY_GROUPS,
           EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {
-            String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
-            CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(balancer)))
-                .listeners().stream().filter(l -> l.port() == port).forEach(l -> CALLS.deleteIfExists(
-                    ELB_DELETE_LISTENER, () -> elb.deleteListener(r -> r.listenerArn(l.listenerArn()))));
+            deleteListener(ctx, port);
             String name = shortName(ctx, "tg" + port);
             TargetGroup target = findTargetGroup(name);
             if (target != null) {
@@ -616,6 +610,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
                 TARGET_GROUP_ARNS.is(String.join(",", arns)));
           }));
     }
+  }
+
+  /** Deletes the load balancer's listener on {@code port}, if it has one. */
+  private void deleteListener(StepContext ctx, int port) {
+    String balancer = ctx.outputs().require(LOAD_BALANCER_ARN);
+    CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(balancer))).listeners()
+        .stream().filter(l -> l.port() == port).forEach(l -> CALLS.deleteIfExists(ELB_DELETE_LISTENER,
+            () -> elb.deleteListener(r -> r.listenerArn(l.listenerArn()))));
   }
 
   /** Makes the template's latest version launch the revised type, unless it does already. */

@@ -1,20 +1,13 @@
 package dev.zop.provisioner.aws;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.eks.model.DescribeClusterResponse;
 import software.amazon.awssdk.services.eks.model.DescribeNodegroupResponse;
 import software.amazon.awssdk.services.eks.model.UpdateClusterVersionRequest;
@@ -26,9 +19,7 @@ import software.amazon.awssdk.services.eks.model.UpdateNodegroupVersionRequest;
  * and from then on gives the cluster or node group the new version in moto's DescribeCluster and
  * DescribeNodegroup answers, as EKS shows it once the update is done. Every other call goes to moto as it is.
  */
-final class EksUpgradeStandIn implements ExecutionInterceptor {
-  private static final ExecutionAttribute<String> ANSWER = new ExecutionAttribute<>("zop.eksUpgradeAnswer");
-
+final class EksUpgradeStandIn extends MotoStandIn {
   /** The requests the SDK sent, in order. */
   final List<SdkRequest> requests = new CopyOnWriteArrayList<>();
   /** cluster, or cluster/nodegroup → the version it was upgraded to. */
@@ -40,11 +31,11 @@ final class EksUpgradeStandIn implements ExecutionInterceptor {
     if (request instanceof UpdateClusterVersionRequest cluster) {
       requests.add(request);
       versions.put(cluster.name(), cluster.version());
-      attributes.putAttribute(ANSWER, update("VersionUpdate", cluster.version()));
+      answer(attributes, Answer.json(update("VersionUpdate", cluster.version())));
     } else if (request instanceof UpdateNodegroupVersionRequest group) {
       requests.add(request);
       versions.put(group.clusterName() + "/" + group.nodegroupName(), group.version());
-      attributes.putAttribute(ANSWER, update("VersionUpdate", group.version()));
+      answer(attributes, Answer.json(update("VersionUpdate", group.version())));
     }
   }
 
@@ -70,19 +61,5 @@ final class EksUpgradeStandIn implements ExecutionInterceptor {
       }
     }
     return response;
-  }
-
-  @Override
-  public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-    return attributes.getAttribute(ANSWER) == null ? context.httpResponse()
-        : SdkHttpResponse.builder().statusCode(200).putHeader("Content-Type", "application/json").build();
-  }
-
-  @Override
-  public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-      ExecutionAttributes attributes) {
-    String answer = attributes.getAttribute(ANSWER);
-    return answer == null ? context.responseBody()
-        : Optional.of(new ByteArrayInputStream(answer.getBytes(StandardCharsets.UTF_8)));
   }
 }

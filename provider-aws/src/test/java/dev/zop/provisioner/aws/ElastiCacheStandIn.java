@@ -1,20 +1,13 @@
 package dev.zop.provisioner.aws;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.elasticache.model.DescribeReplicationGroupsResponse;
 import software.amazon.awssdk.services.elasticache.model.ModifyReplicationGroupRequest;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
@@ -26,9 +19,7 @@ import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
  * DescribeReplicationGroups answers, as ElastiCache shows them once the change is done. Every other call goes to
  * moto as it is.
  */
-final class ElastiCacheStandIn implements ExecutionInterceptor {
-  private static final ExecutionAttribute<String> ANSWER = new ExecutionAttribute<>("zop.elastiCacheAnswer");
-
+final class ElastiCacheStandIn extends MotoStandIn {
   /** The requests the SDK sent, in order. */
   final List<ModifyReplicationGroupRequest> requests = new CopyOnWriteArrayList<>();
   private final Map<String, ModifyReplicationGroupRequest> modified = new ConcurrentHashMap<>();
@@ -42,11 +33,11 @@ final class ElastiCacheStandIn implements ExecutionInterceptor {
           .cacheNodeType(now.cacheNodeType() != null ? now.cacheNodeType() : was.cacheNodeType())
           .snapshotRetentionLimit(now.snapshotRetentionLimit() != null ? now.snapshotRetentionLimit()
               : was.snapshotRetentionLimit()).build());
-      attributes.putAttribute(ANSWER, "<ModifyReplicationGroupResponse xmlns=\"http://elasticache.amazonaws.com/"
+      answer(attributes, Answer.xml("<ModifyReplicationGroupResponse xmlns=\"http://elasticache.amazonaws.com/"
           + "doc/2015-02-02/\"><ModifyReplicationGroupResult><ReplicationGroup><ReplicationGroupId>"
           + modify.replicationGroupId() + "</ReplicationGroupId><Status>modifying</Status></ReplicationGroup>"
           + "</ModifyReplicationGroupResult><ResponseMetadata><RequestId>" + java.util.UUID.randomUUID()
-          + "</RequestId></ResponseMetadata></ModifyReplicationGroupResponse>");
+          + "</RequestId></ResponseMetadata></ModifyReplicationGroupResponse>"));
     }
   }
 
@@ -69,19 +60,5 @@ final class ElastiCacheStandIn implements ExecutionInterceptor {
       }
       return changed.build();
     }).toList()).build();
-  }
-
-  @Override
-  public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-    return attributes.getAttribute(ANSWER) == null ? context.httpResponse()
-        : SdkHttpResponse.builder().statusCode(200).putHeader("Content-Type", "text/xml").build();
-  }
-
-  @Override
-  public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-      ExecutionAttributes attributes) {
-    String answer = attributes.getAttribute(ANSWER);
-    return answer == null ? context.responseBody()
-        : Optional.of(new ByteArrayInputStream(answer.getBytes(StandardCharsets.UTF_8)));
   }
 }

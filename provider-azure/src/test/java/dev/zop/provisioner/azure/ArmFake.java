@@ -513,13 +513,7 @@ public final class ArmFake implements AutoCloseable {
       case "DELETE" -> "delete";
       default -> "read";
     };
-    calls.add(action);
-    Deque<Fault> queued = faults.get(action);
-    Fault fault = queued == null ? null : queued.poll();
-    if (fault != null) {
-      // the SDK waits as long as Retry-After says before it tries again: a test's throttling asks for no wait
-      Map<String, String> headers = fault.status() == 429 ? Map.of("Retry-After", "0") : Map.of();
-      respond(exchange, fault.status(), error(fault.code(), fault.message()), headers);
+    if (answeredWithFault(exchange, action)) {
       return;
     }
     switch (method) {
@@ -557,6 +551,22 @@ public final class ArmFake implements AutoCloseable {
     String typePath = parts[7] + "/" + parts[9];
     return parts.length == 10 ? new Target(path, namespace, typePath, parent, null, true)
         : new Target(path, namespace, typePath, parent, parts[10], false);
+  }
+
+  /**
+   * Records a call needing {@code action} and answers it with the fault injected for it, if any: true when it did.
+   * The SDK waits as long as Retry-After says before it tries a 429 again: a test's throttling asks for no wait.
+   */
+  private boolean answeredWithFault(HttpExchange exchange, String action) throws IOException {
+    calls.add(action);
+    Deque<Fault> queued = faults.get(action);
+    Fault fault = queued == null ? null : queued.poll();
+    if (fault == null) {
+      return false;
+    }
+    respond(exchange, fault.status(), error(fault.code(), fault.message()),
+        fault.status() == 429 ? Map.of("Retry-After", "0") : Map.of());
+    return true;
   }
 
   private void put(HttpExchange exchange, Target target, String action) throws IOException {
@@ -1224,12 +1234,7 @@ public final class ArmFake implements AutoCloseable {
           case "DELETE" -> "delete";
           default -> "getSecret/action";
         });
-    calls.add(action);
-    Deque<Fault> queued = faults.get(action);
-    Fault fault = queued == null ? null : queued.poll();
-    if (fault != null) {
-      respond(exchange, fault.status(), error(fault.code(), fault.message()),
-          fault.status() == 429 ? Map.of("Retry-After", "0") : Map.of());
+    if (answeredWithFault(exchange, action)) {
       return;
     }
     String base = endpoint() + "/secrets/" + name;
@@ -1365,11 +1370,7 @@ public final class ArmFake implements AutoCloseable {
   /** {@code POST .../manualupgrade}: the named instances take the set's model, one operation for them. */
   private void manualUpgrade(HttpExchange exchange, String scaleSetId) throws IOException {
     String action = "Microsoft.Compute/virtualMachineScaleSets/manualUpgrade/action";
-    calls.add(action);
-    Deque<Fault> queued = faults.get(action);
-    Fault fault = queued == null ? null : queued.poll();
-    if (fault != null) {
-      respond(exchange, fault.status(), error(fault.code(), fault.message()), Map.of());
+    if (answeredWithFault(exchange, action)) {
       return;
     }
     String key = scaleSetId.toLowerCase(Locale.ROOT);
@@ -1438,11 +1439,7 @@ public final class ArmFake implements AutoCloseable {
         : target == null ? "unknown" : target.namespace() + "/" + target.typePath();
     boolean read = verb.equalsIgnoreCase("instanceView");
     String action = read ? typeName + "/read" : typeName + "/" + verb + "/action";
-    calls.add(action);
-    Deque<Fault> queued = faults.get(action);
-    Fault fault = queued == null ? null : queued.poll();
-    if (fault != null) {
-      respond(exchange, fault.status(), error(fault.code(), fault.message()), Map.of());
+    if (answeredWithFault(exchange, action)) {
       return;
     }
     if (resource == null) {

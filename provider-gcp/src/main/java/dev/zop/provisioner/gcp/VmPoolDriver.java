@@ -202,12 +202,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           globalBackend(ctx, spec))));
       steps.add(ProviderStep.of("create-url-map", List.of(COMPUTE_URL_MAPS_GET, COMPUTE_URL_MAPS_CREATE,
           COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensure(ctx, urlMap(ctx, spec))));
-      steps.add(ProviderStep.of("create-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
-          COMPUTE_TARGET_HTTP_PROXIES_CREATE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_CREATE,
-          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, proxies(ctx, spec))));
-      steps.add(ProviderStep.of("create-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
-          COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx,
-          globalRules(ctx, spec))));
+      steps.add(proxiesStep(spec));
+      steps.add(globalRulesStep(spec));
     } else {
       steps.add(ProviderStep.of("create-health-check", List.of(COMPUTE_REGION_HEALTH_CHECKS_GET,
           COMPUTE_REGION_HEALTH_CHECKS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> resources.ensure(ctx,
@@ -236,18 +232,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
                       .setForwardingRule(ruleName(spec, port)).build()))).toList())));
       steps.add(ProviderStep.of("delete-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
           COMPUTE_TARGET_HTTP_PROXIES_DELETE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_DELETE),
-          ctx -> resources.removeAll(List.of(
-              () -> resources.remove(ctx, "target proxy " + spec.name() + "-http", () -> find(
-                  COMPUTE_TARGET_HTTP_PROXIES_GET, () -> clients.targetHttpProxies().get(project, spec.name() + "-http")),
-                  COMPUTE_TARGET_HTTP_PROXIES_DELETE, () -> clients.targetHttpProxies().deleteCallable().call(
-                      com.google.cloud.compute.v1.DeleteTargetHttpProxyRequest.newBuilder().setProject(project)
-                          .setTargetHttpProxy(spec.name() + "-http").build())),
-              () -> resources.remove(ctx, "target proxy " + spec.name() + "-https", () -> find(
-                  COMPUTE_TARGET_HTTPS_PROXIES_GET, () -> clients.targetHttpsProxies().get(project,
-                      spec.name() + "-https")),
-                  COMPUTE_TARGET_HTTPS_PROXIES_DELETE, () -> clients.targetHttpsProxies().deleteCallable().call(
-                      com.google.cloud.compute.v1.DeleteTargetHttpsProxyRequest.newBuilder().setProject(project)
-                          .setTargetHttpsProxy(spec.name() + "-https").build()))))));
+          ctx -> resources.removeAll(List.of(() -> removeProxy(ctx, spec, false),
+              () -> removeProxy(ctx, spec, true)))));
       steps.add(ProviderStep.of("delete-url-map", List.of(COMPUTE_URL_MAPS_GET, COMPUTE_URL_MAPS_DELETE),
           ctx -> resources.remove(ctx, "URL map " + spec.name(), () -> find(COMPUTE_URL_MAPS_GET,
               () -> clients.urlMaps().get(project, spec.name())), COMPUTE_URL_MAPS_DELETE,
@@ -420,12 +406,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     boolean added = !current.listenerPorts().containsAll(revised.listenerPorts());
     if (added) {
       steps.add(firewalls);
-      steps.add(ProviderStep.of("create-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
-          COMPUTE_TARGET_HTTP_PROXIES_CREATE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_CREATE,
-          COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, proxies(ctx, revised))));
-      steps.add(ProviderStep.of("create-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
-          COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx,
-          globalRules(ctx, revised))));
+      steps.add(proxiesStep(revised));
+      steps.add(globalRulesStep(revised));
     }
     for (int port : current.listenerPorts()) {
       if (!revised.listenerPorts().contains(port)) {
@@ -442,25 +424,42 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     boolean httpGone = current.listenerPorts().stream().anyMatch(p -> p != 443)
         && revised.listenerPorts().stream().allMatch(p -> p == 443);
     if (httpsGone || httpGone) {
-      String proxy = current.name() + (httpsGone ? "-https" : "-http");
       steps.add(ProviderStep.of("delete-target-proxy" + (httpsGone ? "-https" : "-http"), List.of(
           httpsGone ? COMPUTE_TARGET_HTTPS_PROXIES_GET : COMPUTE_TARGET_HTTP_PROXIES_GET,
           httpsGone ? COMPUTE_TARGET_HTTPS_PROXIES_DELETE : COMPUTE_TARGET_HTTP_PROXIES_DELETE),
-          ctx -> httpsGone
-              ? resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTPS_PROXIES_GET,
-                  () -> clients.targetHttpsProxies().get(project, proxy)), COMPUTE_TARGET_HTTPS_PROXIES_DELETE,
-                  () -> clients.targetHttpsProxies().deleteCallable().call(com.google.cloud.compute.v1
-                      .DeleteTargetHttpsProxyRequest.newBuilder().setProject(project).setTargetHttpsProxy(proxy)
-                      .build()))
-              : resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTP_PROXIES_GET,
-                  () -> clients.targetHttpProxies().get(project, proxy)), COMPUTE_TARGET_HTTP_PROXIES_DELETE,
-                  () -> clients.targetHttpProxies().deleteCallable().call(com.google.cloud.compute.v1
-                      .DeleteTargetHttpProxyRequest.newBuilder().setProject(project).setTargetHttpProxy(proxy)
-                      .build()))));
+          ctx -> removeProxy(ctx, current, httpsGone)));
     }
     if (!added) {
       steps.add(firewalls);
     }
+  }
+
+  /** The target proxies the spec's ports need (HTTP for any but 443, HTTPS for 443), made where missing. */
+  private Step proxiesStep(VmPoolSpec spec) {
+    return ProviderStep.of("create-target-proxies", List.of(COMPUTE_TARGET_HTTP_PROXIES_GET,
+        COMPUTE_TARGET_HTTP_PROXIES_CREATE, COMPUTE_TARGET_HTTPS_PROXIES_GET, COMPUTE_TARGET_HTTPS_PROXIES_CREATE,
+        COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx, proxies(ctx, spec)));
+  }
+
+  /** A global forwarding rule for each of the spec's ports, made where missing. */
+  private Step globalRulesStep(VmPoolSpec spec) {
+    return ProviderStep.of("create-forwarding-rules", List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+        COMPUTE_GLOBAL_FORWARDING_RULES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> resources.ensureAll(ctx,
+        globalRules(ctx, spec)));
+  }
+
+  /** Deletes the pool's HTTPS or HTTP target proxy, if it is there and ours, and waits until it is gone. */
+  private StepResult removeProxy(StepContext ctx, VmPoolSpec spec, boolean https) {
+    String proxy = spec.name() + (https ? "-https" : "-http");
+    return https
+        ? resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTPS_PROXIES_GET,
+            () -> clients.targetHttpsProxies().get(project, proxy)), COMPUTE_TARGET_HTTPS_PROXIES_DELETE,
+            () -> clients.targetHttpsProxies().deleteCallable().call(com.google.cloud.compute.v1
+                .DeleteTargetHttpsProxyRequest.newBuilder().setProject(project).setTargetHttpsProxy(proxy).build()))
+        : resources.remove(ctx, "target proxy " + proxy, () -> find(COMPUTE_TARGET_HTTP_PROXIES_GET,
+            () -> clients.targetHttpProxies().get(project, proxy)), COMPUTE_TARGET_HTTP_PROXIES_DELETE,
+            () -> clients.targetHttpProxies().deleteCallable().call(com.google.cloud.compute.v1
+                .DeleteTargetHttpProxyRequest.newBuilder().setProject(project).setTargetHttpProxy(proxy).build()));
   }
 
   /** The forwarding rule with the spec's ports: one with other ports deleted (waited out), then made again. */
