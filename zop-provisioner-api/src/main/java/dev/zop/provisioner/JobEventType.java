@@ -16,6 +16,8 @@ public enum JobEventType {
   RETRIED,
   /** Something the plan warned of (a retired component, say), repeated when the job is submitted. */
   WARNING,
+  /** A drift check found the cloud changed from the job's config (a new finding, not a repeat of the last). */
+  DRIFTED,
   LOG;
 
   @JsonValue

@@ -74,6 +74,51 @@ public interface Jobs {
   List<JobRevision> revisions(JobId id);
 
   /**
+   * Checks a succeeded job for drift now: reads back every resource it made and compares each with its config,
+   * changing nothing. The report is kept as the job's latest; when it differs from the one before and something
+   * drifted, a {@code drifted} event is written and a {@code job.drifted} notification sent.
+   *
+   * @throws ConflictException when the job is not succeeded, or its provider cannot check its kind
+   */
+  DriftReport checkDrift(JobId id);
+
+  /**
+   * The job's latest drift report, from a check on request or on its space's schedule.
+   *
+   * @throws NotFoundException when the job has never been checked
+   */
+  DriftReport drift(JobId id);
+
+  /**
+   * Plans a reconcile: a revision that re-applies the job's config, putting back what a drift check (made now)
+   * found changed. Its changes are the drifts, each from the cloud's value to the config's.
+   *
+   * @throws ConflictException when nothing drifted ({@code in_sync}), or a resource is missing
+   *     ({@code resource_missing}: tear the job down and submit it again)
+   */
+  RevisionPlan planReconcile(JobId id);
+
+  /** Applies a reconcile as {@link #planReconcile} showed it: the job's next revision, with its config unchanged. */
+  Job reconcile(JobId id);
+
+  /**
+   * Plans an import: finds the resources by the cloud's id, says what the job would adopt, the config they have
+   * now, and what a revision to the requested config would change. Nothing changes in the cloud.
+   *
+   * @throws ConflictException when another job owns them ({@code owned_by_another_job})
+   * @throws NotFoundException when nothing in the space's account and region has that id
+   */
+  ImportPlan planImport(SpaceId spaceId, ImportRequest request);
+
+  /**
+   * Imports existing resources as a new job, as {@link #planImport} showed it: the job's steps adopt them (tagging
+   * them as its own where the cloud allows) and it ends succeeded with the config they have, revision 1. From then
+   * on it is revised, checked for drift and torn down like any other; revise it to the requested config to make the
+   * cloud match. Returns at once.
+   */
+  Job importExisting(SpaceId spaceId, ImportRequest request);
+
+  /**
    * Blocks until the job is terminal (succeeded, failed, cancelled, deleted) and returns it.
    *
    * @throws AwaitTimeoutException when {@code timeout} passes first

@@ -36,6 +36,13 @@ public enum Operation {
   JOBS_PLAN_REVISION("provisioning:view"),
   JOBS_REVISE("provisioning:update"),
   JOBS_REVISIONS("provisioning:view"),
+  /** A drift check reads the cloud, keeps its report and may notify: more than a view. */
+  JOBS_CHECK_DRIFT("provisioning:update"),
+  JOBS_DRIFT("provisioning:view"),
+  JOBS_PLAN_RECONCILE("provisioning:view"),
+  JOBS_RECONCILE("provisioning:update"),
+  JOBS_PLAN_IMPORT("provisioning:view"),
+  JOBS_IMPORT("provisioning:create"),
   JOBS_AWAIT("provisioning:view"),
   JOBS_WATCH("provisioning:view"),
   JOBS_EVENTS("provisioning:view"),

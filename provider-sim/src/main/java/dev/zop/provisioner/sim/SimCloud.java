@@ -355,6 +355,30 @@ public final class SimCloud {
     return this;
   }
 
+  /**
+   * Someone changes attributes of a resource by hand, outside any job (as in the cloud's console): the values given
+   * replace the resource's, the rest stay.
+   */
+  public SimCloud changeByHand(String type, String name, Map<String, String> values) {
+    Resource changed = resources.computeIfPresent(key(type, name), (k, r) -> {
+      Map<String, String> attributes = new java.util.LinkedHashMap<>(r.attributes());
+      attributes.putAll(values);
+      return new Resource(type, name, attributes, r.tags(), r.createdAt(), r.readyAt());
+    });
+    if (changed == null) {
+      throw new IllegalArgumentException(type + " " + name + " does not exist");
+    }
+    return this;
+  }
+
+  /** Someone deletes a resource by hand, outside any job. */
+  public SimCloud deleteByHand(String type, String name) {
+    if (resources.remove(key(type, name)) == null) {
+      throw new IllegalArgumentException(type + " " + name + " does not exist");
+    }
+    return this;
+  }
+
   // ---- the cloud API the sim provider calls ----------------------------------------------------------------
 
   List<Resource> list(String operation, String type) throws InterruptedException {
@@ -400,6 +424,21 @@ public final class SimCloud {
       throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
     }
     modifications.computeIfAbsent(key(type, name), k -> new AtomicInteger()).incrementAndGet();
+    accepted.accept(operation);
+    respond();
+  }
+
+  /** Adds tags to a resource, keeping the ones it has. */
+  void tag(String operation, String type, String name, Map<String, String> tags) throws InterruptedException {
+    call(operation);
+    Resource changed = resources.computeIfPresent(key(type, name), (k, r) -> {
+      Map<String, String> merged = new java.util.LinkedHashMap<>(r.tags());
+      merged.putAll(tags);
+      return new Resource(type, name, r.attributes(), merged, r.createdAt(), r.readyAt());
+    });
+    if (changed == null) {
+      throw new SimException(SimException.Code.NOT_FOUND, operation, type + " " + name + " not found");
+    }
     accepted.accept(operation);
     respond();
   }

@@ -14,6 +14,11 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spec.VmPoolSpec;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
+import dev.zop.provisioner.spi.Adoption;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
@@ -288,6 +293,104 @@ final class SimDrivers {
         }
       }
       return rules.classify(current, revised, Revision.of(steps));
+    }
+
+    /**
+     * Each part the job recorded, described and compared attribute by attribute with what the spec gives it; a part
+     * the cloud no longer has is missing.
+     */
+    @Override
+    public CloudRead<List<Drift>> observe(S spec, Outputs recorded) {
+      List<Part> all = parts.apply(spec, region);
+      return ProviderRead.of(all.stream().map(Part::describe).distinct().toList(), () -> {
+        DriftFindings findings = new DriftFindings();
+        for (Part part : all) {
+          String name = recorded.get(part.nameKey());
+          if (name == null) {
+            continue; // a part the job never recorded is not one it made
+          }
+          ProviderRead.called();
+          SimCloud.Resource found = cloud.describe(part.describe(), part.type(), name);
+          String resource = part.type() + " " + name;
+          if (found == null) {
+            findings.missing(resource);
+            continue;
+          }
+          new java.util.TreeMap<>(part.attributes()).forEach((attribute, expected) ->
+              findings.compare(resource, attribute, expected, found.attributes().get(attribute)));
+        }
+        return findings.list();
+      });
+    }
+
+    /** Every part the job recorded changed back to the spec's attributes where it stands (right ones are left). */
+    @Override
+    public List<Step> reconcile(S spec, Outputs recorded) {
+      List<Step> steps = new ArrayList<>();
+      for (Part part : parts.apply(spec, region)) {
+        String name = recorded.get(part.nameKey());
+        if (name != null && !part.attributes().isEmpty()) {
+          steps.add(SimSteps.update(cloud, part, name));
+        }
+      }
+      return steps;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public CloudRead<Adoption<S>> find(String externalId) {
+      if (type != NetworkSpec.class) {
+        return null;
+      }
+      return ProviderRead.of(List.of("network:DescribeVpc", "network:DescribeSubnet"), () -> {
+        ProviderRead.called();
+        SimCloud.Resource vpc = cloud.describe("network:DescribeVpc", "vpc", externalId);
+        if (vpc == null) {
+          return null;
+        }
+        ProviderRead.called();
+        List<SimCloud.Resource> subnets = cloud.list("network:DescribeSubnet", "subnet").stream()
+            .filter(r -> externalId.equals(r.attributes().get("vpc"))).toList();
+        List<Subnet> declared = subnets.stream().map(r -> Subnet.of(subnetName(externalId, r.name()),
+            r.attributes().get("cidr"))).toList();
+        NetworkSpec config = NetworkSpec.named(externalId).cidr(vpc.attributes().get("cidr")).subnets(declared)
+            .build();
+        Map<String, String> state = new java.util.LinkedHashMap<>();
+        List<String> resources = new ArrayList<>();
+        resources.add("vpc " + externalId);
+        state.put(SimState.PART_NAME.of("vpc").name(), externalId);
+        for (int i = 0; i < subnets.size(); i++) {
+          state.put(SimState.PART_NAME.of("subnet." + declared.get(i).name()).name(), subnets.get(i).name());
+          resources.add("subnet " + subnets.get(i).name());
+        }
+        String owner = SimProvider.OWNER.ownerOf(vpc.tags());
+        return (Adoption<S>) new Adoption<>(config, state, resources, owner);
+      });
+    }
+
+    /** One step per part of what was found: found again, refused if another job's, tagged, recorded. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Step> adopt(S found, String externalId) {
+      if (type != NetworkSpec.class) {
+        return List.of();
+      }
+      List<Step> steps = new ArrayList<>();
+      for (Part part : parts.apply(found, region)) {
+        steps.add(SimSteps.adopt(cloud, part, part.key().startsWith("subnet.")
+            ? existingSubnet(part, externalId) : List.of(externalId), region));
+      }
+      return steps;
+    }
+
+    /** The names a subnet may have: one made by a job carries its network's name in front, one made by hand not. */
+    private static List<String> existingSubnet(Part part, String vpcId) {
+      String subnet = part.key().substring("subnet.".length());
+      return List.of(vpcId + "-" + subnet, subnet);
+    }
+
+    private static String subnetName(String vpcId, String cloudName) {
+      return cloudName.startsWith(vpcId + "-") ? cloudName.substring(vpcId.length() + 1) : cloudName;
     }
 
     @Override

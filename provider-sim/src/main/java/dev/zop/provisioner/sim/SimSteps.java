@@ -114,6 +114,36 @@ final class SimSteps {
     });
   }
 
+  /**
+   * Takes over a resource that exists for an imported job: the first of {@code names} the cloud has, refused when
+   * another job's tag is on it, tagged with this job's, and recorded under the part's keys as create would have.
+   */
+  static Step adopt(SimCloud cloud, Part part, List<String> names, String region) {
+    return tracked("adopt-" + part.stepSuffix(), List.of(part.describe(), part.service() + ":Tag" + part.noun()),
+        cloud, ctx -> {
+          for (String name : names) {
+            SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
+            if (existing == null) {
+              continue;
+            }
+            Failure owned = SimProvider.OWNER.refuseOwned(existing.tags(), ctx, part.type(), name);
+            if (owned != null) {
+              return StepResult.fail(owned);
+            }
+            if (!SimProvider.OWNER.owns(existing.tags(), ctx)) {
+              cloud.tag(part.service() + ":Tag" + part.noun(), part.type(), name, SimProvider.OWNER.of(ctx));
+            }
+            Map<String, String> outputs = new LinkedHashMap<>();
+            outputs.put(part.nameKey().name(), name);
+            outputs.put(part.idKey().name(), "sim:" + region + ":" + part.type() + "/" + name);
+            part.outputs().forEach((k, v) -> outputs.put(k, v.replace("{name}", name)));
+            return StepResult.done(outputs);
+          }
+          return StepResult.fail(Failure.userAction("resource_missing", part.type() + " " + names.get(0)
+              + " is gone since the import was planned", "Plan the import again.", null));
+        });
+  }
+
   /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
   static Step delete(SimCloud cloud, Part part, String name) {
     return tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {

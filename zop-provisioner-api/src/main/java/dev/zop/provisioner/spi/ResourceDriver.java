@@ -65,6 +65,42 @@ public interface ResourceDriver<S extends ResourceSpec> {
     return Revision.none();
   }
 
+  /**
+   * Reads back what the job made, given what its steps recorded, and compares it with {@code spec}: each attribute
+   * the spec controls that differs, and each resource gone ({@link dev.zop.provisioner.Drift#missing}). The read
+   * only reads. Null (the default) when the driver cannot check its kind.
+   */
+  default CloudRead<List<dev.zop.provisioner.Drift>> observe(S spec, Outputs recorded) {
+    return null;
+  }
+
+  /**
+   * The steps that make what the job made match {@code spec} again after a drift check found it changed out of
+   * band: each observes the cloud and puts back what differs, and leaves what is right alone. They must be
+   * deterministic for the same inputs, as {@link #create}'s. Empty (the default) when the driver cannot.
+   */
+  default List<Step> reconcile(S spec, Outputs recorded) {
+    return List.of();
+  }
+
+  /**
+   * Finds an existing resource of this kind by the cloud's id for it, for an import: the config it has, the job
+   * state its create steps would have recorded, and its owner by the cloud's tags. The read only reads; null when
+   * nothing has that id. Returns null from the method itself (the default) when the driver cannot import.
+   */
+  default CloudRead<Adoption<S>> find(String externalId) {
+    return null;
+  }
+
+  /**
+   * The steps that take over what {@link #find} found for a new job whose config is {@code found}: each finds the
+   * resource again, refuses it when another job owns it, tags it as this job's where the cloud allows, and records
+   * the state create would have. Teardown, revisions and drift checks then treat it as if the job had made it.
+   */
+  default List<Step> adopt(S found, String externalId) {
+    return List.of();
+  }
+
   /** The monthly cost of the spec as priced components; an unknown price is a line saying so, never a guess. */
   List<CostComponent> price(S spec, String region);
 

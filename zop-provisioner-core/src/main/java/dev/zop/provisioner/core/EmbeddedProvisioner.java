@@ -320,6 +320,42 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     @Override
+    public dev.zop.provisioner.DriftReport checkDrift(JobId id) {
+      require(Operation.JOBS_CHECK_DRIFT);
+      return assembly.drift.check(principal, id);
+    }
+
+    @Override
+    public dev.zop.provisioner.DriftReport drift(JobId id) {
+      require(Operation.JOBS_DRIFT);
+      return assembly.drift.latest(principal, id);
+    }
+
+    @Override
+    public dev.zop.provisioner.RevisionPlan planReconcile(JobId id) {
+      require(Operation.JOBS_PLAN_RECONCILE);
+      return assembly.revisions.planReconcile(principal, id, assembly.drift);
+    }
+
+    @Override
+    public Job reconcile(JobId id) {
+      require(Operation.JOBS_RECONCILE);
+      return assembly.revisions.reconcile(principal, id, assembly.drift);
+    }
+
+    @Override
+    public dev.zop.provisioner.ImportPlan planImport(SpaceId spaceId, dev.zop.provisioner.ImportRequest request) {
+      require(Operation.JOBS_PLAN_IMPORT);
+      return assembly.imports.plan(principal, spaceId, request);
+    }
+
+    @Override
+    public Job importExisting(SpaceId spaceId, dev.zop.provisioner.ImportRequest request) {
+      require(Operation.JOBS_IMPORT);
+      return assembly.imports.importExisting(principal, spaceId, request);
+    }
+
+    @Override
     public List<dev.zop.provisioner.JobRevision> revisions(JobId id) {
       require(Operation.JOBS_REVISIONS);
       return assembly.revisions.history(principal, id);

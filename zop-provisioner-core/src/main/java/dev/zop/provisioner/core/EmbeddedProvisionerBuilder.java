@@ -52,6 +52,7 @@ public final class EmbeddedProvisionerBuilder {
   RecommendationSource recommendations;
   Notifier notifier;
   Boolean notifyTerminal;
+  Duration driftSchedulePoll = Duration.ofMinutes(1);
 
   EmbeddedProvisionerBuilder() {}
 
@@ -180,6 +181,18 @@ public final class EmbeddedProvisionerBuilder {
       throw new IllegalArgumentException("leaseDuration must be at least 100 ms");
     }
     this.lease = value;
+    return this;
+  }
+
+  /**
+   * How often the engine looks for jobs whose scheduled drift check is due (default one minute). A space schedules
+   * checks with {@code config.driftCheckMinutes}; without it, none are made.
+   */
+  public EmbeddedProvisionerBuilder driftScheduleInterval(Duration value) {
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException("driftScheduleInterval must be positive");
+    }
+    this.driftSchedulePoll = value;
     return this;
   }
 

@@ -7,6 +7,8 @@ import dev.zop.provisioner.core.internal.accounts.AccountService;
 import dev.zop.provisioner.core.internal.accounts.ClusterAccessRepository;
 import dev.zop.provisioner.core.internal.databases.DatabaseService;
 import dev.zop.provisioner.core.internal.jobs.JobEngine;
+import dev.zop.provisioner.core.internal.jobs.JobDrift;
+import dev.zop.provisioner.core.internal.jobs.JobImports;
 import dev.zop.provisioner.core.internal.jobs.JobRevisions;
 import dev.zop.provisioner.core.internal.jobs.JobService;
 import dev.zop.provisioner.core.internal.remediation.RemediationService;
@@ -40,6 +42,8 @@ final class EngineAssembly {
   final AccountService accounts;
   final JobService jobs;
   final JobRevisions revisions;
+  final JobDrift drift;
+  final JobImports imports;
   final RemediationService remediations;
   final SecretService secrets;
   final DatabaseService databases;
@@ -76,21 +80,33 @@ final class EngineAssembly {
             "datastore job " + job + " still has databases; delete them first") : null, clusterSpaces),
         List.of(clusterSpaces),
         new RemediationWorkflows(db, remediationRows, accountRepository, providers, templates, notifier, rules),
-        settings);
+        notifier, settings);
     this.jobs = engine.service();
     this.revisions = engine.revisions();
+    this.drift = engine.drift();
+    this.imports = engine.imports();
     this.remediations = new RemediationService(db, engine.jobRows(), remediationRows, accountRepository,
         providers, templates, builder.recommendations != null ? builder.recommendations : recommendationStore,
         recommendationStore, jobs, engine.wake());
     this.ownedDataSource = owned;
     if (settings.runWorkers()) {
-      // database operations an engine left part-way: now, then every minute
-      this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "zop-database-recovery");
+      // database operations an engine left part-way: now, then every minute; and spaces' drift schedules, on the
+      // other thread, so a long pass of cloud reads does not hold recovery up
+      this.recovery = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "zop-database-recovery-and-drift");
         t.setDaemon(true);
         return t;
       });
       recovery.scheduleWithFixedDelay(databases::recover, 0, 60, TimeUnit.SECONDS);
+      // spaces' drift schedules: a due job is claimed in the database, so engines sharing one check it once
+      long every = builder.driftSchedulePoll.toMillis();
+      recovery.scheduleWithFixedDelay(() -> {
+        try {
+          drift.scheduledPass();
+        } catch (RuntimeException e) {
+          LOG.warn("scheduled drift checks failed; the next pass tries again", e);
+        }
+      }, every, every, TimeUnit.MILLISECONDS);
     } else {
       this.recovery = null;
     }

@@ -45,6 +45,7 @@ public final class CloudCalls {
   /** Makes one call that needs {@code permission}. */
   public <T> T call(String permission, Supplier<T> call) {
     checkDeclared(permission);
+    ProviderRead.called();
     try {
       T answer = call.get();
       observer.answered(permission);

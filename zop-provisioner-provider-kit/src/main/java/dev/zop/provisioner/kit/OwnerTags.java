@@ -50,4 +50,22 @@ public record OwnerTags(String jobKey, String partKey) {
         type + " '" + name + "' already exists and was not created by this job",
         "Choose another name, or delete the existing " + type + ", then retry the job.", null);
   }
+
+  /** The job {@code tags} name as the owner, or null when none does. */
+  public String ownerOf(Map<String, String> tags) {
+    return tags == null ? null : tags.get(jobKey);
+  }
+
+  /**
+   * For an import: the failure for a resource another job's tags claim; null when no job's do, or this one's (an
+   * adopting step run again after a crash finds its own tag).
+   */
+  public Failure refuseOwned(Map<String, String> tags, StepContext context, String type, String name) {
+    String owner = ownerOf(tags);
+    if (owner == null || owner.equals(context.jobId().value())) {
+      return null;
+    }
+    return Failure.userAction("owned_by_another_job", type + " '" + name + "' belongs to job " + owner,
+        "Revise job " + owner + " instead, or delete it before importing.", null);
+  }
 }

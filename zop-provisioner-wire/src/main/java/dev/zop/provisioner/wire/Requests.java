@@ -26,6 +26,17 @@ public final class Requests {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record ReviseJob(JsonNode config) {}
 
+  /**
+   * {@code POST /provisioning-jobs/import} and {@code .../import/plan}: a job's body as a submit's, and the cloud's id
+   * of the resource to take over.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ImportJob(
+      @JsonProperty("spaceID") @JsonAlias("spaceId") String spaceId,
+      String kind,
+      JsonNode config,
+      @JsonProperty("externalID") @JsonAlias("externalId") String externalId) {}
+
   /** {@code POST /provisioning-jobs/install-component}. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record InstallComponent(

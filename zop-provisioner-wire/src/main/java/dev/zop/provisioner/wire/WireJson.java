@@ -102,6 +102,7 @@ public final class WireJson {
     wire.setSerializers(new WireEnums()); // first: the serializers added below go into it
     wire.addDeserializer(Job.class, new JobDeserializer());
     wire.addDeserializer(dev.zop.provisioner.JobRevision.class, new JobRevisionDeserializer());
+    wire.addDeserializer(dev.zop.provisioner.ImportPlan.class, new ImportPlanDeserializer());
     wire.addDeserializer(Instant.class, new InstantReader());
     wire.addSerializer(Instant.class, new InstantWriter());
     wire.addSerializer(Space.class, new SpaceSerializer());
@@ -139,6 +140,29 @@ public final class WireJson {
 
     private static Instant instant(com.fasterxml.jackson.databind.JsonNode tree, String field) {
       return tree.hasNonNull(field) ? Instant.parse(tree.get(field).asText()) : null;
+    }
+  }
+
+  /** An import plan's observed config read as its kind's spec. */
+  private static final class ImportPlanDeserializer extends StdDeserializer<dev.zop.provisioner.ImportPlan> {
+    ImportPlanDeserializer() {
+      super(dev.zop.provisioner.ImportPlan.class);
+    }
+
+    @Override
+    public dev.zop.provisioner.ImportPlan deserialize(JsonParser parser, DeserializationContext ctx)
+        throws IOException {
+      com.fasterxml.jackson.databind.JsonNode tree = ctx.readTree(parser);
+      JobKind kind = JobKind.fromWire(tree.path("kind").asText());
+      ResourceSpec observed = ctx.readTreeAsValue(tree.get("observedConfig"), ResourceSpec.typeFor(kind));
+      var changes = ctx.getTypeFactory().constructCollectionType(java.util.List.class,
+          dev.zop.provisioner.RevisionChange.class);
+      var steps = ctx.getTypeFactory().constructCollectionType(java.util.List.class, dev.zop.provisioner.PlanStep.class);
+      var strings = ctx.getTypeFactory().constructCollectionType(java.util.List.class, String.class);
+      return new dev.zop.provisioner.ImportPlan(dev.zop.provisioner.SpaceId.of(tree.path("spaceId").asText()), kind,
+          tree.path("externalID").asText(null),
+          ctx.readTreeAsValue(tree.get("adopted"), strings), observed,
+          ctx.readTreeAsValue(tree.get("changes"), changes), ctx.readTreeAsValue(tree.get("steps"), steps));
     }
   }
 

@@ -118,6 +118,44 @@ public final class RemoteJobs implements Jobs {
   }
 
   @Override
+  public dev.zop.provisioner.DriftReport checkDrift(JobId id) {
+    return http.send("POST", null, dev.zop.provisioner.DriftReport.class, JOBS, id.value(), "drift-checks");
+  }
+
+  @Override
+  public dev.zop.provisioner.DriftReport drift(JobId id) {
+    return http.get(http.url(JOBS, id.value(), "drift").build(), dev.zop.provisioner.DriftReport.class);
+  }
+
+  @Override
+  public RevisionPlan planReconcile(JobId id) {
+    return http.send("POST", null, RevisionPlan.class, JOBS, id.value(), "reconcile", "plan");
+  }
+
+  @Override
+  public Job reconcile(JobId id) {
+    return http.send("POST", null, Job.class, JOBS, id.value(), "reconcile");
+  }
+
+  @Override
+  public dev.zop.provisioner.ImportPlan planImport(dev.zop.provisioner.SpaceId spaceId,
+      dev.zop.provisioner.ImportRequest request) {
+    return http.send("POST", importBody(spaceId, request), dev.zop.provisioner.ImportPlan.class, JOBS, "import",
+        "plan");
+  }
+
+  @Override
+  public Job importExisting(dev.zop.provisioner.SpaceId spaceId, dev.zop.provisioner.ImportRequest request) {
+    return http.send("POST", importBody(spaceId, request), Job.class, JOBS, "import");
+  }
+
+  private dev.zop.provisioner.wire.Requests.ImportJob importBody(dev.zop.provisioner.SpaceId spaceId,
+      dev.zop.provisioner.ImportRequest request) {
+    return new dev.zop.provisioner.wire.Requests.ImportJob(spaceId.value(), request.config().kind().wireName(),
+        http.json().valueToTree(request.config()), request.externalId());
+  }
+
+  @Override
   public List<JobRevision> revisions(JobId id) {
     return http.get(http.url(JOBS, id.value(), "revisions").build(), REVISIONS.getType());
   }

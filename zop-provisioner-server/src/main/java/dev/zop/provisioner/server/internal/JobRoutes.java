@@ -25,6 +25,7 @@ import dev.zop.provisioner.spec.ComponentSpec;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.wire.Requests.CreateDatabase;
 import dev.zop.provisioner.wire.Requests.InstallComponent;
+import dev.zop.provisioner.wire.Requests.ImportJob;
 import dev.zop.provisioner.wire.Requests.SubmitJob;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -93,6 +94,34 @@ final class JobRoutes {
     r.route("GET", "/provisioning-jobs/{id}/revisions", Operation.JOBS_REVISIONS,
         "The configs the job was given, oldest first: revision 1 the one it was submitted with", 200,
         call -> call.zop().jobs().revisions(job(call)));
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/drift-checks", Operation.JOBS_CHECK_DRIFT,
+        "Check a succeeded job for drift now: every resource it made read back and compared with its config;"
+            + " nothing changes in the cloud. The report is kept as the job's latest", 200,
+        call -> call.zop().jobs().checkDrift(job(call)));
+    r.route("GET", "/provisioning-jobs/{id}/drift", Operation.JOBS_DRIFT,
+        "The job's latest drift report, from a check on request or on its space's schedule", 200,
+        call -> call.zop().jobs().drift(job(call)));
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/reconcile/plan", Operation.JOBS_PLAN_RECONCILE,
+        "Plan a reconcile: what a drift check made now found, each change from the cloud's value back to the"
+            + " config's, and the steps that put it back; nothing changes", 200,
+        call -> call.zop().jobs().planReconcile(job(call)));
+    r.routeWithoutBody("POST", "/provisioning-jobs/{id}/reconcile", Operation.JOBS_RECONCILE,
+        "Reconcile: a revision that re-applies the job's config, putting back what drifted", 200,
+        call -> call.zop().jobs().reconcile(job(call)));
+    r.route("POST", "/provisioning-jobs/import/plan", Operation.JOBS_PLAN_IMPORT,
+        "Plan an import of resources that exist: what the job would adopt, the config they have, and what a"
+            + " revision to the requested config would change; nothing changes", 200, call -> {
+          ImportJob body = call.body(ImportJob.class);
+          return call.zop().jobs().planImport(Routes.id("spaceID", body.spaceId(), SpaceId::of),
+              importRequest(call, body));
+        });
+    r.route("POST", "/provisioning-jobs/import", Operation.JOBS_IMPORT,
+        "Import resources that exist as a new job: its steps adopt them (tagged as the job's where the cloud"
+            + " allows); then it is revised, checked for drift and torn down like any other", 201, call -> {
+          ImportJob body = call.body(ImportJob.class);
+          return touched(call, call.zop().jobs().importExisting(Routes.id("spaceID", body.spaceId(), SpaceId::of),
+              importRequest(call, body)));
+        });
     r.route("GET", "/provisioning-jobs/{id}/events", Operation.JOBS_EVENTS, "The job's progress events after `after`",
         200, call -> call.zop().jobs().events(job(call), after(call)));
     r.heldOpen("/provisioning-jobs/{id}/events/stream", Operation.JOBS_WATCH,
@@ -171,6 +200,14 @@ final class JobRoutes {
     ResourceSpec spec = call.convert(body.config(), ResourceSpec.typeFor(kind), "config");
     ValidationException.throwIfAny(spec.validate().stream().map(e -> e.under("config")).toList());
     return spec;
+  }
+
+  private static dev.zop.provisioner.ImportRequest importRequest(Call call, ImportJob body) {
+    ResourceSpec spec = spec(call, new SubmitJob(body.spaceId(), body.kind(), body.config(), null, null));
+    if (body.externalId() == null || body.externalId().isBlank()) {
+      throw ValidationException.of("externalID", "required", "the cloud's id of the resource to import");
+    }
+    return dev.zop.provisioner.ImportRequest.of(spec, body.externalId());
   }
 
   private static ResourceSpec spec(Call call, SubmitJob body) {

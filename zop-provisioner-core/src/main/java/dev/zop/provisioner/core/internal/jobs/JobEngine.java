@@ -25,6 +25,8 @@ public final class JobEngine implements AutoCloseable {
 
   private final JobService service;
   private final JobRevisions revisions;
+  private final JobDrift drift;
+  private final JobImports imports;
   private final Worker worker;
   private final WatchHub watchHub;
   private final JobRepository jobs;
@@ -38,11 +40,12 @@ public final class JobEngine implements AutoCloseable {
    * @param teardownGuards  features that may hold up a teardown (a datastore that still has databases)
    * @param completionListeners features that act, in the same transaction, when a provisioning job ends
    * @param workflows       opens the workflow of a claimed remediation job, whose steps the runner runs
+   * @param notifier        where a drift check's {@code job.drifted} goes
    */
   public JobEngine(Database db, ProviderRegistry providers, SpaceRepository spaces, AccountRepository accounts,
       SecretService secrets, ClusterTargets targets, List<TeardownGuard> teardownGuards,
       List<JobCompletionListener> completionListeners, Workflow.Source workflows,
-      Settings settings) {
+      dev.zop.provisioner.spi.Notifier notifier, Settings settings) {
     JobRepository jobs = new JobRepository();
     JobSignals signals = new JobSignals();
     Worker[] self = new Worker[1];
@@ -64,6 +67,8 @@ public final class JobEngine implements AutoCloseable {
     this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
         worker, settings.poll(), teardownGuards, settings.tracing());
     this.revisions = new JobRevisions(db, jobs, service, signals, wake);
+    this.drift = new JobDrift(db, jobs, service, signals, notifier);
+    this.imports = new JobImports(db, jobs, service, signals, wake);
     if (worker != null) {
       worker.start();
     }
@@ -85,6 +90,14 @@ public final class JobEngine implements AutoCloseable {
 
   public JobRevisions revisions() {
     return revisions;
+  }
+
+  public JobDrift drift() {
+    return drift;
+  }
+
+  public JobImports imports() {
+    return imports;
   }
 
   /** Stops as a crashed process would: nothing is released, nothing more is written. */

@@ -2,6 +2,7 @@ package dev.zop.provisioner.core.internal.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.Drift;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEventType;
@@ -80,33 +81,94 @@ public final class JobRevisions {
 
   public Job revise(Principal principal, JobId id, ResourceSpec asked) {
     Prepared p = prepare(principal, id, asked);
-    JobRecord job = p.job();
-    int number = p.number();
-    List<Step> steps = p.revision().steps();
-    int firstStep = p.steps().stream().filter(s -> s.phase() == JobPhase.UPDATE).mapToInt(s -> s.index() + 1)
+    return apply(principal, p.job(), p.steps(), p.history(), p.revised().spec(), p.revision().steps(), false,
+        "revision " + p.number() + " requested by " + principal.actor() + ": "
+            + String.join(", ", p.changes().stream().map(RevisionChange::field).toList()));
+  }
+
+  /** A reconcile checked against the job: what drifted, and the steps that put it back. */
+  private record Reconciling(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
+      List<Drift> drifts, List<Step> definitions, JobService.Driving driving) {
+
+    int number() {
+      return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+    }
+  }
+
+  private Reconciling reconciling(Principal principal, JobId id, JobDrift drift) {
+    record Read(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history) {}
+    Read read = db.read(c -> {
+      JobRecord job = jobs.find(c, principal.orgId(), id);
+      if (job == null || job.jobType() != JobType.PROVISIONING) {
+        throw new NotFoundException("job", id);
+      }
+      return new Read(job, jobs.steps(c, id), jobs.revisions(c, id));
+    });
+    List<Drift> drifts = drift.driftsToPutBack(read.job(), principal.actor());
+    JobService.Driving driving = service.driving(read.job());
+    List<Step> steps = driving.driver().reconcile(read.job().spec(),
+        StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
+    if (steps.isEmpty()) {
+      throw new ConflictException("reconcile_unsupported", read.job().provider() + " cannot put back what drifted"
+          + " in a " + read.job().kind().wireName() + "; revise the job or change the cloud back by hand");
+    }
+    return new Reconciling(read.job(), read.steps(), read.history(), drifts, steps, driving);
+  }
+
+  /**
+   * A reconcile's plan: each drift a change from the cloud's value back to the config's, in place (a missing
+   * resource refuses the reconcile), and the steps that put them back; the cost stays the config's.
+   */
+  public RevisionPlan planReconcile(Principal principal, JobId id, JobDrift drift) {
+    Reconciling r = reconciling(principal, id, drift);
+    var cost = RevisionPlan.Cost.of(r.driving().driver().price(r.job().spec(), r.job().region()));
+    return new RevisionPlan(id, r.number(), changes(r.drifts()), r.definitions().stream()
+        .map(s -> new PlanStep(s.name(), s.permissions())).toList(), cost, cost,
+        r.driving().driver().pricesAsOf(), List.of());
+  }
+
+  /** Applies a reconcile: a revision with the config the job has, whose steps put back what drifted. */
+  public Job reconcile(Principal principal, JobId id, JobDrift drift) {
+    Reconciling r = reconciling(principal, id, drift);
+    return apply(principal, r.job(), r.steps(), r.history(), r.job().spec(), r.definitions(), true,
+        "reconcile (revision " + r.number() + ") requested by " + principal.actor() + ": puts back "
+            + String.join(", ", changes(r.drifts()).stream().map(ch -> ch.note() + " " + ch.field()).toList()));
+  }
+
+  private static List<RevisionChange> changes(List<Drift> drifts) {
+    return drifts.stream().map(d -> new RevisionChange(d.field(), d.actual(), d.expected(),
+        RevisionChange.Effect.IN_PLACE, d.resource())).toList();
+  }
+
+  /** Writes a revision (and revision 1 before the first) with its update-phase steps, and queues the job. */
+  private Job apply(Principal principal, JobRecord job, List<StepRecord> existing,
+      List<JobRepository.RevisionRow> history, ResourceSpec config, List<Step> steps, boolean reconcile,
+      String message) {
+    JobId id = job.id();
+    int number = history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+    int firstStep = existing.stream().filter(s -> s.phase() == JobPhase.UPDATE).mapToInt(s -> s.index() + 1)
         .max().orElse(0);
     Instant now = Timestamps.now();
     db.tx(c -> {
       if (!jobs.bumpIfUnchanged(c, id, job.version())) {
         throw new ConflictException("concurrent_change", "job " + id + " changed while it was revised; try again");
       }
-      if (p.history().isEmpty()) {
+      if (history.isEmpty()) {
         // the config the job was created with is revision 1
         jobs.insertRevision(c, id, new JobRepository.RevisionRow(1, Json.write(job.spec()), APPLIED, 0,
-            job.createdBy(), job.createdAt(), job.finishedAt()));
+            job.createdBy(), job.createdAt(), job.finishedAt(), false));
       }
-      jobs.insertRevision(c, id, new JobRepository.RevisionRow(number, Json.write(p.revised().spec()), APPLYING,
-          firstStep, principal.actor(), now, null));
+      jobs.insertRevision(c, id, new JobRepository.RevisionRow(number, Json.write(config), APPLYING,
+          firstStep, principal.actor(), now, null, reconcile));
       List<StepRecord> rows = new ArrayList<>();
       for (int i = 0; i < steps.size(); i++) {
         rows.add(StepRecord.pending(id.value(), JobPhase.UPDATE, firstStep + i, steps.get(i).name(),
             steps.get(i).permissions()));
       }
       jobs.insertSteps(c, rows);
-      jobs.setSpec(c, id, p.revised().spec());
+      jobs.setSpec(c, id, config);
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE,
-          JobEventType.STATUS, null, "revision " + number + " requested by " + principal.actor() + ": "
-              + String.join(", ", p.changes().stream().map(RevisionChange::field).toList())));
+          JobEventType.STATUS, null, message));
       return null;
     });
     signals.changed(id);

@@ -620,6 +620,26 @@ public final class JobService {
     return new Revised(defaulted.spec(), defaulted.filled(), target.driver, target.space.region());
   }
 
+  /** A job's provider session and driver, for a read of what it made (a drift check). */
+  record Driving(ProviderSession session, ResourceDriver<ResourceSpec> driver) {}
+
+  Driving driving(JobRecord job) {
+    ProviderSession session = providers.session(job.accountId(), job.region(), scopes.of(job),
+        () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
+    return new Driving(session, providers.driver(session, job.kind(), () -> targets.of(job.orgId(), job.spaceId())));
+  }
+
+  /** Where an import into a space would run: the space, its account, the session and the kind's driver. */
+  record Importing(Space space, CloudAccount account, ProviderSession session, ResourceDriver<ResourceSpec> driver) {}
+
+  /** Checks {@code spec} as a submit to the space checks it, and opens the space's session for an import. */
+  Importing importing(Principal principal, SpaceId spaceId, ResourceSpec spec, boolean submitting) {
+    Place place = place(principal, spaceId);
+    Target target = target(principal, place, spaceId, spec, submitting, List.of());
+    return new Importing(target.space, target.account, providers.session(target.account, target.space),
+        target.driver);
+  }
+
   private ResourceDriver<ResourceSpec> driver(Connection c, JobRecord job) throws SQLException {
     CloudAccount account = accounts.findAnyOrg(c, job.accountId());
     return providers.driver(providers.session(account.id(), job.region(), scopes.of(job), () -> account), job.kind(),

@@ -147,12 +147,15 @@ final class StepRunner {
           () -> targets.of(job.orgId(), job.spaceId()));
       if (job.phase() == JobPhase.UPDATE) {
         Revising revising = revising(job, all);
-        definitions = driver.revise(revising.from(), job.spec(), revising.recorded()).steps();
+        definitions = revising.reconcile() ? driver.reconcile(job.spec(), revising.recorded())
+            : driver.revise(revising.from(), job.spec(), revising.recorded()).steps();
         firstStep = revising.firstStep();
+      } else if (job.phase() == JobPhase.CREATE) {
+        // an imported job's create phase adopts what exists rather than making it
+        String importedFrom = job.outputs().get(JobImports.IMPORTED_FROM);
+        definitions = importedFrom != null ? driver.adopt(job.spec(), importedFrom) : driver.create(job.spec());
       } else {
-        definitions = job.phase() == JobPhase.CREATE
-            ? driver.create(job.spec())
-            : driver.teardown(job.spec(), recordedOutputs(all, Integer.MAX_VALUE));
+        definitions = driver.teardown(job.spec(), recordedOutputs(all, Integer.MAX_VALUE));
       }
     }
 
@@ -178,7 +181,7 @@ final class StepRunner {
    * The revision an update-phase job applies: the config it changes from (the last one applied), what the job's
    * steps recorded before it, and the index of its first step.
    */
-  private record Revising(ResourceSpec from, Outputs recorded, int firstStep) {}
+  private record Revising(ResourceSpec from, Outputs recorded, int firstStep, boolean reconcile) {}
 
   private Revising revising(JobRecord job, List<StepRecord> all) {
     List<JobRepository.RevisionRow> revisions = db.read(c -> jobs.revisions(c, job.id()));
@@ -186,7 +189,7 @@ final class StepRunner {
     JobRepository.RevisionRow from = revisions.stream().filter(r -> r.number() < applying.number())
         .filter(r -> r.outcome().equals("applied")).reduce((a, b) -> b).orElseThrow();
     return new Revising(Json.spec(job.kind(), from.config()), recordedOutputs(all, applying.firstStep()),
-        applying.firstStep());
+        applying.firstStep(), applying.reconcile());
   }
 
   /** A job's steps, run in order from the first not yet succeeded; its state carries over a hand-on. */

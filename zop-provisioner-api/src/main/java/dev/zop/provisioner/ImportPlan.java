@@ -1,0 +1,34 @@
+package dev.zop.provisioner;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.zop.provisioner.spec.ResourceSpec;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What an import would take over, shown before anything changes: the resources found and adopted, the config they
+ * have now (the job's first revision), the steps that adopt them (recording them and tagging them as the job's
+ * where the cloud allows), and each field a revision to the requested config would change, and how.
+ *
+ * @param adopted the resources the job would own, as the cloud names them
+ * @param observed the config the resources have now, read from the cloud
+ * @param changes what a revision from {@code observed} to the requested config would change; empty when they match
+ */
+public record ImportPlan(SpaceId spaceId, JobKind kind, @JsonProperty("externalID") String externalId,
+    List<String> adopted, @JsonProperty("observedConfig") ResourceSpec observed, List<RevisionChange> changes,
+    List<PlanStep> steps) {
+
+  public ImportPlan {
+    adopted = List.copyOf(adopted);
+    changes = List.copyOf(changes);
+    steps = List.copyOf(steps);
+  }
+
+  /** Every IAM operation the adopting steps perform, each once, in order. */
+  public Set<String> permissions() {
+    Set<String> all = new LinkedHashSet<>();
+    steps.forEach(s -> all.addAll(s.permissions()));
+    return all;
+  }
+}
