@@ -95,10 +95,14 @@ class OpenApiDocumentTest {
     assertThat(missing).isEmpty();
   }
 
-  /** POSTs that act on their path alone (retry, kubeconfig, connections, cluster access) take no body. */
+  /**
+   * POSTs that act on their path alone (retry, kubeconfig, connections, cluster access, a drift check, a reconcile
+   * and its plan) take no body.
+   */
   private static boolean bodyExpected(String operation) {
     return !(operation.endsWith("/retry") || operation.endsWith("/kubeconfig") || operation.endsWith("/connections")
-        || operation.endsWith("/access"));
+        || operation.endsWith("/access") || operation.endsWith("/drift-checks") || operation.endsWith("/reconcile")
+        || operation.endsWith("/reconcile/plan"));
   }
 
   @Test

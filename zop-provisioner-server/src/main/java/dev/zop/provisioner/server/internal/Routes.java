@@ -108,6 +108,16 @@ public final class Routes {
     add(t, "POST /provisioning-jobs/{id}/revisions", "reviseJob", revise, job);
     add(t, "GET /provisioning-jobs/{id}/revisions", "listJobRevisions", none,
         of(List.class, dev.zop.provisioner.JobRevision.class));
+    add(t, "POST /provisioning-jobs/{id}/drift-checks", "checkJobDrift", none,
+        of(dev.zop.provisioner.DriftReport.class));
+    add(t, "GET /provisioning-jobs/{id}/drift", "getJobDrift", none, of(dev.zop.provisioner.DriftReport.class));
+    add(t, "POST /provisioning-jobs/{id}/reconcile/plan", "planJobReconcile", none,
+        of(dev.zop.provisioner.RevisionPlan.class));
+    add(t, "POST /provisioning-jobs/{id}/reconcile", "reconcileJob", none, job);
+    Endpoint.Shape importBody = of(dev.zop.provisioner.wire.Requests.ImportJob.class);
+    add(t, "POST /provisioning-jobs/import/plan", "planJobImport", importBody,
+        of(dev.zop.provisioner.ImportPlan.class));
+    add(t, "POST /provisioning-jobs/import", "importJob", importBody, job);
     add(t, "GET /provisioning-jobs/{id}/events", "listJobEvents", none,
         of(List.class, dev.zop.provisioner.JobEvent.class), List.of(after()));
     // Server-Sent Events: each event's data is one JobEvent
