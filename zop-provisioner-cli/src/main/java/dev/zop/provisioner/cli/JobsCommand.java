@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.DriftReport;
+import dev.zop.provisioner.ImportRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
@@ -40,7 +43,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jobs", mixinStandardHelpOptions = true, description = "Provisioning jobs.",
     subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Submit.class,
         JobsCommand.PlanJob.class, JobsCommand.Watch.class, JobsCommand.Retry.class, JobsCommand.Delete.class, JobsCommand.Events.class,
-        JobsCommand.Patch.class, JobsCommand.Diff.class, JobsCommand.Apply.class, JobsCommand.Revisions.class})
+        JobsCommand.Patch.class, JobsCommand.Diff.class, JobsCommand.Apply.class, JobsCommand.Revisions.class,
+        JobsCommand.DriftCheck.class, JobsCommand.Reconcile.class, JobsCommand.Import.class})
 final class JobsCommand {
   @Command(name = "list", mixinStandardHelpOptions = true,
       description = "List jobs, newest first, a page at a time.")
@@ -325,6 +329,127 @@ final class JobsCommand {
         client.show(zop.jobs().revisions(JobId.of(id)));
       }
       return 0;
+    }
+  }
+
+  @Command(name = "drift", mixinStandardHelpOptions = true,
+      description = "Check a succeeded job for drift now: each attribute the cloud has that its config does not"
+          + " say, and each resource gone; nothing changes. Exit 0 in sync, 3 drifted.")
+  static final class DriftCheck implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String id;
+
+    @Option(names = "--last", description = "show the latest report (a scheduled check's, say) without checking")
+    boolean last;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        DriftReport report = last ? zop.jobs().drift(JobId.of(id)) : zop.jobs().checkDrift(JobId.of(id));
+        String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
+        if (client.quiet || !format.equals("table")) {
+          client.show(report);
+        } else {
+          System.out.println(describe(report));
+        }
+        return report.status() == DriftReport.Status.IN_SYNC ? 0 : 3;
+      }
+    }
+
+    static String describe(DriftReport report) {
+      StringBuilder out = new StringBuilder(report.jobId() + ": " + report.status().wireName() + " (checked "
+          + report.checkedAt() + " by " + report.checkedBy() + ", " + report.cloudCalls() + " cloud calls)\n");
+      for (Drift drift : report.drifts()) {
+        out.append(drift.isMissing() ? "  - " + drift.resource() + ": missing"
+            : "  ~ " + drift.resource() + " " + drift.field() + ": expected " + drift.expected() + ", found "
+                + (drift.actual() == null ? "(none)" : drift.actual())).append('\n');
+      }
+      return out.toString().stripTrailing();
+    }
+  }
+
+  @Command(name = "reconcile", mixinStandardHelpOptions = true,
+      description = "Put back what drifted: a revision that re-applies the job's config. With --plan, show what it"
+          + " would put back; nothing changes.")
+  static final class Reconcile implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String id;
+
+    @Option(names = "--plan", description = "show the reconcile's changes and steps without applying it")
+    boolean plan;
+
+    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    boolean watch;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (Provisioner zop = client.client()) {
+        if (plan) {
+          RevisionPlan planned = zop.jobs().planReconcile(JobId.of(id));
+          String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
+          if (client.quiet || !format.equals("table")) {
+            client.show(planned);
+          } else {
+            System.out.println(Diff.describe(planned));
+          }
+          return 0;
+        }
+        Job job = zop.jobs().reconcile(JobId.of(id));
+        if (!watch) {
+          client.show(job);
+          return 0;
+        }
+        return Watch.follow(zop, job.id(), client.quiet);
+      }
+    }
+  }
+
+  @Command(name = "import", mixinStandardHelpOptions = true,
+      description = "Take over resources that exist as a new job: the job file's config (as a submit's) and the"
+          + " cloud's id of the main resource (a VPC id, a GKE cluster name, a virtual network name). With --plan,"
+          + " show what would be adopted and how the cloud differs from the config; nothing changes.")
+  static final class Import implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true, description = "the job file, YAML or JSON")
+    Path file;
+
+    @Option(names = "--space", description = "the space to import into, in place of the file's spaceID")
+    String space;
+
+    @Option(names = "--id", required = true, description = "the cloud's id of the resource to import")
+    String externalId;
+
+    @Option(names = "--plan", description = "show the import's plan without importing")
+    boolean plan;
+
+    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    boolean watch;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      JobFile job = JobFile.read(file, space);
+      ImportRequest request = ImportRequest.of(job.spec(), externalId);
+      try (Provisioner zop = client.client()) {
+        if (plan) {
+          client.show(zop.jobs().planImport(job.spaceId(), request));
+          return 0;
+        }
+        Job imported = zop.jobs().importExisting(job.spaceId(), request);
+        if (!watch) {
+          client.show(imported);
+          return 0;
+        }
+        System.out.println(client.quiet ? imported.id().value() : "job " + imported.id());
+        return Watch.follow(zop, imported.id(), client.quiet);
+      }
     }
   }
 

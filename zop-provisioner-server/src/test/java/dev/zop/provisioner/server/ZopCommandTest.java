@@ -144,6 +144,44 @@ class ZopCommandTest {
   }
 
   @Test
+  void driftIsCheckedAndReconciledAndANetworkImportedFromTheCommandLine() throws Exception {
+    dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec
+        .RegistrySpec.named("team/cli-drift")).id(), java.time.Duration.ofSeconds(60));
+    Run clean = zop("jobs", "drift", job.id().value());
+    assertThat(clean.exit()).as(clean.err()).isZero();
+    assertThat(clean.json().get("status").asText()).isEqualTo("in_sync");
+
+    fixture.cloud.changeByHand("registry", "team/cli-drift", java.util.Map.of("immutableTags", "true"));
+    Run drifted = zop("jobs", "drift", job.id().value(), "-o", "table");
+    assertThat(drifted.exit()).isEqualTo(3);
+    assertThat(drifted.out()).contains(job.id() + ": drifted",
+        "  ~ registry team/cli-drift immutableTags: expected false, found true");
+    Run last = zop("jobs", "drift", job.id().value(), "--last");
+    assertThat(last.exit()).isEqualTo(3);
+    assertThat(last.json().at("/drifts/0/actual").asText()).isEqualTo("true");
+    Run planned = zop("jobs", "reconcile", job.id().value(), "--plan", "-o", "table");
+    assertThat(planned.exit()).as(planned.err()).isZero();
+    assertThat(planned.out()).contains("  ~ immutableTags: true -> false (in place): registry team/cli-drift");
+    Run reconciled = zop("jobs", "reconcile", job.id().value(), "--watch");
+    assertThat(reconciled.exit()).as(reconciled.err()).isZero();
+    assertThat(fixture.cloud.find("registry", "team/cli-drift").attributes()).containsEntry("immutableTags", "false");
+
+    fixture.cloud.existingNetwork("vpc-cli", "10.7.0.0/16", java.util.Map.of("vpc-cli-a", "10.7.1.0/24"));
+    Path file = Files.createTempFile("network", ".yaml");
+    Files.writeString(file, """
+        spaceID: %s
+        kind: network
+        config: {name: vpc-cli, cidr: 10.7.0.0/16, subnets: [{name: a, cidr: 10.7.1.0/24}]}
+        """.formatted(space.id().value()));
+    Run plan = zop("jobs", "import", "-f", file.toString(), "--id", "vpc-cli", "--plan");
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    assertThat(plan.json().at("/adopted/1").asText()).isEqualTo("subnet vpc-cli-a");
+    Run imported = zop("jobs", "import", "-f", file.toString(), "--id", "vpc-cli", "--watch");
+    assertThat(imported.exit()).as(imported.err()).isZero();
+    assertThat(fixture.cloud.find("vpc", "vpc-cli").tags()).containsKey("zop:job");
+  }
+
+  @Test
   void accountsAreMadeFromTheCommandLineAndSpacesNameThem() {
     Run created = zop("accounts", "create", "--provider", "sim", "--name", "from-the-shell",
         "--property", "team=platform");
