@@ -139,6 +139,16 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   /**
+   * Runs one pass of the spaces' drift schedules now, as the engine's own timer does every
+   * {@link EmbeddedProvisionerBuilder#driftScheduleInterval}: each succeeded job in a space with
+   * {@code config.driftCheckMinutes} whose check is due is claimed and checked. For a host that runs no workers and
+   * schedules the checks itself. Returns how many jobs were checked.
+   */
+  public int runDriftSchedule() {
+    return assembly.drift.scheduledPass();
+  }
+
+  /**
    * The engine's store, for a host that keeps its own tables beside the engine's (the REST service keeps its
    * tokens and audit log there). The engine's tables are its own: read them through this interface, not SQL.
    */
