@@ -8,7 +8,11 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.GeneratedSecrets;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.DatastoreEngine;
@@ -30,6 +34,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.elasticache.ElastiCacheClient;
 import software.amazon.awssdk.services.elasticache.model.ReplicationGroup;
+import software.amazon.awssdk.services.ec2.model.SecurityGroup;
 import software.amazon.awssdk.services.rds.RdsClient;
 import software.amazon.awssdk.services.rds.model.DBInstance;
 import software.amazon.awssdk.services.rds.model.Tag;
@@ -140,6 +145,84 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
             ctx -> awaitModified(ctx, id, revised))))
         .inPlace("instanceClass", "allocatedStorageGB", "backupRetentionDays", "multiAZ");
     return RevisionRules.keepsData(revision, "an RDS instance", current, revised);
+  }
+
+  /**
+   * An RDS instance's class, storage, Multi-AZ and backup retention read back, and its security group's opening of
+   * the database port to the VPC. A cache is not checked.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(DatastoreSpec spec, Outputs recorded) {
+    if (spec.engine() == DatastoreEngine.REDIS) {
+      return null;
+    }
+    return ProviderRead.of(List.of(RDS_DESCRIBE_DB_INSTANCES, EC2_DESCRIBE_SECURITY_GROUPS, EC2_DESCRIBE_VPCS), () -> {
+      DriftFindings found = new DriftFindings();
+      String id = recorded.get(DB_INSTANCE_IDENTIFIER);
+      if (id != null) {
+        DBInstance db = findDatabase(id);
+        String resource = "rds instance " + id;
+        if (db == null) {
+          found.missing(resource);
+        } else {
+          found.compare(resource, "instanceClass", spec.instanceClass(), db.dbInstanceClass())
+              .compare(resource, "allocatedStorageGB", spec.allocatedStorageGb(), db.allocatedStorage())
+              .compare(resource, "multiAZ", spec.multiAz(), db.multiAZ())
+              .compare(resource, "backupRetentionDays", retention(spec), db.backupRetentionPeriod());
+        }
+      }
+      String groupId = recorded.get(DB_SECURITY_GROUP_ID);
+      if (groupId != null && spec.vpcId() != null) {
+        var answer = CALLS.findOrNull(EC2_DESCRIBE_SECURITY_GROUPS,
+            () -> ec2.describeSecurityGroups(r -> r.groupIds(groupId)));
+        SecurityGroup group = answer == null ? null : answer.securityGroups().stream().findFirst().orElse(null);
+        if (group == null) {
+          found.missing("security group " + groupId);
+        } else {
+          String cidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
+              .get(0).cidrBlock();
+          int port = spec.engine().defaultPort();
+          if (!groups.opens(group, port, cidr)) {
+            found.absent("security group " + groupId, DB_PORT_RULE, "tcp/" + port + " from " + cidr);
+          }
+        }
+      }
+      return found.list();
+    });
+  }
+
+  /** The drift field of the security group's rule that lets the VPC reach the database port. */
+  static final String DB_PORT_RULE = "securityGroup.ingress";
+
+  /**
+   * The instance's attributes set back where they stand (as a revision to the same spec would) and the database
+   * port opened to the VPC again; what is right is left.
+   */
+  @Override
+  public Revision reconcile(DatastoreSpec spec, Outputs recorded) {
+    if (spec.engine() == DatastoreEngine.REDIS || !recorded.has(DB_INSTANCE_IDENTIFIER)) {
+      return Revision.none();
+    }
+    String id = recorded.get(DB_INSTANCE_IDENTIFIER);
+    List<Step> steps = new ArrayList<>();
+    String groupId = recorded.get(DB_SECURITY_GROUP_ID);
+    if (groupId != null && spec.vpcId() != null) {
+      steps.add(ProviderStep.of("open-db-port-to-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_DESCRIBE_SECURITY_GROUPS,
+          EC2_AUTHORIZE_SECURITY_GROUP_INGRESS), ctx -> {
+            String cidr = CALLS.call(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(spec.vpcId()))).vpcs()
+                .get(0).cidrBlock();
+            groups.allowCidr(groupId, spec.vpcId(), spec.engine().defaultPort(), cidr, "the datastore's VPC");
+            return StepResult.done();
+          }));
+    }
+    steps.add(ProviderStep.of("modify-db-instance", List.of(RDS_DESCRIBE_DB_INSTANCES, RDS_MODIFY_DB_INSTANCE),
+        ctx -> modifyDatabase(ctx, id, spec)));
+    steps.add(ProviderStep.of("await-db-instance-modified", List.of(RDS_DESCRIBE_DB_INSTANCES),
+        ctx -> awaitModified(ctx, id, spec)));
+    Revision revision = Revision.of(steps).inPlace("instanceClass", "backupRetentionDays", "multiAZ", DB_PORT_RULE);
+    // storage grows where it stands; storage made larger by hand cannot shrink back
+    return revision.refuse("allocatedStorageGB", "storage_shrink", "RDS storage cannot shrink; revise the job to"
+        + " the storage the instance has");
   }
 
   /** Whether the instance has (or RDS is making) what the revised spec asks. */

@@ -6,7 +6,11 @@ import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -188,6 +192,65 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .replaces("nodeGroups[*].instanceType", "the group's nodes are replaced: a node group of the new type is"
             + " made, then the old one drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "EKS", current.version(), revised.version());
+  }
+
+  /**
+   * The cluster's version and each recorded node group's instance type and bounds, read back from EKS. The desired
+   * size is left out: the cluster autoscaler moves it within the bounds, as it should.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(KubernetesSpec spec, Outputs recorded) {
+    return ProviderRead.of(List.of(EKS_DESCRIBE_CLUSTER, EKS_DESCRIBE_NODEGROUP), () -> {
+      DriftFindings found = new DriftFindings();
+      Cluster cluster = findCluster(spec.name());
+      if (cluster == null) {
+        return found.missing("eks cluster " + spec.name()).list();
+      }
+      found.compare("eks cluster " + spec.name(), "version", spec.version(), cluster.version());
+      for (int i = 0; i < spec.nodeGroups().size(); i++) {
+        NodeGroup group = spec.nodeGroups().get(i);
+        String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
+        if (eksName == null) {
+          continue;
+        }
+        String resource = "eks nodegroup " + spec.name() + "/" + eksName;
+        Nodegroup nodegroup = findNodegroup(spec.name(), eksName);
+        if (nodegroup == null) {
+          found.missing(resource);
+          continue;
+        }
+        String field = "nodeGroups[" + i + "].";
+        found.compare(resource, field + "instanceType", group.instanceType(),
+            nodegroup.instanceTypes().isEmpty() ? null : nodegroup.instanceTypes().get(0));
+        var scaling = nodegroup.scalingConfig();
+        found.compare(resource, field + "min", group.min(), scaling == null ? null : scaling.minSize());
+        found.compare(resource, field + "max", group.max(), scaling == null ? null : scaling.maxSize());
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * Each recorded node group's bounds set back to the spec's, and waited for. A newer version made by hand cannot
+   * be undone (EKS never downgrades), and is refused by field; an instance type is not put back in place either
+   * (a revision replaces the group).
+   */
+  @Override
+  public Revision reconcile(KubernetesSpec spec, Outputs recorded) {
+    List<Step> steps = new ArrayList<>();
+    for (NodeGroup group : spec.nodeGroups()) {
+      String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
+      if (eksName == null) {
+        continue;
+      }
+      steps.add(ProviderStep.of("scale-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+          EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, spec, group, eksName)));
+      steps.add(ProviderStep.of("await-nodegroup-scaled-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+          ctx -> awaitNodegroup(ctx, spec, eksName)));
+    }
+    return Revision.of(steps).inPlace("nodeGroups[*].min", "nodeGroups[*].max")
+        .refuse("version", "kubernetes_downgrade", "EKS cannot take a cluster back to an older Kubernetes minor;"
+            + " revise the job to the version the cluster has");
   }
 
   /** A retired group's deletion, once done, recorded as nothing left to retire. */

@@ -15,6 +15,11 @@ import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
+import dev.zop.provisioner.spi.Adoption;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -30,6 +35,8 @@ import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.Vpc;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnection;
 import software.amazon.awssdk.services.ec2.model.VpcPeeringConnectionStateReasonCode;
 import software.amazon.awssdk.services.route53.Route53Client;
@@ -154,6 +161,136 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           this::deleteVpc));
     }
     return steps;
+  }
+
+  /** The VPC and each subnet the job recorded, read back by id: gone, or with another range than the spec's. */
+  @Override
+  public CloudRead<List<Drift>> observe(NetworkSpec spec, Outputs recorded) {
+    return ProviderRead.of(List.of(EC2_DESCRIBE_VPCS, EC2_DESCRIBE_SUBNETS), () -> {
+      DriftFindings found = new DriftFindings();
+      String vpcId = recorded.get(VPC_ID);
+      if (vpcId == null) {
+        return found.list();
+      }
+      var answer = CALLS.findOrNull(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(vpcId)));
+      Vpc vpc = answer == null ? null : answer.vpcs().stream().findFirst().orElse(null);
+      if (vpc == null) {
+        return found.missing("vpc " + vpcId).list();
+      }
+      found.compare("vpc " + vpcId, "cidr", spec.cidr(), vpc.cidrBlock());
+      for (int i = 0; i < spec.subnets().size(); i++) {
+        Subnet subnet = spec.subnets().get(i);
+        String id = recorded.get(PART_ID.of(subnetPart(subnet)));
+        if (id == null) {
+          continue;
+        }
+        var described = CALLS.findOrNull(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.subnetIds(id)));
+        var cloud = described == null ? null : described.subnets().stream().findFirst().orElse(null);
+        if (cloud == null) {
+          found.missing("subnet " + id);
+        } else {
+          found.compare("subnet " + id, "subnets[" + i + "].cidr", subnet.cidr(), cloud.cidrBlock());
+        }
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * A VPC by its id, with its subnets: the config they have (the network named by the VPC's {@code Name} tag, each
+   * subnet by its own, or by its id when it has none a config can take), and the owner its {@code zop:job} tag names.
+   */
+  @Override
+  public CloudRead<Adoption<NetworkSpec>> findExisting(String externalId) {
+    return ProviderRead.of(List.of(EC2_DESCRIBE_VPCS, EC2_DESCRIBE_SUBNETS), () -> {
+      var answer = CALLS.findOrNull(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(externalId)));
+      Vpc vpc = answer == null ? null : answer.vpcs().stream().findFirst().orElse(null);
+      if (vpc == null) {
+        return null;
+      }
+      Map<String, String> vpcTags = AwsTags.asMap(vpc.tags(), Tag::key, Tag::value);
+      String name = nameOr(vpcTags.get(AwsTags.NAME), externalId);
+      List<software.amazon.awssdk.services.ec2.model.Subnet> cloud = new ArrayList<>(CALLS.call(EC2_DESCRIBE_SUBNETS,
+          () -> ec2.describeSubnets(r -> r.filters(Filter.builder().name("vpc-id").values(externalId).build())))
+          .subnets());
+      cloud.sort(java.util.Comparator.comparing(software.amazon.awssdk.services.ec2.model.Subnet::cidrBlock));
+      List<Subnet> subnets = new ArrayList<>();
+      Map<String, String> state = new java.util.LinkedHashMap<>();
+      List<String> resources = new ArrayList<>(List.of("vpc " + externalId));
+      state.put(VPC_PART.name(), "vpc");
+      state.put(VPC_ID.name(), externalId);
+      for (var subnet : cloud) {
+        String tagged = AwsTags.asMap(subnet.tags(), Tag::key, Tag::value).get(AwsTags.NAME);
+        String subnetName = nameOr(tagged != null && tagged.startsWith(name + "-")
+            ? tagged.substring(name.length() + 1) : tagged, subnet.subnetId());
+        Subnet declared = new Subnet(subnetName, subnet.cidrBlock(), subnet.availabilityZone(),
+            Boolean.TRUE.equals(subnet.mapPublicIpOnLaunch()) ? Boolean.TRUE : null);
+        subnets.add(declared);
+        state.put(PART.of(subnetPart(declared)).name(), subnetPart(declared));
+        state.put(PART_ID.of(subnetPart(declared)).name(), subnet.subnetId());
+        resources.add("subnet " + subnet.subnetId());
+      }
+      NetworkSpec config = NetworkSpec.named(name).cidr(vpc.cidrBlock()).subnets(subnets).build();
+      return new Adoption<>(config, state, resources, vpcTags.get(AwsTags.JOB));
+    });
+  }
+
+  /**
+   * The VPC found again by its id and each subnet by its range in it, each refused when another job's tag is on
+   * it, tagged with this job and its part (teardown and revisions find them by those tags, as the ones a create
+   * makes), and recorded.
+   */
+  @Override
+  public List<Step> adopt(NetworkSpec found, String externalId) {
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("adopt-vpc", List.of(EC2_DESCRIBE_VPCS, EC2_CREATE_TAGS), ctx -> {
+      var answer = CALLS.findOrNull(EC2_DESCRIBE_VPCS, () -> ec2.describeVpcs(r -> r.vpcIds(externalId)));
+      Vpc vpc = answer == null ? null : answer.vpcs().stream().findFirst().orElse(null);
+      if (vpc == null) {
+        return StepResult.fail(Failure.userAction(FailureCodes.RESOURCE_MISSING, "VPC " + externalId
+            + " is gone since the import was planned", "Plan the import again.", null));
+      }
+      return adopted(ctx, externalId, "VPC", vpc.tags(), "vpc", VPC_PART.is("vpc"), VPC_ID.is(externalId));
+    }));
+    for (Subnet subnet : found.subnets()) {
+      String part = subnetPart(subnet);
+      steps.add(ProviderStep.of("adopt-subnet-" + subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_TAGS),
+          ctx -> {
+            var match = CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(
+                Filter.builder().name("vpc-id").values(externalId).build(),
+                Filter.builder().name("cidr-block").values(subnet.cidr()).build()))).subnets().stream()
+                .findFirst().orElse(null);
+            if (match == null) {
+              return StepResult.fail(Failure.userAction(FailureCodes.RESOURCE_MISSING, "subnet " + subnet.cidr()
+                  + " of VPC " + externalId + " is gone since the import was planned", "Plan the import again.",
+                  null));
+            }
+            return adopted(ctx, match.subnetId(), "subnet", match.tags(), part, PART.of(part).is(part),
+                PART_ID.of(part).is(match.subnetId()));
+          }));
+    }
+    return steps;
+  }
+
+  @SafeVarargs
+  private StepResult adopted(StepContext ctx, String id, String type, List<Tag> tags, String part,
+      Map.Entry<String, String>... outputs) {
+    Failure owned = AwsTags.OWNER.refuseOwned(AwsTags.asMap(tags, Tag::key, Tag::value), ctx, type, id);
+    if (owned != null) {
+      return StepResult.fail(owned);
+    }
+    if (!AwsTags.ec2PartOf(tags, ctx, part)) {
+      List<Tag> ours = AwsTags.OWNER.of(ctx, part).entrySet().stream()
+          .map(t -> Tag.builder().key(t.getKey()).value(t.getValue()).build()).toList();
+      CALLS.run(EC2_CREATE_TAGS, () -> ec2.createTags(r -> r.resources(id).tags(ours)));
+      ctx.log("adopted " + type + " " + id);
+    }
+    return StepResult.done(outputs);
+  }
+
+  /** {@code name} when a config can take it as a name, else {@code fallback}. */
+  private static String nameOr(String name, String fallback) {
+    return name != null && name.matches("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?") ? name : fallback;
   }
 
   @Override

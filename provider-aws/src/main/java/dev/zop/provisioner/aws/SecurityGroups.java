@@ -75,6 +75,13 @@ final class SecurityGroups {
     }
   }
 
+  /** Whether {@code group} lets TCP {@code port} in from {@code cidr}. */
+  boolean opens(SecurityGroup group, int port, String cidr) {
+    return group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol()) && p.fromPort() != null
+        && p.fromPort() == port && p.toPort() != null && p.toPort() == port
+        && p.ipRanges().stream().anyMatch(r -> cidr.equals(r.cidrIp())));
+  }
+
   /** TCP {@code port} no longer open to {@code cidr}; nothing to do when it is not. */
   void revokeCidr(String groupId, int port, String cidr) {
     revoke(groupId, port, p -> p.ipRanges().stream().filter(r -> cidr.equals(r.cidrIp())).findFirst()

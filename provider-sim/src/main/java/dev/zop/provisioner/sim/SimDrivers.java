@@ -325,20 +325,22 @@ final class SimDrivers {
 
     /** Every part the job recorded changed back to the spec's attributes where it stands (right ones are left). */
     @Override
-    public List<Step> reconcile(S spec, Outputs recorded) {
+    public Revision reconcile(S spec, Outputs recorded) {
       List<Step> steps = new ArrayList<>();
+      Set<String> attributes = new java.util.TreeSet<>();
       for (Part part : parts.apply(spec, region)) {
         String name = recorded.get(part.nameKey());
         if (name != null && !part.attributes().isEmpty()) {
           steps.add(SimSteps.update(cloud, part, name));
+          attributes.addAll(part.attributes().keySet());
         }
       }
-      return steps;
+      return Revision.of(steps).inPlace(attributes.toArray(String[]::new));
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    public CloudRead<Adoption<S>> find(String externalId) {
+    public CloudRead<Adoption<S>> findExisting(String externalId) {
       if (type != NetworkSpec.class) {
         return null;
       }

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What an import found in the cloud ({@link ResourceDriver#find}): the config the resources have, the job's state
+ * What an import found in the cloud ({@link ResourceDriver#findExisting}): the config the resources have, the job's state
  * as its create steps would have recorded it, and who owns them.
  *
  * @param config the config the resources have now, as a job's config would say it

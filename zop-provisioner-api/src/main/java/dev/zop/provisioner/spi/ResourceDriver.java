@@ -75,12 +75,14 @@ public interface ResourceDriver<S extends ResourceSpec> {
   }
 
   /**
-   * The steps that make what the job made match {@code spec} again after a drift check found it changed out of
-   * band: each observes the cloud and puts back what differs, and leaves what is right alone. They must be
-   * deterministic for the same inputs, as {@link #create}'s. Empty (the default) when the driver cannot.
+   * How to make what the job made match {@code spec} again after a drift check found it changed out of band: the
+   * steps, each observing the cloud and putting back what differs (leaving what is right alone), and which drifted
+   * fields ({@link dev.zop.provisioner.Drift#field}) they put back in place; a drift they cannot put back (a newer
+   * Kubernetes minor, say) is refused with its field named. The steps must be deterministic for the same inputs, as
+   * {@link #create}'s. {@link Revision#none} (the default) when the driver cannot.
    */
-  default List<Step> reconcile(S spec, Outputs recorded) {
-    return List.of();
+  default Revision reconcile(S spec, Outputs recorded) {
+    return Revision.none();
   }
 
   /**
@@ -88,13 +90,13 @@ public interface ResourceDriver<S extends ResourceSpec> {
    * state its create steps would have recorded, and its owner by the cloud's tags. The read only reads; null when
    * nothing has that id. Returns null from the method itself (the default) when the driver cannot import.
    */
-  default CloudRead<Adoption<S>> find(String externalId) {
+  default CloudRead<Adoption<S>> findExisting(String externalId) {
     return null;
   }
 
   /**
-   * The steps that take over what {@link #find} found for a new job whose config is {@code found}: each finds the
-   * resource again, refuses it when another job owns it, tags it as this job's where the cloud allows, and records
+   * The steps that take over what {@link #findExisting} found for a new job whose config is {@code found}: each
+   * finds the resource again, refuses it when another job owns it, tags it as this job's where the cloud allows, and records
    * the state create would have. Teardown, revisions and drift checks then treat it as if the job had made it.
    */
   default List<Step> adopt(S found, String externalId) {

@@ -217,4 +217,154 @@ class AwsThroughTheServiceTest {
     assertThat(call("DELETE", "/provisioning-jobs/" + job.id().value(), null).status()).isEqualTo(200);
     assertThat(awaited(job.id()).status()).isEqualTo(JobStatus.DELETED);
   }
+
+  /** A drift check over REST: the report's drifts as {@code resource|field|expected|actual}. */
+  private static List<String> drifts(Job job) {
+    RawHttp.Reply check = call("POST", "/provisioning-jobs/" + job.id().value() + "/drift-checks", null);
+    assertThat(check.status()).as(check.body()).isEqualTo(200);
+    List<String> found = new ArrayList<>();
+    check.json().at("/data/drifts").forEach(d -> found.add(d.get("resource").asText() + "|"
+        + d.path("field").asText(null) + "|" + d.get("expected").asText() + "|" + d.path("actual").asText(null)));
+    return found;
+  }
+
+  private static Job reconciled(Job job) {
+    RawHttp.Reply reconcile = call("POST", "/provisioning-jobs/" + job.id().value() + "/reconcile", null);
+    assertThat(reconcile.status()).as(reconcile.body()).isEqualTo(200);
+    return awaited(job.id());
+  }
+
+  private static void deleted(Job job) {
+    assertThat(call("DELETE", "/provisioning-jobs/" + job.id().value(), null).status()).isEqualTo(200);
+    assertThat(awaited(job.id()).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void aNodeGroupResizedAndARuleRevokedWithBoto3AreReportedAndPutBackAndADeletedInstanceIsMissing()
+      throws Exception {
+    JsonNode network = boto3("""
+        ec2 = boto3.client("ec2", **kw)
+        vpc = ec2.create_vpc(CidrBlock="10.31.0.0/16")["Vpc"]["VpcId"]
+        a = ec2.create_subnet(VpcId=vpc, CidrBlock="10.31.1.0/24", AvailabilityZone="us-east-1a")["Subnet"]["SubnetId"]
+        b = ec2.create_subnet(VpcId=vpc, CidrBlock="10.31.2.0/24", AvailabilityZone="us-east-1b")["Subnet"]["SubnetId"]
+        print(json.dumps({"vpc": vpc, "a": a, "b": b}))
+        """);
+    String vpc = network.get("vpc").asText();
+    String subnets = "[\"" + network.get("a").asText() + "\", \"" + network.get("b").asText() + "\"]";
+    Job cluster = submitted(ProvisioningDocument.KUBERNETES.replace("platform-prod", "drift-prod")
+        .replace("[\"platform-net-a\", \"platform-net-b\"]", subnets).replace("platform-net", vpc));
+    Job datastore = submitted(ProvisioningDocument.DATASTORE.replace("\"backupRetentionDays\": 7",
+        "\"backupRetentionDays\": 7, \"vpcID\": \"" + vpc + "\", \"subnetIDs\": " + subnets));
+    String group = datastore.outputs().get("dbSecurityGroupId");
+    String instance = datastore.outputs().get("dbInstanceIdentifier");
+    try {
+      assertThat(drifts(cluster)).isEmpty();
+      assertThat(drifts(datastore)).isEmpty();
+
+      // by hand, as someone in the console would: the node group shrunk, the database port closed to the VPC
+      boto3("""
+          boto3.client("eks", **kw).update_nodegroup_config(clusterName="drift-prod", nodegroupName="default",
+              scalingConfig={"minSize": 1, "maxSize": 3, "desiredSize": 1})
+          boto3.client("ec2", **kw).revoke_security_group_ingress(GroupId="%s", IpPermissions=[{"IpProtocol": "tcp",
+              "FromPort": 5432, "ToPort": 5432, "IpRanges": [{"CidrIp": "10.31.0.0/16"}]}])
+          print("{}")
+          """.formatted(group));
+      assertThat(drifts(cluster)).containsExactly("eks nodegroup drift-prod/default|nodeGroups[0].min|2|1",
+          "eks nodegroup drift-prod/default|nodeGroups[0].max|6|3");
+      assertThat(drifts(datastore)).containsExactly("security group " + group
+          + "|securityGroup.ingress|tcp/5432 from 10.31.0.0/16|null");
+      RawHttp.Reply plan = call("POST", "/provisioning-jobs/" + datastore.id().value() + "/reconcile/plan", null);
+      assertThat(plan.status()).as(plan.body()).isEqualTo(200);
+      assertThat(plan.json().at("/data/changes/0/field").asText()).isEqualTo("securityGroup.ingress");
+      assertThat(plan.json().at("/data/changes/0/to").asText()).isEqualTo("tcp/5432 from 10.31.0.0/16");
+      assertThat(plan.json().at("/data/steps/0/name").asText()).isEqualTo("open-db-port-to-vpc");
+
+      assertThat(reconciled(cluster).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(reconciled(datastore).status()).isEqualTo(JobStatus.SUCCEEDED);
+      JsonNode state = boto3("""
+          scaling = boto3.client("eks", **kw).describe_nodegroup(clusterName="drift-prod",
+              nodegroupName="default")["nodegroup"]["scalingConfig"]
+          group = boto3.client("ec2", **kw).describe_security_groups(GroupIds=["%s"])["SecurityGroups"][0]
+          print(json.dumps({"scaling": scaling, "rules": [[p.get("FromPort"), [r["CidrIp"] for r in p["IpRanges"]]]
+              for p in group["IpPermissions"]]}))
+          """.formatted(group));
+      assertThat(state.at("/scaling/minSize").asInt()).isEqualTo(2);
+      assertThat(state.at("/scaling/maxSize").asInt()).isEqualTo(6);
+      assertThat(state.get("rules").toString()).isEqualTo("[[5432,[\"10.31.0.0/16\"]]]");
+      assertThat(drifts(cluster)).isEmpty();
+      assertThat(drifts(datastore)).isEmpty();
+
+      boto3("""
+          boto3.client("rds", **kw).delete_db_instance(DBInstanceIdentifier="%s", SkipFinalSnapshot=True)
+          print("{}")
+          """.formatted(instance));
+      assertThat(drifts(datastore)).containsExactly("rds instance " + instance + "|null|present|null");
+      RawHttp.Reply refused = call("POST", "/provisioning-jobs/" + datastore.id().value() + "/reconcile", null);
+      assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+      assertThat(refused.json().at("/error/code").asText()).isEqualTo("resource_missing");
+    } finally {
+      deleted(cluster);
+      deleted(datastore);
+    }
+  }
+
+  @Test
+  void aVpcMadeWithBoto3IsImportedRevisedWithASubnetAndTornDownToNothing() throws Exception {
+    JsonNode made = boto3("""
+        ec2 = boto3.client("ec2", **kw)
+        vpc = ec2.create_vpc(CidrBlock="10.32.0.0/16", TagSpecifications=[{"ResourceType": "vpc",
+            "Tags": [{"Key": "Name", "Value": "legacy-net"}]}])["Vpc"]["VpcId"]
+        a = ec2.create_subnet(VpcId=vpc, CidrBlock="10.32.1.0/24", AvailabilityZone="us-east-1a",
+            TagSpecifications=[{"ResourceType": "subnet", "Tags": [{"Key": "Name", "Value": "legacy-net-a"}]}]
+            )["Subnet"]["SubnetId"]
+        print(json.dumps({"vpc": vpc, "a": a}))
+        """);
+    String vpc = made.get("vpc").asText();
+    String body = """
+        { "spaceID": "%s", "kind": "network", "externalID": "%s", "config": { "name": "legacy-net",
+          "cidr": "10.32.0.0/16", "subnets": [ { "name": "a", "cidr": "10.32.1.0/24", "zone": "us-east-1a" } ] } }"""
+        .formatted(space.id().value(), vpc);
+    RawHttp.Reply plan = call("POST", "/provisioning-jobs/import/plan", body);
+    assertThat(plan.status()).as(plan.body()).isEqualTo(200);
+    assertThat(plan.json().at("/data/adopted").toString())
+        .isEqualTo("[\"vpc " + vpc + "\",\"subnet " + made.get("a").asText() + "\"]");
+    assertThat(plan.json().at("/data/changes").size()).isZero();
+    assertThat(plan.json().at("/data/steps/0/permissions").toString()).contains("ec2:CreateTags");
+
+    RawHttp.Reply started = call("POST", "/provisioning-jobs/import", body);
+    assertThat(started.status()).as(started.body()).isEqualTo(201);
+    Job imported = awaited(JobId.of(started.json().at("/data/id").asText()));
+    assertThat(imported.status()).isEqualTo(JobStatus.SUCCEEDED);
+    JsonNode tags = boto3("""
+        ec2 = boto3.client("ec2", **kw)
+        print(json.dumps({"vpc": ec2.describe_vpcs(VpcIds=["%s"])["Vpcs"][0]["Tags"],
+            "subnet": ec2.describe_subnets(SubnetIds=["%s"])["Subnets"][0]["Tags"]}))
+        """.formatted(vpc, made.get("a").asText()));
+    assertThat(tags.get("vpc").toString()).contains("\"Key\":\"zop:job\",\"Value\":\"" + imported.id().value());
+    assertThat(tags.get("subnet").toString()).contains("\"Value\":\"subnet.a\"");
+    RawHttp.Reply again = call("POST", "/provisioning-jobs/import/plan", body);
+    assertThat(again.status()).as(again.body()).isEqualTo(409);
+    assertThat(again.json().at("/error/code").asText()).isEqualTo("owned_by_another_job");
+
+    String grown = RawHttp.JSON.readTree(body).get("config").toString().replace("]",
+        ", {\"name\": \"b\", \"cidr\": \"10.32.2.0/24\", \"zone\": \"us-east-1b\"}]");
+    List<String> changes = new ArrayList<>();
+    planned(imported, grown, changes);
+    assertThat(changes).contains("subnets[1].name:null->b:in_place");
+    assertThat(revised(imported, grown).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(boto3("""
+        print(json.dumps(sorted(s["CidrBlock"] for s in boto3.client("ec2", **kw).describe_subnets(
+            Filters=[{"Name": "vpc-id", "Values": ["%s"]}])["Subnets"])))
+        """.formatted(vpc)).toString()).isEqualTo("[\"10.32.1.0/24\",\"10.32.2.0/24\"]");
+
+    deleted(imported);
+    JsonNode left = boto3("""
+        ec2 = boto3.client("ec2", **kw)
+        print(json.dumps({"vpcs": [v["VpcId"] for v in ec2.describe_vpcs()["Vpcs"] if v["VpcId"] == "%s"],
+            "subnets": [s["SubnetId"] for s in ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": ["%s"]}])
+            ["Subnets"]]}))
+        """.formatted(vpc, vpc));
+    assertThat(left.get("vpcs")).isEmpty();
+    assertThat(left.get("subnets")).isEmpty();
+  }
 }

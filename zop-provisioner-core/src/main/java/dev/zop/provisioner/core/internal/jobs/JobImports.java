@@ -114,7 +114,7 @@ public final class JobImports {
     }
     ResourceSpec asked = request.config();
     JobService.Importing where = service.importing(principal, spaceId, asked, submitting);
-    CloudRead<Adoption<ResourceSpec>> read = where.driver().find(externalId);
+    CloudRead<Adoption<ResourceSpec>> read = where.driver().findExisting(externalId);
     if (read == null) {
       throw new ConflictException("import_unsupported", where.space().provider() + " cannot import a "
           + asked.kind().wireName());

@@ -106,13 +106,22 @@ public final class JobRevisions {
     });
     List<Drift> drifts = drift.driftsToPutBack(read.job(), principal.actor());
     JobService.Driving driving = service.driving(read.job());
-    List<Step> steps = driving.driver().reconcile(read.job().spec(),
+    Revision revision = driving.driver().reconcile(read.job().spec(),
         StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
-    if (steps.isEmpty()) {
-      throw new ConflictException("reconcile_unsupported", read.job().provider() + " cannot put back what drifted"
-          + " in a " + read.job().kind().wireName() + "; revise the job or change the cloud back by hand");
+    List<String> cannot = new ArrayList<>();
+    for (Drift d : drifts) {
+      String refusal = revision.refused().stream().filter(e -> covers(e.field(), d.field()))
+          .map(FieldError::message).findFirst().orElse(null);
+      if (refusal != null || revision.effectOf(d.field()) == null) {
+        cannot.add(d.resource() + " " + d.field() + (refusal != null ? " (" + refusal + ")" : ""));
+      }
     }
-    return new Reconciling(read.job(), read.steps(), read.history(), drifts, steps, driving);
+    if (!cannot.isEmpty() || revision.steps().isEmpty()) {
+      throw new ConflictException("not_reconcilable", read.job().provider() + " cannot put back "
+          + (cannot.isEmpty() ? "what drifted" : String.join(", ", cannot)) + " in a " + read.job().kind().wireName()
+          + "; revise the job to what the cloud has, or change the cloud back by hand");
+    }
+    return new Reconciling(read.job(), read.steps(), read.history(), drifts, revision.steps(), driving);
   }
 
   /**

@@ -147,7 +147,7 @@ final class StepRunner {
           () -> targets.of(job.orgId(), job.spaceId()));
       if (job.phase() == JobPhase.UPDATE) {
         Revising revising = revising(job, all);
-        definitions = revising.reconcile() ? driver.reconcile(job.spec(), revising.recorded())
+        definitions = revising.reconcile() ? driver.reconcile(job.spec(), revising.recorded()).steps()
             : driver.revise(revising.from(), job.spec(), revising.recorded()).steps();
         firstStep = revising.firstStep();
       } else if (job.phase() == JobPhase.CREATE) {
