@@ -23,7 +23,11 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -168,13 +172,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         continue;
       }
       if (!was.min().equals(group.min()) || !was.max().equals(group.max())) {
-        steps.add(ProviderStep.of("scale-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
-            "node pool " + group.name() + " to " + group.min() + ".." + group.max(),
-            has(group.name(), p -> p.getAutoscaling().getEnabled()
-                && p.getAutoscaling().getTotalMinNodeCount() == group.min()
-                && p.getAutoscaling().getTotalMaxNodeCount() == group.max()),
-            cluster -> clients.clusterManager().setNodePoolAutoscaling(SetNodePoolAutoscalingRequest.newBuilder()
-                .setName(pool).setAutoscaling(autoscaling(group)).build()), cluster -> StepResult.done())));
+        steps.add(scaleStep(revised, group));
       }
       if (!was.instanceType().equals(group.instanceType())) {
         steps.add(ProviderStep.of("replace-node-pool-machines-" + group.name(), change, ctx -> converge(ctx,
@@ -206,6 +204,140 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .replaces("nodeGroups[*].instanceType", "the pool's nodes are replaced by a surge upgrade: nodes of the new"
             + " type are made, then the old ones drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "GKE", current.version(), revised.version());
+  }
+
+  /**
+   * The cluster's control plane version and each node pool's machine type and autoscaling bounds, read back from
+   * GKE; a pool or the cluster gone is missing.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(KubernetesSpec spec, Outputs recorded) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(CONTAINER_CLUSTERS_GET), () -> {
+      DriftFindings found = new DriftFindings();
+      Cluster cluster = findCluster(spec);
+      String resource = "gke cluster " + spec.name();
+      if (cluster == null) {
+        return found.missing(resource).list();
+      }
+      if (!runs(cluster.getCurrentMasterVersion(), spec.version())) {
+        found.compare(resource, "version", spec.version(), cluster.getCurrentMasterVersion());
+      }
+      for (int i = 0; i < spec.nodeGroups().size(); i++) {
+        NodeGroup group = spec.nodeGroups().get(i);
+        NodePool pool = pool(cluster, group.name());
+        String poolResource = "gke node pool " + spec.name() + "/" + group.name();
+        if (pool == null) {
+          found.missing(poolResource);
+          continue;
+        }
+        String field = "nodeGroups[" + i + "].";
+        found.compare(poolResource, field + "instanceType", group.instanceType(), pool.getConfig().getMachineType());
+        boolean scales = pool.getAutoscaling().getEnabled();
+        found.compare(poolResource, field + "min", group.min(),
+            scales ? pool.getAutoscaling().getTotalMinNodeCount() : null);
+        found.compare(poolResource, field + "max", group.max(),
+            scales ? pool.getAutoscaling().getTotalMaxNodeCount() : null);
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * Each pool's autoscaling bounds set back, one GKE operation at a time. A newer control plane cannot be taken
+   * back (GKE never downgrades): refused by field; a machine type is changed by a revision's surge upgrade.
+   */
+  @Override
+  public Revision reconcile(KubernetesSpec spec, Outputs recorded) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    for (NodeGroup group : spec.nodeGroups()) {
+      steps.add(scaleStep(spec, group));
+    }
+    return Revision.of(steps).inPlace("nodeGroups[*].min", "nodeGroups[*].max")
+        .refuse("version", "kubernetes_downgrade", "GKE cannot take a control plane back to an older minor; revise"
+            + " the job to the version the cluster has");
+  }
+
+  private Step scaleStep(KubernetesSpec spec, NodeGroup group) {
+    String pool = name(spec) + "/nodePools/" + group.name();
+    return ProviderStep.of("scale-node-pool-" + group.name(), List.of(CONTAINER_CLUSTERS_GET,
+        CONTAINER_CLUSTERS_UPDATE), ctx -> converge(ctx, spec, "node pool " + group.name() + " to " + group.min()
+            + ".." + group.max(), has(group.name(), p -> p.getAutoscaling().getEnabled()
+                && p.getAutoscaling().getTotalMinNodeCount() == group.min()
+                && p.getAutoscaling().getTotalMaxNodeCount() == group.max()),
+        cluster -> clients.clusterManager().setNodePoolAutoscaling(SetNodePoolAutoscalingRequest.newBuilder()
+            .setName(pool).setAutoscaling(autoscaling(group)).build()), cluster -> StepResult.done()));
+  }
+
+  /**
+   * A GKE cluster of the space's project and region by its name: the config it has (its control plane's minor, its
+   * network and subnetwork, a node group per pool with its machine type and autoscaling bounds, or its node count
+   * where it does not autoscale) and the job its {@code zop-job} label names.
+   */
+  @Override
+  public CloudRead<dev.zop.provisioner.spi.Adoption<KubernetesSpec>> findExisting(String externalId) {
+    return ProviderRead.of(List.of(CONTAINER_CLUSTERS_GET), () -> {
+      Cluster cluster = calls.findOrNull(CONTAINER_CLUSTERS_GET,
+          () -> clients.clusterManager().getCluster(parent() + "/clusters/" + externalId));
+      if (cluster == null) {
+        return null;
+      }
+      List<NodeGroup> groups = new ArrayList<>();
+      List<String> resources = new ArrayList<>(List.of("gke cluster " + externalId));
+      for (NodePool pool : cluster.getNodePoolsList()) {
+        NodePoolAutoscaling scaling = pool.getAutoscaling();
+        int min = scaling.getEnabled() ? scaling.getTotalMinNodeCount() : pool.getInitialNodeCount();
+        int max = scaling.getEnabled() ? scaling.getTotalMaxNodeCount() : pool.getInitialNodeCount();
+        groups.add(new NodeGroup(pool.getName(), pool.getConfig().getMachineType(), min, max, null));
+        resources.add("gke node pool " + externalId + "/" + pool.getName());
+      }
+      KubernetesSpec.Builder config = KubernetesSpec.named(externalId)
+          .version(cluster.getCurrentMasterVersion().replaceAll("^(\\d+\\.\\d+).*$", "$1")).nodeGroups(groups)
+          .vpcId(cluster.getNetwork());
+      if (!cluster.getSubnetwork().isEmpty()) {
+        config.subnetIds(List.of(cluster.getSubnetwork()));
+      }
+      Map<String, String> state = new LinkedHashMap<>();
+      state.put(SharedState.CLUSTER_NAME.name(), externalId);
+      state.put(ENDPOINT.name(), "https://" + cluster.getEndpoint());
+      state.put(CLUSTER_VERSION.name(), cluster.getCurrentMasterVersion());
+      state.put(CLUSTER_SELF_LINK.name(), cluster.getSelfLink());
+      return new dev.zop.provisioner.spi.Adoption<>(config.build(), state, resources,
+          GcpOwner.TAGS.ownerOf(cluster.getResourceLabelsMap()));
+    });
+  }
+
+  /**
+   * The cluster found again, refused when another job's label is on it, and labelled as this job's (one GKE
+   * operation, with the fingerprint of the labels it has, keeping them), then recorded as its create would have.
+   */
+  @Override
+  public List<Step> adopt(KubernetesSpec found, String externalId) {
+    return List.of(ProviderStep.of("adopt-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_UPDATE),
+        ctx -> {
+          Cluster cluster = findCluster(found);
+          if (cluster == null) {
+            return StepResult.fail(Failure.userAction(FailureCodes.RESOURCE_MISSING, "cluster " + externalId
+                + " is gone since the import was planned", "Plan the import again.", null));
+          }
+          Failure owned = GcpOwner.TAGS.refuseOwned(cluster.getResourceLabelsMap(), ctx, "cluster", externalId);
+          if (owned != null) {
+            return StepResult.fail(owned);
+          }
+          return converge(ctx, found, "labels of cluster " + externalId,
+              c -> GcpOwner.TAGS.owns(c.getResourceLabelsMap(), ctx),
+              c -> clients.clusterManager().setLabels(com.google.container.v1.SetLabelsRequest.newBuilder()
+                  .setName(name(found)).putAllResourceLabels(c.getResourceLabelsMap())
+                  .putAllResourceLabels(GcpOwner.labels(ctx, "cluster")).setLabelFingerprint(c.getLabelFingerprint())
+                  .build()),
+              c -> StepResult.done(SharedState.CLUSTER_NAME.is(externalId), ENDPOINT.is("https://" + c.getEndpoint()),
+                  CLUSTER_VERSION.is(c.getCurrentMasterVersion()), CLUSTER_SELF_LINK.is(c.getSelfLink())));
+        }));
   }
 
   /** A GKE version ({@code 1.31.3-gke.100}) that is the spec's ({@code 1.31}) or a patch of it. */

@@ -33,7 +33,11 @@ import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
@@ -485,6 +489,98 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
    * Google's front ends; a network one's for clients on every port and for the health checkers on the first), each
    * patched where it differs.
    */
+  /** The rules a pool's load balancer needs, by name: the TCP ports each allows, and from where. */
+  private static Map<String, Map.Entry<List<String>, List<String>>> wantedFirewalls(VmPoolSpec spec) {
+    List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
+    Map<String, Map.Entry<List<String>, List<String>>> wanted = new java.util.LinkedHashMap<>();
+    if (APPLICATION.equals(spec.loadBalancerType())) {
+      wanted.put(spec.name() + "-allow-lb", Map.entry(ports, GOOGLE_FRONT_ENDS));
+    } else {
+      wanted.put(spec.name() + "-allow-clients", Map.entry(ports, List.of("0.0.0.0/0")));
+      wanted.put(spec.name() + "-allow-health-checks", Map.entry(List.of(ports.get(0)), NETWORK_LB_HEALTH_CHECKERS));
+    }
+    return wanted;
+  }
+
+  /**
+   * The autoscaler's bounds and, behind a load balancer, each firewall rule's ports and sources, read back; the
+   * autoscaler or a rule gone is missing.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(INSTANCE_GROUP_MANAGER)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_FIREWALLS_GET), () -> {
+      DriftFindings found = new DriftFindings();
+      Autoscaler autoscaler = find(COMPUTE_AUTOSCALERS_GET, () -> clients.autoscalers().get(project, region,
+          spec.name()));
+      if (autoscaler == null) {
+        found.missing("autoscaler " + spec.name());
+      } else {
+        found.compare("autoscaler " + spec.name(), "min", spec.min(),
+            autoscaler.getAutoscalingPolicy().getMinNumReplicas());
+        found.compare("autoscaler " + spec.name(), "max", spec.max(),
+            autoscaler.getAutoscalingPolicy().getMaxNumReplicas());
+      }
+      if (spec.createLoadBalancer()) {
+        wantedFirewalls(spec).forEach((name, wanted) -> {
+          Firewall rule = find(COMPUTE_FIREWALLS_GET, () -> clients.firewalls().get(project, name));
+          String resource = "firewall rule " + name;
+          if (rule == null) {
+            found.missing(resource);
+            return;
+          }
+          List<String> ports = rule.getAllowedList().stream().flatMap(a -> a.getPortsList().stream()).toList();
+          found.compare(resource, "firewall.ports", String.join(",", wanted.getKey()), String.join(",", ports));
+          found.compare(resource, "firewall.sourceRanges", String.join(",", wanted.getValue()),
+              String.join(",", rule.getSourceRangesList()));
+        });
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * The autoscaler's bounds and each firewall rule's ports and sources set back where they stand; what is right is
+   * left. A rule or the autoscaler gone is not made again here: the drift check reports it missing.
+   */
+  @Override
+  public Revision reconcile(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(INSTANCE_GROUP_MANAGER)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("update-autoscaler", List.of(COMPUTE_AUTOSCALERS_GET, COMPUTE_AUTOSCALERS_UPDATE),
+        ctx -> updateAutoscaler(ctx, spec)));
+    if (spec.createLoadBalancer()) {
+      steps.add(ProviderStep.of("restore-firewall-rules", List.of(COMPUTE_FIREWALLS_GET, COMPUTE_FIREWALLS_UPDATE),
+          ctx -> restoreFirewalls(spec)));
+    }
+    return Revision.of(steps).inPlace("min", "max", "firewall");
+  }
+
+  /** Each rule patched back to the ports and sources the pool gives it, unless it has them. */
+  private StepResult restoreFirewalls(VmPoolSpec spec) {
+    for (Map.Entry<String, Map.Entry<List<String>, List<String>>> rule : wantedFirewalls(spec).entrySet()) {
+      Firewall existing = find(COMPUTE_FIREWALLS_GET, () -> clients.firewalls().get(project, rule.getKey()));
+      if (existing == null) {
+        return StepResult.fail(dev.zop.provisioner.Failure.system("resource_missing", "firewall rule "
+            + rule.getKey() + " is gone"));
+      }
+      List<String> ports = existing.getAllowedList().stream().flatMap(a -> a.getPortsList().stream()).toList();
+      if (!ports.equals(rule.getValue().getKey()) || !existing.getSourceRangesList().equals(rule.getValue().getValue())) {
+        calls.call(COMPUTE_FIREWALLS_UPDATE, () -> clients.firewalls().patchCallable().call(
+            com.google.cloud.compute.v1.PatchFirewallRequest.newBuilder().setProject(project)
+                .setFirewall(rule.getKey()).setFirewallResource(Firewall.newBuilder().setName(rule.getKey())
+                    .addAllowed(com.google.cloud.compute.v1.Allowed.newBuilder().setIPProtocol("tcp")
+                        .addAllPorts(rule.getValue().getKey())).addAllSourceRanges(rule.getValue().getValue()))
+                .build()));
+      }
+    }
+    return StepResult.done();
+  }
+
   private StepResult updateFirewalls(StepContext ctx, VmPoolSpec spec) {
     List<String> ports = spec.listenerPorts().stream().map(String::valueOf).toList();
     Map<String, List<String>> wanted = new java.util.LinkedHashMap<>();

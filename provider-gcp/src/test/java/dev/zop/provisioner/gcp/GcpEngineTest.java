@@ -27,6 +27,7 @@ import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URI;
+import java.util.List;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -350,6 +351,116 @@ class GcpEngineTest {
     tearDownWaitingOnDeletes(job, "forwarding rule");
     assertThat(FAKE.resources("compute")).containsOnlyKeys(
         "compute/v1/projects/" + PROJECT + "/global/networks/default");
+  }
+
+  private List<String> drifts(Job job) {
+    return zop.jobs().checkDrift(job.id()).drifts().stream().map(d -> d.resource() + "|" + d.field() + "|"
+        + d.expected() + "|" + d.actual()).toList();
+  }
+
+  @Test
+  void aPoolResizedAndAFirewallPortRemovedInTheFakeAreReportedAndPutBackAndADeletedRuleIsMissing()
+      throws Exception {
+    String network = peerNetwork("platform-net");
+    peerNetwork("default");
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    Job cluster = zop.jobs().await(zop.jobs().submit(space.id(), mapper.readValue("""
+        { "name": "drift-prod", "version": "1.30", "nodeGroups": [ { "name": "default",
+          "instanceType": "n2-standard-2", "min": 2, "max": 6 } ], "vpcID": "%s" }""".formatted(network),
+        dev.zop.provisioner.spec.KubernetesSpec.class)).id(), WAIT);
+    Job pool = zop.jobs().await(zop.jobs().submit(space.id(), mapper.readValue("""
+        { "name": "checkout-edge", "instanceType": "m5.large", "min": 2, "max": 6, "createLoadBalancer": true,
+          "listenerPorts": [80, 443] }""", dev.zop.provisioner.spec.VmPoolSpec.class)).id(), WAIT);
+    assertThat(cluster.status()).as(String.valueOf(cluster.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(pool.status()).as(String.valueOf(pool.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(drifts(cluster)).isEmpty();
+    assertThat(drifts(pool)).isEmpty();
+
+    // by hand, in the fake's own state: the pool's bounds changed, port 443 taken off the clients' rule
+    String clusterPath = "v1/projects/" + PROJECT + "/locations/us-central1/clusters/drift-prod";
+    var stored = com.google.container.v1.Cluster.parseFrom(FAKE.get("container", clusterPath).toByteString());
+    FAKE.put("container", clusterPath, stored.toBuilder().setNodePools(0, stored.getNodePools(0).toBuilder()
+        .setAutoscaling(stored.getNodePools(0).getAutoscaling().toBuilder().setTotalMinNodeCount(1)
+            .setTotalMaxNodeCount(3))).build());
+    String rulePath = "compute/v1/projects/" + PROJECT + "/global/firewalls/checkout-edge-allow-clients";
+    var rule = com.google.cloud.compute.v1.Firewall.parseFrom(FAKE.get("compute", rulePath).toByteString());
+    FAKE.put("compute", rulePath, rule.toBuilder().setAllowed(0, rule.getAllowed(0).toBuilder().clearPorts()
+        .addPorts("80")).build());
+    assertThat(drifts(cluster)).containsExactly("gke node pool drift-prod/default|nodeGroups[0].min|2|1",
+        "gke node pool drift-prod/default|nodeGroups[0].max|6|3");
+    assertThat(drifts(pool)).containsExactly("firewall rule checkout-edge-allow-clients|firewall.ports|80,443|80");
+
+    assertThat(zop.jobs().planReconcile(pool.id()).steps()).extracting(dev.zop.provisioner.PlanStep::name)
+        .containsExactly("update-autoscaler", "restore-firewall-rules");
+    Job clusterBack = zop.jobs().await(zop.jobs().reconcile(cluster.id()).id(), WAIT);
+    Job poolBack = zop.jobs().await(zop.jobs().reconcile(pool.id()).id(), WAIT);
+    assertThat(clusterBack.status()).as(String.valueOf(clusterBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(poolBack.status()).as(String.valueOf(poolBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var restored = com.google.container.v1.Cluster.parseFrom(FAKE.get("container", clusterPath).toByteString())
+        .getNodePools(0).getAutoscaling();
+    assertThat(restored.getTotalMinNodeCount() + ".." + restored.getTotalMaxNodeCount()).isEqualTo("2..6");
+    var ruleBack = com.google.cloud.compute.v1.Firewall.parseFrom(FAKE.get("compute", rulePath).toByteString());
+    assertThat(ruleBack.getAllowed(0).getPortsList()).containsExactly("80", "443");
+    assertThat(ruleBack.getSourceRangesList()).containsExactly("0.0.0.0/0");
+    assertThat(drifts(cluster)).isEmpty();
+    assertThat(drifts(pool)).isEmpty();
+
+    FAKE.remove("compute", "compute/v1/projects/" + PROJECT + "/global/firewalls/checkout-edge-allow-health-checks");
+    assertThat(drifts(pool)).containsExactly("firewall rule checkout-edge-allow-health-checks|null|present|null");
+    assertThatThrownBy(() -> zop.jobs().planReconcile(pool.id()))
+        .isInstanceOfSatisfying(dev.zop.provisioner.ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("resource_missing"));
+
+    assertThat(zop.jobs().await(zop.jobs().delete(pool.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(zop.jobs().await(zop.jobs().delete(cluster.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("container")).isEmpty();
+  }
+
+  @Test
+  void aGkeClusterMadeOutsideIsImportedLabelledRevisedAndTornDown() throws Exception {
+    String network = peerNetwork("legacy-net");
+    String clusterPath = "v1/projects/" + PROJECT + "/locations/us-central1/clusters/legacy-gke";
+    var existing = com.google.container.v1.Cluster.newBuilder().setName("legacy-gke").setNetwork(network)
+        .setStatus(com.google.container.v1.Cluster.Status.RUNNING).setCurrentMasterVersion("1.30.5-gke.100")
+        .setEndpoint("127.0.0.1").putResourceLabels("team", "data")
+        .setLabelFingerprint(GcpFake.labelFingerprint(java.util.Map.of("team", "data")))
+        .setSelfLink(FAKE.endpoints().get("endpoint.container") + "/" + clusterPath)
+        .addNodePools(com.google.container.v1.NodePool.newBuilder().setName("workers")
+            .setConfig(com.google.container.v1.NodeConfig.newBuilder().setMachineType("e2-standard-4"))
+            .setAutoscaling(com.google.container.v1.NodePoolAutoscaling.newBuilder().setEnabled(true)
+                .setTotalMinNodeCount(1).setTotalMaxNodeCount(4))
+            .setVersion("1.30.5-gke.100").setStatus(com.google.container.v1.NodePool.Status.RUNNING))
+        .build();
+    FAKE.put("container", clusterPath, existing);
+    var wanted = dev.zop.provisioner.spec.KubernetesSpec.named("legacy-gke").version("1.30").vpcId(network)
+        .nodeGroup("workers", "e2-standard-4", 1, 8).build();
+
+    dev.zop.provisioner.ImportPlan plan = zop.jobs().planImport(space.id(),
+        dev.zop.provisioner.ImportRequest.of(wanted, "legacy-gke"));
+    assertThat(plan.adopted()).containsExactly("gke cluster legacy-gke", "gke node pool legacy-gke/workers");
+    assertThat(plan.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to() + " " + c.effect())
+        .containsExactly("nodeGroups[0].max:4->8 IN_PLACE");
+    assertThat(plan.permissions()).containsExactly("container.clusters.get", "container.clusters.update");
+
+    Job imported = zop.jobs().await(zop.jobs().importExisting(space.id(),
+        dev.zop.provisioner.ImportRequest.of(wanted, "legacy-gke")).id(), WAIT);
+    assertThat(imported.status()).as(String.valueOf(imported.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(imported.outputs()).containsEntry("clusterName", "legacy-gke");
+    var labelled = com.google.container.v1.Cluster.parseFrom(FAKE.get("container", clusterPath).toByteString());
+    assertThat(labelled.getResourceLabelsMap()).containsEntry("team", "data")
+        .containsEntry("zop-job", imported.id().value());
+    assertThat(zop.jobs().checkDrift(imported.id()).status()).isEqualTo(dev.zop.provisioner.DriftReport.Status.IN_SYNC);
+    assertThatThrownBy(() -> zop.jobs().planImport(space.id(), dev.zop.provisioner.ImportRequest.of(wanted,
+        "legacy-gke"))).isInstanceOfSatisfying(dev.zop.provisioner.ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("owned_by_another_job"));
+
+    Job revised = zop.jobs().await(zop.jobs().revise(imported.id(), wanted).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(com.google.container.v1.Cluster.parseFrom(FAKE.get("container", clusterPath).toByteString())
+        .getNodePools(0).getAutoscaling().getTotalMaxNodeCount()).isEqualTo(8);
+
+    assertThat(zop.jobs().await(zop.jobs().delete(imported.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources("container")).isEmpty();
   }
 
   @Test

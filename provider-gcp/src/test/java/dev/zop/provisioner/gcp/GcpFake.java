@@ -600,6 +600,21 @@ public final class GcpFake implements AutoCloseable {
     store.put(api + " " + path, resource);
   }
 
+  /** Someone deletes a resource by hand, outside any job: it is gone at once. */
+  public void remove(String api, String path) {
+    if (store.remove(api + " " + path) == null) {
+      throw new IllegalArgumentException(api + " " + path + " does not exist");
+    }
+  }
+
+  /**
+   * GKE's fingerprint of a cluster's resource labels: a hash of them, which a {@code setResourceLabels} must name
+   * to change them (the fake's own hash; GKE's is opaque).
+   */
+  static String labelFingerprint(Map<String, String> labels) {
+    return Integer.toHexString(new java.util.TreeMap<>(labels).hashCode() * 31 + 7);
+  }
+
   public void reset() {
     store.clear();
     cloudSql.reset();
@@ -1317,6 +1332,9 @@ public final class GcpFake implements AutoCloseable {
           setEnumIfPresent(pool, "status", "RUNNING");
           cluster.setRepeatedField(pools, i, pool.build());
         }
+        var labels = ((com.google.container.v1.Cluster) typed(cluster.build(),
+            com.google.container.v1.Cluster.getDefaultInstance())).getResourceLabelsMap();
+        cluster.setField(type.findFieldByName("label_fingerprint"), labelFingerprint(labels));
         Message.Builder auth = cluster.getFieldBuilder(type.findFieldByName("master_auth"));
         auth.setField(auth.getDescriptorForType().findFieldByName("cluster_ca_certificate"),
             java.util.Base64.getEncoder().encodeToString(("-----BEGIN CERTIFICATE-----\nfake cluster CA for "

@@ -90,6 +90,20 @@ final class GkeBehaviours {
             return done.build();
           }));
     });
+    fake.on("container.labels.set", (call, answer) -> {
+      var request = (com.google.container.v1.SetLabelsRequest) GcpFake.typed(call.request(),
+          com.google.container.v1.SetLabelsRequest.getDefaultInstance());
+      change(call, answer, call.path(), "SET_LABELS", cluster -> {
+        GcpFake.Fault fault = GcpFake.required(request);
+        if (fault == null && !request.getLabelFingerprint().equals(cluster.getLabelFingerprint())) {
+          fault = new GcpFake.Fault(400, "FAILED_PRECONDITION", "BAD_REQUEST", "Labels could not be set due to"
+              + " fingerprint mismatch.");
+        }
+        return fault;
+      }, cluster -> cluster.toBuilder().clearResourceLabels().putAllResourceLabels(request.getResourceLabelsMap())
+          .setLabelFingerprint(GcpFake.labelFingerprint(request.getResourceLabelsMap())).build(),
+          cluster -> cluster);
+    });
     fake.on("container.masters.update", (call, answer) -> {
       var request = (UpdateMasterRequest) GcpFake.typed(call.request(), UpdateMasterRequest.getDefaultInstance());
       String version = GcpFake.gkeVersion(request.getMasterVersion());
