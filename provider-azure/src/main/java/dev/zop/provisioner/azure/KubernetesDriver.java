@@ -15,7 +15,11 @@ import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.KubernetesSpec;
@@ -182,6 +186,63 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .replaces("nodeGroups[*].instanceType", "the group's nodes are replaced: an agent pool of the new size is"
             + " made, then the old one drained and deleted (pods are evicted and rescheduled)");
     return RevisionRules.oneMinorUp(revision, "AKS", current.version(), revised.version());
+  }
+
+  /**
+   * The cluster's Kubernetes version and each group's agent pool's VM size and autoscaling bounds, read back from
+   * the managed cluster; the cluster or a pool gone is missing.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(KubernetesSpec spec, Outputs recorded) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(MANAGED_CLUSTERS_READ), () -> {
+      DriftFindings found = new DriftFindings();
+      ManagedClusterInner cluster = find(spec);
+      String resource = "aks cluster " + spec.name();
+      if (cluster == null) {
+        return found.missing(resource).list();
+      }
+      found.compare(resource, "version", spec.version(), cluster.kubernetesVersion());
+      for (int i = 0; i < spec.nodeGroups().size(); i++) {
+        NodeGroup group = spec.nodeGroups().get(i);
+        String pool = poolOf(recorded, group);
+        ManagedClusterAgentPoolProfile profile = cluster.agentPoolProfiles() == null ? null
+            : cluster.agentPoolProfiles().stream().filter(p -> pool.equals(p.name())).findFirst().orElse(null);
+        String poolResource = "aks agent pool " + spec.name() + "/" + pool;
+        if (profile == null) {
+          found.missing(poolResource);
+          continue;
+        }
+        String field = "nodeGroups[" + i + "].";
+        found.compare(poolResource, field + "instanceType", group.instanceType(), profile.vmSize());
+        found.compare(poolResource, field + "min", group.min(), profile.minCount());
+        found.compare(poolResource, field + "max", group.max(), profile.maxCount());
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * The pools' bounds and counts set back in one PUT of the managed cluster, as a revision's update does. A newer
+   * Kubernetes version made by hand cannot be undone (AKS never downgrades): refused by field.
+   */
+  @Override
+  public Revision reconcile(KubernetesSpec spec, Outputs recorded) {
+    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+      return Revision.none();
+    }
+    Map<String, String> pools = new java.util.LinkedHashMap<>();
+    spec.nodeGroups().forEach(group -> pools.put(poolOf(recorded, group), group.name()));
+    return Revision.of(List.of(
+        ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
+            ctx -> updateCluster(ctx, spec, pools)),
+        ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
+            ctx -> awaitUpdated(ctx, spec, pools))))
+        .inPlace("nodeGroups[*].min", "nodeGroups[*].max")
+        .refuse("version", "kubernetes_downgrade", "AKS cannot take a cluster back to an older Kubernetes version;"
+            + " revise the job to the version the cluster has");
   }
 
   private static String poolOf(Outputs recorded, NodeGroup group) {

@@ -13,7 +13,12 @@ import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.RevisionRules;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.Adoption;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.spec.Subnet;
@@ -140,6 +145,107 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
           ctx -> deleteNetwork(ctx, spec)));
     }
     return steps;
+  }
+
+  /** The virtual network's address space and each subnet's prefix, read back; the network or a subnet gone. */
+  @Override
+  public CloudRead<List<Drift>> observe(NetworkSpec spec, Outputs recorded) {
+    if (!recorded.has(NETWORK_PART)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ), () -> {
+      DriftFindings found = new DriftFindings();
+      VirtualNetworkInner network = findNetwork(spec.name());
+      String resource = "virtual network " + spec.name();
+      if (network == null) {
+        return found.missing(resource).list();
+      }
+      List<String> prefixes = network.addressSpace() == null ? List.of() : network.addressSpace().addressPrefixes();
+      found.compare(resource, "cidr", spec.cidr(), String.join(",", prefixes));
+      for (int i = 0; i < spec.subnets().size(); i++) {
+        Subnet subnet = spec.subnets().get(i);
+        if (!recorded.has(SUBNET_ID.of(subnet.name()))) {
+          continue;
+        }
+        SubnetInner cloud = findSubnet(spec, subnet);
+        if (cloud == null) {
+          found.missing("subnet " + spec.name() + "/" + subnet.name());
+        } else {
+          found.compare("subnet " + spec.name() + "/" + subnet.name(), "subnets[" + i + "].cidr", subnet.cidr(),
+              cloud.addressPrefix());
+        }
+      }
+      return found.list();
+    });
+  }
+
+  /**
+   * A virtual network of the space's resource group by its name, with its subnets: the config they have, and the
+   * job its {@code zop-job} tag names.
+   */
+  @Override
+  public CloudRead<Adoption<NetworkSpec>> findExisting(String externalId) {
+    return ProviderRead.of(List.of(VIRTUAL_NETWORKS_READ), () -> {
+      VirtualNetworkInner network = findNetwork(externalId);
+      if (network == null) {
+        return null;
+      }
+      List<Subnet> subnets = new ArrayList<>();
+      Map<String, String> state = new java.util.LinkedHashMap<>();
+      List<String> resources = new ArrayList<>(List.of("virtual network " + externalId));
+      state.put(NETWORK_PART.name(), "network");
+      state.put(VPC_ID.name(), network.id());
+      state.put(NETWORK_NAME.name(), externalId);
+      for (SubnetInner subnet : network.subnets() == null ? List.<SubnetInner>of() : network.subnets()) {
+        subnets.add(Subnet.of(subnet.name(), subnet.addressPrefix()));
+        state.put(SUBNET_ID.of(subnet.name()).name(), subnet.id());
+        resources.add("subnet " + externalId + "/" + subnet.name());
+      }
+      NetworkSpec config = NetworkSpec.named(externalId).cidr(network.addressSpace().addressPrefixes().get(0))
+          .subnets(subnets).build();
+      return new Adoption<>(config, state, resources, AzureTags.OWNER.ownerOf(network.tags()));
+    });
+  }
+
+  /**
+   * The network found again, refused when another job's tag is on it, and tagged as this job's: the network as it
+   * is (subnets and all) PUT again with the tags added, as ARM replaces a resource's tags only with the resource.
+   * Its subnets are its children and are recorded with it.
+   */
+  @Override
+  public List<Step> adopt(NetworkSpec found, String externalId) {
+    return List.of(ProviderStep.of("adopt-network", List.of(VIRTUAL_NETWORKS_READ, VIRTUAL_NETWORKS_WRITE), ctx -> {
+      VirtualNetworkInner network = findNetwork(externalId);
+      if (network == null) {
+        return StepResult.fail(Failure.userAction(dev.zop.provisioner.kit.FailureCodes.RESOURCE_MISSING,
+            "virtual network " + externalId + " is gone since the import was planned", "Plan the import again.",
+            null));
+      }
+      Failure owned = AzureTags.OWNER.refuseOwned(network.tags(), ctx, "virtual network", externalId);
+      if (owned != null) {
+        return StepResult.fail(owned);
+      }
+      if (!AzureTags.OWNER.owns(network.tags(), ctx)) {
+        Map<String, String> tags = new java.util.LinkedHashMap<>(network.tags() == null ? Map.of() : network.tags());
+        tags.putAll(AzureTags.OWNER.of(ctx, "network"));
+        network.withTags(tags);
+        calls.call(VIRTUAL_NETWORKS_WRITE, () -> clients.network().serviceClient().getVirtualNetworks()
+            .beginCreateOrUpdate(resourceGroup, externalId, network));
+        return poll.waitFor(ctx, "virtual network " + externalId + " is being tagged");
+      }
+      String state = String.valueOf(network.provisioningState());
+      if (!state.equalsIgnoreCase("Succeeded")) {
+        return poll.waitFor(ctx, "virtual network " + externalId + " is " + state);
+      }
+      Map<String, String> outputs = new java.util.LinkedHashMap<>();
+      outputs.put(NETWORK_PART.name(), "network");
+      outputs.put(VPC_ID.name(), network.id());
+      outputs.put(NETWORK_NAME.name(), externalId);
+      for (SubnetInner subnet : network.subnets() == null ? List.<SubnetInner>of() : network.subnets()) {
+        outputs.put(SUBNET_ID.of(subnet.name()).name(), subnet.id());
+      }
+      return StepResult.done(outputs);
+    }));
   }
 
   @Override

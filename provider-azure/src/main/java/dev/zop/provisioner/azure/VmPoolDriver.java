@@ -69,7 +69,11 @@ import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.DriverContext;
 import dev.zop.provisioner.kit.GeneratedSecrets;
 import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
@@ -339,6 +343,72 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     }
     return revision.inPlace("min", "max", "listenerPorts").replaces("instanceType", "the pool's instances are"
         + " upgraded to the new size one at a time: each restarts on it, and stops serving while it does");
+  }
+
+  /**
+   * The scale set's VM size, its autoscale setting's bounds and, behind a load balancer, the ports its security
+   * group opens, read back; any of them gone is missing.
+   */
+  @Override
+  public CloudRead<List<Drift>> observe(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(SCALE_SET_NAME)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(SCALE_SETS_READ, AUTOSCALE_READ, SECURITY_GROUPS_READ), () -> {
+      DriftFindings found = new DriftFindings();
+      VirtualMachineScaleSetInner set = scaleSet(spec).find().get();
+      if (set == null) {
+        found.missing("scale set " + spec.name());
+      } else {
+        found.compare("scale set " + spec.name(), "instanceType", spec.instanceType(),
+            set.sku() == null ? null : set.sku().name());
+      }
+      AutoscaleSettingResourceInner autoscale = autoscale(spec).find().get();
+      if (autoscale == null) {
+        found.missing("autoscale setting " + autoscaleName(spec));
+      } else {
+        ScaleCapacity capacity = autoscale.profiles().get(0).capacity();
+        found.compare("autoscale setting " + autoscaleName(spec), "min", spec.min(), capacity.minimum());
+        found.compare("autoscale setting " + autoscaleName(spec), "max", spec.max(), capacity.maximum());
+      }
+      if (spec.createLoadBalancer()) {
+        NetworkSecurityGroupInner nsg = securityGroup(spec).find().get();
+        if (nsg == null) {
+          found.missing("network security group " + nsgName(spec));
+        } else {
+          found.compare("network security group " + nsgName(spec), "securityRules", ports(wantedPorts(spec)),
+              ports(openPorts(nsg)));
+        }
+      }
+      return found.list();
+    });
+  }
+
+  private static String ports(Set<Integer> ports) {
+    return ports.stream().map(String::valueOf).collect(Collectors.joining(","));
+  }
+
+  /**
+   * The autoscale setting's bounds and the security group's rules put back, each PUT again only where it differs.
+   * The VM size is changed by a revision's rolling upgrade, not here.
+   */
+  @Override
+  public Revision reconcile(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(SCALE_SET_NAME)) {
+      return Revision.none();
+    }
+    List<Step> steps = new ArrayList<>();
+    steps.add(ProviderStep.of("update-autoscale", List.of(AUTOSCALE_READ, AUTOSCALE_WRITE), ctx -> {
+      AutoscaleSettingResourceInner autoscale = autoscale(spec).find().get();
+      ScaleCapacity capacity = autoscale == null ? null : autoscale.profiles().get(0).capacity();
+      boolean right = capacity != null && String.valueOf(spec.min()).equals(capacity.minimum())
+          && String.valueOf(spec.max()).equals(capacity.maximum());
+      return right ? StepResult.done() : ensureAutoscale(ctx, spec);
+    }));
+    if (spec.createLoadBalancer()) {
+      steps.add(securityGroupStep("restore-security-group", spec));
+    }
+    return Revision.of(steps).inPlace("min", "max", "securityRules");
   }
 
   /** Gives the scale set's model the revised VM size (one PATCH of its SKU, its capacity kept), unless it has it. */

@@ -401,6 +401,20 @@ public final class ArmFake implements AutoCloseable {
     store.put(id.toLowerCase(Locale.ROOT), resource);
   }
 
+  /** The resource as held (children apart), for a test to change by hand; null when there is none. */
+  public ObjectNode held(String id) {
+    return store.get(id.toLowerCase(Locale.ROOT));
+  }
+
+  /** Someone deletes a resource by hand, outside any job: it and its children are gone at once. */
+  public void remove(String id) {
+    String key = id.toLowerCase(Locale.ROOT);
+    if (store.remove(key) == null) {
+      throw new IllegalArgumentException(id + " does not exist");
+    }
+    store.keySet().removeIf(k -> k.startsWith(key + "/"));
+  }
+
   public void reset() {
     store.clear();
     resourceGroups.clear();

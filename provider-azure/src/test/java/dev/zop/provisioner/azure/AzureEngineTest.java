@@ -409,6 +409,106 @@ class AzureEngineTest {
         .get("sshKeySecretRef")))).isInstanceOf(dev.zop.provisioner.NotFoundException.class);
   }
 
+  private java.util.List<String> drifts(Job job) {
+    return zop.jobs().checkDrift(job.id()).drifts().stream().map(d -> d.resource() + "|" + d.field() + "|"
+        + d.expected() + "|" + d.actual()).toList();
+  }
+
+  private String id(String type, String name) {
+    return "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/providers/" + type + "/" + name;
+  }
+
+  @Test
+  void aPoolResizedAndARuleRemovedInTheFakeAreReportedAndPutBackAndADeletedSettingIsMissing() throws Exception {
+    Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("drift-net")
+        .cidr("10.1.0.0/16").subnet("drift-net-a", "10.1.0.0/20").build()).id(), WAIT);
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    Job cluster = zop.jobs().await(zop.jobs().submit(space.id(), mapper.readValue("""
+        { "name": "drift-aks", "version": "1.30", "nodeGroups": [ { "name": "default",
+          "instanceType": "m5.large", "min": 2, "max": 6 } ], "vpcID": "drift-net", "subnetIDs": ["drift-net-a"] }""",
+        dev.zop.provisioner.spec.KubernetesSpec.class)).id(), WAIT);
+    Job pool = zop.jobs().await(zop.jobs().submit(space.id(), mapper.readValue("""
+        { "name": "checkout-edge", "instanceType": "m5.large", "min": 2, "max": 6, "createLoadBalancer": true,
+          "listenerPorts": [80, 443] }""", dev.zop.provisioner.spec.VmPoolSpec.class)).id(), WAIT);
+    for (Job job : java.util.List.of(network, cluster, pool)) {
+      assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(drifts(job)).as(job.kind().wireName()).isEmpty();
+    }
+
+    // by hand, in the fake's own state: the agent pool's bounds changed, the rule opening 443 removed
+    // the group's agent pool is named after it, as AKS pool names allow
+    String poolName = KubernetesDriver.poolName(new dev.zop.provisioner.spec.NodeGroup("default", "m5.large", 2, 6,
+        null));
+    String poolId = id("Microsoft.ContainerService/managedClusters", "drift-aks") + "/agentPools/" + poolName;
+    ((ObjectNode) FAKE.held(poolId).get("properties")).put("minCount", 1).put("maxCount", 3);
+    var rules = (com.fasterxml.jackson.databind.node.ArrayNode) FAKE.held(id("Microsoft.Network/networkSecurityGroups",
+        "checkout-edge-nsg")).path("properties").path("securityRules");
+    for (int i = rules.size() - 1; i >= 0; i--) {
+      if (rules.get(i).path("name").asText().equals("allow-tcp-443")) {
+        rules.remove(i);
+      }
+    }
+    assertThat(drifts(cluster)).containsExactly(
+        "aks agent pool drift-aks/" + poolName + "|nodeGroups[0].min|2|1",
+        "aks agent pool drift-aks/" + poolName + "|nodeGroups[0].max|6|3");
+    assertThat(drifts(pool)).containsExactly("network security group checkout-edge-nsg|securityRules|80,443|80");
+
+    Job clusterBack = zop.jobs().await(zop.jobs().reconcile(cluster.id()).id(), WAIT);
+    Job poolBack = zop.jobs().await(zop.jobs().reconcile(pool.id()).id(), WAIT);
+    assertThat(clusterBack.status()).as(String.valueOf(clusterBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(poolBack.status()).as(String.valueOf(poolBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    var profile = resource("Microsoft.ContainerService/managedClusters", "drift-aks").path("properties")
+        .path("agentPoolProfiles").get(0);
+    assertThat(profile.path("minCount").asInt() + ".." + profile.path("maxCount").asInt()).isEqualTo("2..6");
+    assertThat(resource("Microsoft.Network/networkSecurityGroups", "checkout-edge-nsg").path("properties")
+        .path("securityRules").findValuesAsText("destinationPortRange")).containsExactlyInAnyOrder("80", "443");
+    assertThat(drifts(cluster)).isEmpty();
+    assertThat(drifts(pool)).isEmpty();
+
+    FAKE.remove(id("Microsoft.Insights/autoscalesettings", pool.outputs().get("autoscaleName")));
+    assertThat(drifts(pool)).containsExactly("autoscale setting " + pool.outputs().get("autoscaleName")
+        + "|null|present|null");
+
+    for (Job job : java.util.List.of(pool, cluster, network)) {
+      assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    }
+  }
+
+  @Test
+  void aVirtualNetworkMadeOutsideIsImportedTaggedRevisedAndTornDownToNothing() {
+    FAKE.existingNetwork(SUBSCRIPTION, GROUP, "legacy-vnet", "10.8.0.0/16", java.util.Map.of("a", "10.8.1.0/24"));
+    NetworkSpec wanted = NetworkSpec.named("legacy-vnet").cidr("10.8.0.0/16").subnet("a", "10.8.1.0/24").build();
+
+    var plan = zop.jobs().planImport(space.id(), dev.zop.provisioner.ImportRequest.of(wanted, "legacy-vnet"));
+    assertThat(plan.adopted()).containsExactly("virtual network legacy-vnet", "subnet legacy-vnet/a");
+    assertThat(plan.changes()).isEmpty();
+    assertThat(plan.permissions()).containsExactly("Microsoft.Network/virtualNetworks/read",
+        "Microsoft.Network/virtualNetworks/write");
+
+    Job imported = zop.jobs().await(zop.jobs().importExisting(space.id(),
+        dev.zop.provisioner.ImportRequest.of(wanted, "legacy-vnet")).id(), WAIT);
+    assertThat(imported.status()).as(String.valueOf(imported.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    ObjectNode vnet = resource("Microsoft.Network/virtualNetworks", "legacy-vnet");
+    assertThat(vnet.path("tags").path("zop-job").asText()).isEqualTo(imported.id().value());
+    String vnetKey = id("Microsoft.Network/virtualNetworks", "legacy-vnet").toLowerCase(java.util.Locale.ROOT);
+    // its subnet kept through the PUT that tagged it: a child ARM would have replaced had it been left out
+    assertThat(FAKE.resources().keySet()).filteredOn(k -> k.startsWith(vnetKey + "/subnets/"))
+        .containsExactly(vnetKey + "/subnets/a");
+    assertThat(zop.jobs().checkDrift(imported.id()).status()).isEqualTo(dev.zop.provisioner.DriftReport.Status.IN_SYNC);
+    assertThatThrownBy(() -> zop.jobs().planImport(space.id(), dev.zop.provisioner.ImportRequest.of(wanted,
+        "legacy-vnet"))).isInstanceOfSatisfying(dev.zop.provisioner.ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("owned_by_another_job"));
+
+    NetworkSpec grown = wanted.toBuilder().subnet("b", "10.8.2.0/24").build();
+    Job revised = zop.jobs().await(zop.jobs().revise(imported.id(), grown).id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(FAKE.resources().keySet()).filteredOn(k -> k.startsWith(vnetKey + "/subnets/"))
+        .containsExactlyInAnyOrder(vnetKey + "/subnets/a", vnetKey + "/subnets/b");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(imported.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(FAKE.resources().keySet()).noneMatch(k -> k.contains("/virtualnetworks/legacy-vnet"));
+  }
+
   @Test
   void aMySqlFlexibleServerFeedsTheDatabasesFeature() throws Exception {
     // the local MariaDB stands in for the server; its administrator gets the password the job generated, as Azure
