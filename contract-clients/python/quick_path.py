@@ -1,5 +1,6 @@
 """The quick path through a Python client that openapi-generator made from the service's OpenAPI document, with
-no edits: plan, submit, list a page then the next, await, events, a revision planned and applied, delete. Run by GeneratedClientsTest against
+no edits: plan, submit, list a page then the next, await, events, a revision planned and applied, a drift check and
+its report, an import refused for a network that does not exist, delete. Run by GeneratedClientsTest against
 `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token of the demo organisation."""
 import os
 import sys
@@ -10,6 +11,8 @@ from zop_client.api.jobs_api import JobsApi
 from zop_client.api.spaces_api import SpacesApi
 from zop_client.models.registry_spec import RegistrySpec
 from zop_client.models.resource_spec import ResourceSpec
+from zop_client.exceptions import NotFoundException
+from zop_client.models.import_job import ImportJob
 from zop_client.models.revise_job import ReviseJob
 from zop_client.models.submit_job import SubmitJob
 
@@ -63,6 +66,19 @@ def main():
         history = jobs.list_job_revisions(done[0].id).data
         check([(r.number, r.status) for r in history] == [(1, "applied"), (2, "applied")],
               "revision history: 1 and 2 applied")
+
+        checked = jobs.check_job_drift(done[0].id).data
+        check(checked.status == "in_sync" and checked.drifts == [] and checked.cloud_calls >= 1,
+              f"drift check: {checked.status}, {checked.cloud_calls} cloud call(s)")
+        kept = jobs.get_job_drift(done[0].id).data
+        check(kept.status == "in_sync" and kept.checked_at == checked.checked_at, "the drift report is kept")
+
+        try:
+            jobs.plan_job_import(ImportJob.from_dict({"spaceID": space, "kind": "network", "externalID": f"vpc-{run}",
+                                                      "config": {"name": f"py-{run}", "cidr": "10.0.0.0/16"}}))
+            check(False, "an import of a network that does not exist is refused")
+        except NotFoundException as e:
+            check('"not_found"' in e.body, "an import of a network that does not exist: 404 not_found")
 
         for job in done:
             teardown = jobs.delete_job(job.id).data

@@ -1,5 +1,6 @@
 // The quick path through openapi-fetch, typed by openapi-typescript from the service's OpenAPI document, with no
-// edits: plan, submit, list a page then the next, await, events, a revision planned and applied, delete. Type-checked strictly, then run by
+// edits: plan, submit, list a page then the next, await, events, a revision planned and applied, a drift check and its
+// report, an import refused for a network that does not exist, delete. Type-checked strictly, then run by
 // GeneratedClientsTest against `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token.
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.js";
@@ -108,6 +109,20 @@ const history = ok(await client.GET("/provisioning-jobs/{id}/revisions", {
 }), "revision history").data;
 check(history.map((r) => `${r.number} ${r.status}`).join() === "1 applied,2 applied",
   "revision history: 1 and 2 applied");
+
+const checked = ok(await client.POST("/provisioning-jobs/{id}/drift-checks", {
+  params: { path: { id: done[0].id! } },
+}), "drift check").data;
+check(checked.status === "in_sync" && (checked.drifts ?? []).length === 0 && (checked.cloudCalls ?? 0) >= 1,
+  `drift check: ${checked.status}, ${checked.cloudCalls} cloud call(s)`);
+const kept = ok(await client.GET("/provisioning-jobs/{id}/drift", {
+  params: { path: { id: done[0].id! } },
+}), "drift report").data;
+check(kept.status === "in_sync" && kept.checkedAt === checked.checkedAt, "the drift report is kept");
+const refused = await client.POST("/provisioning-jobs/import/plan", {
+  body: { spaceID, kind: "network", externalID: `vpc-${run}`, config: { name: `ts-${run}`, cidr: "10.0.0.0/16" } },
+});
+check(refused.response.status === 404, `an import of a network that does not exist: ${refused.response.status}`);
 
 for (const job of done) {
   const teardown = ok(await client.DELETE("/provisioning-jobs/{id}", { params: { path: { id: job.id! } } }),
