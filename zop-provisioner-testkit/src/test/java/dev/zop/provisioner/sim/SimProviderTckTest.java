@@ -80,6 +80,25 @@ class SimProviderTckTest extends ProviderTck {
   }
 
   @Override
+  protected List<HandChange> changesByHand(String suffix) {
+    return List.of(
+        new HandChange(KubernetesSpec.named("tck-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2).build(),
+            recorded -> cloud.changeByHand("node-group", "tck-" + suffix + "-ng", Map.of("min", "0", "max", "9"))),
+        new HandChange(DatastoreSpec.postgres().name("tck-db-" + suffix).version("16.3").instanceClass("db.t3.medium")
+            .allocatedStorageGb(20).build(),
+            recorded -> cloud.changeByHand("db-instance", "tck-db-" + suffix, Map.of("instanceClass", "db.t3.large"))));
+  }
+
+  @Override
+  protected List<MadeByHand> madeByHand(String suffix) {
+    return List.of(new MadeByHand(dev.zop.provisioner.JobKind.NETWORK, () -> {
+      cloud.existingNetwork("vpc-" + suffix, "10.60.0.0/16", Map.of("vpc-" + suffix + "-a", "10.60.1.0/24",
+          "by-hand-" + suffix, "10.60.2.0/24"));
+      return "vpc-" + suffix;
+    }));
+  }
+
+  @Override
   protected int callMark() {
     return cloud.calls().size();
   }

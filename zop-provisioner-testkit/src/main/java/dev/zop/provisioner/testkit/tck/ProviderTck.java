@@ -309,6 +309,168 @@ public abstract class ProviderTck {
     System.out.println("revision crash matrix for " + provider().metadata().id() + ": " + report);
   }
 
+  /**
+   * A change someone makes by hand to what a job made, outside any job (as in the cloud's console): the job's spec,
+   * and the change, made from the state the job's create steps recorded. The TCK checks that the provider's drift
+   * check finds it and its reconcile puts it back.
+   */
+  public record HandChange(ResourceSpec spec, java.util.function.Consumer<Outputs> change) {}
+
+  /**
+   * Something made outside any job, to be imported: its kind, and how to make it, answering the cloud's id an
+   * import names it by.
+   */
+  public record MadeByHand(dev.zop.provisioner.JobKind kind, java.util.function.Supplier<String> make) {}
+
+  /** Changes by hand the provider puts back, one per kind it checks, named with {@code uniqueSuffix}. */
+  protected List<HandChange> changesByHand(String uniqueSuffix) {
+    return List.of();
+  }
+
+  /** Resources made by hand the provider imports, one per kind it imports, named with {@code uniqueSuffix}. */
+  protected List<MadeByHand> madeByHand(String uniqueSuffix) {
+    return List.of();
+  }
+
+  /** A drift check of what {@code recorded} says the job made: its read-only calls checked against its declaration. */
+  private List<dev.zop.provisioner.Drift> observed(ResourceDriver<ResourceSpec> driver, ResourceSpec spec,
+      Map<String, String> recorded) throws Exception {
+    dev.zop.provisioner.spi.CloudRead<List<dev.zop.provisioner.Drift>> read = driver.observe(spec,
+        Outputs.of(recorded));
+    assertThat(read).as(spec.kind().wireName() + ": the provider checks it for drift").isNotNull();
+    int mark = callMark();
+    List<dev.zop.provisioner.Drift> drifts = read.read();
+    assertThat(operationsSince(mark)).as("operations called by the drift check of " + spec.kind().wireName())
+        .isSubsetOf(read.permissions());
+    return drifts;
+  }
+
+  /**
+   * A change by hand is found by the drift check (which calls only what it declares, and finds nothing before the
+   * change), and the reconcile puts it back as a run without a halt does after a halt right after any of its
+   * mutating calls: the cloud as create left it, the check clean again, and teardown leaves nothing.
+   */
+  @Test
+  void aChangeByHandIsFoundAndItsReconcileConvergesAfterAHaltAtAnyMutatingCall() throws Exception {
+    List<String> report = new ArrayList<>();
+    int run = 0;
+    int changes = changesByHand("drift").size();
+    for (int index = 0; index < changes; index++) {
+      List<String> before = inventory();
+      String suffix = "drift" + run++;
+      HandChange change = changesByHand(suffix).get(index);
+      String kind = change.spec().kind().wireName();
+      ResourceDriver<ResourceSpec> driver = driver(change.spec());
+      TckContext ctx = new TckContext(JobId.random());
+      Map<String, String> created = run(driver.create(change.spec()), ctx, -1, 0, new ArrayList<>());
+      assertThat(observed(driver, change.spec(), created)).as(kind + " as created").isEmpty();
+      List<String> expected = normalised(difference(inventory(), before), ctx.jobId(), suffix);
+      change.change().accept(Outputs.of(created));
+      List<dev.zop.provisioner.Drift> drifts = observed(driver, change.spec(), created);
+      assertThat(drifts).as(kind + ": the change by hand is found").isNotEmpty();
+      Revision reconcile = driver.reconcile(change.spec(), Outputs.of(created));
+      assertThat(drifts).as(kind + ": each drift is one its reconcile puts back")
+          .allSatisfy(d -> assertThat(reconcile.effectOf(d.field())).as(d.field()).isNotNull());
+      List<Long> calls = new ArrayList<>();
+      run(reconcile.steps(), new TckContext(ctx.jobId()), -1, 0, calls, created);
+      assertThat(calls.stream().mapToLong(Long::longValue).sum())
+          .as(kind + ": the reconcile made no mutating call the halt switch saw").isPositive();
+      assertThat(observed(driver, change.spec(), created)).as(kind + " reconciled").isEmpty();
+      assertThat(normalised(difference(inventory(), before), ctx.jobId(), suffix)).as(kind + " reconciled")
+          .isEqualTo(expected);
+      run(driver.teardown(change.spec(), Outputs.of(created)), new TckContext(ctx.jobId()), -1, 0,
+          new ArrayList<>());
+      assertThat(inventory()).as("after teardown of reconciled " + kind).isEqualTo(before);
+
+      int cases = 0;
+      for (int step = 0; step < calls.size(); step++) {
+        for (int n = 1; n <= calls.get(step); n++, cases++) {
+          suffix = "drift" + run++;
+          change = changesByHand(suffix).get(index);
+          driver = driver(change.spec());
+          ctx = new TckContext(JobId.random());
+          created = run(driver.create(change.spec()), ctx, -1, 0, new ArrayList<>());
+          change.change().accept(Outputs.of(created));
+          String where = kind + " reconcile step " + (step + 1) + ", halted after mutating call " + n;
+          run(driver.reconcile(change.spec(), Outputs.of(created)).steps(), new TckContext(ctx.jobId()), step, n,
+              new ArrayList<>(), created);
+          assertThat(observed(driver, change.spec(), created)).as(where).isEmpty();
+          assertThat(normalised(difference(inventory(), before), ctx.jobId(), suffix)).as(where)
+              .isEqualTo(expected);
+          run(driver.teardown(change.spec(), Outputs.of(created)), new TckContext(ctx.jobId()), -1, 0,
+              new ArrayList<>());
+          assertThat(inventory()).as("teardown after " + where).isEqualTo(before);
+        }
+      }
+      report.add(kind + ": " + cases + " halts (reconcile " + calls + ")");
+    }
+    System.out.println("reconcile crash matrix for " + provider().metadata().id() + ": " + report);
+  }
+
+  /**
+   * Something made by hand is found by its id with the config it has and no owner, and its adoption converges after
+   * a halt right after any of its mutating calls: what exists is tagged once as the job's, nothing is made, the drift
+   * check finds it as its config says, another job's adoption of it is refused, and teardown removes it.
+   */
+  @Test
+  void somethingMadeByHandIsImportedAndItsAdoptionConvergesAfterAHaltAtAnyMutatingCall() throws Exception {
+    List<String> report = new ArrayList<>();
+    int run = 0;
+    int made = madeByHand("import").size();
+    for (int index = 0; index < made; index++) {
+      List<String> baseline = inventory();
+      String suffix = "import" + run++;
+      MadeByHand hand = madeByHand(suffix).get(index);
+      String kind = hand.kind().wireName();
+      String id = hand.make().get();
+      List<String> madeLines = normalised(difference(inventory(), baseline), JobId.of("job_none"), suffix);
+      @SuppressWarnings("unchecked")
+      ResourceDriver<ResourceSpec> driver = (ResourceDriver<ResourceSpec>) session.driver(hand.kind());
+      dev.zop.provisioner.spi.Adoption<ResourceSpec> found = driver.findExisting(id).read();
+      assertThat(found).as(kind + " " + id + " is found").isNotNull();
+      assertThat(found.ownerJobId()).as(kind + " made by hand has no owner").isNull();
+      assertThat(driver.validate(found.config())).as(kind + ": the config found is valid").isEmpty();
+      TckContext ctx = new TckContext(JobId.random());
+      List<Long> calls = new ArrayList<>();
+      Map<String, String> adopted = run(driver.adopt(found.config(), id), ctx, -1, 0, calls);
+      assertThat(adopted).as(kind + ": adoption records the state find read").containsAllEntriesOf(found.state());
+      assertThat(observed(driver, found.config(), adopted)).as(kind + " as adopted").isEmpty();
+      List<String> expected = normalised(difference(inventory(), baseline), ctx.jobId(), suffix);
+      assertThat(expected).as(kind + ": adoption makes nothing").hasSameSizeAs(madeLines);
+      run(driver.adopt(found.config(), id), new TckContext(ctx.jobId()), -1, 0, new ArrayList<>());
+      assertThat(normalised(difference(inventory(), baseline), ctx.jobId(), suffix)).as(kind + " adopted again")
+          .isEqualTo(expected);
+      TckContext other = new TckContext(JobId.random());
+      other.beginStep(new LinkedHashMap<>(), driver.adopt(found.config(), id).get(0));
+      assertThat(driver.adopt(found.config(), id).get(0).run(other)).as(kind + ": another job's adoption")
+          .isInstanceOfSatisfying(StepResult.Failed.class, f -> assertThat(f.failure().code())
+              .isEqualTo("owned_by_another_job"));
+      run(driver.teardown(found.config(), Outputs.of(adopted)), new TckContext(ctx.jobId()), -1, 0,
+          new ArrayList<>());
+      assertThat(inventory()).as("after teardown of imported " + kind).isEqualTo(baseline);
+
+      int cases = 0;
+      for (int step = 0; step < calls.size(); step++) {
+        for (int n = 1; n <= calls.get(step); n++, cases++) {
+          suffix = "import" + run++;
+          hand = madeByHand(suffix).get(index);
+          id = hand.make().get();
+          found = driver.findExisting(id).read();
+          ctx = new TckContext(JobId.random());
+          String where = kind + " adoption step " + (step + 1) + ", halted after mutating call " + n;
+          adopted = run(driver.adopt(found.config(), id), ctx, step, n, new ArrayList<>());
+          assertThat(normalised(difference(inventory(), baseline), ctx.jobId(), suffix)).as(where)
+              .isEqualTo(expected);
+          run(driver.teardown(found.config(), Outputs.of(adopted)), new TckContext(ctx.jobId()), -1, 0,
+              new ArrayList<>());
+          assertThat(inventory()).as("teardown after " + where).isEqualTo(baseline);
+        }
+      }
+      report.add(kind + ": " + cases + " halts (adoption " + calls + ")");
+    }
+    System.out.println("import crash matrix for " + provider().metadata().id() + ": " + report);
+  }
+
   @Test
   void errorsAreClassified() {
     Failure denied = session.classify(permissionDenied());
