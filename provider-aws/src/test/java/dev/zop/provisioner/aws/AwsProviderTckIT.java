@@ -156,6 +156,38 @@ class AwsProviderTckIT extends ProviderTck {
   }
 
   @Override
+  protected List<HandChange> changesByHand(String suffix) {
+    return List.of(
+        // the node group shrunk in the console
+        new HandChange(KubernetesSpec.named("tck-drift-" + suffix).version("1.30").nodeGroup("ng", "m5.large", 1, 2)
+            .subnetIds(clusterSubnets).build(), recorded -> eks.updateNodegroupConfig(r -> r
+                .clusterName("tck-drift-" + suffix).nodegroupName(recorded.get("nodegroup.ng.name"))
+                .scalingConfig(c -> c.minSize(0).maxSize(5).desiredSize(0)))),
+        // the database port closed to the VPC
+        new HandChange(DatastoreSpec.postgres().name("tck-pg-" + suffix).version("16.3").instanceClass("db.t3.medium")
+            .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
+            recorded -> ec2.revokeSecurityGroupIngress(r -> r.groupId(recorded.get("dbSecurityGroupId"))
+                .ipPermissions(p -> p.ipProtocol("tcp").fromPort(5432).toPort(5432)
+                    .ipRanges(i -> i.cidrIp("172.16.0.0/16"))))));
+  }
+
+  @Override
+  protected List<MadeByHand> madeByHand(String suffix) {
+    return List.of(new MadeByHand(dev.zop.provisioner.JobKind.NETWORK, () -> {
+      String vpc = ec2.createVpc(r -> r.cidrBlock("10.70.0.0/16").tagSpecifications(t -> t
+          .resourceType(software.amazon.awssdk.services.ec2.model.ResourceType.VPC)
+          .tags(tag -> tag.key("Name").value("hand-" + suffix)))).vpc().vpcId();
+      for (String zone : List.of("a", "b")) {
+        ec2.createSubnet(r -> r.vpcId(vpc).cidrBlock(zone.equals("a") ? "10.70.1.0/24" : "10.70.2.0/24")
+            .availabilityZone("us-east-1" + zone).tagSpecifications(t -> t
+                .resourceType(software.amazon.awssdk.services.ec2.model.ResourceType.SUBNET)
+                .tags(tag -> tag.key("Name").value("hand-" + suffix + "-" + zone))));
+      }
+      return vpc;
+    }));
+  }
+
+  @Override
   protected int callMark() {
     return recorder.mark();
   }
