@@ -149,6 +149,51 @@ class GcpProviderTckTest extends ProviderTck {
   }
 
   @Override
+  protected List<HandChange> changesByHand(String suffix) {
+    String clusterPath = "v1/projects/" + PROJECT + "/locations/us-central1/clusters/tck-drift-" + suffix;
+    String rulePath = "compute/v1/projects/" + PROJECT + "/global/firewalls/tck-edge-" + suffix + "-allow-clients";
+    return List.of(
+        // the pool's bounds changed in the console
+        new HandChange(KubernetesSpec.named("tck-drift-" + suffix).version("1.30")
+            .nodeGroup("ng", "e2-standard-4", 1, 3).vpcId("tck-peer").build(), recorded -> {
+              var cluster = (com.google.container.v1.Cluster) parse(FAKE.get("container", clusterPath),
+                  com.google.container.v1.Cluster.getDefaultInstance());
+              FAKE.put("container", clusterPath, cluster.toBuilder().setNodePools(0, cluster.getNodePools(0).toBuilder()
+                  .setAutoscaling(cluster.getNodePools(0).getAutoscaling().toBuilder().setTotalMinNodeCount(0)
+                      .setTotalMaxNodeCount(9))).build());
+            }),
+        // a port taken off the clients' firewall rule, and the rule opened to one address only
+        new HandChange(VmPoolSpec.named("tck-edge-" + suffix).instanceType("e2-small").size(1, 3).vpcId("tck-peer")
+            .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+            .build(), recorded -> {
+              var rule = (com.google.cloud.compute.v1.Firewall) parse(FAKE.get("compute", rulePath),
+                  com.google.cloud.compute.v1.Firewall.getDefaultInstance());
+              FAKE.put("compute", rulePath, rule.toBuilder().setAllowed(0, rule.getAllowed(0).toBuilder().clearPorts()
+                  .addPorts("80")).clearSourceRanges().addSourceRanges("203.0.113.7/32").build());
+            }));
+  }
+
+  @Override
+  protected List<MadeByHand> madeByHand(String suffix) {
+    return List.of(new MadeByHand(dev.zop.provisioner.JobKind.KUBERNETES, () -> {
+      String name = "hand-" + suffix;
+      String path = "v1/projects/" + PROJECT + "/locations/us-central1/clusters/" + name;
+      FAKE.put("container", path, com.google.container.v1.Cluster.newBuilder().setName(name).setNetwork("tck-peer")
+          .setStatus(com.google.container.v1.Cluster.Status.RUNNING).setCurrentMasterVersion("1.30.5-gke.100")
+          .setEndpoint("127.0.0.1").putResourceLabels("team", "data")
+          .setLabelFingerprint(GcpFake.labelFingerprint(Map.of("team", "data")))
+          .setSelfLink(FAKE.endpoints().get("endpoint.container") + "/" + path)
+          .addNodePools(com.google.container.v1.NodePool.newBuilder().setName("workers")
+              .setConfig(com.google.container.v1.NodeConfig.newBuilder().setMachineType("e2-standard-4"))
+              .setAutoscaling(com.google.container.v1.NodePoolAutoscaling.newBuilder().setEnabled(true)
+                  .setTotalMinNodeCount(1).setTotalMaxNodeCount(4))
+              .setVersion("1.30.5-gke.100").setStatus(com.google.container.v1.NodePool.Status.RUNNING))
+          .build());
+      return name;
+    }));
+  }
+
+  @Override
   protected List<String> inventory() {
     List<String> all = new ArrayList<>();
     FAKE.resources("compute").forEach((path, resource) -> {
