@@ -151,6 +151,42 @@ class AzureProviderTckTest extends ProviderTck {
     return calls.subList(mark, calls.size());
   }
 
+  private static String armId(String type, String name) {
+    return "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/" + GROUP + "/providers/" + type + "/" + name;
+  }
+
+  @Override
+  protected List<HandChange> changesByHand(String suffix) {
+    return List.of(
+        // the agent pool's bounds changed in the portal
+        new HandChange(dev.zop.provisioner.spec.KubernetesSpec.named("tck-drift-" + suffix).version("1.30")
+            .nodeGroup("system", "Standard_D2s_v5", 1, 3).build(), recorded -> ((ObjectNode) FAKE.held(
+                armId("Microsoft.ContainerService/managedClusters", "tck-drift-" + suffix) + "/agentPools/system")
+                .get("properties")).put("minCount", 0).put("maxCount", 9)),
+        // the rule opening 443 removed from the pool's security group
+        new HandChange(dev.zop.provisioner.spec.VmPoolSpec.named("tck-edge-" + suffix).instanceType("Standard_D2s_v5")
+            .size(1, 3).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
+            .vpcId("tck-edge-" + suffix + "-vnet").subnetIds(List.of("default")).build(), recorded -> {
+              var rules = (com.fasterxml.jackson.databind.node.ArrayNode) FAKE.held(armId(
+                  "Microsoft.Network/networkSecurityGroups", "tck-edge-" + suffix + "-nsg")).path("properties")
+                  .path("securityRules");
+              for (int i = rules.size() - 1; i >= 0; i--) {
+                if (rules.get(i).path("name").asText().equals("allow-tcp-443")) {
+                  rules.remove(i);
+                }
+              }
+            }));
+  }
+
+  @Override
+  protected List<MadeByHand> madeByHand(String suffix) {
+    return List.of(new MadeByHand(dev.zop.provisioner.JobKind.NETWORK, () -> {
+      FAKE.existingNetwork(SUBSCRIPTION, GROUP, "hand-" + suffix, "10.70.0.0/16",
+          java.util.Map.of("a", "10.70.1.0/24", "b", "10.70.2.0/24"));
+      return "hand-" + suffix;
+    }));
+  }
+
   @Override
   protected List<String> inventory() {
     List<String> all = new ArrayList<>();
