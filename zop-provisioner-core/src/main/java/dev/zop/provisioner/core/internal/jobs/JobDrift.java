@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Drift;
 import dev.zop.provisioner.DriftReport;
-import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobStatus;
@@ -12,6 +11,7 @@ import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.core.internal.providers.ProviderCalls;
+import dev.zop.provisioner.core.internal.spaces.DriftSchedule;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.Timestamps;
@@ -33,13 +33,11 @@ import org.slf4j.LoggerFactory;
  * Drift checks: a succeeded job's resources read back from the cloud by its driver's read-only observe and compared
  * with its config. A check changes no status: it keeps its report as the job's latest, and when something drifted
  * that the report before did not say, writes a {@code drifted} event and sends a {@code job.drifted} notification.
- * Checks run on request or on a space's schedule ({@value #SCHEDULE_KEY} in the space's config, off when absent),
+ * Checks run on request or on a space's schedule ({@link DriftSchedule}, off when its config has none),
  * which any engine running workers takes up: a due job is claimed by moving its next check forward, so two engines
  * do not check it twice.
  */
 public final class JobDrift {
-  /** The space config key that turns scheduled checks on: minutes between two checks of each job. */
-  public static final String SCHEDULE_KEY = "driftCheckMinutes";
   /** The scheduled checks of one pass, at most: a pass that finds more leaves the rest to the next. */
   static final int PASS_LIMIT = 5_000;
   private static final Logger LOG = LoggerFactory.getLogger(JobDrift.class);
@@ -167,8 +165,8 @@ public final class JobDrift {
     List<Due> due = db.read(c -> {
       Map<String, Integer> schedules = new LinkedHashMap<>();
       for (String[] space : Database.query(c, "SELECT id, config FROM deployment_spaces WHERE status = 'active'"
-          + " AND config LIKE ?", rs -> new String[] {rs.getString(1), rs.getString(2)}, "%" + SCHEDULE_KEY + "%")) {
-        Integer minutes = minutes(Json.stringMap(space[1]).get(SCHEDULE_KEY));
+          + " AND config LIKE ?", rs -> new String[] {rs.getString(1), rs.getString(2)}, "%" + DriftSchedule.KEY + "%")) {
+        Integer minutes = DriftSchedule.minutes(Json.stringMap(space[1]));
         if (minutes != null) {
           schedules.put(space[0], minutes);
         }
@@ -199,25 +197,6 @@ public final class JobDrift {
       }
     }
     return checked;
-  }
-
-  /** Validates a space's schedule value: whole minutes, 5 to 10,080 (a week). */
-  public static List<FieldError> validateSchedule(Map<String, String> config) {
-    String value = config.get(SCHEDULE_KEY);
-    if (value == null || minutes(value) != null) {
-      return List.of();
-    }
-    return List.of(FieldError.of("config." + SCHEDULE_KEY, "invalid_value",
-        "minutes between two drift checks of each job: a whole number from 5 to 10080"));
-  }
-
-  private static Integer minutes(String value) {
-    try {
-      int minutes = Integer.parseInt(value.trim());
-      return minutes >= 5 && minutes <= 10_080 ? minutes : null;
-    } catch (NumberFormatException | NullPointerException e) {
-      return null;
-    }
   }
 
   /** Moves the job's next check to {@code next} if it is due; false when another engine did first. */

@@ -150,7 +150,7 @@ public final class SpaceService {
             "credentials are not stored on a space; keep them in a secret store and pass a reference"));
       }
     }
-    errors.addAll(dev.zop.provisioner.core.internal.jobs.JobDrift.validateSchedule(request.config()));
+    errors.addAll(DriftSchedule.validate(request.config()));
     if (request.cloudAccountId() == null) {
       errors.add(FieldError.required("cloudAccountId"));
     }
