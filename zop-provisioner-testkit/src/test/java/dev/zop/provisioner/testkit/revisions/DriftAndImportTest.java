@@ -58,7 +58,8 @@ class DriftAndImportTest {
   @BeforeEach
   void start() {
     cloud = SimCloud.create();
-    zop = TestEngines.h2(dir, cloud).notifier(sent::add).driftScheduleInterval(Duration.ofMillis(200)).build();
+    // the schedule's timer is left idle here: a test runs a pass when it means to, or starts an engine that does
+    zop = TestEngines.h2(dir, cloud).notifier(sent::add).driftScheduleInterval(Duration.ofDays(1)).build();
     CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "drift"));
     space = zop.spaces().create(SpaceRequest.of("sim", "drift", account.id()).region("sim-east-1"));
   }
@@ -136,7 +137,7 @@ class DriftAndImportTest {
   }
 
   @Test
-  void aSpaceWithAScheduleHasItsJobsCheckedAndOnlyThose() {
+  void aSpaceWithAScheduleHasItsDueJobsCheckedAndOnlyThose() {
     CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "scheduled"));
     Space scheduled = zop.spaces().create(SpaceRequest.of("sim", "scheduled", account.id()).region("sim-east-1")
         .config("driftCheckMinutes", "5"));
@@ -144,18 +145,39 @@ class DriftAndImportTest {
     Job unwatched = created(space, KubernetesSpec.named("quiet").version("1.30")
         .nodeGroup("general", "m5.large", 1, 2).build());
     cloud.changeByHand("node-group", "drifty-general", Map.of("max", "7"));
+    cloud.changeByHand("node-group", "quiet-general", Map.of("max", "7"));
 
-    Awaitility.await().atMost(20, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
-        assertThat(zop.jobs().events(watched.id(), 0)).anyMatch(e -> e.type() == JobEventType.DRIFTED));
+    assertThat(zop.runDriftSchedule()).isEqualTo(1);
     DriftReport report = zop.jobs().drift(watched.id());
     assertThat(report.checkedBy()).isEqualTo("schedule");
     assertThat(report.drifts()).extracting(Drift::field, Drift::actual).containsExactly(tuple("max", "7"));
+    assertThat(zop.jobs().events(watched.id(), 0)).anyMatch(e -> e.type() == JobEventType.DRIFTED);
+    assertThat(sent).extracting(Notification::template).containsExactly("job.drifted");
+    // a space without a schedule is checked only on request
     assertThatThrownBy(() -> zop.jobs().drift(unwatched.id())).isInstanceOf(NotFoundException.class);
+    // checked now, the job is next due in five minutes: a pass at once checks nothing
+    assertThat(zop.runDriftSchedule()).isZero();
 
     assertThatThrownBy(() -> zop.spaces().create(SpaceRequest.of("sim", "too-often", account.id())
         .region("sim-east-1").config("driftCheckMinutes", "1"))).isInstanceOf(ValidationException.class)
         .satisfies(e -> assertThat(((ValidationException) e).fieldErrors()).extracting(f -> f.field())
             .containsExactly("config.driftCheckMinutes"));
+  }
+
+  @Test
+  void anEngineRunningWorkersChecksDueJobsOnItsOwnTimer() {
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "timer"));
+    Space scheduled = zop.spaces().create(SpaceRequest.of("sim", "timer", account.id()).region("sim-east-1")
+        .config("driftCheckMinutes", "5"));
+    Job watched = created(scheduled, cluster());
+    cloud.changeByHand("node-group", "drifty-general", Map.of("min", "0"));
+    zop.close();
+    // the next engine on the store looks for due jobs every 200 ms
+    zop = TestEngines.h2(dir, cloud).notifier(sent::add).driftScheduleInterval(Duration.ofMillis(200)).build();
+    Awaitility.await().atMost(20, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+        assertThat(zop.jobs().events(watched.id(), 0)).anyMatch(e -> e.type() == JobEventType.DRIFTED));
+    assertThat(zop.jobs().drift(watched.id()).drifts()).extracting(Drift::field, Drift::expected, Drift::actual)
+        .containsExactly(tuple("min", "2", "0"));
   }
 
   @Test
