@@ -63,7 +63,7 @@ public final class JobDrift {
     if (job == null || job.jobType() != JobType.PROVISIONING) {
       throw new NotFoundException("job", id);
     }
-    return check(job, principal.actor(), null);
+    return check(job, principal.actor());
   }
 
   /** The job's latest report. */
@@ -83,7 +83,7 @@ public final class JobDrift {
 
   /** What the cloud differs in, read now, for a reconcile's plan; a job that cannot be reconciled is refused. */
   List<Drift> driftsToPutBack(JobRecord job, String actor) {
-    DriftReport report = check(job, actor, null);
+    DriftReport report = check(job, actor);
     if (report.status() == DriftReport.Status.IN_SYNC) {
       throw new ConflictException("in_sync", "job " + job.id() + " is as its config says; nothing to reconcile");
     }
@@ -95,11 +95,8 @@ public final class JobDrift {
     return report.drifts();
   }
 
-  /**
-   * Checks {@code job} and keeps the report; {@code nextCheck} is when its schedule checks it again (null when no
-   * schedule covers it, or to leave the time a claim set).
-   */
-  private DriftReport check(JobRecord job, String actor, Instant nextCheck) {
+  /** Checks {@code job} and keeps the report; when its schedule checks it next is left as a claim set it. */
+  private DriftReport check(JobRecord job, String actor) {
     if (job.status() != JobStatus.SUCCEEDED) {
       throw new ConflictException("job_not_checkable", "job " + job.id() + " is " + job.status().wireName()
           + "; a drift check reads what a succeeded job made");
@@ -119,7 +116,7 @@ public final class JobDrift {
         : DriftReport.Status.DRIFTED, drifts, Timestamps.now(), actor, Math.max(read.calls(), 0), elapsed);
     boolean news = db.tx(c -> {
       DriftReport before = read(c, job.id());
-      write(c, report, nextCheck);
+      write(c, report);
       boolean changed = report.status() == DriftReport.Status.DRIFTED
           && (before == null || !before.drifts().equals(report.drifts()));
       if (changed) {
@@ -145,6 +142,7 @@ public final class JobDrift {
     return report;
   }
 
+  /** The event's message: each drift, cut short past what an event holds (the report keeps them all). */
   private static String describe(DriftReport report) {
     List<String> parts = new ArrayList<>();
     for (Drift drift : report.drifts()) {
@@ -152,7 +150,8 @@ public final class JobDrift {
           : drift.resource() + " " + drift.field() + ": expected " + drift.expected() + ", found "
               + (drift.actual() == null ? "nothing" : drift.actual()));
     }
-    return "drifted: " + String.join("; ", parts);
+    String text = "drifted: " + String.join("; ", parts);
+    return text.length() <= 2_000 ? text : text.substring(0, 1_990) + " (and more)";
   }
 
   /**
@@ -189,7 +188,7 @@ public final class JobDrift {
       try {
         JobRecord record = db.read(c -> jobs.findAnyOrg(c, job.id()));
         if (record != null && record.status() == JobStatus.SUCCEEDED) {
-          check(record, "schedule", null);
+          check(record, "schedule");
           checked++;
         }
       } catch (RuntimeException e) {
@@ -215,19 +214,15 @@ public final class JobDrift {
     return true;
   }
 
-  private static void write(Connection c, DriftReport report, Instant nextCheck) throws SQLException {
+  private static void write(Connection c, DriftReport report) throws SQLException {
     String drifts = Json.write(report.drifts());
     int updated = Database.update(c, "UPDATE job_drift SET status = ?, drifts = ?, checked_at = ?, checked_by = ?,"
-        + " cloud_calls = ?, elapsed_ms = ?" + (nextCheck == null ? "" : ", next_check_at = ?") + " WHERE job_id = ?",
-        nextCheck == null
-            ? new Object[] {report.status(), drifts, report.checkedAt(), report.checkedBy(), report.cloudCalls(),
-                report.elapsedMillis(), report.jobId().value()}
-            : new Object[] {report.status(), drifts, report.checkedAt(), report.checkedBy(), report.cloudCalls(),
-                report.elapsedMillis(), nextCheck, report.jobId().value()});
+        + " cloud_calls = ?, elapsed_ms = ? WHERE job_id = ?", report.status(), drifts, report.checkedAt(),
+        report.checkedBy(), report.cloudCalls(), report.elapsedMillis(), report.jobId().value());
     if (updated == 0) {
       Database.update(c, "INSERT INTO job_drift (job_id, status, drifts, checked_at, checked_by, cloud_calls,"
-          + " elapsed_ms, next_check_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", report.jobId().value(), report.status(),
-          drifts, report.checkedAt(), report.checkedBy(), report.cloudCalls(), report.elapsedMillis(), nextCheck);
+          + " elapsed_ms) VALUES (?, ?, ?, ?, ?, ?, ?)", report.jobId().value(), report.status(), drifts,
+          report.checkedAt(), report.checkedBy(), report.cloudCalls(), report.elapsedMillis());
     }
   }
 

@@ -86,7 +86,7 @@ public final class JobImports {
         principal.actor(), now, now, null, 0, null);
     db.tx(c -> {
       // checked again inside the write: two imports of one resource at once leave one job
-      JobId owner = ownerOf(c, found.where(), request.externalId());
+      JobId owner = ownerOf(c, found.where(), config.kind(), request.externalId());
       if (owner != null) {
         throw owned(request.externalId(), owner.value());
       }
@@ -126,7 +126,7 @@ public final class JobImports {
     if (adoption.ownerJobId() != null) {
       throw owned(externalId, adoption.ownerJobId());
     }
-    JobId owner = db.read(c -> ownerOf(c, where, externalId));
+    JobId owner = db.read(c -> ownerOf(c, where, asked.kind(), externalId));
     if (owner != null) {
       throw owned(externalId, owner.value());
     }
@@ -164,12 +164,17 @@ public final class JobImports {
     return changes;
   }
 
-  /** The live job that already holds {@code externalId}: imported from it, or recording it in its outputs. */
-  private static JobId ownerOf(Connection c, JobService.Importing where, String externalId) throws SQLException {
+  /**
+   * The live job of the kind that already holds {@code externalId}: imported from it, or recording it in its outputs.
+   * Jobs of other kinds may name it too (a cluster records the network it runs in) without owning it.
+   */
+  private static JobId ownerOf(Connection c, JobService.Importing where, dev.zop.provisioner.JobKind kind,
+      String externalId) throws SQLException {
     String quoted = "%\"" + externalId.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "\"%";
     return Database.queryOne(c, "SELECT j.id FROM provisioning_jobs j WHERE j.cloud_account_id = ? AND j.region = ?"
-            + " AND j.job_type = 'provisioning' AND j.status <> 'deleted' AND j.outputs LIKE ? ESCAPE '\\'",
-        rs -> JobId.of(rs.getString(1)), where.account().id().value(), where.space().region(), quoted);
+            + " AND j.job_type = 'provisioning' AND j.kind = ? AND j.status <> 'deleted' AND j.outputs LIKE ?"
+            + " ESCAPE '\\'", rs -> JobId.of(rs.getString(1)), where.account().id().value(), where.space().region(),
+        kind, quoted);
   }
 
   private static ConflictException owned(String externalId, String owner) {
