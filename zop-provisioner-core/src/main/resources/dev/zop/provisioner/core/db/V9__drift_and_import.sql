@@ -2,8 +2,9 @@
 ALTER TABLE job_revisions ADD COLUMN reconcile BOOLEAN DEFAULT FALSE NOT NULL;
 
 -- The latest drift check of each job (one row per job, replaced by the next check). drifts is the JSON list of
--- what differed (status null: claimed by a schedule, not checked yet); next_check_at is when its space's schedule checks it again (null when no schedule covers it), and
--- a scheduled check claims the row by moving it forward, so that several engines do not check one job twice.
+-- what differed; a row whose status is null was claimed by a schedule and not checked yet. next_check_at is when
+-- the space's schedule checks the job next (null: due at once, if a schedule covers it); a scheduled check claims
+-- the row by moving it forward, so that several engines do not check one job twice.
 CREATE TABLE job_drift (
   job_id        VARCHAR(64)      NOT NULL REFERENCES provisioning_jobs (id),
   status        VARCHAR(16),

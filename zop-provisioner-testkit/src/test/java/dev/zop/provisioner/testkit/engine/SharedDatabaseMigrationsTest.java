@@ -135,13 +135,14 @@ class SharedDatabaseMigrationsTest {
         s.execute("ALTER TABLE provisioning_jobs RESET (fillfactor)"); // V6__Job_rows_leave_room_for_updates
         s.execute("ALTER TABLE job_steps RESET (fillfactor)");
       }
+      s.execute("DROP TABLE job_drift"); // V9__drift_and_import (its column on job_revisions goes with V8's table)
       s.execute("DROP TABLE job_revisions"); // V8__job_revisions
       s.execute("DROP TABLE job_idempotency_keys"); // V7__idempotency_keys_table
       s.execute("ALTER TABLE provisioning_jobs ADD COLUMN idempotency_key VARCHAR(200)");
       s.execute("ALTER TABLE provisioning_jobs ADD COLUMN request_hash VARCHAR(64)");
       s.execute("ALTER TABLE provisioning_jobs ADD CONSTRAINT provisioning_jobs_idempotency"
           + " UNIQUE (org_id, idempotency_key)");
-      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8')");
+      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9')");
       s.execute("ALTER TABLE \"" + history + "\" RENAME TO \"flyway_schema_history\"");
       s.execute("ALTER TABLE \"flyway_schema_history\" RENAME CONSTRAINT \"" + history
           + "_pk\" TO \"flyway_schema_history_pk\"");
@@ -168,7 +169,7 @@ class SharedDatabaseMigrationsTest {
       assertThat(tableExists(db.url(), db.user(), db.password(), "flyway_schema_history")).isFalse();
       // the engine's history starts from a baseline at the version the old store had reached, then migrates on
       assertThat(history(db.url(), db.user(), db.password()))
-          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8");
+          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -189,7 +190,7 @@ class SharedDatabaseMigrationsTest {
       assertThat(zop.accounts().get(made.id()).name()).isEqualTo("from-before");
     }
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
-    assertThat(history(url, "sa", "")).containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8");
+    assertThat(history(url, "sa", "")).containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {
