@@ -7,7 +7,11 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCallException;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
@@ -77,6 +81,33 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     return Revision.of(List.of(ProviderStep.of("update-repository", List.of(ECR_DESCRIBE_REPOSITORIES,
         ECR_LIST_TAGS_FOR_RESOURCE, ECR_PUT_IMAGE_TAG_MUTABILITY, ECR_PUT_IMAGE_SCANNING_CONFIGURATION),
         ctx -> updateRepository(ctx, revised)))).inPlace("immutableTags", "scanOnPush");
+  }
+
+  /** The repository's tag immutability and scan on push, read back; the repository gone is missing. */
+  @Override
+  public CloudRead<List<Drift>> observe(RegistrySpec spec, Outputs recorded) {
+    if (!recorded.has(REPOSITORY_NAME)) {
+      return null;
+    }
+    return ProviderRead.of(List.of(ECR_DESCRIBE_REPOSITORIES), () -> {
+      DriftFindings found = new DriftFindings();
+      Repository repository = find(spec.name());
+      String resource = "ecr repository " + spec.name();
+      if (repository == null) {
+        return found.missing(resource).list();
+      }
+      return found.compare(resource, "immutableTags", spec.immutableTags(),
+              repository.imageTagMutability() == ImageTagMutability.IMMUTABLE)
+          .compare(resource, "scanOnPush", spec.scanOnPush(), repository.imageScanningConfiguration() != null
+              && Boolean.TRUE.equals(repository.imageScanningConfiguration().scanOnPush()))
+          .list();
+    });
+  }
+
+  /** Tag immutability and scan on push set back, as a revision to the same spec sets them. */
+  @Override
+  public Revision reconcile(RegistrySpec spec, Outputs recorded) {
+    return recorded.has(REPOSITORY_NAME) ? revise(spec, spec, recorded) : Revision.none();
   }
 
   private StepResult updateRepository(StepContext ctx, RegistrySpec revised) {

@@ -7,7 +7,11 @@ import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.PlanDefault;
+import dev.zop.provisioner.Drift;
+import dev.zop.provisioner.kit.DriftFindings;
+import dev.zop.provisioner.kit.ProviderRead;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
@@ -657,6 +661,35 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     ctx.log("replacing instance " + stale.get().instanceId() + " (" + stale.get().instanceType() + ") with one of "
         + revised.instanceType());
     return poll.waitFor(ctx, "Auto Scaling group " + name + " is replacing instance " + stale.get().instanceId());
+  }
+
+  /** The Auto Scaling group's min and max read back; the group gone is missing. */
+  @Override
+  public CloudRead<List<Drift>> observe(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(AUTO_SCALING_GROUP_NAME)) {
+      return null;
+    }
+    String name = recorded.get(AUTO_SCALING_GROUP_NAME);
+    return ProviderRead.of(List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS), () -> {
+      DriftFindings found = new DriftFindings();
+      AutoScalingGroup group = findGroup(name);
+      if (group == null) {
+        return found.missing("auto scaling group " + name).list();
+      }
+      return found.compare("auto scaling group " + name, "min", spec.min(), group.minSize())
+          .compare("auto scaling group " + name, "max", spec.max(), group.maxSize()).list();
+    });
+  }
+
+  /** The group's min and max set back (UpdateAutoScalingGroup, the desired count kept within them). */
+  @Override
+  public Revision reconcile(VmPoolSpec spec, Outputs recorded) {
+    if (!recorded.has(AUTO_SCALING_GROUP_NAME)) {
+      return Revision.none();
+    }
+    String name = recorded.get(AUTO_SCALING_GROUP_NAME);
+    return Revision.of(List.of(ProviderStep.of("resize-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
+        AUTOSCALING_UPDATE_AUTO_SCALING_GROUP), ctx -> resizeGroup(ctx, name, spec)))).inPlace("min", "max");
   }
 
   private StepResult resizeGroup(StepContext ctx, String name, VmPoolSpec revised) {

@@ -168,7 +168,20 @@ class AwsProviderTckIT extends ProviderTck {
             .allocatedStorageGb(20).vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             recorded -> ec2.revokeSecurityGroupIngress(r -> r.groupId(recorded.get("dbSecurityGroupId"))
                 .ipPermissions(p -> p.ipProtocol("tcp").fromPort(5432).toPort(5432)
-                    .ipRanges(i -> i.cidrIp("172.16.0.0/16"))))));
+                    .ipRanges(i -> i.cidrIp("172.16.0.0/16"))))),
+        // the pool's bounds changed in the console
+        new HandChange(VmPoolSpec.named("tck-drift-" + suffix).instanceType("t3.micro").size(1, 3)
+            .imageId("ami-12c6146b").vpcId(peerVpc).subnetIds(clusterSubnets).build(),
+            recorded -> autoscaling.updateAutoScalingGroup(r -> r.autoScalingGroupName(
+                recorded.get("autoScalingGroupName")).minSize(0).maxSize(6).desiredCapacity(1))),
+        // tags made mutable and scanning turned off in the console
+        new HandChange(RegistrySpec.builder().name("tck/drift-" + suffix).immutableTags(true).scanOnPush(true).build(),
+            recorded -> {
+              ecr.putImageTagMutability(r -> r.repositoryName("tck/drift-" + suffix)
+                  .imageTagMutability(software.amazon.awssdk.services.ecr.model.ImageTagMutability.MUTABLE));
+              ecr.putImageScanningConfiguration(r -> r.repositoryName("tck/drift-" + suffix)
+                  .imageScanningConfiguration(c -> c.scanOnPush(false)));
+            }));
   }
 
   @Override

@@ -118,6 +118,35 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
         revised)))).inPlace("immutableTags", "scanOnPush");
   }
 
+  /** The repository's tag immutability and vulnerability scanning read back; the repository gone is missing. */
+  @Override
+  public dev.zop.provisioner.spi.CloudRead<List<dev.zop.provisioner.Drift>> observe(RegistrySpec spec,
+      Outputs recorded) {
+    if (!recorded.has(REPOSITORY_NAME)) {
+      return null;
+    }
+    return dev.zop.provisioner.kit.ProviderRead.of(List.of(ARTIFACTREGISTRY_REPOSITORIES_GET), () -> {
+      dev.zop.provisioner.kit.DriftFindings found = new dev.zop.provisioner.kit.DriftFindings();
+      Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
+          () -> clients.artifactRegistry().getRepository(name(spec)));
+      String resource = "artifact registry repository " + repositoryId(spec);
+      if (existing == null) {
+        return found.missing(resource).list();
+      }
+      return found.compare(resource, "immutableTags", spec.immutableTags(),
+              existing.getDockerConfig().getImmutableTags())
+          .compare(resource, "scanOnPush", spec.scanOnPush(), existing.getVulnerabilityScanningConfig()
+              .getEnablementConfig() != Repository.VulnerabilityScanningConfig.EnablementConfig.DISABLED)
+          .list();
+    });
+  }
+
+  /** Tag immutability and scanning set back, as a revision to the same spec sets them. */
+  @Override
+  public dev.zop.provisioner.spi.Revision reconcile(RegistrySpec spec, Outputs recorded) {
+    return revise(spec, spec, recorded);
+  }
+
   private StepResult updateRepository(StepContext ctx, RegistrySpec spec) {
     Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
         () -> clients.artifactRegistry().getRepository(name(spec)));

@@ -162,6 +162,17 @@ class GcpProviderTckTest extends ProviderTck {
                   .setAutoscaling(cluster.getNodePools(0).getAutoscaling().toBuilder().setTotalMinNodeCount(0)
                       .setTotalMaxNodeCount(9))).build());
             }),
+        // tags made mutable and scanning turned off in the console
+        new HandChange(RegistrySpec.builder().name("tck/drift-" + suffix).immutableTags(true).scanOnPush(true)
+            .build(), recorded -> {
+              String path = FAKE.resources("artifactregistry").keySet().stream()
+                  .filter(p -> p.endsWith("/repositories/tck-drift-" + suffix)).findFirst().orElseThrow();
+              var repository = (Repository) parse(FAKE.get("artifactregistry", path), Repository.getDefaultInstance());
+              FAKE.put("artifactregistry", path, repository.toBuilder().setDockerConfig(repository.getDockerConfig()
+                  .toBuilder().setImmutableTags(false)).setVulnerabilityScanningConfig(repository
+                  .getVulnerabilityScanningConfig().toBuilder().setEnablementConfig(
+                      Repository.VulnerabilityScanningConfig.EnablementConfig.DISABLED)).build());
+            }),
         // a port taken off the clients' firewall rule, and the rule opened to one address only
         new HandChange(VmPoolSpec.named("tck-edge-" + suffix).instanceType("e2-small").size(1, 3).vpcId("tck-peer")
             .imageId(VmPoolDriver.DEFAULT_IMAGE).loadBalancer(true, "network").listenerPorts(List.of(80, 443))
