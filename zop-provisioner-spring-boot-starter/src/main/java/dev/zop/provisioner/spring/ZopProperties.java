@@ -41,6 +41,12 @@ public class ZopProperties {
   /** How often idle workers look for due work. */
   private Duration pollInterval;
 
+  /**
+   * How often the engine looks for jobs whose scheduled drift check is due (default one minute); a space schedules
+   * checks with config.driftCheckMinutes.
+   */
+  private Duration driftScheduleInterval;
+
   /** False for an instance that serves calls but runs no steps. */
   private boolean runWorkers = true;
 
@@ -131,6 +137,14 @@ public class ZopProperties {
 
   public void setPollInterval(Duration pollInterval) {
     this.pollInterval = pollInterval;
+  }
+
+  public Duration getDriftScheduleInterval() {
+    return driftScheduleInterval;
+  }
+
+  public void setDriftScheduleInterval(Duration driftScheduleInterval) {
+    this.driftScheduleInterval = driftScheduleInterval;
   }
 
   public boolean isRunWorkers() {

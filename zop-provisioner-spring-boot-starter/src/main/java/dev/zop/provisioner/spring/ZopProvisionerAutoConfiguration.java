@@ -59,6 +59,9 @@ public class ZopProvisionerAutoConfiguration {
     if (properties.getLeaseDuration() != null) {
       builder.leaseDuration(properties.getLeaseDuration());
     }
+    if (properties.getDriftScheduleInterval() != null) {
+      builder.driftScheduleInterval(properties.getDriftScheduleInterval());
+    }
     if (properties.getPollInterval() != null) {
       builder.pollInterval(properties.getPollInterval());
     }

@@ -116,6 +116,7 @@ class ZopAutoConfigurationTest {
       assertThat(p.path("description").asText()).as(p.get("name").asText()).isNotBlank();
     });
     assertThat(names).contains("zop.enabled", "zop.use-application-data-source", "zop.jdbc-url", "zop.schema",
-        "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers", "zop.simulated-cloud");
+        "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers", "zop.simulated-cloud",
+        "zop.drift-schedule-interval");
   }
 }
