@@ -62,6 +62,23 @@ final class ClientOptions {
         .bearerToken(resolvedToken).build();
   }
 
+  /**
+   * Shows {@code shown} as {@link #show} does, except that a table (asked for, or the default on a terminal) is
+   * {@code asText}, a view written for people, not the generic one.
+   */
+  void show(Object shown, java.util.function.Supplier<String> asText) {
+    if (!quiet && format().equals("table")) {
+      System.out.println(asText.get());
+    } else {
+      show(shown);
+    }
+  }
+
+  /** The output format: the one asked for, else a table on a terminal and JSON in a pipe. */
+  private String format() {
+    return output != null ? output : System.console() != null ? "table" : "json";
+  }
+
   void show(Object shown) {
     // a page as the REST API writes it: its items under data, the next page's cursor beside them
     Object value = shown instanceof dev.zop.provisioner.Page<?> page ? restPage(page) : shown;
@@ -72,7 +89,7 @@ final class ClientOptions {
       }
       return;
     }
-    String format = output != null ? output : System.console() != null ? "table" : "json";
+    String format = format();
     System.out.println(switch (format) {
       case "json" -> write(JSON, value).stripTrailing();
       case "yaml" -> write(YAML, value).stripTrailing();

@@ -255,12 +255,7 @@ final class JobsCommand {
       ResourceSpec revised = JobFile.readRevision(file);
       try (Provisioner zop = client.client()) {
         RevisionPlan plan = zop.jobs().planRevision(JobId.of(id), revised);
-        String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
-        if (client.quiet || !format.equals("table")) {
-          client.show(plan);
-          return 0;
-        }
-        System.out.println(describe(plan));
+        client.show(plan, () -> describe(plan));
       }
       return 0;
     }
@@ -349,12 +344,7 @@ final class JobsCommand {
     public Integer call() {
       try (Provisioner zop = client.client()) {
         DriftReport report = last ? zop.jobs().drift(JobId.of(id)) : zop.jobs().checkDrift(JobId.of(id));
-        String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
-        if (client.quiet || !format.equals("table")) {
-          client.show(report);
-        } else {
-          System.out.println(describe(report));
-        }
+        client.show(report, () -> describe(report));
         return report.status() == DriftReport.Status.IN_SYNC ? 0 : 3;
       }
     }
@@ -392,12 +382,7 @@ final class JobsCommand {
       try (Provisioner zop = client.client()) {
         if (plan) {
           RevisionPlan planned = zop.jobs().planReconcile(JobId.of(id));
-          String format = client.output != null ? client.output : System.console() != null ? "table" : "json";
-          if (client.quiet || !format.equals("table")) {
-            client.show(planned);
-          } else {
-            System.out.println(Diff.describe(planned));
-          }
+          client.show(planned, () -> Diff.describe(planned));
           return 0;
         }
         Job job = zop.jobs().reconcile(JobId.of(id));
