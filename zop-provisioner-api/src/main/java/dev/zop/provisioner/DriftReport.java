@@ -12,7 +12,7 @@ import java.util.Objects;
  * config. A check changes nothing; {@link Jobs#reconcile} puts back what it reports.
  *
  * @param drifts each attribute that differs and each resource that is missing; empty when in sync
- * @param cloudCalls how many read calls the check made to the cloud
+ * @param cloudCalls how many read calls the check made to the cloud; -1 when its provider does not count them
  * @param elapsedMillis how long the check took, cloud calls included
  */
 public record DriftReport(JobId jobId, Status status, List<Drift> drifts, Instant checkedAt, String checkedBy,

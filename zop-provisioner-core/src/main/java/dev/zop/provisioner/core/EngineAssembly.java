@@ -90,13 +90,13 @@ final class EngineAssembly {
         recommendationStore, jobs, engine.wake());
     this.ownedDataSource = owned;
     if (settings.runWorkers()) {
-      // database operations an engine left part-way: now, then every minute; and spaces' drift schedules, on the
-      // other thread, so a long pass of cloud reads does not hold recovery up
+      // two threads: a long pass of drift checks (cloud reads) must not hold recovery up
       this.recovery = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "zop-database-recovery-and-drift");
         t.setDaemon(true);
         return t;
       });
+      // database operations an engine left part-way: now, then every minute
       recovery.scheduleWithFixedDelay(databases::recover, 0, 60, TimeUnit.SECONDS);
       // spaces' drift schedules: a due job is claimed in the database, so engines sharing one check it once
       long every = builder.driftSchedulePoll.toMillis();

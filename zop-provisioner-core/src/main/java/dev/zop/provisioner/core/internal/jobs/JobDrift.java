@@ -113,7 +113,7 @@ public final class JobDrift {
     List<Drift> drifts = ProviderCalls.classified(driving.session(), read::read);
     long elapsed = Duration.ofNanos(System.nanoTime() - started).toMillis();
     DriftReport report = new DriftReport(job.id(), drifts.isEmpty() ? DriftReport.Status.IN_SYNC
-        : DriftReport.Status.DRIFTED, drifts, Timestamps.now(), actor, Math.max(read.calls(), 0), elapsed);
+        : DriftReport.Status.DRIFTED, drifts, Timestamps.now(), actor, read.calls(), elapsed);
     boolean news = db.tx(c -> {
       DriftReport before = read(c, job.id());
       write(c, report);
