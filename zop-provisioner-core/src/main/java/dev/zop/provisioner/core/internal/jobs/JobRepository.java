@@ -340,6 +340,34 @@ public final class JobRepository {
         id.value(), afterSeq, limit);
   }
 
+  /** Every job's events after {@code afterSeq}, oldest first: the tail a watcher of many jobs follows. */
+  List<JobEvent> eventsAfter(Connection c, long afterSeq, int limit) throws SQLException {
+    return Database.query(c, "SELECT seq, job_id, event_type, step_name, status, message, created_at"
+        + " FROM job_events WHERE seq > ? ORDER BY seq LIMIT ?", JobRepository::mapEvent, afterSeq, limit);
+  }
+
+  /** The events with these sequence numbers that exist now, oldest first. */
+  List<JobEvent> eventsNumbered(Connection c, List<Long> seqs) throws SQLException {
+    if (seqs.isEmpty()) {
+      return List.of();
+    }
+    return Database.query(c, "SELECT seq, job_id, event_type, step_name, status, message, created_at"
+        + " FROM job_events WHERE seq IN (" + String.join(", ", java.util.Collections.nCopies(seqs.size(), "?"))
+        + ") ORDER BY seq", JobRepository::mapEvent, seqs.toArray());
+  }
+
+  /** The highest event sequence number written so far; 0 when there is none. */
+  long lastEventSeq(Connection c) throws SQLException {
+    Long last = Database.queryOne(c, "SELECT MAX(seq) FROM job_events", rs -> rs.getLong(1));
+    return last == null ? 0 : last;
+  }
+
+  private static JobEvent mapEvent(ResultSet rs) throws SQLException {
+    return new JobEvent(JobId.of(rs.getString("job_id")), rs.getLong("seq"),
+        JobEventType.fromWire(rs.getString("event_type")), rs.getString("step_name"),
+        JobStatus.fromWire(rs.getString("status")), rs.getString("message"), Database.instant(rs, "created_at"));
+  }
+
   /** A job from the {@link #JOB_COLUMNS}. */
   private static JobRecord mapJob(ResultSet rs) throws SQLException {
     return stored(rs, 1).parse();

@@ -8,6 +8,7 @@ import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,12 +20,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers job events to watchers. One thread serves every watch: it reads each watched job's new events
- * from the database (so events written by other engines arrive too) and is woken early by local writes.
+ * Delivers job events to watchers. One thread serves every watch, reading the database (so events written by other
+ * engines arrive too), woken early by local writes. A new watch first catches up on its job's events; from then
+ * on every watch is served from one read of the event log's tail a round, however many jobs are watched, each
+ * event handed to the watchers of its job. An event's sequence number is given when it is inserted, and
+ * transactions commit in their own order: a number the tail skipped may belong to a transaction not yet committed,
+ * so it is looked for again each round for {@link #GAP_MILLIS} (a number a rolled-back insert took never comes).
+ * A job's own events commit in order (one writer holds a job at a time), so a watcher never misses one for another.
  */
 final class WatchHub implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
   private static final int BATCH = 500;
+  /** How long a skipped sequence number is looked for before it counts as a rolled-back insert's. */
+  static final long GAP_MILLIS = 30_000;
+  /** The skipped numbers kept at most (the oldest go first), and looked for in one read. */
+  private static final int MAX_GAPS = 1_000;
+  /**
+   * The jobs of new watches caught up in one round, at most: thousands of streams opening at once would otherwise
+   * hold every other watcher's events for as long as their reads take.
+   */
+  private static final int CATCH_UPS_PER_ROUND = 100;
 
   private final Database db;
   private final JobRepository jobs;
@@ -38,6 +53,10 @@ final class WatchHub implements AutoCloseable {
         return t;
       });
   private volatile boolean started;
+  /** The highest sequence number the tail has read; -1 until the first round. Only the hub's thread uses it. */
+  private long tail = -1;
+  /** Sequence numbers the tail skipped, with when they were first missed (millis), oldest first. */
+  private final Map<Long, Long> gaps = new LinkedHashMap<>();
 
   WatchHub(Database db, JobRepository jobs, JobSignals signals, Duration poll) {
     this.db = db;
@@ -64,12 +83,26 @@ final class WatchHub implements AutoCloseable {
   private void loop() {
     long seen = signals.generation();
     while (!thread.isShutdown()) {
-      // one read per watched job, however many watch it (a job page open in many consoles, say)
-      Map<JobId, List<Watch>> byJob = new HashMap<>();
-      for (Watch watch : watches) {
-        byJob.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
+      try {
+        if (tail < 0) {
+          // a little way back: an event numbered before the start whose transaction commits after it is read
+          tail = Math.max(0, db.read(jobs::lastEventSeq) - BATCH);
+        }
+        // a new watch reads its job's events so far, once; one read per job however many watch it
+        Map<JobId, List<Watch>> fresh = new HashMap<>();
+        for (Watch watch : watches) {
+          if (!watch.caughtUp && (fresh.size() < CATCH_UPS_PER_ROUND || fresh.containsKey(watch.jobId))) {
+            fresh.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
+          }
+        }
+        fresh.forEach(this::catchUp);
+        followTail();
+        if (fresh.size() == CATCH_UPS_PER_ROUND) {
+          continue; // more new watches wait: the next round starts at once
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("reading job events failed; will retry", e);
       }
-      byJob.forEach(this::deliver);
       try {
         seen = signals.awaitChange(seen, pollMillis);
       } catch (InterruptedException e) {
@@ -78,33 +111,72 @@ final class WatchHub implements AutoCloseable {
     }
   }
 
-  private void deliver(JobId jobId, List<Watch> watchers) {
-    try {
-      long from = Long.MAX_VALUE;
-      for (Watch watch : watchers) {
-        from = Math.min(from, watch.lastSeq);
+  private void catchUp(JobId jobId, List<Watch> watchers) {
+    long from = Long.MAX_VALUE;
+    for (Watch watch : watchers) {
+      from = Math.min(from, watch.lastSeq);
+    }
+    List<JobEvent> events;
+    do {
+      long after = from;
+      events = db.read(c -> jobs.events(c, jobId, after, BATCH));
+      for (JobEvent event : events) {
+        from = event.seq();
+        hand(event, watchers);
       }
-      List<JobEvent> events;
-      do {
-        long after = from;
-        events = db.read(c -> jobs.events(c, jobId, after, BATCH));
-        for (JobEvent event : events) {
-          from = event.seq();
-          for (Watch watch : watchers) {
-            if (event.seq() <= watch.lastSeq || !watches.contains(watch)) {
-              continue;
-            }
-            watch.lastSeq = event.seq();
-            try {
-              watch.listener.onEvent(event);
-            } catch (RuntimeException e) {
-              LOG.warn("a watcher of {} threw; it keeps receiving events", jobId, e);
-            }
-          }
+    } while (events.size() == BATCH);
+    watchers.forEach(watch -> watch.caughtUp = true);
+  }
+
+  /** The events committed since the last round, and those found in the numbers it skipped, to their watchers. */
+  private void followTail() {
+    Map<JobId, List<Watch>> byJob = new HashMap<>();
+    for (Watch watch : watches) {
+      if (watch.caughtUp) {
+        byJob.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
+      }
+    }
+    long now = System.currentTimeMillis();
+    gaps.values().removeIf(missedAt -> now - missedAt > GAP_MILLIS);
+    if (!gaps.isEmpty()) {
+      List<Long> missing = new ArrayList<>(gaps.keySet());
+      for (JobEvent event : db.read(c -> jobs.eventsNumbered(c, missing))) {
+        gaps.remove(event.seq());
+        hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+      }
+    }
+    List<JobEvent> events;
+    do {
+      long after = tail;
+      events = db.read(c -> jobs.eventsAfter(c, after, BATCH));
+      for (JobEvent event : events) {
+        for (long skipped = Math.max(tail + 1, event.seq() - MAX_GAPS); skipped < event.seq(); skipped++) {
+          missed(skipped, now);
         }
-      } while (events.size() == BATCH);
-    } catch (RuntimeException e) {
-      LOG.warn("reading events of {} failed; will retry", jobId, e);
+        tail = event.seq();
+        hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+      }
+    } while (events.size() == BATCH);
+  }
+
+  private void missed(long seq, long now) {
+    if (gaps.size() >= MAX_GAPS) {
+      gaps.remove(gaps.keySet().iterator().next());
+    }
+    gaps.put(seq, now);
+  }
+
+  private void hand(JobEvent event, List<Watch> watchers) {
+    for (Watch watch : watchers) {
+      if (event.seq() <= watch.lastSeq || !watches.contains(watch)) {
+        continue;
+      }
+      watch.lastSeq = event.seq();
+      try {
+        watch.listener.onEvent(event);
+      } catch (RuntimeException e) {
+        LOG.warn("a watcher of {} threw; it keeps receiving events", event.jobId(), e);
+      }
     }
   }
 
@@ -128,6 +200,8 @@ final class WatchHub implements AutoCloseable {
     final JobId jobId;
     final JobEventListener listener;
     long lastSeq;
+    /** Whether it has read its job's events so far; from then on the tail serves it. */
+    volatile boolean caughtUp;
 
     Watch(JobId jobId, JobEventListener listener) {
       this.jobId = jobId;
