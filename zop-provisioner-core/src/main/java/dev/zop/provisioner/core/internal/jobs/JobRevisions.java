@@ -65,7 +65,7 @@ public final class JobRevisions {
       List<RevisionChange> changes) {
 
     int number() {
-      return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+      return nextNumber(history);
     }
   }
 
@@ -86,12 +86,17 @@ public final class JobRevisions {
             + String.join(", ", p.changes().stream().map(RevisionChange::field).toList()));
   }
 
+  /** The number the next revision gets: 2 before any (the submitted config is 1), else one past the last. */
+  private static int nextNumber(List<JobRepository.RevisionRow> history) {
+    return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+  }
+
   /** A reconcile checked against the job: what drifted, and the steps that put it back. */
   private record Reconciling(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
       List<Drift> drifts, List<Step> definitions, JobService.Driving driving) {
 
     int number() {
-      return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+      return nextNumber(history);
     }
   }
 
@@ -154,7 +159,7 @@ public final class JobRevisions {
       List<JobRepository.RevisionRow> history, ResourceSpec config, List<Step> steps, boolean reconcile,
       String message) {
     JobId id = job.id();
-    int number = history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
+    int number = nextNumber(history);
     int firstStep = existing.stream().filter(s -> s.phase() == JobPhase.UPDATE).mapToInt(s -> s.index() + 1)
         .max().orElse(0);
     Instant now = Timestamps.now();

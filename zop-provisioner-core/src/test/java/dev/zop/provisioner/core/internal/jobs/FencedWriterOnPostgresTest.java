@@ -1,63 +1,30 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Locale;
-import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Every fenced-writer test on PostgreSQL, the store a service runs on, whose driver reports a batch's row counts
- * and waits on a held row lock in its own way. The server is the one the testkit's
- * PostgreSQL tests use ({@code ZOP_TEST_PG_URL}, {@code ZOP_TEST_PG_USER}, {@code ZOP_TEST_PG_PASSWORD}; default
- * {@code jdbc:postgresql://127.0.0.1:5432/test} as {@code postgres}); the engine's module cannot use the testkit,
- * which depends on it, so the schema is made here. An unreachable server fails the test.
+ * and waits on a held row lock in its own way, in a schema of its own ({@link PostgresTestSchema}).
  */
 class FencedWriterOnPostgresTest extends FencedWriterTest {
-  private static final String URL = env("ZOP_TEST_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
-  private static final String USER = env("ZOP_TEST_PG_USER", "postgres");
-  private static final String PASSWORD = env("ZOP_TEST_PG_PASSWORD", "");
-
-  private String schema;
+  private PostgresTestSchema schema;
 
   @Override
   DataSource store() {
-    schema = "zop_fenced_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-    run("CREATE SCHEMA " + schema);
-    PGSimpleDataSource pg = new PGSimpleDataSource();
-    pg.setUrl(URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + schema);
-    pg.setUser(USER);
-    pg.setPassword(PASSWORD);
-    pg.setApplicationName(schema); // so that its sessions can be told from other tests' on the same server
-    return pg;
+    schema = new PostgresTestSchema("zop_fenced_");
+    return schema.dataSource();
   }
 
   @Override
   String blockedSessions() {
-    return "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = '" + schema + "'"
+    // the schema's sessions carry its name as their application name
+    return "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = '" + schema.name + "'"
         + " AND cardinality(pg_blocking_pids(pid)) > 0";
   }
 
   @AfterEach
   void dropSchema() {
-    run("DROP SCHEMA " + schema + " CASCADE");
-  }
-
-  private static void run(String sql) {
-    try (Connection c = DriverManager.getConnection(URL, USER, PASSWORD); Statement s = c.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("PostgreSQL is not reachable at " + URL + " as " + USER + " ("
-          + e.getMessage() + "). Start it with scripts/ensure-services.sh or set ZOP_TEST_PG_URL.", e);
-    }
-  }
-
-  private static String env(String name, String fallback) {
-    String value = System.getenv(name);
-    return value == null || value.isBlank() ? fallback : value;
+    schema.drop();
   }
 }
