@@ -103,7 +103,7 @@ public final class EngineBenchmark {
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
           Rate engine = transitions("postgresql", jobs, threads,
-              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool);
+              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool, db);
           Map<String, Object> line = new LinkedHashMap<>();
           line.put("benchmark", "engine_vs_db_scheduler");
           line.put("store", "postgresql");
@@ -112,6 +112,7 @@ public final class EngineBenchmark {
           line.put("engine_steps_per_second", round(engine.perSecond()));
           line.put("engine_build_ms", round(engine.buildMillis()));
           line.put("engine_commits_per_step", round(engine.commitsPerUnit()));
+          line.put("engine_statements_per_step", round(engine.statementsPerUnit()));
           line.put("db_scheduler_executions_per_second", round(scheduler.perSecond()));
           line.put("db_scheduler_commits_per_execution", round(scheduler.commitsPerUnit()));
           line.put("engine_wal_bytes_per_step", round(engine.walBytesPerUnit()));
@@ -130,7 +131,9 @@ public final class EngineBenchmark {
         }
       }
     }
-    waitingJobs(waiting);
+    if (waiting > 0) {
+      waitingJobs(waiting);
+    }
   }
 
   /** Time from builder to a ready engine: a new store (migrations run) and an existing one. */
@@ -155,20 +158,27 @@ public final class EngineBenchmark {
    * the rest of the machine's CPU, in microseconds (NaN where not counted).
    */
   record Rate(double perSecond, double commitsPerUnit, double walBytesPerUnit, double jvmCpuMicrosPerUnit,
-      double otherCpuMicrosPerUnit, double buildMillis) {
+      double otherCpuMicrosPerUnit, double buildMillis, double statementsPerUnit) {
     static Rate of(double perSecond, long units, Counters before, Counters after) {
       double jvm = (after.jvmCpuNanos - before.jvmCpuNanos) / 1e3;
       double machine = (after.machineCpuTicks - before.machineCpuTicks) * 1e6 / TICKS_PER_SECOND;
       return new Rate(perSecond, (after.commits - before.commits) / (double) units,
-          (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units, Double.NaN);
+          (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units, Double.NaN,
+          Double.NaN);
     }
 
     static Rate unmeasured(double perSecond) {
-      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     Rate withBuildMillis(double millis) {
-      return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit, millis);
+      return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit, millis,
+          statementsPerUnit);
+    }
+
+    Rate withStatementsPerUnit(double value) {
+      return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit,
+          buildMillis, value);
     }
   }
 
@@ -245,6 +255,17 @@ public final class EngineBenchmark {
     config.setPassword(db.password());
     config.setMaximumPoolSize(size);
     config.setPoolName("db-scheduler");
+    return new HikariDataSource(config);
+  }
+
+  /** The pool the engine would make for itself: as many connections as its builder's default. */
+  private static HikariDataSource enginePool(PostgresTestDatabase db, int threads) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db.url());
+    config.setUsername(db.user());
+    config.setPassword(db.password());
+    config.setMaximumPoolSize(Math.max(10, threads / 2 + 4));
+    config.setPoolName("zop-provisioner");
     return new HikariDataSource(config);
   }
 
@@ -335,11 +356,16 @@ public final class EngineBenchmark {
    */
   private static void transitions(String store, int jobCount,
       Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
-    transitions(store, jobCount, Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), engine, null);
+    transitions(store, jobCount, Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), engine, null, null);
   }
 
+  /**
+   * With {@code counted} (PostgreSQL), the engine that runs the jobs does so on a pool of its own whose statements
+   * are counted, closed before the database's counters are read so its backends have reported them.
+   */
   private static Rate transitions(String store, int jobCount, int threads,
-      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats) throws Exception {
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats, PostgresTestDatabase counted)
+      throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
     Space space;
@@ -356,10 +382,17 @@ public final class EngineBenchmark {
     double seconds;
     long steps = jobCount * 4L;
     double buildMillis;
-    try (EmbeddedProvisioner worker = engine.apply(cloud).workerThreads(threads).build()) {
+    HikariDataSource enginePool = counted == null ? null : enginePool(counted, threads);
+    CountingDataSource statements = enginePool == null ? null : new CountingDataSource(enginePool);
+    try (EmbeddedProvisioner worker = (statements == null ? engine.apply(cloud)
+        : engine.apply(cloud).dataSource(statements)).workerThreads(threads).build()) {
       buildMillis = (System.nanoTime() - start) / 1e6;
-      awaitAllFinished(worker.dataSource(), space, ids.get(ids.size() - 1));
+      awaitAllFinished(enginePool != null ? enginePool : worker.dataSource(), space, ids.get(ids.size() - 1));
       seconds = (System.nanoTime() - start) / 1e9;
+    } finally {
+      if (enginePool != null) {
+        enginePool.close();
+      }
     }
     // the engine is closed: its connections have reported their commits. The check below reads every job, work
     // that is not the engine's, so it comes after.
@@ -382,9 +415,20 @@ public final class EngineBenchmark {
     line.put("steps_per_second", round(steps / seconds));
     line.put("transitions_per_second", round(2 * steps / seconds));
     line.put("build_ms", round(buildMillis));
+    if (statements != null) {
+      line.put("statements_per_step", round(statements.total() / (double) steps));
+      line.put("client_commits_per_step", round(statements.commits() / (double) steps));
+    }
     print(line);
+    if (statements != null && Boolean.getBoolean("bench.statements")) {
+      Map<String, Object> each = new LinkedHashMap<>();
+      each.put("benchmark", "statements_per_step_by_sql");
+      statements.statements().forEach((sql, n) -> each.put(sql.replace("\"", "'"), round(n / (double) steps)));
+      print(each);
+    }
     Rate rate = stats == null ? Rate.unmeasured(steps / seconds) : Rate.of(steps / seconds, steps, before, after);
-    return rate.withBuildMillis(buildMillis);
+    return rate.withBuildMillis(buildMillis).withStatementsPerUnit(
+        statements == null ? Double.NaN : statements.total() / (double) steps);
   }
 
   /**
@@ -534,7 +578,7 @@ public final class EngineBenchmark {
     return Math.round(value * 100) / 100.0;
   }
 
-  private static void print(Map<String, ?> fields) {
+  static void print(Map<String, ?> fields) {
     StringBuilder json = new StringBuilder("{");
     fields.forEach((k, v) -> {
       if (json.length() > 1) {

@@ -292,7 +292,12 @@ public final class JobRepository {
 
   /** Puts the job back in the queue: due after {@code delayMillis} by the database clock, unleased. */
   public void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
+    Database.execute(c, scheduled(id, delayMillis, dialect));
+  }
+
+  /** {@link #schedule} as a row write, to run in a batch with others under the job's fence. */
+  RowWrite scheduled(JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) {
+    return new RowWrite("UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
         + ", lease_owner = NULL, lease_until = NULL WHERE id = ?", delayMillis, id.value());
   }
 
