@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * histogram of millisecond buckets.
  */
 final class PollingProvider implements CloudProvider {
-  /** Lateness buckets: 0..9,999 ms one a millisecond, the rest in the last. */
-  static final int BUCKETS = 10_000;
+  /** Lateness buckets: 0..59,999 ms one a millisecond, the rest in the last. */
+  static final int BUCKETS = 60_000;
 
   private final CloudProvider sim;
   private final long everyMillis;

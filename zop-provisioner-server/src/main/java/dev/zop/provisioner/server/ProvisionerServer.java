@@ -43,7 +43,7 @@ public final class ProvisionerServer implements AutoCloseable {
   private ProvisionerServer(Builder builder) {
     ObjectMapper strict = WireJson.requests();
     this.streams = new JobEventStreams(builder.keepAlive, builder.maxEventStreams,
-        builder.maxEventStreamsPerCaller);
+        builder.maxEventStreamsPerCaller, builder.maxUnsentBytes, builder.maxUnsentTotalBytes);
     this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
     byte[] openApi;
     try {
@@ -135,6 +135,21 @@ public final class ProvisionerServer implements AutoCloseable {
     return app.port();
   }
 
+  /** Event streams open now. */
+  public int openEventStreams() {
+    return streams.open();
+  }
+
+  /** Event streams ended because their reader stopped reading, since start. */
+  public long droppedEventStreams() {
+    return streams.droppedSlowReaders();
+  }
+
+  /** Bytes the open event streams hold unsent, together. */
+  public long unsentEventBytes() {
+    return streams.unsent();
+  }
+
   /** Requests being handled right now, long polls included; what {@link #close()} waits for. */
   public long requestsInFlight() {
     return graceful.getCurrentRequestCount();
@@ -181,6 +196,8 @@ public final class ProvisionerServer implements AutoCloseable {
     private Duration keepAlive = Duration.ofSeconds(15);
     private int maxEventStreams = 10_000;
     private int maxEventStreamsPerCaller = 1_000;
+    private int maxUnsentBytes = JobEventStreams.DEFAULT_MAX_UNSENT_BYTES;
+    private long maxUnsentTotalBytes = JobEventStreams.DEFAULT_MAX_UNSENT_TOTAL_BYTES;
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private int maxConcurrentRequests = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
     private Duration admissionWait = Duration.ofMillis(100);
@@ -226,6 +243,21 @@ public final class ProvisionerServer implements AutoCloseable {
       }
       this.maxEventStreams = total;
       this.maxEventStreamsPerCaller = perCaller;
+      return this;
+    }
+
+    /**
+     * What an event stream may hold unsent before its reader counts as gone and the stream is ended (default 1 MiB),
+     * and what all streams together may hold (default 64 MiB; past it, any stream holding more than 16 KiB is
+     * ended at its next event). A reader that keeps up holds next to nothing; one that stopped reading is let go
+     * rather than held, and reconnects with {@code Last-Event-ID} to miss nothing.
+     */
+    public Builder eventStreamBacklog(int perStreamBytes, long totalBytes) {
+      if (perStreamBytes < 1024 || totalBytes < perStreamBytes) {
+        throw new IllegalArgumentException("an event stream's backlog is at least 1 KiB, and the total at least that");
+      }
+      this.maxUnsentBytes = perStreamBytes;
+      this.maxUnsentTotalBytes = totalBytes;
       return this;
     }
 

@@ -10,7 +10,22 @@ import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.CostComponent;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.sim.SimProvider;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.Outputs;
+import dev.zop.provisioner.spi.ProviderMetadata;
+import dev.zop.provisioner.spi.ProviderSession;
+import dev.zop.provisioner.spi.ResourceDriver;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepContext;
+import dev.zop.provisioner.spi.StepResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -101,6 +116,142 @@ class EventStreamsTest {
               return readUntil(again, "\r\n").startsWith("HTTP/1.1 200");
             }
           });
+    }
+  }
+
+  @Test
+  void aReaderThatStopsReadingIsDroppedAndWhatItHeldIsLetGo() throws Exception {
+    // a job that writes a 9,000-character log line every 10 ms, so that stalled readers overrun the kernel's socket
+    // buffers (megabytes on loopback) and then their backlog within seconds
+    try (ServerFixture fixture = ServerFixture.with(e -> e.provider(new Chatty(SimCloud.create())),
+        b -> b.eventStreamBacklog(64 * 1024, 1024 * 1024))) {
+      String busy;
+      try (Provisioner client = fixture.client(fixture.adminToken)) {
+        CloudAccount account = client.accounts().create(CloudAccountRequest.of(Chatty.ID, "chatty"));
+        Space space = client.spaces().create(SpaceRequest.of(Chatty.ID, "chatty", account.id()).region("r"));
+        busy = client.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("chatty")
+            .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24")).id().value();
+      }
+      List<Socket> stalled = new ArrayList<>();
+      java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+      try (Socket reading = open(fixture, fixture.adminToken, busy)) {
+        assertThat(readUntil(reading, "event: ")).startsWith("HTTP/1.1 200");
+        Thread reader = new Thread(() -> {
+          byte[] buffer = new byte[65536];
+          try {
+            for (int n = reading.getInputStream().read(buffer); n >= 0; n = reading.getInputStream().read(buffer)) {
+              read.addAndGet(n);
+            }
+          } catch (IOException closed) {
+            // the test is over
+          }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        for (int i = 0; i < 4; i++) {
+          Socket socket = new Socket();
+          socket.setReceiveBufferSize(1024); // before connecting, so the window the server sees is small
+          socket.connect(new java.net.InetSocketAddress("127.0.0.1", fixture.server.port()));
+          socket.getOutputStream().write(("GET /provisioning-jobs/" + busy + "/events/stream HTTP/1.1\r\n"
+              + "Host: 127.0.0.1\r\nAuthorization: Bearer " + fixture.adminToken + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+          stalled.add(socket); // and never read from
+        }
+        // the stalled streams are ended, each once its unsent frames pass the backlog
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+            .until(() -> fixture.server.droppedEventStreams() == stalled.size());
+        // what the dropped streams held is let go, and the reader that reads is still served
+        assertThat(fixture.server.openEventStreams()).isEqualTo(1);
+        assertThat(fixture.server.unsentEventBytes()).isLessThanOrEqualTo(64 * 1024);
+        long before = read.get();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> read.get() > before + 100_000);
+      } finally {
+        for (Socket socket : stalled) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * The simulated provider under another id, whose network job is one step that logs a 9,000-character line and
+   * waits 10 ms, for ever: a job whose event stream is a firehose.
+   */
+  private static final class Chatty implements CloudProvider {
+    static final String ID = "chatty";
+    private final CloudProvider sim;
+
+    Chatty(SimCloud cloud) {
+      this.sim = new SimProvider(cloud, ID);
+    }
+
+    @Override
+    public ProviderMetadata metadata() {
+      return sim.metadata();
+    }
+
+    @Override
+    public ProviderSession open(dev.zop.provisioner.CloudAccount account, String region) {
+      ProviderSession session = sim.open(account, region);
+      return new ProviderSession() {
+        @Override
+        public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
+          @SuppressWarnings("unchecked")
+          ResourceDriver<ResourceSpec> inner = (ResourceDriver<ResourceSpec>) session.driver(kind);
+          return new ResourceDriver<ResourceSpec>() {
+            @Override
+            public Class<ResourceSpec> specType() {
+              return inner.specType();
+            }
+
+            @Override
+            public List<FieldError> validate(ResourceSpec spec) {
+              return inner.validate(spec);
+            }
+
+            @Override
+            public List<Step> create(ResourceSpec spec) {
+              return List.of(new Step() {
+                @Override
+                public String name() {
+                  return "chatter";
+                }
+
+                @Override
+                public List<String> permissions() {
+                  return List.of();
+                }
+
+                @Override
+                public StepResult run(StepContext context) {
+                  context.log("x".repeat(9_000));
+                  return StepResult.waitFor(Duration.ofMillis(10), "chattering");
+                }
+              });
+            }
+
+            @Override
+            public List<Step> teardown(ResourceSpec spec, Outputs recorded) {
+              return List.of();
+            }
+
+            @Override
+            public List<CostComponent> price(ResourceSpec spec, String region) {
+              return inner.price(spec, region);
+            }
+          };
+        }
+
+        @Override
+        public Failure classify(Throwable error) {
+          return session.classify(error);
+        }
+
+        @Override
+        public void close() {
+          session.close();
+        }
+      };
     }
   }
 

@@ -31,12 +31,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *
  * <p>An open stream holds no thread: the request is asynchronous, events are queued as the engine's watcher
  * delivers them and written without blocking when the connection can take them, and one shared timer writes the
- * keep-alives. A reader that stops reading is dropped once its queue holds {@link #MAX_PENDING_BYTES}. Streams are
- * bounded per caller (429) and in total (503), both with {@code Retry-After}.
+ * keep-alives. A reader that stops reading is dropped once its queue holds {@code maxUnsentBytes}, or more than
+ * {@link #FAIR_SHARE_BYTES} while all queues together hold {@code maxUnsentTotalBytes}: however many readers stall,
+ * what they hold is bounded, and each can reconnect with {@code Last-Event-ID} and miss nothing (the events are in
+ * the store). Streams are bounded per caller (429) and in total (503), both with {@code Retry-After}.
  */
 public final class JobEventStreams {
-  /** What one stream may hold unsent before its reader counts as gone. */
-  static final int MAX_PENDING_BYTES = 1 << 20;
+  /** What one stream may hold unsent before its reader counts as gone, by default. */
+  public static final int DEFAULT_MAX_UNSENT_BYTES = 1 << 20;
+  /** What all streams together may hold unsent, by default. */
+  public static final long DEFAULT_MAX_UNSENT_TOTAL_BYTES = 64L << 20;
+  /**
+   * Past the total, a stream holding more than this unsent is dropped at its next frame: a reader that keeps up
+   * holds next to nothing (its frames go out as they come), so what the budget holds is the stalled readers'.
+   */
+  static final int FAIR_SHARE_BYTES = 16 << 10;
   /** The response buffer of a stream: frames larger than it are written straight through. */
   static final int STREAM_BUFFER_BYTES = 512;
   private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.UTF_8);
@@ -44,6 +53,11 @@ public final class JobEventStreams {
   private final Duration keepAlive;
   private final int maxStreams;
   private final int maxStreamsPerCaller;
+  private final int maxUnsentBytes;
+  private final long maxUnsentTotalBytes;
+  /** What every open stream holds unsent, together. */
+  private final AtomicLong unsentTotal = new AtomicLong();
+  private final java.util.concurrent.atomic.LongAdder dropped = new java.util.concurrent.atomic.LongAdder();
   private final Set<Stream> open = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> perCaller = new ConcurrentHashMap<>();
   private final AtomicInteger total = new AtomicInteger();
@@ -55,6 +69,13 @@ public final class JobEventStreams {
   private volatile boolean stopping;
 
   public JobEventStreams(Duration keepAlive, int maxStreams, int maxStreamsPerCaller) {
+    this(keepAlive, maxStreams, maxStreamsPerCaller, DEFAULT_MAX_UNSENT_BYTES, DEFAULT_MAX_UNSENT_TOTAL_BYTES);
+  }
+
+  public JobEventStreams(Duration keepAlive, int maxStreams, int maxStreamsPerCaller, int maxUnsentBytes,
+      long maxUnsentTotalBytes) {
+    this.maxUnsentBytes = maxUnsentBytes;
+    this.maxUnsentTotalBytes = maxUnsentTotalBytes;
     this.keepAlive = keepAlive;
     this.maxStreams = maxStreams;
     this.maxStreamsPerCaller = maxStreamsPerCaller;
@@ -72,6 +93,16 @@ public final class JobEventStreams {
   /** Streams open now. */
   public int open() {
     return open.size();
+  }
+
+  /** Bytes queued unsent, over every open stream. */
+  public long unsent() {
+    return unsentTotal.get();
+  }
+
+  /** Streams dropped because their reader stopped reading, since the service started. */
+  public long droppedSlowReaders() {
+    return dropped.sum();
   }
 
   Object serve(Call call) throws IOException {
@@ -203,14 +234,25 @@ public final class JobEventStreams {
     }
 
     void enqueue(byte[] frame) {
-      if (ended.isDone()) {
-        return;
+      boolean overrun;
+      // counted under end()'s lock, which it takes once the stream has ended: the total never keeps a dropped
+      // stream's bytes. end() itself runs outside it, as it completes the request.
+      synchronized (pendingBytes) {
+        if (ended.isDone()) {
+          return;
+        }
+        long mine = pendingBytes.addAndGet(frame.length);
+        long all = unsentTotal.addAndGet(frame.length);
+        overrun = mine > maxUnsentBytes || (all > maxUnsentTotalBytes && mine > FAIR_SHARE_BYTES);
+        if (!overrun) {
+          pending.add(frame);
+        }
       }
-      if (pendingBytes.addAndGet(frame.length) > MAX_PENDING_BYTES) {
+      if (overrun) {
+        dropped.increment();
         end(); // a reader that stopped reading: its queue is let go rather than held
         return;
       }
-      pending.add(frame);
       drain();
     }
 
@@ -227,7 +269,13 @@ public final class JobEventStreams {
             out.flush();
             continue;
           }
-          pendingBytes.addAndGet(-next.length);
+          synchronized (pendingBytes) {
+            if (ended.isDone()) {
+              return; // end() has let go of what was queued, this frame's bytes with it
+            }
+            pendingBytes.addAndGet(-next.length);
+            unsentTotal.addAndGet(-next.length);
+          }
           out.write(next);
           unflushed = true;
           lastWrite = System.nanoTime();
@@ -256,7 +304,10 @@ public final class JobEventStreams {
         watching.close();
       }
       open.remove(this);
-      pending.clear();
+      synchronized (pendingBytes) {
+        pending.clear();
+        unsentTotal.addAndGet(-pendingBytes.getAndSet(0));
+      }
       release(caller);
     }
   }
