@@ -220,6 +220,13 @@ public final class EngineBenchmark {
    */
   record Counters(long commits, long walBytes, long jvmCpuNanos, long machineCpuTicks) {}
 
+  /** The CPU time, in microseconds, the machine spent outside this JVM between two readings. */
+  static double otherCpuMicros(Counters before, Counters after) {
+    double jvm = (after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3;
+    double machine = (after.machineCpuTicks() - before.machineCpuTicks()) * 1e6 / TICKS_PER_SECOND;
+    return machine - jvm;
+  }
+
   /** Linux's USER_HZ, the unit of /proc/stat; 100 on every architecture Java runs on here. */
   static final double TICKS_PER_SECOND = 100;
 

@@ -117,7 +117,7 @@ public final class EnginesBenchmark {
         .collect(java.util.stream.Collectors.joining("/")));
     line.put("commits_per_step", round((after.commits() - before.commits()) / (double) steps));
     line.put("jvm_cpu_us_per_step", round((after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3 / steps));
-    line.put("other_cpu_us_per_step", round(otherCpuMicros(before, after) / steps));
+    line.put("other_cpu_us_per_step", round(EngineBenchmark.otherCpuMicros(before, after) / steps));
     line.put("machine_busy_share", round(busyShare(before, after, elapsed)));
     EngineBenchmark.print(line);
     if (failed(stats, space) > 0) {
@@ -153,10 +153,6 @@ public final class EnginesBenchmark {
       AtomicLongArray lateness = provider.takeLateness();
       long handled = provider.polls() - polls;
       EngineBenchmark.Counters after = EngineBenchmark.counters(stats);
-      long counted = 0;
-      for (int i = 0; i < lateness.length(); i++) {
-        counted += lateness.get(i);
-      }
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("benchmark", "engines_wake_up");
       line.put("store", "postgresql");
@@ -165,12 +161,12 @@ public final class EnginesBenchmark {
       line.put("poll_every_seconds", every.toSeconds());
       line.put("polls_due_per_second", round(pollers / (double) every.toSeconds()));
       line.put("polls_handled_per_second", round(handled / elapsed));
-      line.put("lateness_ms_p50", quantile(lateness, counted, 0.5));
-      line.put("lateness_ms_p90", quantile(lateness, counted, 0.9));
-      line.put("lateness_ms_p99", quantile(lateness, counted, 0.99));
-      line.put("lateness_ms_max", quantile(lateness, counted, 1.0));
+      line.put("lateness_ms_p50", PollingProvider.quantile(lateness, 0.5));
+      line.put("lateness_ms_p90", PollingProvider.quantile(lateness, 0.9));
+      line.put("lateness_ms_p99", PollingProvider.quantile(lateness, 0.99));
+      line.put("lateness_ms_max", PollingProvider.quantile(lateness, 1.0));
       line.put("jvm_cpu_us_per_poll", round((after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3 / handled));
-      line.put("other_cpu_us_per_poll", round(otherCpuMicros(before, after) / handled));
+      line.put("other_cpu_us_per_poll", round(EngineBenchmark.otherCpuMicros(before, after) / handled));
       line.put("machine_busy_share", round(busyShare(before, after, elapsed)));
       EngineBenchmark.print(line);
     } finally {
@@ -184,17 +180,6 @@ public final class EnginesBenchmark {
         .jdbc(db.url(), db.user(), db.password());
   }
 
-  static long quantile(AtomicLongArray buckets, long total, double q) {
-    long wanted = (long) Math.ceil(q * total);
-    long seen = 0;
-    for (int i = 0; i < buckets.length(); i++) {
-      seen += buckets.get(i);
-      if (seen >= wanted && seen > 0) {
-        return i;
-      }
-    }
-    return -1;
-  }
 
   /** Waits, reading every 20 ms, until no job of the space is pending or running. */
   private static void awaitNoneUnfinished(HikariDataSource stats, Space space) throws Exception {
@@ -227,11 +212,6 @@ public final class EnginesBenchmark {
     }
   }
 
-  private static double otherCpuMicros(EngineBenchmark.Counters before, EngineBenchmark.Counters after) {
-    double jvm = (after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3;
-    double machine = (after.machineCpuTicks() - before.machineCpuTicks()) * 1e6 / EngineBenchmark.TICKS_PER_SECOND;
-    return machine - jvm;
-  }
 
   /** The share of the machine's CPUs busy over {@code seconds}. */
   private static double busyShare(EngineBenchmark.Counters before, EngineBenchmark.Counters after, double seconds) {

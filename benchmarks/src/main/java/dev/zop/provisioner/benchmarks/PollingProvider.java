@@ -1,19 +1,14 @@
 package dev.zop.provisioner.benchmarks;
 
 import dev.zop.provisioner.CloudAccount;
-import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
-import dev.zop.provisioner.CostComponent;
-import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
+import dev.zop.provisioner.testkit.ReplacedSteps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +31,7 @@ final class PollingProvider implements CloudProvider {
   /** Lateness buckets: 0..59,999 ms one a millisecond, the rest in the last. */
   static final int BUCKETS = 60_000;
 
-  private final CloudProvider sim;
+  private final CloudProvider replaced;
   private final long everyMillis;
   private final AtomicLong firstRuns = new AtomicLong();
   private final AtomicLong polls = new AtomicLong();
@@ -46,8 +41,23 @@ final class PollingProvider implements CloudProvider {
     if (every.toMillis() < 2_000) {
       throw new IllegalArgumentException("polls at least 2 s apart, not " + every);
     }
-    this.sim = sim;
     this.everyMillis = every.toMillis();
+    this.replaced = new ReplacedSteps(sim, JobKind.NETWORK, List.of(new Step() {
+      @Override
+      public String name() {
+        return "poll";
+      }
+
+      @Override
+      public List<String> permissions() {
+        return List.of();
+      }
+
+      @Override
+      public StepResult run(StepContext context) {
+        return poll(context.jobId().value().hashCode(), context.startedAt(), Instant.now());
+      }
+    }));
   }
 
   /** Jobs whose step has run once and parked. */
@@ -60,6 +70,23 @@ final class PollingProvider implements CloudProvider {
     return polls.get();
   }
 
+  /** The smallest lateness (ms) at or below which a share {@code q} of a histogram's polls ran; -1 when empty. */
+  static long quantile(AtomicLongArray buckets, double q) {
+    long total = 0;
+    for (int i = 0; i < buckets.length(); i++) {
+      total += buckets.get(i);
+    }
+    long wanted = (long) Math.ceil(q * total);
+    long seen = 0;
+    for (int i = 0; i < buckets.length(); i++) {
+      seen += buckets.get(i);
+      if (seen >= wanted && seen > 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Starts a new lateness histogram and returns the one filled so far. */
   AtomicLongArray takeLateness() {
     AtomicLongArray taken = lateness;
@@ -69,78 +96,12 @@ final class PollingProvider implements CloudProvider {
 
   @Override
   public ProviderMetadata metadata() {
-    return sim.metadata();
+    return replaced.metadata();
   }
 
   @Override
   public ProviderSession open(CloudAccount account, String region) {
-    ProviderSession session = sim.open(account, region);
-    return new ProviderSession() {
-      @Override
-      public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
-        @SuppressWarnings("unchecked")
-        ResourceDriver<ResourceSpec> inner = (ResourceDriver<ResourceSpec>) session.driver(kind);
-        return kind == JobKind.NETWORK ? new Polling(inner) : inner;
-      }
-
-      @Override
-      public Failure classify(Throwable error) {
-        return session.classify(error);
-      }
-
-      @Override
-      public void close() {
-        session.close();
-      }
-    };
-  }
-
-  private final class Polling implements ResourceDriver<ResourceSpec> {
-    private final ResourceDriver<ResourceSpec> inner;
-
-    Polling(ResourceDriver<ResourceSpec> inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public Class<ResourceSpec> specType() {
-      return inner.specType();
-    }
-
-    @Override
-    public List<FieldError> validate(ResourceSpec spec) {
-      return inner.validate(spec);
-    }
-
-    @Override
-    public List<Step> create(ResourceSpec spec) {
-      return List.of(new Step() {
-        @Override
-        public String name() {
-          return "poll";
-        }
-
-        @Override
-        public List<String> permissions() {
-          return List.of();
-        }
-
-        @Override
-        public StepResult run(StepContext context) {
-          return poll(context.jobId().value().hashCode(), context.startedAt(), Instant.now());
-        }
-      });
-    }
-
-    @Override
-    public List<Step> teardown(ResourceSpec spec, Outputs recorded) {
-      return List.of();
-    }
-
-    @Override
-    public List<CostComponent> price(ResourceSpec spec, String region) {
-      return inner.price(spec, region);
-    }
+    return replaced.open(account, region);
   }
 
   /**

@@ -91,7 +91,7 @@ public final class WaitingJobsBenchmark {
         line.put("polls_meanwhile", provider.polls());
         line.put("commits_per_job", round((after.commits() - before.commits()) / (double) added));
         line.put("jvm_cpu_us_per_job", round((after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3 / added));
-        line.put("other_cpu_us_per_job", round(otherCpuMicros(before, after) / added));
+        line.put("other_cpu_us_per_job", round(EngineBenchmark.otherCpuMicros(before, after) / added));
         line.put("heap_used_mb", round(heapAfterGc() / 1024.0 / 1024.0));
         line.put("heap_max_mb", round(Runtime.getRuntime().maxMemory() / 1024.0 / 1024.0));
         line.put("live_threads", ManagementFactory.getThreadMXBean().getThreadCount());
@@ -121,12 +121,7 @@ public final class WaitingJobsBenchmark {
     do {
       Thread.sleep(10_000);
       windows++;
-      AtomicLongArray window = provider.takeLateness();
-      long counted = 0;
-      for (int i = 0; i < window.length(); i++) {
-        counted += window.get(i);
-      }
-      lastP99 = quantile(window, counted, 0.99);
+      lastP99 = PollingProvider.quantile(provider.takeLateness(), 0.99);
     } while (lastP99 >= 1_000 && windows < 180);
     Map<String, Object> catchUp = new LinkedHashMap<>();
     catchUp.put("benchmark", "waiting_jobs_catch_up");
@@ -171,30 +166,18 @@ public final class WaitingJobsBenchmark {
     line.put("lateness_polls", counted);
     for (double q : new double[] {0.5, 0.9, 0.99, 0.999}) {
       line.put("lateness_ms_p" + (q * 100 == Math.floor(q * 100) ? String.valueOf((int) (q * 100))
-          : String.valueOf(q * 100)), quantile(lateness, counted, q));
+          : String.valueOf(q * 100)), PollingProvider.quantile(lateness, q));
     }
-    line.put("lateness_ms_max", quantile(lateness, counted, 1.0));
+    line.put("lateness_ms_max", PollingProvider.quantile(lateness, 1.0));
     line.put("lateness_over_60s", lateness.get(PollingProvider.BUCKETS - 1));
     line.put("commits_per_poll", round((after.commits() - before.commits()) / (double) handled));
     line.put("jvm_cpu_us_per_poll", round((after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3 / handled));
-    line.put("other_cpu_us_per_poll", round(otherCpuMicros(before, after) / handled));
+    line.put("other_cpu_us_per_poll", round(EngineBenchmark.otherCpuMicros(before, after) / handled));
     line.put("heap_used_mb", round(heapAfterGc() / 1024.0 / 1024.0));
     line.put("live_threads", ManagementFactory.getThreadMXBean().getThreadCount());
     EngineBenchmark.print(line);
   }
 
-  /** The smallest bucket (milliseconds) at or below which a share {@code q} of the counted polls ran. */
-  private static long quantile(AtomicLongArray buckets, long total, double q) {
-    long wanted = (long) Math.ceil(q * total);
-    long seen = 0;
-    for (int i = 0; i < buckets.length(); i++) {
-      seen += buckets.get(i);
-      if (seen >= wanted && seen > 0) {
-        return i;
-      }
-    }
-    return -1;
-  }
 
   /** Jobs {@code from} to {@code to} (exclusive), submitted from eight threads. */
   private static void submit(EmbeddedProvisioner zop, Space space, int from, int to) throws Exception {
@@ -218,11 +201,6 @@ public final class WaitingJobsBenchmark {
     }
   }
 
-  private static double otherCpuMicros(EngineBenchmark.Counters before, EngineBenchmark.Counters after) {
-    double jvm = (after.jvmCpuNanos() - before.jvmCpuNanos()) / 1e3;
-    double machine = (after.machineCpuTicks() - before.machineCpuTicks()) * 1e6 / EngineBenchmark.TICKS_PER_SECOND;
-    return machine - jvm;
-  }
 
   private static long heapAfterGc() throws InterruptedException {
     System.gc();

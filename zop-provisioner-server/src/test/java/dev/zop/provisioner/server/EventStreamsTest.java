@@ -10,22 +10,14 @@ import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Provisioner;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
-import dev.zop.provisioner.CostComponent;
-import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.sim.SimCloud;
 import dev.zop.provisioner.sim.SimProvider;
 import dev.zop.provisioner.spec.RegistrySpec;
-import dev.zop.provisioner.spec.ResourceSpec;
-import dev.zop.provisioner.spi.CloudProvider;
-import dev.zop.provisioner.spi.Outputs;
-import dev.zop.provisioner.spi.ProviderMetadata;
-import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
+import dev.zop.provisioner.testkit.ReplacedSteps;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -40,6 +32,8 @@ import org.junit.jupiter.api.Test;
 /** Server-Sent Events streams that hold no thread while idle, bounded per caller and in total. */
 class EventStreamsTest {
   private static final int STREAMS = 1000;
+  /** A provider id for the simulated cloud whose network jobs write a firehose of events. */
+  private static final String CHATTY = "chatty";
 
   @Test
   void aThousandOpenStreamsHoldNoThreadAndTheRestOfTheApiIsAnswered() throws Exception {
@@ -123,12 +117,31 @@ class EventStreamsTest {
   void aReaderThatStopsReadingIsDroppedAndWhatItHeldIsLetGo() throws Exception {
     // a job that writes a 9,000-character log line every 10 ms, so that stalled readers overrun the kernel's socket
     // buffers (megabytes on loopback) and then their backlog within seconds
-    try (ServerFixture fixture = ServerFixture.with(e -> e.provider(new Chatty(SimCloud.create())),
+    Step chatter = new Step() {
+      @Override
+      public String name() {
+        return "chatter";
+      }
+
+      @Override
+      public List<String> permissions() {
+        return List.of();
+      }
+
+      @Override
+      public StepResult run(StepContext context) {
+        context.log("x".repeat(9_000));
+        return StepResult.waitFor(Duration.ofMillis(10), "chattering");
+      }
+    };
+    try (ServerFixture fixture = ServerFixture.with(
+        e -> e.provider(new ReplacedSteps(new SimProvider(SimCloud.create(), CHATTY), JobKind.NETWORK,
+            List.of(chatter))),
         b -> b.eventStreamBacklog(64 * 1024, 1024 * 1024))) {
       String busy;
       try (Provisioner client = fixture.client(fixture.adminToken)) {
-        CloudAccount account = client.accounts().create(CloudAccountRequest.of(Chatty.ID, "chatty"));
-        Space space = client.spaces().create(SpaceRequest.of(Chatty.ID, "chatty", account.id()).region("r"));
+        CloudAccount account = client.accounts().create(CloudAccountRequest.of(CHATTY, "chatty"));
+        Space space = client.spaces().create(SpaceRequest.of(CHATTY, "chatty", account.id()).region("r"));
         busy = client.jobs().submit(space.id(), dev.zop.provisioner.spec.NetworkSpec.named("chatty")
             .cidr("10.0.0.0/16").subnet("a", "10.0.1.0/24")).id().value();
       }
@@ -170,88 +183,6 @@ class EventStreamsTest {
           socket.close();
         }
       }
-    }
-  }
-
-  /**
-   * The simulated provider under another id, whose network job is one step that logs a 9,000-character line and
-   * waits 10 ms, for ever: a job whose event stream is a firehose.
-   */
-  private static final class Chatty implements CloudProvider {
-    static final String ID = "chatty";
-    private final CloudProvider sim;
-
-    Chatty(SimCloud cloud) {
-      this.sim = new SimProvider(cloud, ID);
-    }
-
-    @Override
-    public ProviderMetadata metadata() {
-      return sim.metadata();
-    }
-
-    @Override
-    public ProviderSession open(dev.zop.provisioner.CloudAccount account, String region) {
-      ProviderSession session = sim.open(account, region);
-      return new ProviderSession() {
-        @Override
-        public ResourceDriver<? extends ResourceSpec> driver(JobKind kind) {
-          @SuppressWarnings("unchecked")
-          ResourceDriver<ResourceSpec> inner = (ResourceDriver<ResourceSpec>) session.driver(kind);
-          return new ResourceDriver<ResourceSpec>() {
-            @Override
-            public Class<ResourceSpec> specType() {
-              return inner.specType();
-            }
-
-            @Override
-            public List<FieldError> validate(ResourceSpec spec) {
-              return inner.validate(spec);
-            }
-
-            @Override
-            public List<Step> create(ResourceSpec spec) {
-              return List.of(new Step() {
-                @Override
-                public String name() {
-                  return "chatter";
-                }
-
-                @Override
-                public List<String> permissions() {
-                  return List.of();
-                }
-
-                @Override
-                public StepResult run(StepContext context) {
-                  context.log("x".repeat(9_000));
-                  return StepResult.waitFor(Duration.ofMillis(10), "chattering");
-                }
-              });
-            }
-
-            @Override
-            public List<Step> teardown(ResourceSpec spec, Outputs recorded) {
-              return List.of();
-            }
-
-            @Override
-            public List<CostComponent> price(ResourceSpec spec, String region) {
-              return inner.price(spec, region);
-            }
-          };
-        }
-
-        @Override
-        public Failure classify(Throwable error) {
-          return session.classify(error);
-        }
-
-        @Override
-        public void close() {
-          session.close();
-        }
-      };
     }
   }
 
