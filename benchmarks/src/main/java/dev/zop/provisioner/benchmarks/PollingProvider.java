@@ -8,7 +8,7 @@ import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
-import dev.zop.provisioner.testkit.ReplacedSteps;
+import dev.zop.provisioner.sim.ReplacedSteps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

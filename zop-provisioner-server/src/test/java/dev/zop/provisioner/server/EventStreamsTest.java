@@ -17,7 +17,7 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
-import dev.zop.provisioner.testkit.ReplacedSteps;
+import dev.zop.provisioner.sim.ReplacedSteps;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package dev.zop.provisioner.testkit;
+package dev.zop.provisioner.sim;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CostComponent;
@@ -19,7 +19,7 @@ import java.util.Objects;
  * A provider (a test double around another, usually the simulated one) whose jobs of one kind run the given steps
  * instead of the provider's own, and tear down with none; validation, prices and every other kind are the
  * provider's. For tests and benchmarks that need a job to behave a particular way: poll for ever, write a firehose
- * of events.
+ * of events. A test double, as the simulated provider is.
  */
 public final class ReplacedSteps implements CloudProvider {
   private final CloudProvider provider;
