@@ -7,6 +7,9 @@ import java.util.List;
 public interface CloudAccounts {
   CloudAccount create(CloudAccountRequest request);
 
+  /** The providers this engine has loaded, by id: what an account's {@code provider} may name. */
+  List<ProviderInfo> providers();
+
   CloudAccount get(CloudAccountId id);
 
   /** Newest first. */

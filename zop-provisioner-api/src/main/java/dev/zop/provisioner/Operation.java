@@ -9,6 +9,7 @@ public enum Operation {
   ACCOUNTS_CREATE("space:create"),
   ACCOUNTS_GET("space:view"),
   ACCOUNTS_LIST("space:view"),
+  PROVIDERS_LIST("space:view"),
   ACCOUNTS_LIST_CLUSTERS("space:view"),
   ACCOUNTS_REGISTER_CLUSTER_ACCESS("space:update"),
   ACCOUNTS_REVOKE_CLUSTER_ACCESS("space:update"),
@@ -69,6 +70,7 @@ public enum Operation {
   REMEDIATIONS_AWAIT("provisioning:view"),
   REMEDIATIONS_AUDIT("provisioning:view"),
   RECOMMENDATIONS_PUT("provisioning:create"),
+  RECOMMENDATIONS_LIST("provisioning:view"),
   TEMPLATES_LIST("provisioning:view"),
 
   /** The service's audit log of the organisation's calls. */

@@ -9,7 +9,10 @@ import java.util.Set;
  * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, the estimated
  * monthly cost, and the state its steps will record.
  *
- * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
+ * @param monthlyTotal the sum of the known prices, at the size the job starts at (a node group's desired size or its
+ *     minimum, a pool's minimum); {@code complete} says whether any line had no price
+ * @param monthlyTotalAtMax the same sum with every node group and pool at its maximum size: what the job costs at
+ *     most once it has scaled out; equal to {@code monthlyTotal} for what does not scale
  * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
  * @param defaults what the provider filled in that the spec left out, and why; the job runs with them
  * @param warnings what a person should know before the job runs that does not stop it
@@ -19,14 +22,22 @@ import java.util.Set;
 public record Plan(
     JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
     BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
-    List<PlanWarning> warnings, List<PlanState> state) {
+    List<PlanWarning> warnings, List<PlanState> state, BigDecimal monthlyTotalAtMax) {
 
   public Plan {
+    monthlyTotalAtMax = monthlyTotalAtMax == null ? monthlyTotal : monthlyTotalAtMax;
     steps = List.copyOf(steps);
     costs = List.copyOf(costs);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
     state = state == null ? List.of() : List.copyOf(state);
+  }
+
+  /** A plan whose total does not change with scale, as plans were before they priced the maximum. */
+  public Plan(JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
+      BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
+      List<PlanWarning> warnings, List<PlanState> state) {
+    this(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings, state, null);
   }
 
   /** A plan without its state's declaration, as plans were before they listed it. */
@@ -44,12 +55,22 @@ public record Plan(
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
       List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings,
       List<PlanState> state) {
-    BigDecimal total = costs.stream()
+    boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
+    return new Plan(kind, provider, region, steps, costs, known(costs), complete, pricesAsOf, defaults, warnings,
+        state, null);
+  }
+
+  /** This plan with the total its costs reach at maximum size ({@code atMax}, priced as {@code costs} are). */
+  public Plan withCostsAtMax(List<CostComponent> atMax) {
+    return new Plan(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings,
+        state, known(atMax));
+  }
+
+  private static BigDecimal known(List<CostComponent> costs) {
+    return costs.stream()
         .filter(CostComponent::priceKnown)
         .map(CostComponent::monthly)
         .reduce(BigDecimal.ZERO, BigDecimal::add);
-    boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
-    return new Plan(kind, provider, region, steps, costs, total, complete, pricesAsOf, defaults, warnings, state);
   }
 
   /** Every IAM operation of every step, each once, in the order the steps perform them. */

@@ -30,6 +30,15 @@ public interface Spaces {
   /** Networks, subnets, DNS zones and clusters in the space's account and region, through its provider. */
   SpaceDiscovery discovery(SpaceId id);
 
+  /**
+   * What the space's provider offers to choose from in its region: sizes with what they give and their list
+   * prices, and the versions it provisions. Read from the provider's own tables; the cloud is not called.
+   */
+  dev.zop.provisioner.discovery.Offerings offerings(SpaceId id);
+
+  /** What the space's succeeded jobs cost a month at list prices, each priced as its plan was. */
+  SpaceCost cost(SpaceId id);
+
   /** Refused with a {@link ConflictException} while jobs that are not yet deleted remain in the space. */
   void delete(SpaceId id);
 }

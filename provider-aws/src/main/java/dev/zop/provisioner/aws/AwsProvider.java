@@ -1,5 +1,8 @@
 package dev.zop.provisioner.aws;
 
+import dev.zop.provisioner.kit.Offered;
+import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.discovery.Offerings;
 import com.google.auto.service.AutoService;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.JobKind;
@@ -88,6 +91,17 @@ public final class AwsProvider implements CloudProvider {
   @Override
   public ProviderMetadata metadata() {
     return METADATA;
+  }
+
+  @Override
+  public Offerings offerings(String region) {
+    return new Offerings(ID, region, AwsPrices.TABLE.asOf(),
+        Offered.sizes(MachineSizes.ALIASES, name -> name, name -> AwsPrices.TABLE.hourlyPrice(region, "ec2:" + name)),
+        Offered.sizes(Offered.databaseAliases(), name -> name,
+            name -> AwsPrices.TABLE.hourlyPrice(region, "rds-postgres:" + name)),
+        Offered.sizes(MachineSizes.CACHE_ALIASES, name -> name,
+            name -> AwsPrices.TABLE.hourlyPrice(region, "elasticache:" + name)),
+        KubernetesDriver.VERSIONS.stream().sorted().toList(), java.util.Map.of());
   }
 
   @Override

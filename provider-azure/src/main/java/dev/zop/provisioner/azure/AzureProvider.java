@@ -1,5 +1,7 @@
 package dev.zop.provisioner.azure;
 
+import dev.zop.provisioner.kit.Offered;
+import dev.zop.provisioner.discovery.Offerings;
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
 import com.google.auto.service.AutoService;
@@ -103,6 +105,13 @@ public final class AzureProvider implements CloudProvider {
   @Override
   public ProviderMetadata metadata() {
     return METADATA;
+  }
+
+  @Override
+  public Offerings offerings(String region) {
+    return new Offerings(ID, region, AzurePrices.TABLE.asOf(),
+        Offered.machines(VmSizes.SIZES, name -> AzurePrices.TABLE.hourlyPrice(region, "vm:" + name)),
+        java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Map.of());
   }
 
   @Override

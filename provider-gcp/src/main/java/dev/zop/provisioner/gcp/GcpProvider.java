@@ -1,5 +1,7 @@
 package dev.zop.provisioner.gcp;
 
+import dev.zop.provisioner.kit.Offered;
+import dev.zop.provisioner.discovery.Offerings;
 import com.google.auto.service.AutoService;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.JobKind;
@@ -69,6 +71,13 @@ public final class GcpProvider implements CloudProvider {
   @Override
   public ProviderMetadata metadata() {
     return METADATA;
+  }
+
+  @Override
+  public Offerings offerings(String region) {
+    return new Offerings(ID, region, GcpPrices.TABLE.asOf(),
+        Offered.machines(MachineTypes.SIZES, name -> GcpPrices.TABLE.hourlyPrice(region, "compute:" + name)),
+        java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Map.of());
   }
 
   @Override

@@ -38,6 +38,11 @@ public final class ReplacedSteps implements CloudProvider {
   }
 
   @Override
+  public dev.zop.provisioner.discovery.Offerings offerings(String region) {
+    return provider.offerings(region);
+  }
+
+  @Override
   public ProviderSession open(CloudAccount account, String region) {
     ProviderSession session = provider.open(account, region);
     return new ProviderSession() {

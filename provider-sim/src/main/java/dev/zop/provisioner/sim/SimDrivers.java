@@ -34,7 +34,10 @@ import java.util.function.Function;
 
 /** One generic driver per kind: the kind decides which simulated resources exist and how they are priced. */
 final class SimDrivers {
-  private static final Set<String> KUBERNETES_VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31");
+  static final Set<String> KUBERNETES_VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31");
+  /** What the wizard offers for each engine; the simulated cloud takes any version a spec names. */
+  static final Map<String, List<String>> ENGINE_VERSIONS = Map.of("postgres", List.of("14.13", "15.8", "16.3"),
+      "mysql", List.of("8.0.39", "8.4.2"), "redis", List.of("6.2", "7.1"));
 
   private SimDrivers() {}
 

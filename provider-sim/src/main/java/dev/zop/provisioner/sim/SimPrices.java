@@ -92,6 +92,11 @@ final class SimPrices {
     return List.of(CostComponent.hourly(spec.type() + " load balancer", 1, LOAD_BALANCER));
   }
 
+  /** The hourly price of an instance type, class or node type; null when the list has none. */
+  static BigDecimal hourly(String type) {
+    return HOURLY.get(type);
+  }
+
   private static CostComponent instances(String name, String type, int count) {
     BigDecimal price = HOURLY.get(type);
     if (price == null) {

@@ -1,5 +1,8 @@
 package dev.zop.provisioner.sim;
 
+import dev.zop.provisioner.kit.Offered;
+import dev.zop.provisioner.kit.MachineSizes;
+import dev.zop.provisioner.discovery.Offerings;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.kit.OwnerTags;
@@ -69,6 +72,16 @@ public final class SimProvider implements CloudProvider {
   @Override
   public ProviderMetadata metadata() {
     return metadata;
+  }
+
+  /** The simulated cloud's lists: the neutral sizes at its made-up prices, and the versions it provisions. */
+  @Override
+  public Offerings offerings(String region) {
+    return new Offerings(metadata.id(), region, null,
+        Offered.sizes(MachineSizes.ALIASES, name -> name, SimPrices::hourly),
+        Offered.sizes(Offered.databaseAliases(), name -> name, SimPrices::hourly),
+        Offered.sizes(MachineSizes.CACHE_ALIASES, name -> name, SimPrices::hourly),
+        SimDrivers.KUBERNETES_VERSIONS.stream().sorted().toList(), SimDrivers.ENGINE_VERSIONS);
   }
 
   @Override

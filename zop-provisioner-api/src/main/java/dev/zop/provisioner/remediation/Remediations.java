@@ -43,6 +43,12 @@ public interface Remediations {
   /** Records a recommendation in the engine's own store (when the host uses it rather than its own source). */
   void putRecommendation(Recommendation recommendation);
 
+  /**
+   * The recommendations in the engine's own store, newest first, to pick one to remediate; a host that reads them
+   * from its own source lists them there.
+   */
+  List<Recommendation> recommendations();
+
   /** The built-in templates and those the host registered. */
   List<WorkflowTemplate> templates();
 }

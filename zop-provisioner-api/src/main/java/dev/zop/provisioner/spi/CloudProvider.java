@@ -37,4 +37,12 @@ public interface CloudProvider {
   default CloudProvider pollingEvery(java.time.Duration interval) {
     return this;
   }
+
+  /**
+   * What the provider offers to choose from in {@code region} (sizes with their prices, versions), read from its own
+   * tables. The default offers no lists, which leaves every choice to the spec.
+   */
+  default dev.zop.provisioner.discovery.Offerings offerings(String region) {
+    return dev.zop.provisioner.discovery.Offerings.none(metadata().id(), region);
+  }
 }

@@ -229,6 +229,18 @@ public final class EmbeddedProvisioner implements Provisioner {
     }
 
     @Override
+    public dev.zop.provisioner.discovery.Offerings offerings(SpaceId id) {
+      require(Operation.SPACES_DISCOVER);
+      return assembly.spaces.offerings(principal, id);
+    }
+
+    @Override
+    public dev.zop.provisioner.SpaceCost cost(SpaceId id) {
+      require(Operation.SPACES_GET);
+      return assembly.jobs.spaceCost(principal, id);
+    }
+
+    @Override
     public void delete(SpaceId id) {
       require(Operation.SPACES_DELETE);
       assembly.spaces.delete(principal, id);
@@ -236,6 +248,17 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   private final class AccountView implements CloudAccounts {
+    @Override
+    public List<dev.zop.provisioner.ProviderInfo> providers() {
+      require(Operation.PROVIDERS_LIST);
+      return assembly.providers.metadata().stream()
+          .map(m -> new dev.zop.provisioner.ProviderInfo(m.id(), m.displayName(),
+              m.kinds().stream().map(dev.zop.provisioner.JobKind::wireName).sorted().toList(), m.regions(),
+              m.requiredSpaceConfig().stream().sorted().toList()))
+          .sorted(java.util.Comparator.comparing(dev.zop.provisioner.ProviderInfo::id))
+          .toList();
+    }
+
     @Override
     public CloudAccount create(CloudAccountRequest request) {
       require(Operation.ACCOUNTS_CREATE);
@@ -453,6 +476,12 @@ public final class EmbeddedProvisioner implements Provisioner {
     public void putRecommendation(Recommendation recommendation) {
       require(Operation.RECOMMENDATIONS_PUT);
       assembly.remediations.putRecommendation(principal, recommendation);
+    }
+
+    @Override
+    public List<Recommendation> recommendations() {
+      require(Operation.RECOMMENDATIONS_LIST);
+      return assembly.remediations.recommendations(principal);
     }
 
     @Override

@@ -54,6 +54,12 @@ public final class PriceTable {
     return CostComponent.hourly(name, count, price.decimalValue());
   }
 
+  /** The list price an hour of {@code key} in {@code region}, or null when the table has none. */
+  public BigDecimal hourlyPrice(String region, String key) {
+    JsonNode price = prices(region).path("hourly").path(key);
+    return price.isMissingNode() ? null : price.decimalValue();
+  }
+
   /** {@code quantity} units billed per month, e.g. GB-months of storage. */
   public CostComponent monthly(String region, String name, String unit, String key, BigDecimal quantity) {
     Objects.requireNonNull(quantity, "quantity");

@@ -24,6 +24,14 @@ public final class RemoteAccounts implements CloudAccounts {
   }
 
   @Override
+  public List<dev.zop.provisioner.ProviderInfo> providers() {
+    return http.get(PROVIDERS.getType(), "providers");
+  }
+
+  private static final com.fasterxml.jackson.core.type.TypeReference<List<dev.zop.provisioner.ProviderInfo>> PROVIDERS =
+      new com.fasterxml.jackson.core.type.TypeReference<>() {};
+
+  @Override
   public CloudAccount get(CloudAccountId id) {
     return http.get(CloudAccount.class, "cloud-accounts", id.value());
   }

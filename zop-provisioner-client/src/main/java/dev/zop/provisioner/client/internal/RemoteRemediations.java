@@ -104,6 +104,14 @@ public final class RemoteRemediations implements Remediations {
   }
 
   @Override
+  public List<Recommendation> recommendations() {
+    return http.get(RECOMMENDATIONS.getType(), "recommendations");
+  }
+
+  private static final com.fasterxml.jackson.core.type.TypeReference<List<Recommendation>> RECOMMENDATIONS =
+      new com.fasterxml.jackson.core.type.TypeReference<>() {};
+
+  @Override
   public List<WorkflowTemplate> templates() {
     return http.get(TEMPLATES.getType(), "remediation-templates");
   }

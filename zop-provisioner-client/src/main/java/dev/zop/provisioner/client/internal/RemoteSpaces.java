@@ -77,6 +77,16 @@ public final class RemoteSpaces implements Spaces {
   }
 
   @Override
+  public dev.zop.provisioner.discovery.Offerings offerings(SpaceId id) {
+    return http.get(dev.zop.provisioner.discovery.Offerings.class, "space-discovery", id.value(), "offerings");
+  }
+
+  @Override
+  public dev.zop.provisioner.SpaceCost cost(SpaceId id) {
+    return http.get(dev.zop.provisioner.SpaceCost.class, "spaces", id.value(), "cost");
+  }
+
+  @Override
   public SpaceDiscovery discovery(SpaceId id) {
     String space = id.value();
     get(id); // a space that does not exist fails here, as it does embedded

@@ -72,6 +72,9 @@ final class RemediationRoutes {
         "Reject by step name (legacy form)", 200, call -> decide(call, StepRef.name(call.path("stepName")), false));
     r.route("GET", base + "/{id}/audit", Operation.REMEDIATIONS_AUDIT, "The workflow's step-level audit timeline", 200,
         call -> call.zop().remediations().audit(job(call)));
+    r.route("GET", "/recommendations", Operation.RECOMMENDATIONS_LIST,
+        "The recommendations in the provisioner's own store, newest first", 200,
+        call -> call.zop().remediations().recommendations());
     r.route("PUT", "/recommendations/{id}", Operation.RECOMMENDATIONS_PUT,
         "Record a recommendation in the provisioner's own store", 204, call -> {
           Recommendation body = call.body(Recommendation.class);

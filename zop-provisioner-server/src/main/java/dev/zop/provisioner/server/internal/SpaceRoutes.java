@@ -25,6 +25,8 @@ final class SpaceRoutes {
   }
 
   private static void accounts(Routes r) {
+    r.route("GET", "/providers", Operation.PROVIDERS_LIST, "The cloud providers this service has loaded", 200,
+        call -> call.zop().accounts().providers());
     r.route("GET", "/cloud-accounts", Operation.ACCOUNTS_LIST, "List cloud accounts", 200,
         call -> page(call, call.zop().accounts().list(), a -> a.id().value()));
     r.route("POST", "/cloud-accounts", Operation.ACCOUNTS_CREATE,
@@ -88,6 +90,12 @@ final class SpaceRoutes {
     r.route("GET", "/space-discovery/{spaceID}/dns-zones", Operation.SPACES_DISCOVER,
         "DNS zones of the space's account", 200,
         call -> call.zop().spaces().discovery(space(call)).dnsZones());
+    r.route("GET", "/spaces/{spaceID}/cost", Operation.SPACES_GET,
+        "What the space's succeeded jobs cost a month at list prices", 200,
+        call -> call.zop().spaces().cost(space(call)));
+    r.route("GET", "/space-discovery/{spaceID}/offerings", Operation.SPACES_DISCOVER,
+        "What the space's provider offers in its region: sizes with their list prices, and versions", 200,
+        call -> call.zop().spaces().offerings(space(call)));
     r.route("GET", "/space-discovery/{spaceID}/clusters", Operation.SPACES_DISCOVER,
         "Kubernetes clusters in the space's account and region", 200,
         call -> call.zop().spaces().discovery(space(call)).clusters());

@@ -13,6 +13,7 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
@@ -23,6 +24,7 @@ import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.PlanStep;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceCost;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
@@ -41,7 +43,10 @@ import dev.zop.provisioner.core.internal.store.GroupCommit;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spec.ResourceSpec;
+import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
@@ -54,6 +59,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -171,9 +177,64 @@ public final class JobService {
     List<PlanStep> steps = target.driver.create(spec).stream()
         .map(s -> new PlanStep(s.name(), s.permissions()))
         .toList();
-    return Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
+    Plan plan = Plan.of(spec.kind(), target.space.provider(), target.space.region(), steps,
         target.driver.price(spec, target.space.region()), target.driver.pricesAsOf(), defaulted.filled(),
         target.driver.warnings(spec), target.driver.state().asPlanned());
+    ResourceSpec largest = atMaximum(spec);
+    return largest == spec ? plan : plan.withCostsAtMax(target.driver.price(largest, target.space.region()));
+  }
+
+  /** The space's succeeded jobs, each priced by its driver as its plan was; no cloud is called. */
+  public SpaceCost spaceCost(Principal principal, SpaceId spaceId) {
+    Place place = place(principal, spaceId);
+    if (place.space() == null) {
+      throw new NotFoundException("space", spaceId.value());
+    }
+    Space space = place.space();
+    if (providers.find(space.provider()) == null) {
+      throw new ConflictException("provider_unavailable", "provider " + space.provider()
+          + " is not loaded in this engine");
+    }
+    ProviderSession session = providers.session(place.account(), space);
+    List<SpaceCost.JobCost> lines = new ArrayList<>();
+    BigDecimal total = BigDecimal.ZERO;
+    boolean complete = true;
+    JobQuery query = JobQuery.inSpace(spaceId).withStatus(JobStatus.SUCCEEDED).limit(JobQuery.MAX_LIMIT);
+    for (Page<Job> page = list(principal, query); ; page = list(principal, query.after(page.nextCursor()))) {
+      for (Job job : page.items()) {
+        if (job.spec() == null || !providers.supports(space.provider(), job.kind())) {
+          continue;
+        }
+        List<CostComponent> costs = providers.driver(session, job.kind(),
+            () -> targets.of(principal.orgId(), spaceId)).price(job.spec(), space.region());
+        BigDecimal monthly = costs.stream().filter(CostComponent::priceKnown).map(CostComponent::monthly)
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
+        boolean known = costs.stream().allMatch(CostComponent::priceKnown);
+        lines.add(new SpaceCost.JobCost(job.id(), job.name(), job.kind(), monthly, known));
+        total = total.add(monthly);
+        complete &= known;
+      }
+      if (page.nextCursor() == null) {
+        break;
+      }
+    }
+    return new SpaceCost(spaceId, total, complete, lines);
+  }
+
+  /** The spec with every node group and pool scaled to its maximum, or the spec itself when nothing scales. */
+  private static ResourceSpec atMaximum(ResourceSpec spec) {
+    if (spec instanceof KubernetesSpec cluster && cluster.nodeGroups().stream().anyMatch(g -> g.max() != null)) {
+      // the records themselves: the spec was validated when it was planned, and priced is all this copy is for
+      return new KubernetesSpec(cluster.name(), cluster.version(), cluster.nodeGroups().stream()
+          .map(g -> g.max() == null ? g : new NodeGroup(g.name(), g.instanceType(), g.min(), g.max(), g.max()))
+          .toList(), cluster.vpcId(), cluster.subnetIds(), cluster.clusterRole());
+    }
+    if (spec instanceof VmPoolSpec pool && pool.max() != null) {
+      return new VmPoolSpec(pool.name(), pool.instanceType(), pool.max(), pool.max(), pool.createLoadBalancer(),
+          pool.loadBalancerType(), pool.listenerPorts(), pool.vpcId(), pool.subnetIds(), pool.imageId(),
+          pool.certificateArn());
+    }
+    return spec;
   }
 
   /**

@@ -23,6 +23,15 @@ public final class RecommendationStore implements RecommendationSource {
         orgId, recommendationId));
   }
 
+  /** The organisation's recommendations, newest first. */
+  public java.util.List<Recommendation> list(String orgId) {
+    return db.read(c -> Database.query(c, "SELECT id, provider, cloud_account_id, region, resource_type,"
+            + " resource_id, action FROM recommendations WHERE org_id = ? ORDER BY created_at DESC, id",
+        rs -> new Recommendation(rs.getString(1), rs.getString(2), CloudAccountId.of(rs.getString(3)),
+            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)),
+        orgId));
+  }
+
   /** Inserts or replaces a recommendation of the organisation. */
   public void put(String orgId, Recommendation r) {
     db.tx(c -> {

@@ -247,6 +247,10 @@ public final class RemediationService {
     store.put(principal.orgId(), recommendation);
   }
 
+  public List<Recommendation> recommendations(Principal principal) {
+    return store.list(principal.orgId());
+  }
+
   public List<WorkflowTemplate> templates() {
     return templates.all();
   }

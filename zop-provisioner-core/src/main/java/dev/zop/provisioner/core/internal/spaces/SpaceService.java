@@ -284,6 +284,17 @@ public final class SpaceService {
     };
   }
 
+  /** What the space's provider offers in its region, from the provider's own tables. */
+  public dev.zop.provisioner.discovery.Offerings offerings(Principal principal, SpaceId id) {
+    Space space = get(principal, id);
+    CloudProvider provider = providers.find(space.provider());
+    if (provider == null) {
+      throw new ConflictException("provider_unavailable", "provider " + space.provider()
+          + " is not loaded in this engine");
+    }
+    return provider.offerings(space.region());
+  }
+
   public void delete(Principal principal, SpaceId id) {
     Space space = get(principal, id);
     boolean deleted = db.tx(c -> spaces.deleteIfEmpty(c, principal.orgId(), id));
