@@ -58,6 +58,7 @@ public final class SimCloud {
   private final Queue<Call> calls = new ConcurrentLinkedQueue<>();
   private final Set<String> denied = ConcurrentHashMap.newKeySet();
   private final Set<String> quotaExceeded = ConcurrentHashMap.newKeySet();
+  private final Set<String> unsupported = ConcurrentHashMap.newKeySet();
   private final Map<String, AtomicInteger> throttleNext = new ConcurrentHashMap<>();
   private final Map<String, Duration> creatingTime = new ConcurrentHashMap<>();
   private final Set<String> stuck = ConcurrentHashMap.newKeySet();
@@ -163,6 +164,55 @@ public final class SimCloud {
   public SimCloud clearQuota(String type) {
     quotaExceeded.remove(type);
     return this;
+  }
+
+  /**
+   * Every call of {@code operation} is refused as an API the cloud does not support, which no retry mends (a
+   * {@code system} failure), until {@link #support}.
+   */
+  public SimCloud unsupported(String operation) {
+    unsupported.add(operation);
+    return this;
+  }
+
+  public SimCloud support(String operation) {
+    unsupported.remove(operation);
+    return this;
+  }
+
+  /** A fault in force: its kind, what it applies to, and for throttling how many calls it still refuses. */
+  public record Fault(String kind, String target, Integer remaining) {}
+
+  /**
+   * The faults in force: {@code access_denied}, {@code throttled} and {@code unsupported} by operation,
+   * {@code quota_exceeded} by resource type; a random throttling rate is not listed.
+   */
+  public List<Fault> faults() {
+    List<Fault> out = new ArrayList<>();
+    denied.stream().sorted().forEach(op -> out.add(new Fault("access_denied", op, null)));
+    quotaExceeded.stream().sorted().forEach(type -> out.add(new Fault("quota_exceeded", type, null)));
+    throttleNext.entrySet().stream().filter(e -> e.getValue().get() > 0).sorted(Map.Entry.comparingByKey())
+        .forEach(e -> out.add(new Fault("throttled", e.getKey(), e.getValue().get())));
+    unsupported.stream().sorted().forEach(op -> out.add(new Fault("unsupported", op, null)));
+    return out;
+  }
+
+  /** Lifts every fault {@link #faults} lists. */
+  public SimCloud clearFaults() {
+    denied.clear();
+    quotaExceeded.clear();
+    throttleNext.clear();
+    unsupported.clear();
+    return this;
+  }
+
+  /** The operations called so far and the resource types made so far, each once, sorted. */
+  public List<String> operationsCalled() {
+    return calls.stream().map(Call::operation).distinct().sorted().toList();
+  }
+
+  public List<String> resourceTypes() {
+    return resources.values().stream().map(Resource::type).distinct().sorted().toList();
   }
 
   /** The next {@code times} calls of {@code operation} are throttled. */
@@ -283,6 +333,7 @@ public final class SimCloud {
     denied.clear();
     quotaExceeded.clear();
     throttleNext.clear();
+    unsupported.clear();
     creatingTime.clear();
     stuck.clear();
     throttleRate = 0;
@@ -352,6 +403,13 @@ public final class SimCloud {
     resources.put(key("vpc", vpcId), new Resource("vpc", vpcId, Map.of("cidr", cidr), Map.of(), now, now));
     subnets.forEach((id, subnetCidr) -> resources.put(key("subnet", id),
         new Resource("subnet", id, Map.of("cidr", subnetCidr, "vpc", vpcId), Map.of(), now, now)));
+    return this;
+  }
+
+  /** A DNS zone that exists before any job runs, as discovery finds it. */
+  public SimCloud existingDnsZone(String name) {
+    Instant now = now();
+    resources.put(key("dns-zone", name), new Resource("dns-zone", name, Map.of(), Map.of(), now, now));
     return this;
   }
 
@@ -488,6 +546,9 @@ public final class SimCloud {
     }
     if (denied.contains(operation)) {
       throw new SimException(SimException.Code.ACCESS_DENIED, operation, "not authorized to perform " + operation);
+    }
+    if (unsupported.contains(operation)) {
+      throw new SimException(SimException.Code.UNSUPPORTED, operation, operation + " is not supported here");
     }
     AtomicInteger pending = throttleNext.get(operation);
     if (pending != null && pending.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {

@@ -58,6 +58,7 @@ final class SimSession implements ProviderSession {
       case THROTTLED -> http.classify(429, e.getMessage(), op);
       case INTERNAL_ERROR -> http.classify(500, e.getMessage(), op);
       case NOT_FOUND -> Failure.system("not_found", e.getMessage());
+      case UNSUPPORTED -> Failure.system("unsupported_operation", e.getMessage());
     };
   }
 

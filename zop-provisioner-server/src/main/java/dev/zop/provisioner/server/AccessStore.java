@@ -87,6 +87,22 @@ public final class AccessStore {
     }
   }
 
+  /**
+   * A token as an admin sees it: who it names and what it holds, never the token itself (only its digest is kept).
+   *
+   * @param expiresAt null when it does not expire
+   * @param revokedAt null while it is not revoked
+   */
+  public record TokenRecord(String id, String actor, List<String> roles, Instant createdAt, Instant expiresAt,
+      Instant revokedAt) {}
+
+  /**
+   * {@code POST /tokens}: a token for {@code actor} holding {@code roles}.
+   *
+   * @param expiresInDays null for a token that does not expire
+   */
+  public record TokenRequest(String actor, List<String> roles, Integer expiresInDays) {}
+
   /** One audit-log entry. */
   public record AuditRecord(long id, String orgId, String actor, String scope, String action, String method,
       String path, String resourceId, int status, String requestId, Instant createdAt) {}
@@ -224,6 +240,46 @@ public final class AccessStore {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read tokens", e);
     }
+  }
+
+  /** The organisation's tokens, newest first, revoked ones included. */
+  public List<TokenRecord> tokens(String orgId) {
+    List<TokenRecord> out = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT id, actor, roles, created_at, expires_at, revoked_at "
+            + "FROM api_tokens WHERE org_id = ? ORDER BY created_at DESC, id DESC")) {
+      ps.setString(1, orgId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new TokenRecord(rs.getString(1), rs.getString(2), List.of(rs.getString(3).split(",")),
+              instant(rs, 4), instant(rs, 5), instant(rs, 6)));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read tokens", e);
+    }
+    return out;
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime at = rs.getObject(column, OffsetDateTime.class);
+    return at == null ? null : at.toInstant();
+  }
+
+  /** Revokes one of the organisation's tokens; false when it has no token of that id or it was already revoked. */
+  public boolean revoke(String orgId, String tokenId) {
+    int changed;
+    try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+        "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND org_id = ? AND revoked_at IS NULL")) {
+      ps.setObject(1, time(Instant.now()));
+      ps.setString(2, tokenId);
+      ps.setString(3, orgId);
+      changed = ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot write to the service's tables", e);
+    }
+    checked.invalidateAll();
+    return changed > 0;
   }
 
   public void revoke(String tokenId) {

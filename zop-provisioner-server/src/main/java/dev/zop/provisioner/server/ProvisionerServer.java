@@ -44,7 +44,7 @@ public final class ProvisionerServer implements AutoCloseable {
     ObjectMapper strict = WireJson.requests();
     this.streams = new JobEventStreams(builder.keepAlive, builder.maxEventStreams,
         builder.maxEventStreamsPerCaller, builder.maxUnsentBytes, builder.maxUnsentTotalBytes);
-    this.endpoints = new ArrayList<>(new Routes(builder.access, streams).all());
+    this.endpoints = new ArrayList<>(new Routes(builder.access, streams, builder.simulation).all());
     byte[] openApi;
     try {
       openApi = strict.writeValueAsBytes(OpenApi.document(endpoints, VERSION));
@@ -203,6 +203,7 @@ public final class ProvisionerServer implements AutoCloseable {
     private Duration admissionWait = Duration.ofMillis(100);
     private io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
     private io.opentelemetry.api.OpenTelemetry openTelemetry;
+    private dev.zop.provisioner.sim.SimCloud simulation;
 
     private Builder(Provisioner engine, AccessStore access) {
       this.engine = Objects.requireNonNull(engine, "engine");
@@ -258,6 +259,15 @@ public final class ProvisionerServer implements AutoCloseable {
       }
       this.maxUnsentBytes = perStreamBytes;
       this.maxUnsentTotalBytes = totalBytes;
+      return this;
+    }
+
+    /**
+     * Serves {@code /simulation/faults}, through which admins inject and lift {@code cloud}'s faults (what
+     * {@code zop serve --demo} does with its simulated cloud). Never set for a service on real clouds.
+     */
+    public Builder simulatedCloud(dev.zop.provisioner.sim.SimCloud cloud) {
+      this.simulation = java.util.Objects.requireNonNull(cloud, "cloud");
       return this;
     }
 

@@ -54,10 +54,9 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     EmbeddedProvisionerBuilder builder = store.engine();
+    SimCloud simulated = demo ? demoCloud() : null;
     if (demo) {
-      // a few seconds per cluster and database, so a watched demo job shows its steps go by
-      builder.provider(new SimProvider(SimCloud.create().creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
-          .creatingTime("db-instance", Duration.ofSeconds(3))));
+      builder.provider(new SimProvider(simulated));
     }
     // one registry for the engine, its pool, the HTTP server and the JVM; scraped at /metrics
     io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics =
@@ -107,6 +106,9 @@ final class ServeCommand implements Callable<Integer> {
       if (telemetry.exporting()) {
         serverBuilder.openTelemetry(telemetry.openTelemetry());
       }
+      if (simulated != null) {
+        serverBuilder.simulatedCloud(simulated);
+      }
       server = serverBuilder.start();
     } catch (RuntimeException e) {
       engine.close();
@@ -138,6 +140,8 @@ final class ServeCommand implements Callable<Integer> {
           + DEMO_ORG + ": account " + space.cloudAccountId().value() + ", space " + space.id().value() + " (demo)");
       System.out.println("demo: zop tokens create --org " + DEMO_ORG + " --actor you@example.com --role admin,"
           + " then zop jobs submit -f examples/jobs/kubernetes.yaml --space " + space.id().value() + " --watch");
+      System.out.println("demo: break the simulated cloud on purpose from the console's Simulation page (or POST"
+          + " /simulation/faults) to see each kind of failure");
     }
     System.out.flush();
     stopped.await();
@@ -185,6 +189,18 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--provider-poll-interval must be at least 1ms");
     }
     return parsed;
+  }
+
+  /**
+   * The demo's simulated cloud: a few seconds per cluster and database, so a watched job shows its steps go by, and
+   * a network with two subnets and a DNS zone already there, so the wizard has something to offer.
+   */
+  static SimCloud demoCloud() {
+    return SimCloud.create().creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
+        .creatingTime("db-instance", Duration.ofSeconds(3))
+        .existingNetwork("vpc-demo", "10.0.0.0/16", java.util.Map.of("subnet-demo-a", "10.0.1.0/24",
+            "subnet-demo-b", "10.0.2.0/24"))
+        .existingDnsZone("demo.example.com");
   }
 
   /** The demo organisation's sim account and space, made the first time and found by name after that. */

@@ -30,7 +30,8 @@ public final class OpenApi {
     tags.put("connections", "Connection records of a job or a database (secret references, never secrets)");
     tags.put("catalog", "Catalog components and their installation");
     tags.put("remediations", "Remediation workflows, their approvals and audit trail");
-    tags.put("access", "The caller and the organisation's audit log");
+    tags.put("access", "The caller, the organisation's API tokens (admins only) and its audit log");
+    tags.put("simulation", "The simulated cloud's faults, served by zop serve --demo only");
     tags.put("health", "Liveness and readiness, served without a token");
     return tags;
   }
@@ -64,8 +65,11 @@ public final class OpenApi {
     doc.put("servers", List.of(Map.of("url", "http://127.0.0.1:5087",
         "description", "zop serve on this machine, at its default port")));
     doc.put("security", List.of(Map.of("bearer", List.of())));
-    doc.put("tags", TAGS.entrySet().stream().map(t -> Map.of("name", t.getKey(), "description", t.getValue()))
-        .toList());
+    // only the tags some route carries: a service without a simulated cloud lists no simulation
+    java.util.Set<String> used = endpoints.stream().filter(e -> e.contract() != null).map(e -> e.contract().tag())
+        .collect(java.util.stream.Collectors.toSet());
+    doc.put("tags", TAGS.entrySet().stream().filter(t -> used.contains(t.getKey()))
+        .map(t -> Map.of("name", t.getKey(), "description", t.getValue())).toList());
     doc.put("paths", paths);
     doc.put("components", Map.of(
         "securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer",

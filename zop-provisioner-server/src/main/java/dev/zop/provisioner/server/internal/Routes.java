@@ -32,12 +32,20 @@ public final class Routes {
   private final AccessStore access;
 
   public Routes(AccessStore access, JobEventStreams streams) {
+    this(access, streams, null);
+  }
+
+  /** The routes, and the simulated cloud's fault routes when {@code simulation} is not null. */
+  public Routes(AccessStore access, JobEventStreams streams, dev.zop.provisioner.sim.SimCloud simulation) {
     this.access = access;
     service();
     SpaceRoutes.register(this);
     JobRoutes.register(this, streams);
     RemediationRoutes.register(this);
-    describe();
+    if (simulation != null) {
+      SimulationRoutes.register(this, simulation);
+    }
+    describe(simulation != null);
   }
 
   /**
@@ -45,7 +53,7 @@ public final class Routes {
    * Kept beside the table so that a route without its contract fails at start (and in the tests), never silently
    * undocumented.
    */
-  private void describe() {
+  private void describe(boolean simulation) {
     Map<String, Described> t = new java.util.HashMap<>();
     Endpoint.Shape none = null;
     String jobDatabases = "/provisioning-jobs/{jobID}/databases";
@@ -55,7 +63,17 @@ public final class Routes {
     add(t, "GET /healthz", "getHealth", none, of(Map.class, String.class, String.class));
     add(t, "GET /readyz", "getReadiness", none, of(Map.class, String.class, String.class));
     add(t, "GET /me", "getMe", none, of(dev.zop.provisioner.Principal.class));
+    add(t, "GET /tokens", "listTokens", none, of(Page.class, AccessStore.TokenRecord.class), pages(100));
+    add(t, "POST /tokens", "createToken", of(AccessStore.TokenRequest.class), of(AccessStore.IssuedToken.class));
+    add(t, "DELETE /tokens/{tokenID}", "revokeToken", none, none);
+    if (simulation) {
+      Endpoint.Shape faults = of(SimulationRoutes.Faults.class);
+      add(t, "GET /simulation/faults", "listSimulatedFaults", none, faults);
+      add(t, "POST /simulation/faults", "injectSimulatedFault", of(SimulationRoutes.FaultRequest.class), faults);
+      add(t, "DELETE /simulation/faults", "clearSimulatedFaults", none, none);
+    }
     add(t, "GET /audit-log", "listAuditLog", none, of(Page.class, AccessStore.AuditRecord.class), pages(100));
+    add(t, "GET /providers", "listProviders", none, of(List.class, dev.zop.provisioner.ProviderInfo.class));
     add(t, "GET /cloud-accounts", "listCloudAccounts", none, of(Page.class, dev.zop.provisioner.CloudAccount.class),
         pages(100));
     add(t, "POST /cloud-accounts", "createCloudAccount", of(dev.zop.provisioner.CloudAccountRequest.class),
@@ -85,6 +103,9 @@ public final class Routes {
         List.of(text("networkID", "only the subnets of this network")));
     add(t, "GET /space-discovery/{spaceID}/dns-zones", "listDnsZones", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredDnsZone.class));
+    add(t, "GET /spaces/{spaceID}/cost", "getSpaceCost", none, of(dev.zop.provisioner.SpaceCost.class));
+    add(t, "GET /space-discovery/{spaceID}/offerings", "getOfferings", none,
+        of(dev.zop.provisioner.discovery.Offerings.class));
     add(t, "GET /space-discovery/{spaceID}/clusters", "listClusters", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredCluster.class));
     Endpoint.Shape job = of(Job.class);
@@ -159,6 +180,8 @@ public final class Routes {
     }
     add(t, "GET /remediation-jobs/{id}/audit", "getRemediationAudit", none,
         of(List.class, dev.zop.provisioner.remediation.AuditEntry.class));
+    add(t, "GET /recommendations", "listRecommendations", none,
+        of(List.class, dev.zop.provisioner.remediation.Recommendation.class));
     add(t, "PUT /recommendations/{id}", "putRecommendation",
         of(dev.zop.provisioner.remediation.Recommendation.class), none);
     add(t, "GET /remediation-templates", "listRemediationTemplates", none,
@@ -197,10 +220,13 @@ public final class Routes {
     if (path.equals("/healthz") || path.equals("/readyz")) {
       return "health";
     }
-    if (path.equals("/me") || path.equals("/audit-log")) {
+    if (path.equals("/me") || path.equals("/audit-log") || path.startsWith("/tokens")) {
       return "access";
     }
-    if (path.startsWith("/cloud-accounts")) {
+    if (path.startsWith("/simulation")) {
+      return "simulation";
+    }
+    if (path.startsWith("/cloud-accounts") || path.equals("/providers")) {
       return "accounts";
     }
     if (path.startsWith("/spaces") || path.startsWith("/space-discovery")) {
@@ -290,8 +316,40 @@ public final class Routes {
       return Map.of("status", "ready");
     });
     route("GET", "/me", null, "The principal the bearer token names", 200, call -> call.caller().principal());
+    // tokens are the organisation's keys: only its admins see them, make them and revoke them
+    route("GET", "/tokens", null, "The organisation's tokens, newest first (never the tokens themselves); admins only",
+        200, call -> page(call, access.tokens(admin(call).orgId()), AccessStore.TokenRecord::id));
+    route("POST", "/tokens", null, "Make a token; the answer holds it, and it is never shown again; admins only",
+        201, call -> {
+          dev.zop.provisioner.Principal admin = admin(call);
+          AccessStore.TokenRequest body = call.body(AccessStore.TokenRequest.class);
+          if (body.expiresInDays() != null && (body.expiresInDays() < 1 || body.expiresInDays() > 3650)) {
+            throw ApiError.badRequest("expiresInDays", "out_of_range", "expiresInDays must be 1..3650");
+          }
+          return access.createToken(admin.orgId(), body.actor(),
+              body.roles() == null ? null : java.util.Set.copyOf(body.roles()),
+              body.expiresInDays() == null ? null : Duration.ofDays(body.expiresInDays()));
+        });
+    route("DELETE", "/tokens/{tokenID}", null, "Revoke one of the organisation's tokens; admins only", 204, call -> {
+      if (!access.revoke(admin(call).orgId(), call.path("tokenID"))) {
+        throw new dev.zop.provisioner.NotFoundException("token", call.path("tokenID"));
+      }
+      return null;
+    });
     route("GET", "/audit-log", Operation.AUDIT_LOG_LIST, "The organisation's audit log, newest first", 200,
         call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
+  }
+
+  /**
+   * The caller, when it holds the admin role; tokens and the simulated cloud's faults are refused to every other
+   * role, custom ones included.
+   */
+  static dev.zop.provisioner.Principal admin(Call call) {
+    dev.zop.provisioner.Principal principal = call.caller().principal();
+    if (!principal.roles().contains(dev.zop.provisioner.Policies.ADMIN)) {
+      throw new dev.zop.provisioner.ForbiddenException("only the organisation's admins may do this");
+    }
+    return principal;
   }
 
   /**
