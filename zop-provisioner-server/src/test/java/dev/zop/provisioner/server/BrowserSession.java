@@ -110,6 +110,34 @@ final class BrowserSession implements AutoCloseable {
     return ((JavascriptExecutor) driver).executeScript(js, args);
   }
 
+  /** axe-core as npm serves it, installed beside the other third-party tools of the tests (contract-clients). */
+  static final Path AXE = Path.of("..", "contract-clients", "node_modules", "axe-core", "axe.min.js");
+
+  /**
+   * The page's accessibility violations of serious or critical impact, as axe-core finds them: each as its rule,
+   * impact, help and the elements at fault. Empty when there is none.
+   */
+  @SuppressWarnings("unchecked")
+  List<String> seriousAccessibilityViolations() {
+    if (!Files.isRegularFile(AXE)) {
+      throw new IllegalStateException("axe-core is not installed at " + AXE.toAbsolutePath()
+          + ": run npm ci --prefix contract-clients (scripts/test.sh does)");
+    }
+    if (!Boolean.TRUE.equals(script("return typeof window.axe === 'object'"))) {
+      try {
+        script(Files.readString(AXE));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Object found = ((JavascriptExecutor) driver).executeAsyncScript("const done = arguments[arguments.length - 1];"
+        + "axe.run(document, { resultTypes: ['violations'] })"
+        + ".then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        + "  .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.map(n => n.target.join(' ')).join(', '))))"
+        + ".catch(e => done(['axe failed: ' + e]));");
+    return (List<String>) found;
+  }
+
   Path screenshot(String name) {
     try {
       Files.createDirectories(SCREENSHOTS);

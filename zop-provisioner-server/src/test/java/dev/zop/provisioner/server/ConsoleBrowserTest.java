@@ -52,9 +52,12 @@ class ConsoleBrowserTest {
 
   @BeforeAll
   void start() {
-    // with the component installer (for the catalog) and datastores backed by the local PostgreSQL
-    fixture = ServerFixture.withComponents();
+    // as zop serve --demo serves it (the component installer, the simulated cloud's faults), with datastores backed
+    // by the local PostgreSQL and a network discovery finds
+    fixture = ServerFixture.demo();
     fixture.cloud.backDatastores(DatastoreEngine.POSTGRES, TestDatabaseServers.postgres());
+    fixture.cloud.existingNetwork("vpc-console", "10.9.0.0/16",
+        java.util.Map.of("subnet-console-a", "10.9.1.0/24", "subnet-console-b", "10.9.2.0/24"));
     browser = new BrowserSession();
     admin = fixture.client(fixture.adminToken);
     account = admin.accounts().create(CloudAccountRequest.of("sim", "console"));
@@ -109,6 +112,30 @@ class ConsoleBrowserTest {
     }
   }
 
+  /** Picks an option of a select by its value, as a person does with the list open. */
+  private void choose(String css, String value) {
+    new org.openqa.selenium.support.ui.Select(browser.find(css)).selectByValue(value);
+  }
+
+  /** Injects a fault through the console's Simulation page, as a person trying the demo does. */
+  private void injectFault(String kind, String target) {
+    open("#/simulation");
+    if (!browser.present("#fault-kind")) {
+      throw new AssertionError("the simulation page is not drawn: " + browser.script("return document.body.innerText"));
+    }
+    choose("#fault-kind", kind);
+    browser.type("#fault-target", target);
+    browser.click("#inject");
+    browser.until(d -> browser.present("#faults tr[data-fault='" + kind + ":" + target + "']"));
+  }
+
+  private void liftFaults() {
+    open("#/simulation");
+    browser.click("#clear-faults");
+    browser.until(d -> browser.present("p#faults"));
+    assertThat(fixture.cloud.faults()).isEmpty();
+  }
+
   private Job submitCluster(String name) {
     return admin.jobs().submit(space.id(), KubernetesSpec.named(name).version("1.30")
         .nodeGroup("default", "m5.large", 2, 6).build());
@@ -123,8 +150,8 @@ class ConsoleBrowserTest {
     // the provider's required setting is refused in the API's words, beside the field
     assertThat(browser.untilText("[data-error-for='config.region']", "required"))
         .isEqualTo("config.region is required for sim spaces");
-    assertThat(browser.text("#notice")).contains("config.region is required for sim spaces",
-        "validation_failed");
+    // the banner says where to look; the message itself is beside the field, not repeated with its raw code
+    assertThat(browser.text("#notice")).contains("One field needs your attention").doesNotContain("validation_failed");
     browser.type("#space-config [data-field='config.region']", "sim-east-2");
     browser.click("#create-space-submit");
     assertThat(browser.text("tr[data-space='console-east']")).contains("sim", "sim-east-2", "active");
@@ -133,32 +160,56 @@ class ConsoleBrowserTest {
     assertThat(created.config()).containsEntry("region", "sim-east-2");
     browser.screenshot("spaces");
 
-    // the wizard: the form comes from the API's own schema, with the documents' example filled in
+    // the wizard: sizes and versions from the provider's lists, the network and subnets from discovery
     browser.click("tr[data-space='console-east'] a[href^='#/new']");
     assertThat(browser.attribute("#job-kind", "value")).isEqualTo("kubernetes");
-    browser.type("#f-config-name", "console-prod");
-    browser.find("#f-config-version").clear();
+    browser.find("#f-config-nodeGroups-0-instanceType");
+    assertThat(browser.attribute("#f-config-version", "value")).isEqualTo("1.30");
+    assertThat(browser.text("label[for='f-config-version']")).contains("default");
+    assertThat(browser.text("#f-config-nodeGroups-0-instanceType option[value='m5.xlarge']"))
+        .contains("4 vCPU", "16 GiB", "$140.16 a month");
     browser.type("#f-config-nodeGroups-0-max", "1");
     browser.click("#review-plan");
-    assertThat(browser.untilText("[data-error-for='config.version']", "required")).isEqualTo("version is required");
+    // each refusal beside its field, the one folded under Advanced opened to show it
+    assertThat(browser.untilText("[data-error-for='config.name']", "required")).isEqualTo("name is required");
     assertThat(browser.text("[data-error-for='config.nodeGroups[0].max']")).isEqualTo("must be at least min (2)");
-    browser.type("#f-config-version", "1.30");
+    assertThat(browser.text("#notice")).contains("2 fields need your attention");
+    choose("#f-config-version", "1.31");
+    choose("#f-config-nodeGroups-0-instanceType", "m5.large");
     browser.type("#f-config-nodeGroups-0-max", "4");
-    browser.click("#review-plan");
+    choose("#f-config-vpcID", "vpc-console");
+    browser.until(d -> browser.all("#subnet-choices input[name=subnet]:checked").size() == 2);
+    assertThat(browser.attributes("#subnet-choices input[name=subnet]", "value"))
+        .containsExactlyInAnyOrder("subnet-console-a", "subnet-console-b");
+    browser.screenshot("wizard");
+    // the keyboard alone from here: Enter in a field asks for the plan, and focus moves to it
+    browser.type("#f-config-name", "console-prod");
+    browser.find("#f-config-name").sendKeys(Keys.ENTER);
     browser.find("#plan-steps");
+    browser.until(d -> "plan-title".equals(browser.script("return document.activeElement.id")));
     assertThat(browser.attributes("#plan-steps li", "data-step"))
         .containsExactly("create-role", "create-cluster", "await-cluster", "create-nodegroup-default",
             "await-nodegroup-default");
     assertThat(browser.text("#plan-steps li[data-step='create-cluster']")).contains("kubernetes:CreateCluster");
+    assertThat(browser.text("#plan-summary")).isEqualTo("A Kubernetes 1.31 cluster named console-prod, with node group"
+        + " default: 2–4 × m5.large.");
+    // at the starting size (two nodes) and at the largest (four), cents always
     assertThat(browser.text("#plan-total")).isEqualTo("$213.16");
-    assertThat(browser.text("#plan-costs")).contains("cluster control plane", "node group default (m5.large)");
+    assertThat(browser.text("#plan-total-max")).isEqualTo("$353.32");
+    assertThat(browser.text("#plan-costs")).contains("cluster control plane", "node group default (m5.large)",
+        "$0.10 / hour", "$0.096 / hour", "1,460 hours", "$73.00");
     browser.screenshot("plan");
 
     // the simulated cloud holds the cluster in CREATING until the page has shown the job waiting for it, so the
     // page is seen to move from running to succeeded without being reloaded
     fixture.cloud.stuckCreating("kubernetes-cluster");
     try {
-      browser.click("#submit-job");
+      // Tab from the plan's heading reaches the submit button
+      for (int i = 0; i < 40 && !"submit-job".equals(browser.script("return document.activeElement.id")); i++) {
+        new org.openqa.selenium.interactions.Actions(browser.driver).sendKeys(Keys.TAB).perform();
+      }
+      assertThat(browser.script("return document.activeElement.id")).isEqualTo("submit-job");
+      new org.openqa.selenium.interactions.Actions(browser.driver).sendKeys(Keys.ENTER).perform();
       awaitJobStatus("running");
       browser.script("document.getElementById('job').dataset.marker = 'same page'");
       browser.find("#steps li[data-step='await-cluster'][data-status='waiting']");
@@ -174,6 +225,12 @@ class ConsoleBrowserTest {
     assertThat(browser.text("#events li[data-event='status'][data-status='succeeded']"))
         .contains("status succeeded");
     assertThat(browser.text("#outputs")).contains("clusterName");
+    assertThat(browser.text("#job-space")).isEqualTo("console-east");
+    Job submitted = admin.jobs().get(dev.zop.provisioner.JobId.of(browser.attribute("#job", "data-job-id")));
+    KubernetesSpec asked = (KubernetesSpec) submitted.spec();
+    assertThat(asked.version()).isEqualTo("1.31");
+    assertThat(asked.vpcId()).isEqualTo("vpc-console");
+    assertThat(asked.subnetIds()).containsExactlyInAnyOrder("subnet-console-a", "subnet-console-b");
     browser.screenshot("job");
 
     // nothing left this origin: the console makes no third-party request
@@ -185,15 +242,14 @@ class ConsoleBrowserTest {
 
   @Test
   void aUserActionFailureShowsItsHintAndItsConsoleLinkAndTheRetryAfterTheFixSucceeds() {
-    fixture.cloud.deny("kubernetes:CreateNodegroup");
-    Job failed;
-    try {
-      failed = admin.jobs().await(submitCluster("console-denied").id(), JOB_TIME);
-    } finally {
-      fixture.cloud.allow("kubernetes:CreateNodegroup");
-    }
-    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
     signIn(fixture.adminToken);
+    // the demo's own way to break the cloud: the Simulation page, which says it is one
+    injectFault("access_denied", "kubernetes:CreateNodegroup");
+    assertThat(browser.text("#simulation-banner")).contains("A simulated cloud", "nothing real is created");
+    browser.screenshot("simulation");
+    Job failed = admin.jobs().await(submitCluster("console-denied").id(), JOB_TIME);
+    liftFaults();
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
     open("#/jobs/" + failed.id().value());
     assertThat(browser.attribute("#failure", "data-category")).isEqualTo("user_action");
     assertThat(browser.text("#failure")).contains("Needs your action", failed.lastFailure().message());
@@ -212,10 +268,11 @@ class ConsoleBrowserTest {
 
   @Test
   void aTransientFailureOffersRetryWhichResumesTheJob() {
-    fixture.cloud.throttleNext("kubernetes:CreateNodegroup", 4); // every attempt the engine's policy allows
-    Job failed = admin.jobs().await(submitCluster("console-throttled").id(), JOB_TIME);
-    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
     signIn(fixture.adminToken);
+    injectFault("throttled", "kubernetes:CreateNodegroup"); // more calls than the engine's policy tries
+    Job failed = admin.jobs().await(submitCluster("console-throttled").id(), JOB_TIME);
+    liftFaults();
+    assertThat(failed.lastFailure().category()).isEqualTo(FailureCategory.TRANSIENT);
     open("#/jobs/" + failed.id().value());
     assertThat(browser.attribute("#failure", "data-category")).isEqualTo("transient");
     assertThat(browser.text("#failure")).contains(failed.lastFailure().message());
@@ -227,14 +284,61 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aQuotaAndAnUnsupportedApiAreProvokedFromTheSimulationPageAndShownByWhoMustAct() {
+    signIn(fixture.adminToken);
+    injectFault("quota_exceeded", "kubernetes-cluster");
+    Job overQuota = admin.jobs().await(submitCluster("console-quota").id(), JOB_TIME);
+    liftFaults();
+    assertThat(overQuota.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    open("#/jobs/" + overQuota.id().value());
+    assertThat(browser.attribute("#failure", "data-category")).isEqualTo("user_action");
+    assertThat(browser.text("#failure")).contains("Needs your action", overQuota.lastFailure().message());
+    browser.screenshot("failure-quota");
+    browser.click("#retry");
+    awaitJobStatus("succeeded");
+
+    injectFault("unsupported", "kubernetes:CreateNodegroup");
+    Job broken = admin.jobs().await(submitCluster("console-unsupported").id(), JOB_TIME);
+    liftFaults();
+    assertThat(broken.lastFailure().category()).isEqualTo(FailureCategory.SYSTEM);
+    open("#/jobs/" + broken.id().value());
+    assertThat(browser.attribute("#failure", "data-category")).isEqualTo("system");
+    assertThat(browser.text("#failure")).contains("Recorded for follow-up", "is not supported here");
+    // trying again would fail the same way: nothing offers to
+    assertThat(browser.present("#retry")).isFalse();
+    browser.screenshot("failure-system");
+  }
+
+  @Test
+  void faultsAreTheAdminsAndRefusedWhenMalformed() throws Exception {
+    String viewer = fixture.token("acme", "vera@acme.com", Policies.VIEWER);
+    HttpResponse<String> refused = http("POST", "/simulation/faults", viewer,
+        "{\"kind\": \"access_denied\", \"target\": \"kubernetes:CreateCluster\"}");
+    assertThat(refused.statusCode()).isEqualTo(403);
+    HttpResponse<String> wrong = http("POST", "/simulation/faults", fixture.adminToken,
+        "{\"kind\": \"meteor\", \"target\": \"a b\"}");
+    assertThat(wrong.statusCode()).isEqualTo(400);
+    assertThat(wrong.body()).contains("\"field\":\"kind\"", "\"field\":\"target\"");
+    assertThat(fixture.cloud.faults()).isEmpty();
+  }
+
+  private HttpResponse<String> http(String method, String path, String token, String body) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(fixture.baseUrl() + path))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+        .build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
   void aRemediationIsStartedApprovedWithAReasonAndItsAuditRead() {
     admin.remediations().putRecommendation(new Recommendation("rec-console", "sim", account.id(), "sim-east-1", "vm",
         "i-console", "stop"));
     fixture.cloud.workload("i-console", "running");
     signIn(fixture.adminToken);
     browser.click("nav a[href='#/remediations']");
-    browser.type("#rec-id", "rec-console");
-    browser.type("#subject-id", "i-console");
+    // picked from the recorded recommendations; its resource becomes the subject
+    choose("#rec-id", "rec-console");
+    assertThat(browser.attribute("#subject-id", "value")).isEqualTo("i-console");
     browser.click("#start-remediation button[type='submit']");
     browser.type("#decision-reason", "Confirmed off-hours window");
     browser.screenshot("remediation-approval");
@@ -358,6 +462,7 @@ class ConsoleBrowserTest {
     assertThat(browser.present("#teardown")).isFalse();
 
     open("#/new?space=" + space.id().value());
+    browser.type("#f-config-name", "viewer-plan");
     browser.click("#review-plan");
     browser.find("#plan-steps");
     assertThat(browser.present("#submit-job")).isFalse();
@@ -439,8 +544,8 @@ class ConsoleBrowserTest {
     browser.until(d -> browser.all("#jobs tbody tr").size() == 1);
     assertThat(browser.present("#next-page")).isFalse();
 
-    new org.openqa.selenium.support.ui.Select(browser.find("#filter-status")).selectByValue("failed");
-    browser.click("#job-filters button[type='submit']");
+    // a filter applies as it is chosen: no button to press
+    choose("#filter-status", "failed");
     browser.until(d -> d.getCurrentUrl().contains("status=failed"));
     browser.until(d -> browser.all("#jobs tbody tr").size() == 1
         && browser.present("#jobs tr[data-job='console-page-failed']"));
@@ -459,15 +564,18 @@ class ConsoleBrowserTest {
     assertThat(browser.attribute("section[data-component='ingress-nginx'] .warning a", "href"))
         .endsWith("#component-kong");
     assertThat(browser.present("section[data-component='kong'] p.warning")).isFalse();
-    browser.type("#install-values-ingress-nginx", "controller.service.type=LoadBalancer");
-    browser.click("section[data-component='ingress-nginx'] button[type='submit']");
+    // one install form: a component's Install button chooses it there
+    assertThat(browser.all("form#install")).hasSize(1);
+    browser.click("section[data-component='ingress-nginx'] button[data-install]");
+    assertThat(browser.attribute("#install-component", "value")).isEqualTo("ingress-nginx");
+    browser.type("#install-values", "controller.service.type=LoadBalancer");
+    browser.click("#install-submit");
     // the plan's warning comes first; installing takes a second, deliberate click
-    assertThat(browser.text("#install-warnings-ingress-nginx li[data-code='component_retired']"))
+    assertThat(browser.text("#install-warnings li[data-code='component_retired']"))
         .contains("ingress-nginx 4.15.1 is retired upstream");
-    assertThat(browser.text("section[data-component='ingress-nginx'] button[type='submit']"))
-        .isEqualTo("Install anyway");
+    assertThat(browser.text("#install-submit")).isEqualTo("Install anyway");
     browser.screenshot("catalog-retired-warning");
-    browser.click("section[data-component='ingress-nginx'] button[type='submit']");
+    browser.click("#install-submit");
     String id = browser.attribute("#job", "data-job-id");
     assertThat(browser.text("#events li[data-event='warning']")).contains("retired upstream");
     Job job = admin.jobs().get(dev.zop.provisioner.JobId.of(id));
@@ -504,5 +612,147 @@ class ConsoleBrowserTest {
         HttpRequest.newBuilder(URI.create(fixture.baseUrl() + "/ui/..%2Fpom.xml")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(outside.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void accountsShowTheirCredentialReferencesAndAdminsMakeAndRevokeTokens() throws Exception {
+    signIn(fixture.adminToken);
+    open("#/accounts");
+    assertThat(browser.text("tr[data-account='console']")).contains("sim");
+    choose("#account-provider", "sim");
+    browser.type("#account-name", "console-second");
+    browser.type("#account-credentials", "secret://vault/console-second");
+    browser.click("#create-account button[type='submit']");
+    assertThat(browser.untilText("tr[data-account='console-second']", "secret://vault/console-second"))
+        .contains("sim");
+    browser.screenshot("accounts");
+
+    open("#/tokens");
+    browser.type("#token-actor", "bob@acme.com");
+    choose("#token-role", "viewer");
+    browser.click("#create-token button[type='submit']");
+    String made = browser.text("#new-token");
+    assertThat(made).isNotBlank();
+    HttpResponse<String> me = http("GET", "/me", made, null);
+    assertThat(me.statusCode()).isEqualTo(200);
+    assertThat(me.body()).contains("bob@acme.com");
+    browser.screenshot("tokens");
+    // shown once: the list names the token, never the token itself
+    open("#/");
+    open("#/tokens");
+    assertThat(browser.driver.getPageSource()).doesNotContain(made);
+    List<String> ids = browser.attributes("#tokens tr[data-state='active']", "data-token");
+    String bob = ids.stream().filter(t -> browser.text("tr[data-token='" + t + "']").contains("bob@acme.com"))
+        .findFirst().orElseThrow();
+    browser.click("tr[data-token='" + bob + "'] button[data-action='revoke']");
+    browser.click("dialog[open] button[data-confirm]");
+    browser.until(d -> "revoked".equals(browser.attribute("tr[data-token='" + bob + "']", "data-state")));
+    HttpResponse<String> after = http("GET", "/me", made, null);
+    assertThat(after.statusCode()).isEqualTo(401);
+
+    // tokens are the admins' alone: another role gets neither the page's link nor the list
+    String viewer = fixture.token("acme", "vic@acme.com", Policies.VIEWER);
+    assertThat(http("GET", "/tokens", viewer, null).statusCode()).isEqualTo(403);
+    signIn(viewer);
+    open("#/tokens");
+    assertThat(browser.text("main")).contains("Tokens are managed by the organisation's admins");
+    assertThat(browser.find("nav a[href='#/jobs']").isDisplayed()).isTrue();
+    assertThat(browser.script("return document.querySelector(\"nav a[href='#/tokens']\").hidden")).isEqualTo(true);
+    assertThat(browser.present("#create-token")).isFalse();
+  }
+
+  @Test
+  void theHomePageCountsWhatNeedsActionWhatRunsAndWhatEachSpaceCosts() {
+    // an organisation of its own, so the other tests' jobs are not counted
+    String token = fixture.token("home", "hana@home.example", Policies.ADMIN);
+    Provisioner home = fixture.client(token);
+    CloudAccount homeAccount = home.accounts().create(CloudAccountRequest.of("sim", "home"));
+    Space homeSpace = home.spaces().create(SpaceRequest.of("sim", "home-space", homeAccount.id()).region("sim-east-1"));
+    Job pool = home.jobs().await(home.jobs().submit(homeSpace.id(), dev.zop.provisioner.spec.VmPoolSpec
+        .named("home-pool").instanceType("m5.large").size(1, 3).build()).id(), JOB_TIME);
+    assertThat(pool.status()).isEqualTo(JobStatus.SUCCEEDED);
+    fixture.cloud.deny("kubernetes:CreateNodegroup");
+    Job denied;
+    try {
+      denied = home.jobs().await(home.jobs().submit(homeSpace.id(), KubernetesSpec.named("home-denied").version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
+    } finally {
+      fixture.cloud.allow("kubernetes:CreateNodegroup");
+    }
+    assertThat(denied.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    home.remediations().putRecommendation(new Recommendation("rec-home", "sim", homeAccount.id(), "sim-east-1", "vm",
+        "i-home", "stop"));
+    fixture.cloud.workload("i-home", "running");
+    RemediationJob waiting = home.remediations().start("rec-home", SubjectType.RESOURCE, "i-home");
+    org.awaitility.Awaitility.await().atMost(JOB_TIME)
+        .until(() -> home.remediations().get(waiting.id()).status() == JobStatus.AWAITING_USER);
+    fixture.cloud.stuckCreating("kubernetes-cluster");
+    try {
+      Job running = home.jobs().submit(homeSpace.id(), KubernetesSpec.named("home-running").version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build());
+      org.awaitility.Awaitility.await().atMost(JOB_TIME)
+          .until(() -> home.jobs().get(running.id()).status() == JobStatus.RUNNING);
+      signIn(token);
+      open("#/");
+      assertThat(browser.attribute("#count-action", "data-count")).isEqualTo("2");
+      assertThat(browser.attribute("#count-running", "data-count")).isEqualTo("1");
+      // the pool at its starting size: one m5.large all month
+      assertThat(browser.attribute("#count-cost", "data-amount")).isEqualTo("70.08");
+      assertThat(browser.text("#count-cost")).contains("$70.08");
+      assertThat(browser.text("#needs-action tr[data-job='home-denied']")).contains(denied.lastFailure().fixHint());
+      assertThat(browser.text("#needs-action tr[data-action='approve']")).contains("Waiting for approval");
+      assertThat(browser.text("#running tr[data-job='home-running']")).contains("so far");
+      assertThat(browser.text("#space-costs tr[data-space='home-space']")).contains("$70.08");
+      assertThat(home.spaces().cost(homeSpace.id()).monthlyTotal()).isEqualByComparingTo("70.08");
+      browser.screenshot("home");
+    } finally {
+      fixture.cloud.unstick("kubernetes-cluster");
+    }
+  }
+
+  @Test
+  void everyPageHasNoSeriousOrCriticalAccessibilityViolation() {
+    Job done = admin.jobs().await(submitCluster("console-axe").id(), JOB_TIME);
+    fixture.cloud.deny("kubernetes:CreateNodegroup");
+    Job failed;
+    try {
+      failed = admin.jobs().await(submitCluster("console-axe-failed").id(), JOB_TIME);
+    } finally {
+      fixture.cloud.allow("kubernetes:CreateNodegroup");
+    }
+    admin.remediations().putRecommendation(new Recommendation("rec-axe", "sim", account.id(), "sim-east-1", "vm",
+        "i-axe", "stop"));
+    fixture.cloud.workload("i-axe", "running");
+    RemediationJob parked = admin.remediations().start("rec-axe", SubjectType.RESOURCE, "i-axe");
+    org.awaitility.Awaitility.await().atMost(JOB_TIME)
+        .until(() -> admin.remediations().get(parked.id()).status() == JobStatus.AWAITING_USER);
+
+    browser.driver.get(fixture.baseUrl() + "/ui");
+    browser.until(d -> browser.present("#token") || browser.present("#sign-out"));
+    if (browser.present("#sign-out")) {
+      browser.click("#sign-out");
+    }
+    browser.find("#token");
+    java.util.Map<String, List<String>> found = new java.util.LinkedHashMap<>();
+    found.put("sign-in", browser.seriousAccessibilityViolations());
+    browser.screenshot("sign-in");
+    signIn(fixture.adminToken);
+    for (String hash : List.of("#/", "#/spaces", "#/new?space=" + space.id().value(), "#/jobs", "#/jobs/" + done.id().value(),
+        "#/jobs/" + failed.id().value(), "#/remediations", "#/remediations/" + parked.id().value(), "#/catalog",
+        "#/accounts", "#/tokens", "#/simulation")) {
+      open(hash);
+      browser.until(d -> !browser.present("main > p.muted") || !browser.text("main").startsWith("Loading"));
+      found.put(hash, browser.seriousAccessibilityViolations());
+    }
+    // the plan, and the wizard with its Advanced fields open
+    open("#/new?space=" + space.id().value());
+    browser.script("document.querySelectorAll('details').forEach(d => d.open = true)");
+    found.put("wizard, advanced open", browser.seriousAccessibilityViolations());
+    browser.type("#f-config-name", "console-axe-plan");
+    browser.click("#review-plan");
+    browser.find("#plan-steps");
+    found.put("plan", browser.seriousAccessibilityViolations());
+    found.values().removeIf(List::isEmpty);
+    assertThat(found).as("serious or critical violations by page").isEmpty();
   }
 }

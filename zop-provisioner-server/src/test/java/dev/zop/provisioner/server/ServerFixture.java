@@ -33,6 +33,14 @@ final class ServerFixture implements AutoCloseable {
     return new ServerFixture(true, b -> b);
   }
 
+  /**
+   * As {@code zop serve --demo} serves it: the component installer, and the simulated cloud's faults under
+   * {@code /simulation/faults}.
+   */
+  static ServerFixture demo() {
+    return new ServerFixture(true, e -> e, b -> b, true);
+  }
+
   private ServerFixture(boolean components, java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
     this(components, e -> e, customise);
   }
@@ -53,6 +61,12 @@ final class ServerFixture implements AutoCloseable {
   private ServerFixture(boolean components,
       java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise,
       java.util.function.UnaryOperator<ProvisionerServer.Builder> customise) {
+    this(components, engineCustomise, customise, false);
+  }
+
+  private ServerFixture(boolean components,
+      java.util.function.UnaryOperator<dev.zop.provisioner.core.EmbeddedProvisionerBuilder> engineCustomise,
+      java.util.function.UnaryOperator<ProvisionerServer.Builder> customise, boolean simulation) {
     try {
       Path dir = Files.createTempDirectory("zop-server-test");
       // discovery finds provider-helm's installer; the explicit sim provider still wins for sim
@@ -61,7 +75,11 @@ final class ServerFixture implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     access = AccessStore.open(engine.dataSource());
-    server = customise.apply(ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0)).start();
+    ProvisionerServer.Builder builder = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0);
+    if (simulation) {
+      builder.simulatedCloud(cloud);
+    }
+    server = customise.apply(builder).start();
     adminToken = access.createToken("acme", "alice@acme.com", Set.of(Policies.ADMIN), null).token();
   }
 

@@ -6,11 +6,15 @@ import { wizardPage } from './wizard.js';
 import { spacesPage } from './spaces.js';
 import { remediationPage, remediationsPage } from './remediations.js';
 import { catalogPage } from './catalog.js';
+import { homePage } from './home.js';
+import { accountsPage, tokensPage } from './admin.js';
+import { simulated, simulationPage } from './simulation.js';
 
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let me = null;
 let stops = [];
+let simulation = null; // whether the service runs a simulated cloud, asked once a sign-in
 
 /** What each page gets: the principal, a policy check and a place to register what to stop on leaving. */
 const context = {
@@ -40,9 +44,16 @@ export function showError(error, form) {
   }
   notice.className = '';
   notice.replaceChildren();
-  append(notice, [h('strong', null, message),
-    error instanceof ApiError ? h('span', { class: 'muted' }, ` (${error.code})`) : null,
-    unplaced.length ? h('ul', null, unplaced.map(f => h('li', null, `${f.field}: ${f.message}`))) : null]);
+  const placed = error instanceof ApiError && form ? error.fields.length - unplaced.length : 0;
+  if (placed > 0 && unplaced.length === 0) {
+    // every message sits beside its field: the banner only says where to look
+    append(notice, h('strong', null, placed === 1 ? 'One field needs your attention; it is marked below.'
+      : `${placed} fields need your attention; they are marked below.`));
+  } else {
+    append(notice, [h('strong', null, message),
+      error instanceof ApiError && error.status !== 400 ? h('span', { class: 'muted' }, ` (${error.code})`) : null,
+      unplaced.length ? h('ul', null, unplaced.map(f => h('li', null, `${f.field}: ${f.message}`))) : null]);
+  }
   if (error instanceof ApiError && error.status === 401) {
     session.clear();
     me = null;
@@ -80,7 +91,6 @@ function signIn() {
     try {
       me = await get('/me');
       clearNotice();
-      if (!location.hash || location.hash === '#/') location.hash = '#/jobs';
       render();
     } catch (e) {
       session.clear();
@@ -91,7 +101,11 @@ function signIn() {
 }
 
 const routes = [
+  [/^#?\/?$/, () => homePage(context)],
   [/^#\/spaces$/, () => spacesPage(context)],
+  [/^#\/accounts$/, () => accountsPage(context)],
+  [/^#\/tokens$/, () => tokensPage(context)],
+  [/^#\/simulation$/, () => simulationPage(context)],
   [/^#\/new$/, params => wizardPage(context, params)],
   [/^#\/jobs$/, params => jobsPage(context, params)],
   [/^#\/jobs\/([^/]+)$/, (params, id) => jobPage(context, id)],
@@ -100,7 +114,10 @@ const routes = [
   [/^#\/catalog$/, () => catalogPage(context)],
 ];
 
+let rendering = 0; // the newest render: one that finishes after a later one started is dropped
+
 async function render() {
+  const mine = ++rendering;
   stops.forEach(stop => stop());
   stops = [];
   const nav = document.getElementById('nav');
@@ -123,17 +140,23 @@ async function render() {
   }
   nav.hidden = false;
   who.replaceChildren(h('span', { id: 'actor' }, `${me.actor} · ${me.orgId}`),
-    h('button', { type: 'button', id: 'sign-out', onclick: () => { session.clear(); me = null; clearNotice(); render(); } },
-      'Sign out'));
-  const [path, search] = (location.hash || '#/jobs').split('?');
+    h('button', { type: 'button', id: 'sign-out', onclick: () => { session.clear(); me = null; simulation = null;
+      clearNotice(); render(); } }, 'Sign out'));
+  if (simulation === null) simulation = me.roles.includes('admin') && await simulated();
+  nav.querySelector('[data-admin]').hidden = !me.roles.includes('admin');
+  nav.querySelector('[data-simulation]').hidden = !simulation;
+  const [path, search] = (location.hash || '#/').split('?');
   const params = new URLSearchParams(search || '');
   for (const link of nav.querySelectorAll('a')) {
-    if (path.startsWith(link.getAttribute('href'))) link.setAttribute('aria-current', 'page');
+    const href = link.getAttribute('href');
+    const here = link.hasAttribute('data-exact') ? (path === href || path === '' || path === '#')
+      : path === href || path.startsWith(href + '/');
+    if (here) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
   const match = routes.map(([pattern, page]) => [path.match(pattern), page]).find(([m]) => m);
   if (!match) {
-    location.hash = '#/jobs';
+    location.hash = '#/';
     return;
   }
   const [groups, page] = match;
@@ -141,11 +164,13 @@ async function render() {
   view.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
   try {
     const content = await page(params, ...groups.slice(1).map(decodeURIComponent));
+    if (mine !== rendering) return; // the user went elsewhere while this page loaded
     view.replaceChildren();
     append(view, content);
     // which page is drawn: what tests (and scripts) wait on after navigating
     view.dataset.route = location.hash;
   } catch (e) {
+    if (mine !== rendering) return;
     view.replaceChildren(h('p', { class: 'muted' }, 'This page could not be shown.'));
     view.dataset.route = location.hash;
     showError(e);

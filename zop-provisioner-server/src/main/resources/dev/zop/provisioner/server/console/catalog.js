@@ -8,9 +8,11 @@ export async function catalogPage(ctx) {
   const [components, spaces] = await Promise.all([get('/catalog/components'),
     ctx.can('service:create') ? allSpaces() : Promise.resolve([])]);
   const active = spaces.filter(s => s.status === 'active');
+  const form = ctx.can('service:create') && active.length && components.length ? installForm(ctx, components, active) : null;
   return [h('h1', null, 'Component catalog'),
-    components.length ? h('div', { id: 'catalog' }, components.map(c => h('section', { 'data-component': c.id, id: `component-${c.id}` },
-      h('h2', null, c.name, ' ', h('span', { class: 'badge' }, c.category), ' ', h('span', { class: 'muted' }, c.version),
+    components.length ? h('div', { id: 'catalog', class: 'catalog' }, components.map(c => h('section', { 'data-component': c.id, id: `component-${c.id}`,
+      'aria-labelledby': `component-${c.id}-title` },
+      h('h2', { id: `component-${c.id}-title` }, c.name, ' ', h('span', { class: 'badge' }, c.category), ' ', h('span', { class: 'muted' }, c.version),
         c.status && c.status !== 'maintained' ? [' ', h('span', { class: `badge ${c.status}` }, c.status)] : null),
       h('p', null, c.description),
       c.status && c.status !== 'maintained' ? h('p', { class: 'warning', role: 'note', 'data-status': c.status },
@@ -22,28 +24,37 @@ export async function catalogPage(ctx) {
         ` from ${c.provenance.sourceRepository} at ${c.provenance.releaseTag}`) : null,
       Object.keys(c.defaultValues || {}).length ? h('details', null, h('summary', null, 'Default values'),
         h('pre', { class: 'mono' }, JSON.stringify(c.defaultValues, null, 2))) : null,
-      ctx.can('service:create') && active.length ? installForm(ctx, c, active) : null)))
-      : h('p', { class: 'muted' }, 'No component installer is configured on this service.')];
+      form ? h('div', { class: 'actions' }, h('button', { type: 'button', 'data-install': c.id,
+        'aria-label': `Install ${c.name}`, onclick: () => form.choose(c.id) }, 'Install…')) : null)))
+      : h('p', { class: 'muted' }, 'No component installer is configured on this service.'),
+    form ? form.el : null];
 }
 
-function installForm(ctx, component, spaces) {
-  const id = component.id.replace(/[^a-z0-9]+/gi, '-');
-  const space = h('select', { id: `install-space-${id}`, 'data-field': 'spaceID' },
+/** The one install form: the component chosen from the list (or from a component's Install button), its space and values. */
+function installForm(ctx, components, spaces) {
+  const component = h('select', { id: 'install-component', 'data-field': 'componentID' },
+    components.map(c => h('option', { value: c.id }, `${c.name} ${c.version}`)));
+  const space = h('select', { id: 'install-space', 'data-field': 'spaceID' },
     spaces.map(s => h('option', { value: s.id }, s.name)));
-  const namespace = h('input', { id: `install-ns-${id}`, 'data-field': 'namespace', autocomplete: 'off' });
-  const values = h('textarea', { id: `install-values-${id}`, 'data-field': 'values',
-    placeholder: 'controller.service.type=LoadBalancer' });
-  const install = h('button', { type: 'submit', class: 'primary' }, 'Install');
-  const warnings = h('ul', { class: 'warning', role: 'note', id: `install-warnings-${id}`, hidden: true });
-  const form = h('form', { class: 'card' }, h('h3', null, `Install ${component.name}`),
-    h('label', { for: space.id }, 'Space'), space,
-    h('label', { for: namespace.id }, 'Namespace ', h('span', { class: 'muted' }, '(optional)')), namespace,
-    h('label', { for: values.id }, 'Values ', h('span', { class: 'muted' }, '(one key=value per line)')), values,
+  const namespace = h('input', { id: 'install-ns', 'data-field': 'namespace', autocomplete: 'off',
+    'aria-describedby': 'install-ns-help' });
+  const values = h('textarea', { id: 'install-values', 'data-field': 'values',
+    placeholder: 'controller.service.type=LoadBalancer', 'aria-describedby': 'install-values-help' });
+  const install = h('button', { type: 'submit', class: 'primary', id: 'install-submit' }, 'Install');
+  const warnings = h('ul', { class: 'warning', role: 'note', id: 'install-warnings', hidden: true });
+  const form = h('form', { class: 'card', id: 'install' }, h('h2', { tabindex: '-1' }, 'Install a component'),
+    h('label', { for: component.id }, 'Component'), component,
+    h('label', { for: space.id }, 'Into the cluster of space'), space,
+    h('label', { for: namespace.id }, 'Namespace'), namespace,
+    h('p', { class: 'help', id: 'install-ns-help' }, 'Optional; the component\'s own namespace by default.'),
+    h('label', { for: values.id }, 'Values'), values,
+    h('p', { class: 'help', id: 'install-values-help' }, 'One key=value per line, over the chart\'s defaults.'),
     warnings,
     h('div', { class: 'actions' }, install));
   // what the plan warns of (a retired component, say) is shown before anything is installed: a second click installs
   let acknowledged = null;
   form.addEventListener('input', () => { acknowledged = null; warnings.hidden = true; install.textContent = 'Install'; });
+  form.addEventListener('change', () => { acknowledged = null; warnings.hidden = true; install.textContent = 'Install'; });
   form.addEventListener('submit', async event => {
     event.preventDefault();
     clearFieldErrors(form);
@@ -52,7 +63,7 @@ function installForm(ctx, component, spaces) {
       const at = line.indexOf('=');
       if (at > 0) parsed[line.slice(0, at).trim()] = line.slice(at + 1).trim();
     }
-    const body = { spaceID: space.value, componentID: component.id, values: parsed };
+    const body = { spaceID: space.value, componentID: component.value, values: parsed };
     if (namespace.value.trim()) body.namespace = namespace.value.trim();
     try {
       const asked = JSON.stringify(body);
@@ -73,5 +84,10 @@ function installForm(ctx, component, spaces) {
       showError(e, form);
     }
   });
-  return form;
+  return { el: form, choose: id => {
+    component.value = id;
+    component.dispatchEvent(new Event('change', { bubbles: true }));
+    form.querySelector('h2').focus();
+    form.scrollIntoView({ block: 'start' });
+  } };
 }

@@ -30,10 +30,63 @@ export function badge(status) {
   return h('span', { class: `badge ${status}`, 'data-status': status }, String(status).replace(/_/g, ' '));
 }
 
+/** An instant as how long ago it was ("3 min ago"), the exact time on hover and for assistive technology. */
 export function when(instant) {
   if (!instant) return '';
   const d = new Date(instant);
-  return h('time', { datetime: instant, title: instant }, d.toLocaleString());
+  return h('time', { datetime: instant, title: d.toLocaleString() }, ago(d));
+}
+
+export function ago(date, now = Date.now()) {
+  const seconds = Math.round((now - date.getTime()) / 1000);
+  if (seconds < 0) return date.toLocaleString();
+  if (seconds < 45) return 'just now';
+  return `${span(seconds)} ago`;
+}
+
+/** A length of time in words: "42 s", "3 min", "2 h 5 min", "4 days". */
+export function span(seconds) {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/** How long something took, from two instants; while it runs, how long it has been running. */
+export function duration(from, to) {
+  if (!from) return '';
+  const end = to ? new Date(to).getTime() : Date.now();
+  const seconds = Math.max(0, Math.round((end - new Date(from).getTime()) / 1000));
+  return h('span', { class: 'duration', title: to ? 'took' : 'running for' }, to ? span(seconds) : `${span(seconds)} so far`);
+}
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2,
+  maximumFractionDigits: 2 });
+const unitDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2,
+  maximumFractionDigits: 4 });
+
+/** Money as the plan and the home page show it: US dollars, cents always; an unknown amount as a dash. */
+export function money(value) {
+  return value == null ? '—' : dollars.format(Number(value));
+}
+
+/** A unit price: cents always, and up to four decimals where a price has them ($0.096). */
+export function unitMoney(value) {
+  return value == null ? '—' : unitDollars.format(Number(value));
+}
+
+/** A quantity with its unit, plural where it is more than one: "730 hours", "1 GB-month". */
+export function quantity(amount, unit) {
+  const n = Number(amount);
+  const text = Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return `${text} ${unit}${n === 1 || /s$|-month$/.test(unit) ? '' : 's'}`;
+}
+
+/** An id shown whole on one line (never broken mid-string), cut with an ellipsis where space runs out. */
+export function ident(value) {
+  return h('span', { class: 'mono ident', title: value }, value);
 }
 
 export function table(headers, rows, attrs) {

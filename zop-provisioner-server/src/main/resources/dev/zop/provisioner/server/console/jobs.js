@@ -2,7 +2,7 @@
 // failure, retry, teardown, and the databases and connections of a datastore.
 import { call, get, list, post, query, streamEvents } from './api.js';
 import { clearFieldErrors, showError, showInfo } from './app.js';
-import { badge, confirmDialog, h, replace, kv, table, when } from './dom.js';
+import { badge, confirmDialog, duration, h, ident, replace, kv, table, when } from './dom.js';
 import { allSpaces } from './spaces.js';
 
 const STATUSES = ['pending', 'running', 'awaiting_user', 'succeeded', 'failed', 'cancelled', 'deleting', 'deleted'];
@@ -15,28 +15,29 @@ export async function jobsPage(ctx, params) {
   const [page, spaces] = await Promise.all([
     list('/provisioning-jobs' + query({ status, spaceID: space, cursor, limit: 20 })), allSpaces()]);
   const names = Object.fromEntries(spaces.map(s => [s.id, s.name]));
-  const filters = h('form', { class: 'actions', id: 'job-filters', role: 'search' },
+  // a filter applies as soon as it is chosen, and the address keeps it (a link to the page is the filtered list)
+  const apply = () => ctx.go('#/jobs' + query({ status: filters.status.value, space: filters.space.value }));
+  const filters = h('form', { class: 'actions', id: 'job-filters', role: 'search', 'aria-label': 'Filter jobs' },
     h('label', { for: 'filter-status' }, 'Status'),
-    h('select', { id: 'filter-status', name: 'status' }, h('option', { value: '' }, 'any'),
+    h('select', { id: 'filter-status', name: 'status', onchange: apply }, h('option', { value: '' }, 'any'),
       STATUSES.map(s => h('option', { value: s, selected: s === status }, s.replace(/_/g, ' ')))),
     h('label', { for: 'filter-space' }, 'Space'),
-    h('select', { id: 'filter-space', name: 'space' }, h('option', { value: '' }, 'any'),
-      spaces.map(s => h('option', { value: s.id, selected: s.id === space }, s.name))),
-    h('button', { type: 'submit' }, 'Filter'));
-  filters.addEventListener('submit', event => {
-    event.preventDefault();
-    ctx.go('#/jobs' + query({ status: filters.status.value, space: filters.space.value }));
-  });
+    h('select', { id: 'filter-space', name: 'space', onchange: apply }, h('option', { value: '' }, 'any'),
+      spaces.map(s => h('option', { value: s.id, selected: s.id === space }, s.name))));
+  filters.addEventListener('submit', event => { event.preventDefault(); apply(); });
   const rows = page.items.map(job => h('tr', { 'data-job': job.name },
-    h('td', null, h('a', { href: `#/jobs/${encodeURIComponent(job.id)}` }, job.name),
-      h('div', { class: 'mono muted' }, job.id)),
-    h('td', null, job.kind), h('td', null, badge(job.status)), h('td', { class: 'optional' }, job.phase),
-    h('td', { class: 'optional' }, names[job.spaceId] || job.spaceId), h('td', { class: 'optional' }, when(job.createdAt))));
+    h('td', null, h('a', { href: `#/jobs/${encodeURIComponent(job.id)}` }, job.name), h('div', null, ident(job.id))),
+    h('td', null, job.kind.replace(/_/g, ' ')), h('td', null, badge(job.status)),
+    h('td', { class: 'optional' }, spaceLink(job.spaceId, names)),
+    h('td', { class: 'optional' }, when(job.createdAt)),
+    h('td', { class: 'optional' }, duration(job.createdAt, job.finishedAt))));
   return [
-    h('h1', null, 'Provisioning jobs'),
+    h('div', { class: 'title-row' }, h('h1', null, 'Provisioning jobs'),
+      ctx.can('provisioning:create') ? h('a', { class: 'button primary', id: 'new-job',
+        href: '#/new' + query({ space }) }, 'New job') : null),
     filters,
-    rows.length ? table([['Job'], ['Kind'], ['Status'], ['Phase', 'optional'], ['Space', 'optional'],
-      ['Created', 'optional']], rows, { id: 'jobs' }) : h('p', { class: 'muted' }, 'No jobs match.'),
+    rows.length ? table([['Job'], ['Kind'], ['Status'], ['Space', 'optional'], ['Started', 'optional'],
+      ['Took', 'optional']], rows, { id: 'jobs' }) : h('p', { class: 'muted' }, 'No jobs match.'),
     h('div', { class: 'actions' },
       cursor ? h('a', { href: '#/jobs' + query({ status, space }) }, 'First page') : null,
       page.nextCursor ? h('a', { id: 'next-page', href: '#/jobs' + query({ status, space, cursor: page.nextCursor }) },
@@ -44,18 +45,43 @@ export async function jobsPage(ctx, params) {
   ];
 }
 
+/** A space by its name, linking to its jobs; a space since deleted by its id, said to be gone. */
+export function spaceLink(spaceId, names) {
+  if (!spaceId) return '';
+  const name = names[spaceId];
+  return name ? h('a', { href: `#/jobs?space=${encodeURIComponent(spaceId)}`, 'data-space-link': spaceId }, name)
+    : h('span', { class: 'muted', title: spaceId }, 'a deleted space');
+}
+
+/**
+ * Outputs once each, in name order: a provider that writes a value under two spellings (clusterName and
+ * cluster.name) is shown under the first.
+ */
+export function outputRows(outputs) {
+  const seen = new Map();
+  for (const [name, value] of Object.entries(outputs || {}).sort(([a], [b]) => a.localeCompare(b))) {
+    const key = name.toLowerCase().replace(/[^a-z0-9]/g, '') + '=' + value;
+    // of two spellings, the one without dots: the name the product documents use
+    if (!seen.has(key) || (seen.get(key)[0].includes('.') && !name.includes('.'))) seen.set(key, [name, value]);
+  }
+  return [...seen.values()];
+}
+
 /** What the job page shows of a job: all of it but the time of its last write. */
 const fingerprint = job => JSON.stringify({ ...job, updatedAt: null });
 
 export async function jobPage(ctx, id) {
   let job = await get(path(id));
+  const names = Object.fromEntries((await allSpaces()).map(s => [s.id, s.name]));
   const root = h('div', { id: 'job', 'data-job-id': id });
-  const events = h('ol', { class: 'events card', id: 'events', 'aria-live': 'polite', 'aria-label': 'Progress' });
+  // focusable, so its scrolled-away events are reached from the keyboard too
+  const events = h('ol', { class: 'events card', id: 'events', 'aria-live': 'polite', 'aria-label': 'Progress',
+    tabindex: '0' });
   const extra = h('div', { id: 'job-extra' });
   let loading = null;
   let again = false;
 
-  const draw = () => replace(root, ...jobView(ctx, job, reload), h('h2', null, 'Progress'), events, extra);
+  const draw = () => replace(root, ...jobView(ctx, job, reload, names), h('h2', null, 'Progress'), events, extra);
   async function reload() {
     if (loading) {
       again = true;
@@ -81,7 +107,9 @@ export async function jobPage(ctx, id) {
     if (seen.has(event.seq)) return;
     seen.add(event.seq);
     const what = event.type === 'status' ? `status ${String(event.status).replace(/_/g, ' ')}` : event.type.replace(/_/g, ' ');
-    events.append(h('li', { 'data-event': event.type, 'data-status': event.status }, when(event.at), ' ', h('strong', null, what),
+    // the time of day: a list of events reads as a log
+    const at = h('time', { datetime: event.at }, new Date(event.at).toLocaleTimeString());
+    events.append(h('li', { 'data-event': event.type, 'data-status': event.status }, at, ' ', h('strong', null, what),
       event.stepName ? ` · ${event.stepName}` : '', event.message ? ` — ${event.message}` : ''));
     events.scrollTop = events.scrollHeight;
   };
@@ -97,12 +125,14 @@ export async function jobPage(ctx, id) {
   return root;
 }
 
-function jobView(ctx, job, reload) {
+function jobView(ctx, job, reload, names) {
   const out = [
     h('h1', null, job.name, ' ', h('span', { id: 'job-status' }, badge(job.status))),
-    h('section', null, kv([['Kind', job.kind], ['Phase', job.phase], ['Job id', h('span', { class: 'mono' }, job.id)],
-      ['Space', job.spaceId], ['Created by', job.createdBy], ['Created', when(job.createdAt)],
-      ['Finished', when(job.finishedAt)],
+    h('section', null, kv([['Kind', job.kind.replace(/_/g, ' ')], ['Phase', job.phase],
+      ['Space', h('span', { id: 'job-space' }, spaceLink(job.spaceId, names))],
+      ['Started by', job.createdBy], ['Started', when(job.createdAt)],
+      [job.finishedAt ? 'Took' : 'Running for', duration(job.createdAt, job.finishedAt)],
+      ['Job id', ident(job.id)],
       ['Tags', Object.entries(job.tags || {}).map(([k, v]) => `${k}=${v}`).join(', ')]])),
   ];
   if (job.lastFailure && job.status === 'failed') out.push(failureView(ctx, job, reload));
@@ -123,10 +153,14 @@ function jobView(ctx, job, reload) {
   }
   if (actions.childElementCount) out.push(actions);
   out.push(h('h2', null, 'Steps'), stepsView(job.steps || []));
-  const outputs = Object.entries(job.outputs || {});
-  if (outputs.length) {
+  const outputs = outputRows(job.outputs);
+  if (job.status === 'deleted') {
+    // what the outputs named (a space the cluster registered, its endpoint) is gone with the teardown
+    out.push(h('p', { class: 'muted', id: 'torn-down' }, 'Everything this job made has been deleted in the cloud.'));
+  } else if (outputs.length) {
     out.push(h('h2', null, 'Outputs'), table([['Name'], ['Value']],
-      outputs.map(([k, v]) => h('tr', null, h('td', null, k), h('td', { class: 'mono' }, v))), { id: 'outputs' }),
+      outputs.map(([k, v]) => h('tr', { 'data-output': k }, h('th', { scope: 'row' }, k), h('td', { class: 'mono' }, v))),
+      { id: 'outputs' }),
     h('p', { class: 'muted' }, 'Secrets are never outputs: they stay in the cloud\'s secret store, named by reference.'));
   }
   return out;
@@ -185,8 +219,8 @@ function stepsView(steps) {
       .map(step => h('li', { class: step.status, 'data-step': step.name, 'data-status': step.status },
         h('strong', null, step.name), ' ', badge(step.status),
         step.attempts > 1 ? h('span', { class: 'muted' }, ` · ${step.attempts} attempts`) : null,
-        step.startedAt ? h('div', { class: 'muted' }, when(step.startedAt),
-          step.finishedAt ? [' → ', when(step.finishedAt)] : '') : null,
+        step.startedAt ? h('div', { class: 'muted' }, 'started ', when(step.startedAt), ' · ',
+          duration(step.startedAt, step.finishedAt)) : null,
         step.failure ? h('div', { class: 'field-error' }, step.failure.message) : null,
         step.permissions?.length ? h('details', null, h('summary', null, 'Permissions'),
           h('ul', null, step.permissions.map(p => h('li', { class: 'mono' }, p)))) : null))),

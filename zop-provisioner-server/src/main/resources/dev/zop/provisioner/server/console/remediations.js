@@ -6,7 +6,7 @@ import { badge, confirmDialog, h, replace, kv, table, when } from './dom.js';
 import { failurePanel } from './jobs.js';
 
 const path = id => `/remediation-jobs/${encodeURIComponent(id)}`;
-const pending = job => job.status === 'awaiting_user'
+export const pending = job => job.status === 'awaiting_user'
   ? (job.steps || []).find(s => s.kind === 'approval' && s.status === 'waiting') : null;
 
 export async function remediationsPage(ctx) {
@@ -24,19 +24,28 @@ export async function remediationsPage(ctx) {
     h('h1', null, 'Remediations'),
     rows.length ? table([['Workflow'], ['Recommendation'], ['Subject', 'optional'], ['Status'], ['Started', 'optional']],
       rows, { id: 'remediations' }) : h('p', { class: 'muted' }, 'No remediation workflows yet.'),
-    ctx.can('provisioning:create') ? startForm(ctx) : null,
+    ctx.can('provisioning:create') ? startForm(ctx, await get('/recommendations')) : null,
   ];
 }
 
-function startForm(ctx) {
-  const recommendation = h('input', { id: 'rec-id', 'data-field': 'recommendationID', autocomplete: 'off' });
+function startForm(ctx, recommendations) {
+  // a recommendation picked from the store; its resource is the subject unless another is named
+  const recommendation = h('select', { id: 'rec-id', 'data-field': 'recommendationID' },
+    h('option', { value: '' }, recommendations.length ? 'Choose a recommendation' : 'No recommendation is recorded'),
+    recommendations.map(r => h('option', { value: r.id, 'data-subject': r.resourceID ?? r.resourceId },
+      `${r.action} ${r.resourceType} ${r.resourceID ?? r.resourceId} (${r.provider}, ${r.region}) · ${r.id}`)));
   const subjectType = h('select', { id: 'subject-type', 'data-field': 'subjectType' },
     ['resource'].map(s => h('option', { value: s }, s)));
-  const subject = h('input', { id: 'subject-id', 'data-field': 'subjectID', autocomplete: 'off' });
+  const subject = h('input', { id: 'subject-id', 'data-field': 'subjectID', autocomplete: 'off',
+    'aria-describedby': 'subject-id-help' });
+  recommendation.addEventListener('change', () => {
+    subject.value = recommendation.selectedOptions[0]?.dataset.subject || '';
+  });
   const form = h('form', { class: 'card', id: 'start-remediation' }, h('h2', null, 'Remediate a recommendation'),
     h('label', { for: 'rec-id' }, 'Recommendation'), recommendation,
     h('label', { for: 'subject-type' }, 'Subject type'), subjectType,
     h('label', { for: 'subject-id' }, 'Subject (the resource id)'), subject,
+    h('p', { class: 'help', id: 'subject-id-help' }, 'The recommendation\'s own resource, filled in when you pick it.'),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Start remediation')));
   form.addEventListener('submit', async event => {
     event.preventDefault();
@@ -54,9 +63,14 @@ function startForm(ctx) {
 
 export async function remediationPage(ctx, id) {
   const root = h('div', { id: 'remediation' });
+  // A decision is queued for the workflow's worker: until it takes it, the job still reads awaiting_user and the step
+  // waiting. The page keeps following such a job, and does not offer the same decision twice.
+  const decided = new Set();
+  let awaitingDecided = false;
   async function draw() {
     const [job, audit] = await Promise.all([get(path(id)), get(path(id) + '/audit')]);
     const waiting = pending(job);
+    awaitingDecided = Boolean(waiting && decided.has(waiting.id));
     replace(root,
       h('h1', null, job.templateId, ' ', h('span', { id: 'remediation-status' }, badge(job.status))),
       h('section', null, kv([['Recommendation', job.recommendationId], ['Subject', `${job.subjectType} ${job.subjectId}`],
@@ -67,7 +81,9 @@ export async function remediationPage(ctx, id) {
         transient: again(ctx, job, 'Remediate again'),
         transientNote: 'This is usually throttling; a new workflow for the same recommendation runs every step again.',
       }) : null,
-      waiting ? decision(ctx, job, waiting, draw) : null,
+      waiting && !awaitingDecided ? decision(ctx, job, waiting, () => { decided.add(waiting.id); return draw(); }) : null,
+      awaitingDecided ? h('section', { id: 'approval' }, h('h2', null, `Decision recorded: ${waiting.name}`),
+        h('p', { class: 'muted' }, 'The workflow picks it up in a moment.')) : null,
       h('h2', null, 'Steps'),
       h('ol', { class: 'timeline', id: 'remediation-steps' }, (job.steps || []).map(s =>
         h('li', { class: s.status, 'data-step': s.name, 'data-status': s.status }, h('strong', null, s.name),
@@ -91,9 +107,14 @@ export async function remediationPage(ctx, id) {
   }
   await draw();
   // the workflow moves on by itself after a decision: follow it until nothing is left to run
+  let following = false; // one redraw at a time, so a slow one cannot land after a newer one
   const timer = setInterval(() => {
+    if (following) return;
     const status = root.querySelector('#remediation-status [data-status]')?.dataset.status;
-    if (['pending', 'running'].includes(status)) draw().catch(showError);
+    if (['pending', 'running'].includes(status) || (status === 'awaiting_user' && awaitingDecided)) {
+      following = true;
+      draw().catch(showError).finally(() => { following = false; });
+    }
   }, 1000);
   ctx.onLeave(() => clearInterval(timer));
   return root;

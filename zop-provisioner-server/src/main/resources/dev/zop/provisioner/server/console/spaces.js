@@ -1,7 +1,7 @@
 // Deployment spaces: the list with status, the form that registers one, and the guarded delete.
 import { call, list, post } from './api.js';
 import { clearFieldErrors, showError, showInfo } from './app.js';
-import { badge, confirmDialog, h, table, when } from './dom.js';
+import { badge, confirmDialog, h, ident, table, when } from './dom.js';
 
 export function spaceConfig(space) {
   try {
@@ -59,7 +59,7 @@ export async function spacesPage(ctx) {
       } }, 'Delete'));
     }
     return h('tr', { 'data-space': space.name },
-      h('td', null, h('strong', null, space.name), h('div', { class: 'mono muted' }, space.id)),
+      h('th', { scope: 'row' }, space.name, h('div', null, ident(space.id))),
       h('td', null, space.provider), h('td', { class: 'optional' }, space.spaceType),
       h('td', null, config.region || config.resourceGroup || config.project || ''),
       h('td', null, badge(space.status)), h('td', { class: 'optional' }, when(space.createdAt)), h('td', null, actions));
@@ -75,7 +75,7 @@ export async function spacesPage(ctx) {
 
 function createForm(ctx, accounts) {
   const account = h('select', { id: 'space-account', 'data-field': 'cloudAccountId', required: true },
-    accounts.map(a => h('option', { value: a.id, 'data-provider': a.provider }, `${a.name} (${a.provider}, ${a.id})`)));
+    accounts.map(a => h('option', { value: a.id, 'data-provider': a.provider }, `${a.name} (${a.provider})`)));
   const name = h('input', { id: 'space-name', 'data-field': 'name', required: true, autocomplete: 'off' });
   const type = h('input', { id: 'space-type', 'data-field': 'spaceType', value: 'kubernetes', autocomplete: 'off' });
   const rows = h('div', { id: 'space-config' });

@@ -1,220 +1,471 @@
-// The new-job wizard: pick a space and a kind, fill the form the API's own OpenAPI document describes for that kind,
-// review the plan (steps, the permissions each needs, the monthly cost, the provider's defaults), then submit.
-import { post } from './api.js';
+// The new-job wizard, one designed form per kind: the fields a person fills in, in the order they think of them,
+// with labels and help. Sizes and versions are picked from what the space's provider offers (with what each gives
+// and costs), networks and subnets from what the space's discovery finds; defaults are pre-filled and marked, the
+// rest waits under "Advanced". Then the plan: what will be built, its steps and permissions, its cost from the
+// starting size to the largest, and the provider's defaults.
+import { get, post } from './api.js';
 import { clearFieldErrors, clearNotice, showError } from './app.js';
-import { h, replace, kv, table } from './dom.js';
+import { h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
 import { allSpaces } from './spaces.js';
 
-/** The schema of each kind's {@code config}, by name in the OpenAPI document's components. */
-const KINDS = {
-  kubernetes: 'KubernetesSpec', vm_pool: 'VmPoolSpec', datastore: 'DatastoreSpec', network: 'NetworkSpec',
-  registry: 'RegistrySpec', load_balancer: 'LoadBalancerSpec',
-};
-/** Starting values: the product documents' examples, so a first job is a few clicks away. */
-const EXAMPLES = {
-  kubernetes: { name: 'platform-prod', version: '1.30',
-    nodeGroups: [{ name: 'default', instanceType: 'm5.large', min: 2, max: 6 }] },
-  datastore: { name: 'checkout-db', engine: 'postgres', version: '16.3', instanceClass: 'db.t3.medium',
-    allocatedStorageGB: 50, multiAZ: true, backupRetentionDays: 7 },
-  vm_pool: { name: 'checkout-edge', instanceType: 'm5.large', min: 2, max: 6, createLoadBalancer: true,
-    listenerPorts: [80, 443] },
-  network: { name: 'platform-net', cidr: '10.20.0.0/16',
-    subnets: [{ name: 'private-a', cidr: '10.20.1.0/24' }] },
-  registry: { name: 'checkout-images' },
-  load_balancer: { name: 'checkout-lb', listenerPorts: [443] },
-};
+const KINDS = [
+  ['kubernetes', 'Kubernetes cluster'], ['datastore', 'Database or cache'], ['vm_pool', 'VM pool'],
+  ['network', 'Network'], ['load_balancer', 'Load balancer'], ['registry', 'Container registry'],
+];
+const HOURS_PER_MONTH = 730;
 
-let schemas = null;
+/** A field's id from its path, as the API names fields: config.nodeGroups[0].max → f-config-nodeGroups-0-max. */
+const idOf = path => 'f-' + path.replace(/[^A-Za-z0-9]+/g, '-').replace(/-$/, '');
 
-async function loadSchemas() {
-  if (!schemas) {
-    const response = await fetch('/openapi.json');
-    schemas = (await response.json()).components.schemas;
-  }
-  return schemas;
+/**
+ * One labelled control with its help: {@code read} answers its value, or undefined when it is left empty (the
+ * API's default then applies). A pre-filled default says so until it is changed.
+ */
+function control(path, label, input, { help, isDefault, read }) {
+  const id = idOf(path);
+  input.id = id;
+  input.dataset.field = path;
+  const helpId = help ? id + '-help' : null;
+  if (helpId) input.setAttribute('aria-describedby', helpId);
+  const tag = isDefault ? h('span', { class: 'default-tag', 'data-default-for': path }, 'default') : null;
+  if (tag) input.addEventListener('input', () => tag.remove(), { once: true });
+  if (tag) input.addEventListener('change', () => tag.remove(), { once: true });
+  return { el: h('div', { class: 'field' }, h('label', { for: id }, label, tag ? [' ', tag] : null), input,
+    help ? h('p', { class: 'help', id: helpId }, help) : null), read, input };
 }
 
-/** A schema with references followed and the null alternative of a nullable one dropped. */
-function resolve(schema) {
-  for (let i = 0; schema && i < 10; i++) {
-    if (schema.$ref) schema = schemas[schema.$ref.split('/').pop()];
-    else if (schema.anyOf && schema.anyOf.length === 2 && schema.anyOf.some(s => s.type === 'null')) {
-      schema = schema.anyOf.find(s => s.type !== 'null');
-    } else break;
-  }
-  return schema || {};
+function text(path, label, value, opts = {}) {
+  const input = h('input', { type: 'text', value: value ?? '', autocomplete: 'off', placeholder: opts.placeholder,
+    required: opts.required, 'aria-required': opts.required ? 'true' : null, spellcheck: 'false' });
+  return control(path, label, input, { ...opts,
+    read: () => input.value.trim() === '' ? undefined : input.value.trim() });
 }
 
-const typeOf = schema => [schema.type].flat().find(t => t && t !== 'null')
-  || (schema.enum ? 'string' : schema.properties ? 'object' : 'object');
-const label = name => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ID(s?)$/, 'ID$1')
-  .replace(/^./, c => c.toUpperCase());
-
-/** One field of the form, built from its schema: the element and how to read its value back (undefined: unset). */
-function field(schema, name, path, value) {
-  schema = resolve(schema);
-  const type = typeOf(schema);
-  const id = 'f-' + path.replace(/[^A-Za-z0-9]+/g, '-');
-  if (type === 'array') {
-    const items = resolve(schema.items || {});
-    if (typeOf(items) === 'object' && items.properties) return objectList(items, name, path, value || []);
-    const input = h('input', { id, 'data-field': path, value: (value || []).join(', '), autocomplete: 'off' });
-    const numbers = typeOf(items) === 'integer';
-    return { el: [h('label', { for: id }, label(name), h('span', { class: 'muted' }, ' (comma-separated)')), input],
-      read: () => {
-        const parts = input.value.split(',').map(s => s.trim()).filter(Boolean);
-        return parts.length ? parts.map(p => (numbers && /^-?\d+$/.test(p) ? Number(p) : p)) : undefined;
-      } };
-  }
-  if (type === 'object' && schema.properties) {
-    const parts = Object.entries(schema.properties).map(([k, s]) => [k, field(s, k, `${path}.${k}`, value?.[k])]);
-    return { el: h('fieldset', null, h('legend', null, label(name)), parts.map(([, f]) => f.el)),
-      read: () => collect(parts) };
-  }
-  if (type === 'object') {
-    const text = Object.entries(value || {}).map(([k, v]) => `${k}=${v}`).join('\n');
-    const area = h('textarea', { id, 'data-field': path, value: text });
-    return { el: [h('label', { for: id }, label(name), h('span', { class: 'muted' }, ' (one key=value per line)')), area],
-      read: () => {
-        const out = {};
-        for (const line of area.value.split('\n')) {
-          const at = line.indexOf('=');
-          if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-        }
-        return Object.keys(out).length ? out : undefined;
-      } };
-  }
-  if (schema.enum || type === 'boolean') {
-    const options = schema.enum ? schema.enum.filter(v => v != null) : [true, false];
-    const select = h('select', { id, 'data-field': path },
-      h('option', { value: '' }, '(provider default)'),
-      options.map(o => h('option', { value: String(o), selected: value != null && String(value) === String(o) },
-        type === 'boolean' ? (o ? 'yes' : 'no') : String(o))));
-    return { el: [h('label', { for: id }, label(name)), select],
-      read: () => select.value === '' ? undefined : type === 'boolean' ? select.value === 'true' : select.value };
-  }
-  const numeric = type === 'integer' || type === 'number';
-  const input = h('input', { id, 'data-field': path, type: numeric ? 'number' : 'text', value: value ?? '',
-    autocomplete: 'off', step: type === 'integer' ? '1' : null });
-  return { el: [h('label', { for: id }, label(name)), input],
-    read: () => input.value.trim() === '' ? undefined : numeric ? Number(input.value) : input.value.trim() };
+function number(path, label, value, opts = {}) {
+  const input = h('input', { type: 'number', value: value ?? '', step: '1', min: opts.min, max: opts.max,
+    inputmode: 'numeric', required: opts.required });
+  return control(path, label, input, { ...opts,
+    read: () => input.value.trim() === '' ? undefined : Number(input.value) });
 }
 
-function objectList(items, name, path, values) {
-  const entries = [];
-  const list = h('div');
-  const add = value => {
-    const index = entries.length;
-    const parts = Object.entries(items.properties)
-      .map(([k, s]) => [k, field(s, k, `${path}[${index}].${k}`, value?.[k])]);
-    const entry = { parts, el: null };
-    entry.el = h('fieldset', { 'data-item': `${path}[${index}]` }, h('legend', null, `${label(name)} ${index + 1}`),
-      parts.map(([, f]) => f.el),
-      h('button', { type: 'button', onclick: () => { entry.removed = true; entry.el.remove(); } }, 'Remove'));
-    entries.push(entry);
-    list.append(entry.el);
+/** Comma-separated numbers (listener ports). */
+function numbers(path, label, values, opts = {}) {
+  const input = h('input', { type: 'text', value: (values || []).join(', '), autocomplete: 'off', inputmode: 'numeric' });
+  return control(path, label, input, { ...opts, read: () => {
+    const parts = input.value.split(',').map(p => p.trim()).filter(Boolean);
+    return parts.length ? parts.map(p => (/^\d+$/.test(p) ? Number(p) : p)) : undefined;
+  } });
+}
+
+function checkbox(path, label, checked, opts = {}) {
+  const input = h('input', { type: 'checkbox', checked: !!checked });
+  const id = idOf(path);
+  input.id = id;
+  input.dataset.field = path;
+  const helpId = opts.help ? id + '-help' : null;
+  if (helpId) input.setAttribute('aria-describedby', helpId);
+  return { el: h('div', { class: 'field check' }, input, h('label', { for: id }, label),
+    opts.help ? h('p', { class: 'help', id: helpId }, opts.help) : null), read: () => input.checked, input };
+}
+
+/** A choice among {@code options} ([value, label]); the empty value reads as unset. */
+function select(path, label, options, value, opts = {}) {
+  const input = h('select', null, options.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value ?? '') }, text)));
+  return control(path, label, input, { ...opts, read: () => input.value === '' ? undefined : input.value });
+}
+
+/** What a size gives and costs a month, as the picker lists it. */
+function sizeLabel(size) {
+  const gives = size.vcpus ? `${size.vcpus} vCPU · ${size.memoryGib} GiB` : `${size.memoryGib} GiB`;
+  const onCloud = size.providerName !== size.name ? ` (${size.providerName})` : '';
+  const price = size.hourlyPrice == null ? 'no list price' : `${money(size.hourlyPrice * HOURS_PER_MONTH)} a month`;
+  return `${size.name}${onCloud} — ${gives} — ${price}`;
+}
+
+/**
+ * A size from the provider's list, or free text where it offers none. A value the list does not hold (a spec
+ * written for another cloud, say) stays chosen, marked as not offered.
+ */
+function sizeField(path, label, sizes, value, opts = {}) {
+  if (!sizes.length) return text(path, label, value, opts);
+  const options = sizes.map(s => [s.name, sizeLabel(s)]);
+  if (value && !sizes.some(s => s.name === value)) options.unshift([value, `${value} — not in the provider's list`]);
+  return select(path, label, options, value ?? sizes[0].name, opts);
+}
+
+function versionField(path, label, versions, value, opts = {}) {
+  if (!versions.length) return text(path, label, value, opts);
+  const newest = versions[versions.length - 1];
+  const options = [...versions].reverse().map(v => [v, v === newest ? `${v} (newest)` : v]);
+  if (value && !versions.includes(value)) options.unshift([value, `${value} — not offered`]);
+  return select(path, label, options, value ?? newest, opts);
+}
+
+function section(title, ...parts) {
+  return { el: h('fieldset', { class: 'group' }, h('legend', null, title), parts.map(p => p.el)), parts };
+}
+
+/** The Advanced fields, folded away until opened. */
+function advanced(...parts) {
+  return { el: h('details', { class: 'advanced' }, h('summary', null, 'Advanced'), parts.map(p => p.el)), parts };
+}
+
+/** Reads a form's fields into a config, each under its own name. */
+function reader(entries) {
+  return () => {
+    const out = {};
+    for (const [name, part] of entries) {
+      const value = part.read();
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
   };
-  values.forEach(add);
-  return { el: h('fieldset', { id: `list-${path.replace(/[^A-Za-z0-9]+/g, '-')}` }, h('legend', null, label(name)), list,
-    h('button', { type: 'button', onclick: () => add({}) }, `Add ${label(name).toLowerCase().replace(/s$/, '')}`)),
+}
+
+/**
+ * The network and its subnets, from the space's discovery; free text when the provider cannot discover (the API's
+ * refusal is said beside the fields).
+ */
+async function placement(spaceId, value, help) {
+  let networks = null;
+  let why = null;
+  try {
+    networks = await get(`/space-discovery/${encodeURIComponent(spaceId)}/networks`);
+  } catch (e) {
+    why = e.message;
+  }
+  if (!networks) {
+    const vpc = text('config.vpcID', 'Network (VPC) id', value?.vpcID, { help });
+    const subnets = text('config.subnetIDs', 'Subnet ids (comma-separated)', (value?.subnetIDs || []).join(', '));
+    return { el: h('fieldset', { class: 'group', id: 'placement' }, h('legend', null, 'Network'),
+      h('p', { class: 'help' }, `Discovery is not available for this space: ${why}`), vpc.el, subnets.el),
+      read: () => ({ vpcID: vpc.read(), subnetIDs: subnets.read()?.split(',').map(s => s.trim()).filter(Boolean) }) };
+  }
+  const vpc = select('config.vpcID', 'Network', [['', 'None chosen: the provider\'s default placement'],
+    ...networks.map(n => [n.id, `${n.name && n.name !== n.id ? n.name + ' · ' : ''}${n.id} · ${n.cidr || ''}${n.isDefault ? ' (the account\'s default)' : ''}`])],
+    value?.vpcID ?? '', { help });
+  const subnetList = h('div', { class: 'checks', id: 'subnet-choices' });
+  const subnetSet = h('fieldset', { class: 'group', 'data-field': 'config.subnetIDs', id: 'f-config-subnetIDs' },
+    h('legend', null, 'Subnets'), subnetList);
+  async function loadSubnets(chosen) {
+    if (!vpc.input.value) {
+      replace(subnetList, h('p', { class: 'help' }, 'Choose a network to pick its subnets.'));
+      return;
+    }
+    replace(subnetList, h('p', { class: 'help' }, 'Finding subnets…'));
+    try {
+      const subnets = await get(`/space-discovery/${encodeURIComponent(spaceId)}/subnets?networkID=${encodeURIComponent(vpc.input.value)}`);
+      replace(subnetList, subnets.length ? subnets.map(s => {
+        const id = 'subnet-' + s.id.replace(/[^A-Za-z0-9]+/g, '-');
+        return h('div', { class: 'field check' }, h('input', { type: 'checkbox', id, value: s.id, name: 'subnet',
+          checked: !chosen || chosen.includes(s.id) }),
+        h('label', { for: id }, `${s.id} · ${s.cidr || ''}${s.zone ? ' · ' + s.zone : ''}`));
+      }) : h('p', { class: 'help' }, 'This network has no subnets.'));
+    } catch (e) {
+      replace(subnetList, h('p', { class: 'field-error' }, e.message));
+    }
+  }
+  vpc.input.addEventListener('change', () => loadSubnets(null));
+  await loadSubnets(value?.subnetIDs?.length ? value.subnetIDs : null);
+  return { el: h('fieldset', { class: 'group', id: 'placement' }, h('legend', null, 'Network'), vpc.el, subnetSet),
     read: () => {
-      const out = entries.filter(e => !e.removed).map(e => collect(e.parts));
-      return out.length ? out : undefined;
+      const subnetIDs = [...subnetList.querySelectorAll('input[name=subnet]:checked')].map(i => i.value);
+      return { vpcID: vpc.read(), subnetIDs: subnetIDs.length ? subnetIDs : undefined };
     } };
 }
 
-function collect(parts) {
-  const out = {};
-  for (const [k, f] of parts) {
-    const v = f.read();
-    if (v !== undefined) out[k] = v;
-  }
-  return Object.keys(out).length ? out : undefined;
+/** One node group of a cluster: its name, size from the provider's list, and how far it scales. */
+function nodeGroup(index, value, offerings, onRemove) {
+  const base = `config.nodeGroups[${index}]`;
+  const name = text(`${base}.name`, 'Name', value.name, { required: true, isDefault: value.name === 'default' });
+  const size = sizeField(`${base}.instanceType`, 'Instance type', offerings.machineSizes, value.instanceType,
+    { help: 'Each node\'s size; the monthly price is the provider\'s list price for one node.' });
+  const min = number(`${base}.min`, 'Fewest nodes', value.min, { min: 0 });
+  const max = number(`${base}.max`, 'Most nodes', value.max, { min: 1, help: 'The cluster scales between these.' });
+  const desired = number(`${base}.desired`, 'Nodes to start with', value.desired, { min: 0,
+    help: 'Left empty, the group starts at its fewest.' });
+  const el = h('fieldset', { class: 'group', 'data-item': base }, h('legend', null, `Node group ${index + 1}`),
+    name.el, size.el, h('div', { class: 'row' }, min.el, max.el), advanced(desired).el,
+    onRemove ? h('button', { type: 'button', onclick: onRemove }, `Remove node group ${index + 1}`) : null);
+  return { el, read: reader([['name', name], ['instanceType', size], ['min', min], ['max', max], ['desired', desired]]) };
 }
 
+/** Each kind's form: its fields, and how they read back as the job's config. */
+const FORMS = {
+  async kubernetes(space, offerings) {
+    const name = text('config.name', 'Cluster name', '', { required: true, placeholder: 'platform-prod',
+      help: 'Lowercase letters, digits and hyphens. The cluster is called this in the cloud.' });
+    const version = versionField('config.version', 'Kubernetes version', offerings.kubernetesVersions, '1.30',
+      { help: 'The control plane\'s minor version; nodes follow it.', isDefault: true });
+    const groups = [];
+    const holder = h('div', { id: 'node-groups' });
+    const add = value => {
+      const index = groups.length;
+      const entry = { removed: false };
+      entry.group = nodeGroup(index, value, offerings, index === 0 ? null : () => { entry.removed = true; entry.group.el.remove(); });
+      groups.push(entry);
+      holder.append(entry.group.el);
+    };
+    add({ name: 'default', instanceType: 'm5.large', min: 2, max: 6 });
+    const network = await placement(space.id, null, 'Where the cluster\'s nodes run; its subnets should span two zones.');
+    const role = text('config.clusterRole', 'Cluster role', '', {
+      help: 'An existing role for the control plane. Left empty, the job creates one and deletes it on teardown.' });
+    const basics = section('Cluster', name, version);
+    return {
+      el: [basics.el, h('fieldset', { class: 'group', id: 'list-config-nodeGroups' }, h('legend', null, 'Node groups'), holder,
+        h('button', { type: 'button', id: 'add-node-group', onclick: () => add({ name: `group-${groups.length + 1}`, min: 1, max: 3 }) },
+          'Add a node group')), network.el, advanced(role).el],
+      read: () => ({ ...reader([['name', name], ['version', version], ['clusterRole', role]])(),
+        nodeGroups: groups.filter(g => !g.removed).map(g => g.group.read()), ...clean(network.read()) }),
+    };
+  },
+
+  async datastore(space, offerings) {
+    const engine = select('config.engine', 'Engine', [['postgres', 'PostgreSQL'], ['mysql', 'MySQL'], ['redis', 'Redis']],
+      'postgres', { isDefault: true });
+    const name = text('config.name', 'Name', '', { placeholder: 'checkout-db',
+      help: 'Left empty, the job names it after itself.' });
+    const slot = h('div');
+    let fields = null;
+    const build = () => {
+      const redis = engine.input.value === 'redis';
+      const versions = offerings.engineVersions?.[engine.input.value] || [];
+      const version = versionField('config.version', 'Engine version', versions, null,
+        { help: 'Major and minor, such as 16.3 or 7.1.', isDefault: versions.length > 0 });
+      const sizes = redis ? offerings.cacheNodeTypes : offerings.databaseClasses;
+      const size = sizeField('config.instanceClass', redis ? 'Node type' : 'Instance class', sizes,
+        redis ? 'cache.t3.micro' : 'db.t3.medium', { isDefault: true,
+          help: redis ? 'Sized by memory.' : 'vCPUs and memory of the database server.' });
+      const storage = redis ? null : number('config.allocatedStorageGB', 'Storage (GB)', 50, { min: 20, max: 65536,
+        isDefault: true, help: '20 to 65,536 GB, billed by the GB-month.' });
+      const multiAz = checkbox('config.multiAZ', 'A standby in a second zone', true,
+        { help: 'Fails over if a zone goes down; it doubles the instance cost.' });
+      const backups = number('config.backupRetentionDays', 'Backups kept (days)', 7, { min: 0, max: 35, isDefault: true,
+        help: redis ? 'Daily snapshots; 0 keeps none.' : 'Automated backups; 0 turns them off.' });
+      fields = [['version', version], ['instanceClass', size], ['allocatedStorageGB', storage], ['multiAZ', multiAz],
+        ['backupRetentionDays', backups]].filter(([, f]) => f);
+      replace(slot, ...fields.map(([, f]) => f.el));
+    };
+    engine.input.addEventListener('change', build);
+    build();
+    const network = await placement(space.id, null, 'The network the database is reachable in.');
+    return {
+      el: [section('Database', engine, name).el, h('fieldset', { class: 'group' }, h('legend', null, 'Size and safety'), slot),
+        advanced(network).el],
+      read: () => ({ ...reader([['engine', engine], ['name', name], ...fields])(), ...clean(network.read()) }),
+    };
+  },
+
+  async vm_pool(space, offerings) {
+    const name = text('config.name', 'Pool name', '', { required: true, placeholder: 'checkout-edge' });
+    const size = sizeField('config.instanceType', 'Instance type', offerings.machineSizes, 'm5.large', { isDefault: true });
+    const min = number('config.min', 'Fewest instances', 2, { min: 0, isDefault: true });
+    const max = number('config.max', 'Most instances', 6, { min: 1, isDefault: true });
+    const lb = checkbox('config.createLoadBalancer', 'Put a load balancer in front', true);
+    const ports = numbers('config.listenerPorts', 'Listener ports', [80, 443], { help: 'Comma-separated, such as 80, 443.' });
+    const lbType = select('config.loadBalancerType', 'Load balancer type', [['', 'Application (HTTP), the default'],
+      ['application', 'Application (HTTP)'], ['network', 'Network (TCP)']], '');
+    const image = text('config.imageId', 'Image', '', { help: 'Left empty, the provider\'s current Linux image.' });
+    const certificate = text('config.certificateArn', 'TLS certificate', '', { help: 'For a 443 listener.' });
+    const network = await placement(space.id, null, 'Where the instances run.');
+    return {
+      el: [section('Pool', name, size, min, max).el, section('Traffic', lb, ports).el, network.el,
+        advanced(lbType, image, certificate).el],
+      read: () => ({ ...reader([['name', name], ['instanceType', size], ['min', min], ['max', max],
+        ['createLoadBalancer', lb], ['listenerPorts', ports], ['loadBalancerType', lbType], ['imageId', image],
+        ['certificateArn', certificate]])(), ...clean(network.read()) }),
+    };
+  },
+
+  async network(space) {
+    const name = text('config.name', 'Network name', '', { required: true, placeholder: 'platform-net' });
+    const cidr = text('config.cidr', 'Address range (CIDR)', '10.20.0.0/16', { isDefault: true,
+      help: 'Must not overlap a network you peer with.' });
+    const rows = [];
+    const holder = h('div', { id: 'list-config-subnets' });
+    const add = value => {
+      const i = rows.length;
+      const base = `config.subnets[${i}]`;
+      const parts = [['name', text(`${base}.name`, 'Name', value.name)], ['cidr', text(`${base}.cidr`, 'CIDR', value.cidr)],
+        ['zone', text(`${base}.zone`, 'Zone', value.zone, { help: 'Left empty, the provider picks one.' })],
+        ['public', checkbox(`${base}.public`, 'Public (reaches the internet directly)', value.public)]];
+      rows.push(parts);
+      holder.append(h('fieldset', { class: 'group', 'data-item': base }, h('legend', null, `Subnet ${i + 1}`), parts.map(([, p]) => p.el)));
+    };
+    add({ name: 'private-a', cidr: '10.20.1.0/24' });
+    const nat = select('config.natGateways', 'NAT gateways', [['', 'None: private subnets do not reach the internet (default)'],
+      ['single', 'One, shared by every private subnet'], ['perZone', 'One in each zone with a public subnet']], '');
+    let networks = [];
+    try {
+      networks = await get(`/space-discovery/${encodeURIComponent(space.id)}/networks`);
+    } catch (e) {
+      networks = [];
+    }
+    const peer = select('config.peerVpcID', 'Peer with', [['', 'No peering'],
+      ...networks.map(n => [n.id, `${n.id} · ${n.cidr || ''}`])], '', { help: 'A network found in this space\'s account.' });
+    const zone = text('config.dnsZone', 'Private DNS zone to create', '', { placeholder: 'internal.example.com' });
+    return {
+      el: [section('Network', name, cidr).el, h('fieldset', { class: 'group' }, h('legend', null, 'Subnets'), holder,
+        h('button', { type: 'button', onclick: () => add({ name: `subnet-${rows.length + 1}` }) }, 'Add a subnet')),
+      advanced(nat, peer, zone).el],
+      read: () => ({ ...reader([['name', name], ['cidr', cidr], ['natGateways', nat], ['peerVpcID', peer], ['dnsZone', zone]])(),
+        // an unticked box is left out: a subnet is private unless it says otherwise
+        subnets: rows.map(parts => reader(parts.map(([k, p]) => [k, k === 'public' ? { read: () => p.read() || undefined } : p]))()) }),
+    };
+  },
+
+  async load_balancer(space) {
+    const name = text('config.name', 'Name', '', { required: true, placeholder: 'checkout-lb' });
+    const type = select('config.type', 'Type', [['application', 'Application (HTTP)'], ['network', 'Network (TCP)']],
+      'application', { isDefault: true });
+    const ports = numbers('config.listenerPorts', 'Listener ports', [443], { help: 'Comma-separated.' });
+    const network = await placement(space.id, null, 'The network it listens in.');
+    return { el: [section('Load balancer', name, type, ports).el, network.el],
+      read: () => ({ ...reader([['name', name], ['type', type], ['listenerPorts', ports]])(), ...clean(network.read()) }) };
+  },
+
+  async registry() {
+    const name = text('config.name', 'Registry name', '', { required: true, placeholder: 'checkout-images' });
+    const immutable = checkbox('config.immutableTags', 'Tags cannot be overwritten', false);
+    const scan = checkbox('config.scanOnPush', 'Scan images for vulnerabilities when pushed', false);
+    return { el: [section('Registry', name, immutable, scan).el],
+      read: reader([['name', name], ['immutableTags', immutable], ['scanOnPush', scan]]) };
+  },
+};
+
+const clean = o => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
 export async function wizardPage(ctx, params) {
-  const [spaces] = await Promise.all([allSpaces(), loadSchemas()]);
+  const spaces = await allSpaces();
   const active = spaces.filter(s => s.status === 'active');
   const steps = h('ol', { class: 'wizard-steps', 'aria-label': 'Wizard steps' },
     ['Space and kind', 'Configure', 'Review plan'].map((s, i) => h('li', { 'data-stage': i }, s)));
   const stage = n => steps.querySelectorAll('li').forEach((li, i) =>
     i === n ? li.setAttribute('aria-current', 'step') : li.removeAttribute('aria-current'));
   const space = h('select', { id: 'job-space', 'data-field': 'spaceID' },
-    active.map(s => h('option', { value: s.id, selected: s.id === params.get('space') }, `${s.name} (${s.provider})`)));
+    active.map(s => h('option', { value: s.id, selected: s.id === params.get('space') }, `${s.name} (${s.provider}, ${s.region || ''})`)));
   const kind = h('select', { id: 'job-kind', 'data-field': 'kind' },
-    Object.keys(KINDS).map(k => h('option', { value: k, selected: k === params.get('kind') }, k.replace(/_/g, ' '))));
-  const jobName = h('input', { id: 'job-name', 'data-field': 'name', autocomplete: 'off' });
-  const configHolder = h('div', { id: 'job-config' });
-  const planHolder = h('section', { id: 'plan', hidden: true });
-  let config = null;
-  const buildConfig = () => {
-    config = field(schemas[KINDS[kind.value]], 'config', 'config', EXAMPLES[kind.value]);
-    replace(configHolder, ...[config.el].flat());
+    KINDS.map(([k, label]) => h('option', { value: k, selected: k === params.get('kind') }, label)));
+  const jobName = h('input', { id: 'job-name', 'data-field': 'name', autocomplete: 'off', 'aria-describedby': 'job-name-help' });
+  const configHolder = h('div', { id: 'job-config', 'aria-live': 'polite' });
+  const planHolder = h('section', { id: 'plan', hidden: true, 'aria-labelledby': 'plan-title' });
+  let form = null;
+  let building = 0;
+  const buildConfig = async () => {
+    const mine = ++building;
+    replace(configHolder, h('p', { class: 'muted' }, 'Loading what this space offers…'));
+    const chosen = active.find(s => s.id === space.value);
+    if (!chosen) {
+      replace(configHolder);
+      return;
+    }
+    const offerings = await get(`/space-discovery/${encodeURIComponent(chosen.id)}/offerings`).catch(() => ({
+      machineSizes: [], databaseClasses: [], cacheNodeTypes: [], kubernetesVersions: [], engineVersions: {} }));
+    const built = await FORMS[kind.value](chosen, offerings);
+    if (mine !== building) return; // a later choice is being built
+    form = built;
+    replace(configHolder, ...built.el);
+    configHolder.dataset.kind = kind.value;
   };
-  kind.addEventListener('change', () => { buildConfig(); planHolder.hidden = true; stage(1); });
-  buildConfig();
+  kind.addEventListener('change', () => { buildConfig().catch(showError); planHolder.hidden = true; stage(1); });
+  space.addEventListener('change', () => { buildConfig().catch(showError); planHolder.hidden = true; stage(1); });
+  await buildConfig();
   const body = () => {
-    const out = { spaceID: space.value, kind: kind.value, config: config.read() || {} };
+    const out = { spaceID: space.value, kind: kind.value, config: form ? form.read() : {} };
     if (jobName.value.trim()) out.name = jobName.value.trim();
     return out;
   };
-  const form = h('form', { class: 'card', id: 'wizard', novalidate: true },
-    h('label', { for: 'job-space' }, 'Space'), space,
-    h('label', { for: 'job-kind' }, 'What to provision'), kind,
-    h('label', { for: 'job-name' }, 'Job name ', h('span', { class: 'muted' }, '(optional; the resource name by default)')),
-    jobName,
-    h('h2', null, 'Configuration'), configHolder,
+  const wizard = h('form', { class: 'card', id: 'wizard', novalidate: true, 'aria-label': 'New provisioning job' },
+    h('fieldset', { class: 'group' }, h('legend', null, 'Where and what'),
+      h('label', { for: 'job-space' }, 'Space'), space,
+      h('label', { for: 'job-kind' }, 'What to provision'), kind,
+      h('label', { for: 'job-name' }, 'Job name'), jobName,
+      h('p', { class: 'help', id: 'job-name-help' }, 'Optional; the resource\'s name by default.')),
+    configHolder,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'review-plan' }, 'Review plan')));
-  form.addEventListener('submit', async event => {
+  wizard.addEventListener('submit', async event => {
     event.preventDefault();
-    clearFieldErrors(form);
+    clearFieldErrors(wizard);
     try {
       const plan = await post('/provisioning-jobs/plan', body());
       clearNotice();
-      replace(planHolder, ...planView(ctx, plan, form, body, planHolder, stage));
+      replace(planHolder, ...planView(ctx, plan, body(), wizard, planHolder, stage));
       planHolder.hidden = false;
-      form.hidden = true;
+      wizard.hidden = true;
       stage(2);
       planHolder.querySelector('h2').focus();
     } catch (e) {
-      showError(e, form);
+      // a field that is folded away is opened, so its message is seen
+      showError(e, wizard);
+      wizard.querySelectorAll('[aria-invalid="true"]').forEach(f => { const d = f.closest('details'); if (d) d.open = true; });
+      wizard.querySelector('[aria-invalid="true"]')?.focus();
     }
   });
   stage(active.length ? 1 : 0);
   return [h('h1', null, 'New provisioning job'), steps,
     active.length ? null : h('p', null, 'No active space yet: ', h('a', { href: '#/spaces' }, 'register one'), ' first.'),
-    form, planHolder];
+    wizard, planHolder];
 }
 
-function planView(ctx, plan, form, body, holder, stage) {
-  const money = v => v == null ? '—' : `$${Number(v).toFixed(2)}`;
+/** What the plan will build, in a sentence a person reads before the steps. */
+function summary(kind, config) {
+  const groups = config.nodeGroups || [];
+  switch (kind) {
+    case 'kubernetes':
+      return `A Kubernetes ${config.version} cluster named ${config.name}, with ${groups.map(g =>
+        `node group ${g.name}: ${g.min}–${g.max} × ${g.instanceType}`).join('; ') || 'no node groups'}.`;
+    case 'datastore':
+      return `A ${config.engine} ${config.version} ${config.engine === 'redis' ? 'cache' : 'database'}`
+        + `${config.name ? ' named ' + config.name : ''} on ${config.instanceClass}`
+        + `${config.allocatedStorageGB ? ` with ${config.allocatedStorageGB} GB of storage` : ''}`
+        + `${config.multiAZ ? ', with a standby in a second zone' : ''}.`;
+    case 'vm_pool':
+      return `A pool of ${config.min}–${config.max} × ${config.instanceType} named ${config.name}`
+        + `${config.createLoadBalancer ? `, behind a load balancer on ${(config.listenerPorts || []).join(', ')}` : ''}.`;
+    case 'network':
+      return `A network ${config.name} (${config.cidr}) with ${(config.subnets || []).length} subnet(s).`;
+    case 'load_balancer':
+      return `A${config.type === 'network' ? ' network' : 'n application'} load balancer ${config.name} on ${(config.listenerPorts || []).join(', ')}.`;
+    case 'registry':
+      return `A container registry named ${config.name}.`;
+    default:
+      return `A ${kind.replace(/_/g, ' ')}.`;
+  }
+}
+
+function planView(ctx, plan, asked, form, holder, stage) {
   const submit = ctx.can('provisioning:create') ? h('button', { type: 'button', class: 'primary', id: 'submit-job',
     onclick: async event => {
       event.target.disabled = true;
       try {
-        const job = await post('/provisioning-jobs', body());
+        const job = await post('/provisioning-jobs', asked);
         ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
       } catch (e) {
         event.target.disabled = false;
         showError(e);
       }
     } }, 'Submit job') : h('p', { class: 'muted' }, 'Your token may plan but not submit jobs.');
+  const scales = plan.monthlyTotalAtMax != null && Number(plan.monthlyTotalAtMax) !== Number(plan.monthlyTotal);
+  const lowerBound = plan.complete ? null : h('span', { class: 'muted' }, ' (some prices are unknown: a lower bound)');
   return [
-    h('h2', { tabindex: '-1' }, 'Plan'),
+    h('h2', { tabindex: '-1', id: 'plan-title' }, 'Plan'),
+    h('p', { id: 'plan-summary', class: 'lead' }, summary(plan.kind, asked.config)),
     plan.warnings?.length ? h('ul', { id: 'plan-warnings', class: 'warning', role: 'note' },
       plan.warnings.map(w => h('li', { 'data-code': w.code }, h('strong', null, 'Warning: '), w.message))) : null,
-    kv([['Provider', plan.provider], ['Region', plan.region], ['Kind', plan.kind],
-      ['Prices as of', plan.pricesAsOf]]),
-    h('h3', null, 'Steps and the permissions each needs'),
+    h('div', { class: 'cost-cards', id: 'plan-cost' },
+      h('div', { class: 'cost' }, h('div', { class: 'muted' }, scales ? 'A month at the starting size' : 'A month'),
+        h('strong', { id: 'plan-total' }, money(plan.monthlyTotal)), lowerBound),
+      scales ? h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month at the largest size'),
+        h('strong', { id: 'plan-total-max' }, money(plan.monthlyTotalAtMax)), lowerBound) : null),
+    kv([['Provider', plan.provider], ['Region', plan.region], ['Prices as of', plan.pricesAsOf || 'the simulated cloud\'s list']]),
+    h('h3', null, 'Cost at the starting size'),
+    table([['Component'], ['Quantity'], ['Unit price'], ['A month']], plan.costs.map(c => h('tr', null,
+      h('td', null, c.name, c.note ? h('div', { class: 'muted' }, c.note) : null),
+      h('td', null, quantity(c.quantity, c.unit)), h('td', null, c.unitPrice == null ? '—' : `${unitMoney(c.unitPrice)} / ${c.unit}`),
+      h('td', { class: 'num' }, money(c.monthly)))), { id: 'plan-costs' }),
+    h('h3', null, 'Steps, and the permissions each needs'),
     h('ol', { id: 'plan-steps' }, plan.steps.map(s => h('li', { 'data-step': s.name }, h('strong', null, s.name),
       s.permissions.length ? h('div', { class: 'mono muted' }, s.permissions.join(', ')) : null))),
-    h('h3', null, 'Monthly cost'),
-    table([['Component'], ['Quantity'], ['Unit price'], ['Monthly']], plan.costs.map(c => h('tr', null,
-      h('td', null, c.name, c.note ? h('div', { class: 'muted' }, c.note) : null),
-      h('td', null, `${c.quantity} ${c.unit}`), h('td', null, c.unitPrice == null ? '—' : `$${Number(c.unitPrice)}`), h('td', null, money(c.monthly)))),
-    { id: 'plan-costs' }),
-    h('p', null, h('strong', null, 'Total per month: ', h('span', { id: 'plan-total' }, money(plan.monthlyTotal))),
-      plan.complete ? null : h('span', { class: 'muted' }, ' (some prices are unknown: the total is a lower bound)')),
     plan.defaults?.length ? [h('h3', null, 'Defaults the provider fills in'),
       h('ul', { id: 'plan-defaults' }, plan.defaults.map(d => h('li', null, h('span', { class: 'mono' }, d.field),
         ` = ${d.value}`, d.reason ? h('span', { class: 'muted' }, ` — ${d.reason}`) : null)))] : null,
