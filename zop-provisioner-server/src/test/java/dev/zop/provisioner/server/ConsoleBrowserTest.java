@@ -181,9 +181,12 @@ class ConsoleBrowserTest {
     browser.until(d -> browser.all("#subnet-choices input[name=subnet]:checked").size() == 2);
     assertThat(browser.attributes("#subnet-choices input[name=subnet]", "value"))
         .containsExactlyInAnyOrder("subnet-console-a", "subnet-console-b");
-    browser.screenshot("wizard");
     // the keyboard alone from here: Enter in a field asks for the plan, and focus moves to it
     browser.type("#f-config-name", "console-prod");
+    // a message goes once its field is changed
+    assertThat(browser.present("[data-error-for='config.name']")).isFalse();
+    assertThat(browser.present("[data-error-for='config.nodeGroups[0].max']")).isFalse();
+    browser.screenshot("wizard");
     browser.find("#f-config-name").sendKeys(Keys.ENTER);
     browser.find("#plan-steps");
     browser.until(d -> "plan-title".equals(browser.script("return document.activeElement.id")));

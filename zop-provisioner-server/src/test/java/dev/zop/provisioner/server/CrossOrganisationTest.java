@@ -33,6 +33,7 @@ class CrossOrganisationTest {
   static Space space;
   static Job job;
   static RemediationJob remediation;
+  static String acmeToken;
 
   @BeforeAll
   static void start() {
@@ -47,6 +48,7 @@ class CrossOrganisationTest {
     acme.remediations().putRecommendation(
         new Recommendation("rec_acme", "sim", account.id(), "sim-east-1", "vm", "i-acme", "stop"));
     remediation = acme.remediations().start("rec_acme", SubjectType.RESOURCE, "i-acme");
+    acmeToken = fixture.access.createToken("acme", "ann@acme.com", java.util.Set.of(Policies.VIEWER), null).id();
   }
 
   @AfterAll
@@ -57,10 +59,11 @@ class CrossOrganisationTest {
 
   static String aimedAtAcme(ApiRoute endpoint) {
     String jobId = endpoint.path().startsWith("/remediation-jobs") ? remediation.id().value() : job.id().value();
-    Map<String, String> values = Map.of("accountID", account.id().value(), "spaceID", space.id().value(),
+    Map<String, String> values = new java.util.HashMap<>(Map.of("accountID", account.id().value(), "spaceID", space.id().value(),
         "id", jobId, "jobID", jobId, "dbID", "db_acme", "connID", "conn_acme",
         "stepID", remediation.steps().get(1).id().toString(), "stepName", "approval", "region", "sim-east-1",
-        "clusterName", "acme-cluster");
+        "clusterName", "acme-cluster"));
+    values.put("tokenID", acmeToken);
     String path = endpoint.path();
     for (Map.Entry<String, String> value : values.entrySet()) {
       path = path.replace("{" + value.getKey() + "}", value.getValue());
@@ -72,7 +75,7 @@ class CrossOrganisationTest {
   void anotherOrganisationCanNeitherSeeNorTouchAcmesObjects() {
     String globex = fixture.token("globex", "mallory@globex.com", Policies.ADMIN);
     String acmeIds = String.join("|", account.id().value(), space.id().value(), job.id().value(),
-        remediation.id().value());
+        remediation.id().value(), acmeToken);
     List<String> leaks = new ArrayList<>();
     for (ApiRoute endpoint : fixture.server.routes()) {
       if (endpoint.isPublic()) {

@@ -316,6 +316,8 @@ public final class Routes {
       return Map.of("status", "ready");
     });
     route("GET", "/me", null, "The principal the bearer token names", 200, call -> call.caller().principal());
+    route("GET", "/audit-log", Operation.AUDIT_LOG_LIST, "The organisation's audit log, newest first", 200,
+        call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
     // tokens are the organisation's keys: only its admins see them, make them and revoke them
     route("GET", "/tokens", null, "The organisation's tokens, newest first (never the tokens themselves); admins only",
         200, call -> page(call, access.tokens(admin(call).orgId()), AccessStore.TokenRecord::id));
@@ -336,8 +338,6 @@ public final class Routes {
       }
       return null;
     });
-    route("GET", "/audit-log", Operation.AUDIT_LOG_LIST, "The organisation's audit log, newest first", 200,
-        call -> page(call, access.auditLog(call.caller().principal().orgId(), 10_000), r -> Long.toString(r.id())));
   }
 
   /**

@@ -71,6 +71,18 @@ export function clearNotice() {
   notice.replaceChildren();
 }
 
+/** Once a field is changed, its message is out of date: it goes, the others stay until the next answer. */
+export function clearFieldErrorOnChange(form) {
+  const clear = event => {
+    const path = event.target.dataset?.field || event.target.closest('[data-field]')?.dataset.field;
+    if (!path) return;
+    form.querySelectorAll(`[data-error-for="${CSS.escape(path)}"]`).forEach(e => e.remove());
+    form.querySelectorAll(`[data-field="${CSS.escape(path)}"][aria-invalid]`).forEach(e => e.removeAttribute('aria-invalid'));
+  };
+  form.addEventListener('input', clear);
+  form.addEventListener('change', clear);
+}
+
 export function clearFieldErrors(form) {
   form.querySelectorAll('.field-error').forEach(e => e.remove());
   form.querySelectorAll('[aria-invalid]').forEach(e => e.removeAttribute('aria-invalid'));

@@ -4,7 +4,7 @@
 // rest waits under "Advanced". Then the plan: what will be built, its steps and permissions, its cost from the
 // starting size to the largest, and the provider's defaults.
 import { get, post } from './api.js';
-import { clearFieldErrors, clearNotice, showError } from './app.js';
+import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './app.js';
 import { h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
 import { allSpaces } from './spaces.js';
 
@@ -383,6 +383,7 @@ export async function wizardPage(ctx, params) {
       h('p', { class: 'help', id: 'job-name-help' }, 'Optional; the resource\'s name by default.')),
     configHolder,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'review-plan' }, 'Review plan')));
+  clearFieldErrorOnChange(wizard);
   wizard.addEventListener('submit', async event => {
     event.preventDefault();
     clearFieldErrors(wizard);

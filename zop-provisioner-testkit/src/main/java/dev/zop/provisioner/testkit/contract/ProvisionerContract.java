@@ -209,6 +209,70 @@ public abstract class ProvisionerContract {
   }
 
   @Test
+  void aPlanPricesTheStartingSizeAndTheLargest() {
+    Space space = newSpace("plan-max");
+    // two m5.large nodes to start, six at most, and the control plane
+    Plan plan = provisioner().jobs().plan(space.id(), cluster(unique("max")));
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("213.16");
+    assertThat(plan.monthlyTotalAtMax()).isEqualByComparingTo("493.48");
+    Plan registry = provisioner().jobs().plan(space.id(), RegistrySpec.named(unique("reg")));
+    assertThat(registry.monthlyTotalAtMax()).isEqualByComparingTo(registry.monthlyTotal());
+  }
+
+  @Test
+  void aSpaceOffersItsProvidersSizesAndVersionsAndCostsWhatItsJobsRun() {
+    Space space = newSpace("offers");
+    dev.zop.provisioner.discovery.Offerings offerings = provisioner().spaces().offerings(space.id());
+    assertThat(offerings.provider()).isEqualTo("sim");
+    assertThat(offerings.region()).isEqualTo("sim-east-1");
+    assertThat(offerings.machineSizes()).anySatisfy(size -> {
+      assertThat(size.name()).isEqualTo("m5.large");
+      assertThat(size.vcpus()).isEqualTo(2);
+      assertThat(size.memoryGib()).isEqualTo(8.0);
+      assertThat(size.hourlyPrice()).isEqualByComparingTo("0.096");
+    });
+    assertThat(offerings.databaseClasses()).extracting(dev.zop.provisioner.discovery.OfferedSize::name)
+        .contains("db.t3.medium");
+    assertThat(offerings.cacheNodeTypes()).extracting(dev.zop.provisioner.discovery.OfferedSize::name)
+        .contains("cache.t3.micro");
+    assertThat(offerings.kubernetesVersions()).containsExactly("1.28", "1.29", "1.30", "1.31");
+    assertThat(offerings.engineVersions().get("postgres")).contains("16.3");
+    // every size it offers is one a plan accepts and prices
+    Plan plan = provisioner().jobs().plan(space.id(), KubernetesSpec.named(unique("offered")).version("1.31")
+        .nodeGroup("default", offerings.machineSizes().get(0).name(), 1, 2).build());
+    assertThat(plan.complete()).isEqualTo(offerings.machineSizes().get(0).hourlyPrice() != null);
+
+    assertThat(provisioner().spaces().cost(space.id()).jobs()).isEmpty();
+    Job pool = provisioner().jobs().await(provisioner().jobs().submit(space.id(),
+        VmPoolSpec.named(unique("pool")).instanceType("m5.large").size(1, 3).build()).id(), WAIT);
+    assertThat(pool.status()).isEqualTo(JobStatus.SUCCEEDED);
+    dev.zop.provisioner.SpaceCost cost = provisioner().spaces().cost(space.id());
+    assertThat(cost.jobs()).singleElement().satisfies(line -> {
+      assertThat(line.jobId()).isEqualTo(pool.id());
+      assertThat(line.monthly()).isEqualByComparingTo("70.08");
+    });
+    assertThat(cost.monthlyTotal()).isEqualByComparingTo("70.08");
+    assertThat(cost.complete()).isTrue();
+  }
+
+  @Test
+  void theLoadedProvidersAndTheRecordedRecommendationsAreListed() {
+    assertThat(provisioner().accounts().providers()).anySatisfy(provider -> {
+      assertThat(provider.id()).isEqualTo("sim");
+      assertThat(provider.kinds()).contains("kubernetes", "datastore");
+      assertThat(provider.requiredSpaceConfig()).contains("region");
+    });
+    Space space = newSpace("recs");
+    String id = unique("rec");
+    provisioner().remediations().putRecommendation(new Recommendation(id, "sim", space.cloudAccountId(),
+        "sim-east-1", "vm", "i-" + id, "stop"));
+    assertThat(provisioner().remediations().recommendations()).anySatisfy(r -> {
+      assertThat(r.id()).isEqualTo(id);
+      assertThat(r.resourceId()).isEqualTo("i-" + id);
+    });
+  }
+
+  @Test
   void aJobRunsToTheEndIsListedPatchedAndTornDown() {
     Space space = newSpace("lifecycle");
     String name = unique("platform");
