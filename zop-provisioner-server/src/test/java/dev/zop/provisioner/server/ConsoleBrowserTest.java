@@ -143,6 +143,9 @@ class ConsoleBrowserTest {
 
   @Test
   void aSpaceIsRegisteredAJobPlannedSubmittedAndWatchedLiveToSucceeded() {
+    // a cluster in the account, for the space form to offer
+    assertThat(admin.jobs().await(submitCluster("console-picked").id(), JOB_TIME).status())
+        .isEqualTo(JobStatus.SUCCEEDED);
     signIn(fixture.adminToken);
     browser.click("nav a[href='#/spaces']");
     browser.type("#space-name", "console-east");
@@ -153,11 +156,14 @@ class ConsoleBrowserTest {
     // the banner says where to look; the message itself is beside the field, not repeated with its raw code
     assertThat(browser.text("#notice")).contains("One field needs your attention").doesNotContain("validation_failed");
     browser.type("#space-config [data-field='config.region']", "sim-east-2");
+    browser.find("#space-config [data-field='config.region']").sendKeys(Keys.TAB);
+    browser.until(d -> browser.present("#space-cluster option[value='console-picked']"));
+    choose("#space-cluster", "console-picked");
     browser.click("#create-space-submit");
     assertThat(browser.text("tr[data-space='console-east']")).contains("sim", "sim-east-2", "active");
     Space created = admin.spaces().list().stream().filter(s -> s.name().equals("console-east")).findFirst()
         .orElseThrow();
-    assertThat(created.config()).containsEntry("region", "sim-east-2");
+    assertThat(created.config()).containsEntry("region", "sim-east-2").containsEntry("clusterName", "console-picked");
     browser.screenshot("spaces");
 
     // the wizard: sizes and versions from the provider's lists, the network and subnets from discovery
@@ -386,6 +392,35 @@ class ConsoleBrowserTest {
     assertThat(ran.status()).as(String.valueOf(ran.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
     browser.until(d -> "succeeded".equals(browser.attribute("#remediation-status [data-status]", "data-status")));
     assertThat(fixture.cloud.workloadState("i-throttled")).isEqualTo("stopped");
+  }
+
+  @Test
+  void aJobIsChangedFromItsOwnConfigAfterTheChangeIsShownFieldByField() {
+    Job job = admin.jobs().await(submitCluster("console-change").id(), JOB_TIME);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + job.id().value());
+    browser.click("#change-job");
+    // the form holds what the job has now
+    assertThat(browser.attribute("#f-config-name", "value")).isEqualTo("console-change");
+    assertThat(browser.attribute("#f-config-version", "value")).isEqualTo("1.30");
+    assertThat(browser.attribute("#f-config-nodeGroups-0-max", "value")).isEqualTo("6");
+    choose("#f-config-version", "1.31");
+    browser.type("#f-config-nodeGroups-0-min", "3");
+    browser.click("#review-change");
+    assertThat(browser.text("#revision-changes")).contains("1.30", "1.31");
+    assertThat(browser.attributes("#revision-changes tr[data-field]", "data-effect")).containsOnly("in_place");
+    // two nodes to three: one more m5.large a month
+    assertThat(browser.text("#cost-before")).isEqualTo("$213.16");
+    assertThat(browser.text("#cost-after")).isEqualTo("$283.24");
+    assertThat(browser.text("#cost-delta")).isEqualTo("+$70.08");
+    browser.screenshot("change-plan");
+    browser.click("#apply-change");
+    browser.until(d -> d.getCurrentUrl().endsWith("#/jobs/" + job.id().value()));
+    Job changed = admin.jobs().await(job.id(), JOB_TIME);
+    assertThat(changed.status()).isEqualTo(JobStatus.SUCCEEDED);
+    KubernetesSpec now = (KubernetesSpec) changed.spec();
+    assertThat(now.version()).isEqualTo("1.31");
+    assertThat(now.nodeGroups().get(0).min()).isEqualTo(3);
   }
 
   @Test
@@ -742,7 +777,7 @@ class ConsoleBrowserTest {
     signIn(fixture.adminToken);
     for (String hash : List.of("#/", "#/spaces", "#/new?space=" + space.id().value(), "#/jobs", "#/jobs/" + done.id().value(),
         "#/jobs/" + failed.id().value(), "#/remediations", "#/remediations/" + parked.id().value(), "#/catalog",
-        "#/accounts", "#/tokens", "#/simulation")) {
+        "#/accounts", "#/tokens", "#/simulation", "#/jobs/" + done.id().value() + "/change")) {
       open(hash);
       browser.until(d -> !browser.present("main > p.muted") || !browser.text("main").startsWith("Loading"));
       found.put(hash, browser.seriousAccessibilityViolations());
@@ -755,6 +790,11 @@ class ConsoleBrowserTest {
     browser.click("#review-plan");
     browser.find("#plan-steps");
     found.put("plan", browser.seriousAccessibilityViolations());
+    open("#/jobs/" + done.id().value() + "/change");
+    browser.type("#f-config-nodeGroups-0-max", "7");
+    browser.click("#review-change");
+    browser.find("#revision-changes");
+    found.put("the change's plan", browser.seriousAccessibilityViolations());
     found.values().removeIf(List::isEmpty);
     assertThat(found).as("serious or critical violations by page").isEmpty();
   }

@@ -9,6 +9,7 @@ import { catalogPage } from './catalog.js';
 import { homePage } from './home.js';
 import { accountsPage, tokensPage } from './admin.js';
 import { simulated, simulationPage } from './simulation.js';
+import { changePage } from './change.js';
 
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
@@ -121,6 +122,7 @@ const routes = [
   [/^#\/new$/, params => wizardPage(context, params)],
   [/^#\/jobs$/, params => jobsPage(context, params)],
   [/^#\/jobs\/([^/]+)$/, (params, id) => jobPage(context, id)],
+  [/^#\/jobs\/([^/]+)\/change$/, (params, id) => changePage(context, id)],
   [/^#\/remediations$/, () => remediationsPage(context)],
   [/^#\/remediations\/([^/]+)$/, (params, id) => remediationPage(context, id)],
   [/^#\/catalog$/, () => catalogPage(context)],

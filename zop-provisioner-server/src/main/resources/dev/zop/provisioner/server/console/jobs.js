@@ -137,6 +137,10 @@ function jobView(ctx, job, reload, names) {
   ];
   if (job.lastFailure && job.status === 'failed') out.push(failureView(ctx, job, reload));
   const actions = h('div', { class: 'actions' });
+  if (ctx.can('provisioning:update') && job.status === 'succeeded' && job.kind !== 'component') {
+    actions.append(h('a', { class: 'button', id: 'change-job', href: `#/jobs/${encodeURIComponent(job.id)}/change` },
+      'Change'));
+  }
   if (ctx.can('provisioning:delete') && !['deleting', 'deleted'].includes(job.status)) {
     actions.append(h('button', { type: 'button', class: 'danger', id: 'teardown', onclick: async () => {
       const ok = await confirmDialog(`Tear down ${job.name}?`, 'Everything this job created is deleted in the'

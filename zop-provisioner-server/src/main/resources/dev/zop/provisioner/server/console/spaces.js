@@ -1,5 +1,5 @@
 // Deployment spaces: the list with status, the form that registers one, and the guarded delete.
-import { call, list, post } from './api.js';
+import { call, get, list, post } from './api.js';
 import { clearFieldErrors, showError, showInfo } from './app.js';
 import { badge, confirmDialog, h, ident, table, when } from './dom.js';
 
@@ -88,14 +88,45 @@ function createForm(ctx, accounts) {
     return v;
   };
   // the key every cloud provider asks for; the API names any other the provider requires, and the form adds it
-  addRow('region', '');
+  const region = addRow('region', '');
+  region.setAttribute('list', 'space-regions');
+  const regions = h('datalist', { id: 'space-regions' });
+  // a kubernetes space names its cluster: picked from those the account holds in the region
+  const cluster = h('select', { id: 'space-cluster', 'data-field': 'config.clusterName', 'aria-describedby': 'space-cluster-help' },
+    h('option', { value: '' }, 'None'));
+  const clusterHelp = h('p', { class: 'help', id: 'space-cluster-help' }, 'Give a region to list the account\'s clusters there.');
+  let providers = [];
+  const offerRegions = () => {
+    const provider = providers.find(p => p.id === account.selectedOptions[0]?.dataset.provider);
+    regions.replaceChildren(...(provider?.regions || []).map(r => h('option', { value: r })));
+  };
+  const findClusters = async () => {
+    const where = region.value.trim();
+    cluster.replaceChildren(h('option', { value: '' }, 'None'));
+    if (!account.value || !where) {
+      clusterHelp.textContent = 'Give a region to list the account\'s clusters there.';
+      return;
+    }
+    clusterHelp.textContent = 'Finding clusters…';
+    try {
+      const found = await get(`/cloud-accounts/${encodeURIComponent(account.value)}/clusters?region=${encodeURIComponent(where)}`);
+      cluster.append(...found.map(c => h('option', { value: c.name }, `${c.name} · ${c.version || ''} · ${c.status || ''}`)));
+      clusterHelp.textContent = found.length ? `${found.length} found in ${where}.` : `No cluster in ${where}.`;
+    } catch (e) {
+      clusterHelp.textContent = `Clusters could not be listed: ${e.message}`;
+    }
+  };
+  account.addEventListener('change', () => { offerRegions(); findClusters(); });
+  region.addEventListener('change', findClusters);
+  get('/providers').then(p => { providers = p; offerRegions(); }).catch(() => {});
   const form = h('form', { class: 'card', id: 'create-space' },
     h('h2', null, 'Register a space'),
     accounts.length ? null : h('p', { class: 'muted' }, 'Connect a cloud account first (zop accounts create).'),
     h('label', { for: 'space-account' }, 'Cloud account'), account,
     h('label', { for: 'space-name' }, 'Name'), name,
     h('label', { for: 'space-type' }, 'Space type'), type,
-    h('label', null, 'Configuration (references only: no credentials)'), rows,
+    h('label', null, 'Configuration (references only: no credentials)'), rows, regions,
+    h('label', { for: 'space-cluster' }, 'Cluster'), cluster, clusterHelp,
     h('div', { class: 'actions' },
       h('button', { type: 'button', onclick: () => addRow('', '') }, 'Add setting'),
       h('button', { class: 'primary', type: 'submit', id: 'create-space-submit' }, 'Register space')));
@@ -108,6 +139,7 @@ function createForm(ctx, accounts) {
       const value = row.querySelector('.config-value').value.trim();
       if (key && value) config[key] = value;
     }
+    if (cluster.value) config.clusterName = cluster.value;
     const chosen = account.selectedOptions[0];
     const body = { name: name.value.trim(), provider: chosen?.dataset.provider, cloudAccountId: account.value,
       spaceType: type.value, config };

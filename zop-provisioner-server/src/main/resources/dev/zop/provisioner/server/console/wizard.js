@@ -141,7 +141,10 @@ async function placement(spaceId, value, help) {
       h('p', { class: 'help' }, `Discovery is not available for this space: ${why}`), vpc.el, subnets.el),
       read: () => ({ vpcID: vpc.read(), subnetIDs: subnets.read()?.split(',').map(s => s.trim()).filter(Boolean) }) };
   }
-  const vpc = select('config.vpcID', 'Network', [['', 'None chosen: the provider\'s default placement'],
+  // a network the job names that discovery no longer finds stays chosen, said to be so
+  const missing = value?.vpcID && !networks.some(n => n.id === value.vpcID)
+    ? [[value.vpcID, `${value.vpcID} — not found in the account now`]] : [];
+  const vpc = select('config.vpcID', 'Network', [['', 'None chosen: the provider\'s default placement'], ...missing,
     ...networks.map(n => [n.id, `${n.name && n.name !== n.id ? n.name + ' · ' : ''}${n.id} · ${n.cidr || ''}${n.isDefault ? ' (the account\'s default)' : ''}`])],
     value?.vpcID ?? '', { help });
   const subnetList = h('div', { class: 'checks', id: 'subnet-choices' });
@@ -192,11 +195,11 @@ function nodeGroup(index, value, offerings, onRemove) {
 
 /** Each kind's form: its fields, and how they read back as the job's config. */
 const FORMS = {
-  async kubernetes(space, offerings) {
-    const name = text('config.name', 'Cluster name', '', { required: true, placeholder: 'platform-prod',
+  async kubernetes(space, offerings, v) {
+    const name = text('config.name', 'Cluster name', v?.name ?? '', { required: true, placeholder: 'platform-prod',
       help: 'Lowercase letters, digits and hyphens. The cluster is called this in the cloud.' });
-    const version = versionField('config.version', 'Kubernetes version', offerings.kubernetesVersions, '1.30',
-      { help: 'The control plane\'s minor version; nodes follow it.', isDefault: true });
+    const version = versionField('config.version', 'Kubernetes version', offerings.kubernetesVersions, v?.version ?? '1.30',
+      { help: 'The control plane\'s minor version; nodes follow it.', isDefault: !v });
     const groups = [];
     const holder = h('div', { id: 'node-groups' });
     const add = value => {
@@ -206,9 +209,9 @@ const FORMS = {
       groups.push(entry);
       holder.append(entry.group.el);
     };
-    add({ name: 'default', instanceType: 'm5.large', min: 2, max: 6 });
-    const network = await placement(space.id, null, 'Where the cluster\'s nodes run; its subnets should span two zones.');
-    const role = text('config.clusterRole', 'Cluster role', '', {
+    (v?.nodeGroups?.length ? v.nodeGroups : [{ name: 'default', instanceType: 'm5.large', min: 2, max: 6 }]).forEach(add);
+    const network = await placement(space.id, v, 'Where the cluster\'s nodes run; its subnets should span two zones.');
+    const role = text('config.clusterRole', 'Cluster role', v?.clusterRole ?? '', {
       help: 'An existing role for the control plane. Left empty, the job creates one and deletes it on teardown.' });
     const basics = section('Cluster', name, version);
     return {
@@ -220,35 +223,38 @@ const FORMS = {
     };
   },
 
-  async datastore(space, offerings) {
+  async datastore(space, offerings, v) {
     const engine = select('config.engine', 'Engine', [['postgres', 'PostgreSQL'], ['mysql', 'MySQL'], ['redis', 'Redis']],
-      'postgres', { isDefault: true });
-    const name = text('config.name', 'Name', '', { placeholder: 'checkout-db',
+      v?.engine ?? 'postgres', { isDefault: !v });
+    const name = text('config.name', 'Name', v?.name ?? '', { placeholder: 'checkout-db',
       help: 'Left empty, the job names it after itself.' });
     const slot = h('div');
     let fields = null;
+    // the job's own values while its engine is the one chosen; an engine changed starts from that engine's defaults
     const build = () => {
       const redis = engine.input.value === 'redis';
+      const own = v && v.engine === engine.input.value ? v : null;
       const versions = offerings.engineVersions?.[engine.input.value] || [];
-      const version = versionField('config.version', 'Engine version', versions, null,
-        { help: 'Major and minor, such as 16.3 or 7.1.', isDefault: versions.length > 0 });
+      const version = versionField('config.version', 'Engine version', versions, own?.version ?? null,
+        { help: 'Major and minor, such as 16.3 or 7.1.', isDefault: !own && versions.length > 0 });
       const sizes = redis ? offerings.cacheNodeTypes : offerings.databaseClasses;
       const size = sizeField('config.instanceClass', redis ? 'Node type' : 'Instance class', sizes,
-        redis ? 'cache.t3.micro' : 'db.t3.medium', { isDefault: true,
+        own?.instanceClass ?? (redis ? 'cache.t3.micro' : 'db.t3.medium'), { isDefault: !own,
           help: redis ? 'Sized by memory.' : 'vCPUs and memory of the database server.' });
-      const storage = redis ? null : number('config.allocatedStorageGB', 'Storage (GB)', 50, { min: 20, max: 65536,
-        isDefault: true, help: '20 to 65,536 GB, billed by the GB-month.' });
-      const multiAz = checkbox('config.multiAZ', 'A standby in a second zone', true,
+      const storage = redis ? null : number('config.allocatedStorageGB', 'Storage (GB)', own?.allocatedStorageGB ?? 50,
+        { min: 20, max: 65536, isDefault: !own, help: '20 to 65,536 GB, billed by the GB-month.' });
+      const multiAz = checkbox('config.multiAZ', 'A standby in a second zone', own ? own.multiAZ : true,
         { help: 'Fails over if a zone goes down; it doubles the instance cost.' });
-      const backups = number('config.backupRetentionDays', 'Backups kept (days)', 7, { min: 0, max: 35, isDefault: true,
-        help: redis ? 'Daily snapshots; 0 keeps none.' : 'Automated backups; 0 turns them off.' });
+      const backups = number('config.backupRetentionDays', 'Backups kept (days)', own?.backupRetentionDays ?? 7,
+        { min: 0, max: 35, isDefault: !own,
+          help: redis ? 'Daily snapshots; 0 keeps none.' : 'Automated backups; 0 turns them off.' });
       fields = [['version', version], ['instanceClass', size], ['allocatedStorageGB', storage], ['multiAZ', multiAz],
         ['backupRetentionDays', backups]].filter(([, f]) => f);
       replace(slot, ...fields.map(([, f]) => f.el));
     };
     engine.input.addEventListener('change', build);
     build();
-    const network = await placement(space.id, null, 'The network the database is reachable in.');
+    const network = await placement(space.id, v, 'The network the database is reachable in.');
     return {
       el: [section('Database', engine, name).el, h('fieldset', { class: 'group' }, h('legend', null, 'Size and safety'), slot),
         advanced(network).el],
@@ -256,18 +262,20 @@ const FORMS = {
     };
   },
 
-  async vm_pool(space, offerings) {
-    const name = text('config.name', 'Pool name', '', { required: true, placeholder: 'checkout-edge' });
-    const size = sizeField('config.instanceType', 'Instance type', offerings.machineSizes, 'm5.large', { isDefault: true });
-    const min = number('config.min', 'Fewest instances', 2, { min: 0, isDefault: true });
-    const max = number('config.max', 'Most instances', 6, { min: 1, isDefault: true });
-    const lb = checkbox('config.createLoadBalancer', 'Put a load balancer in front', true);
-    const ports = numbers('config.listenerPorts', 'Listener ports', [80, 443], { help: 'Comma-separated, such as 80, 443.' });
+  async vm_pool(space, offerings, v) {
+    const name = text('config.name', 'Pool name', v?.name ?? '', { required: true, placeholder: 'checkout-edge' });
+    const size = sizeField('config.instanceType', 'Instance type', offerings.machineSizes, v?.instanceType ?? 'm5.large',
+      { isDefault: !v });
+    const min = number('config.min', 'Fewest instances', v?.min ?? 2, { min: 0, isDefault: !v });
+    const max = number('config.max', 'Most instances', v?.max ?? 6, { min: 1, isDefault: !v });
+    const lb = checkbox('config.createLoadBalancer', 'Put a load balancer in front', v ? v.createLoadBalancer : true);
+    const ports = numbers('config.listenerPorts', 'Listener ports', v?.listenerPorts ?? [80, 443],
+      { help: 'Comma-separated, such as 80, 443.' });
     const lbType = select('config.loadBalancerType', 'Load balancer type', [['', 'Application (HTTP), the default'],
-      ['application', 'Application (HTTP)'], ['network', 'Network (TCP)']], '');
-    const image = text('config.imageId', 'Image', '', { help: 'Left empty, the provider\'s current Linux image.' });
-    const certificate = text('config.certificateArn', 'TLS certificate', '', { help: 'For a 443 listener.' });
-    const network = await placement(space.id, null, 'Where the instances run.');
+      ['application', 'Application (HTTP)'], ['network', 'Network (TCP)']], v?.loadBalancerType ?? '');
+    const image = text('config.imageId', 'Image', v?.imageId ?? '', { help: 'Left empty, the provider\'s current Linux image.' });
+    const certificate = text('config.certificateArn', 'TLS certificate', v?.certificateArn ?? '', { help: 'For a 443 listener.' });
+    const network = await placement(space.id, v, 'Where the instances run.');
     return {
       el: [section('Pool', name, size, min, max).el, section('Traffic', lb, ports).el, network.el,
         advanced(lbType, image, certificate).el],
@@ -277,9 +285,9 @@ const FORMS = {
     };
   },
 
-  async network(space) {
-    const name = text('config.name', 'Network name', '', { required: true, placeholder: 'platform-net' });
-    const cidr = text('config.cidr', 'Address range (CIDR)', '10.20.0.0/16', { isDefault: true,
+  async network(space, offerings, v) {
+    const name = text('config.name', 'Network name', v?.name ?? '', { required: true, placeholder: 'platform-net' });
+    const cidr = text('config.cidr', 'Address range (CIDR)', v?.cidr ?? '10.20.0.0/16', { isDefault: !v,
       help: 'Must not overlap a network you peer with.' });
     const rows = [];
     const holder = h('div', { id: 'list-config-subnets' });
@@ -292,9 +300,10 @@ const FORMS = {
       rows.push(parts);
       holder.append(h('fieldset', { class: 'group', 'data-item': base }, h('legend', null, `Subnet ${i + 1}`), parts.map(([, p]) => p.el)));
     };
-    add({ name: 'private-a', cidr: '10.20.1.0/24' });
+    (v?.subnets?.length ? v.subnets : [{ name: 'private-a', cidr: '10.20.1.0/24' }]).forEach(add);
     const nat = select('config.natGateways', 'NAT gateways', [['', 'None: private subnets do not reach the internet (default)'],
-      ['single', 'One, shared by every private subnet'], ['perZone', 'One in each zone with a public subnet']], '');
+      ['single', 'One, shared by every private subnet'], ['perZone', 'One in each zone with a public subnet']],
+    v?.natGateways && v.natGateways !== 'none' ? v.natGateways : '');
     let networks = [];
     try {
       networks = await get(`/space-discovery/${encodeURIComponent(space.id)}/networks`);
@@ -302,8 +311,9 @@ const FORMS = {
       networks = [];
     }
     const peer = select('config.peerVpcID', 'Peer with', [['', 'No peering'],
-      ...networks.map(n => [n.id, `${n.id} · ${n.cidr || ''}`])], '', { help: 'A network found in this space\'s account.' });
-    const zone = text('config.dnsZone', 'Private DNS zone to create', '', { placeholder: 'internal.example.com' });
+      ...networks.map(n => [n.id, `${n.id} · ${n.cidr || ''}`])], v?.peerVpcID ?? '',
+    { help: 'A network found in this space\'s account.' });
+    const zone = text('config.dnsZone', 'Private DNS zone to create', v?.dnsZone ?? '', { placeholder: 'internal.example.com' });
     return {
       el: [section('Network', name, cidr).el, h('fieldset', { class: 'group' }, h('legend', null, 'Subnets'), holder,
         h('button', { type: 'button', onclick: () => add({ name: `subnet-${rows.length + 1}` }) }, 'Add a subnet')),
@@ -314,26 +324,36 @@ const FORMS = {
     };
   },
 
-  async load_balancer(space) {
-    const name = text('config.name', 'Name', '', { required: true, placeholder: 'checkout-lb' });
+  async load_balancer(space, offerings, v) {
+    const name = text('config.name', 'Name', v?.name ?? '', { required: true, placeholder: 'checkout-lb' });
     const type = select('config.type', 'Type', [['application', 'Application (HTTP)'], ['network', 'Network (TCP)']],
-      'application', { isDefault: true });
-    const ports = numbers('config.listenerPorts', 'Listener ports', [443], { help: 'Comma-separated.' });
-    const network = await placement(space.id, null, 'The network it listens in.');
+      v?.type ?? 'application', { isDefault: !v });
+    const ports = numbers('config.listenerPorts', 'Listener ports', v?.listenerPorts ?? [443], { help: 'Comma-separated.' });
+    const network = await placement(space.id, v, 'The network it listens in.');
     return { el: [section('Load balancer', name, type, ports).el, network.el],
       read: () => ({ ...reader([['name', name], ['type', type], ['listenerPorts', ports]])(), ...clean(network.read()) }) };
   },
 
-  async registry() {
-    const name = text('config.name', 'Registry name', '', { required: true, placeholder: 'checkout-images' });
-    const immutable = checkbox('config.immutableTags', 'Tags cannot be overwritten', false);
-    const scan = checkbox('config.scanOnPush', 'Scan images for vulnerabilities when pushed', false);
+  async registry(space, offerings, v) {
+    const name = text('config.name', 'Registry name', v?.name ?? '', { required: true, placeholder: 'checkout-images' });
+    const immutable = checkbox('config.immutableTags', 'Tags cannot be overwritten', v?.immutableTags ?? false);
+    const scan = checkbox('config.scanOnPush', 'Scan images for vulnerabilities when pushed', v?.scanOnPush ?? false);
     return { el: [section('Registry', name, immutable, scan).el],
       read: reader([['name', name], ['immutableTags', immutable], ['scanOnPush', scan]]) };
   },
 };
 
 const clean = o => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/** The form of {@code kind} in {@code space}, filled with {@code config} (a job's, to change it) or the defaults. */
+export async function kindForm(kind, space, config) {
+  const offerings = await get(`/space-discovery/${encodeURIComponent(space.id)}/offerings`).catch(() => ({
+    machineSizes: [], databaseClasses: [], cacheNodeTypes: [], kubernetesVersions: [], engineVersions: {} }));
+  const form = FORMS[kind];
+  return form ? form(space, offerings, config) : null;
+}
+
+export const kinds = () => KINDS.map(([k]) => k);
 
 export async function wizardPage(ctx, params) {
   const spaces = await allSpaces();
@@ -359,9 +379,7 @@ export async function wizardPage(ctx, params) {
       replace(configHolder);
       return;
     }
-    const offerings = await get(`/space-discovery/${encodeURIComponent(chosen.id)}/offerings`).catch(() => ({
-      machineSizes: [], databaseClasses: [], cacheNodeTypes: [], kubernetesVersions: [], engineVersions: {} }));
-    const built = await FORMS[kind.value](chosen, offerings);
+    const built = await kindForm(kind.value, chosen, null);
     if (mine !== building) return; // a later choice is being built
     form = built;
     replace(configHolder, ...built.el);
