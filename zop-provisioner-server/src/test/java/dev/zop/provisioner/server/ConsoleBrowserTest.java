@@ -136,6 +136,28 @@ class ConsoleBrowserTest {
     assertThat(fixture.cloud.faults()).isEmpty();
   }
 
+  /** A cluster job that failed for want of a permission: a {@code user_action} failure. */
+  private Job deniedCluster(Provisioner as, Space in, String name) {
+    fixture.cloud.deny("kubernetes:CreateNodegroup");
+    try {
+      return as.jobs().await(as.jobs().submit(in.id(), KubernetesSpec.named(name).version("1.30")
+          .nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
+    } finally {
+      fixture.cloud.allow("kubernetes:CreateNodegroup");
+    }
+  }
+
+  /** A workflow stopping a running VM, waiting at its approval step. */
+  private RemediationJob awaitingApproval(Provisioner as, CloudAccount of, String name) {
+    as.remediations().putRecommendation(new Recommendation("rec-" + name, "sim", of.id(), "sim-east-1", "vm",
+        "i-" + name, "stop"));
+    fixture.cloud.workload("i-" + name, "running");
+    RemediationJob started = as.remediations().start("rec-" + name, SubjectType.RESOURCE, "i-" + name);
+    org.awaitility.Awaitility.await().atMost(JOB_TIME)
+        .until(() -> as.remediations().get(started.id()).status() == JobStatus.AWAITING_USER);
+    return started;
+  }
+
   private Job submitCluster(String name) {
     return admin.jobs().submit(space.id(), KubernetesSpec.named(name).version("1.30")
         .nodeGroup("default", "m5.large", 2, 6).build());
@@ -473,19 +495,8 @@ class ConsoleBrowserTest {
 
   @Test
   void aViewerIsOfferedNothingItMayNotDo() {
-    Job failed;
-    fixture.cloud.deny("kubernetes:CreateNodegroup");
-    try {
-      failed = admin.jobs().await(submitCluster("console-viewed").id(), JOB_TIME);
-    } finally {
-      fixture.cloud.allow("kubernetes:CreateNodegroup");
-    }
-    admin.remediations().putRecommendation(new Recommendation("rec-viewed", "sim", account.id(), "sim-east-1", "vm",
-        "i-viewed", "stop"));
-    fixture.cloud.workload("i-viewed", "running");
-    RemediationJob parked = admin.remediations().start("rec-viewed", SubjectType.RESOURCE, "i-viewed");
-    org.awaitility.Awaitility.await().atMost(JOB_TIME)
-        .until(() -> admin.remediations().get(parked.id()).status() == JobStatus.AWAITING_USER);
+    Job failed = deniedCluster(admin, space, "console-viewed");
+    RemediationJob parked = awaitingApproval(admin, account, "viewed");
 
     signIn(fixture.token("acme", "victor@acme.com", Policies.VIEWER));
     open("#/spaces");
@@ -578,6 +589,13 @@ class ConsoleBrowserTest {
     open("#/jobs?space=" + paging.id().value());
     browser.find("#jobs");
     assertThat(browser.all("#jobs tbody tr")).hasSize(20);
+    // finding narrows the page as it is typed
+    browser.type("#filter-text", "console-page-1");
+    browser.until(d -> browser.all("#jobs tbody tr:not([hidden])").size() == 11); // 1, 10..19
+    assertThat(browser.text("#filter-count")).startsWith("11 of this page's jobs");
+    browser.find("#filter-text").clear();
+    browser.find("#filter-text").sendKeys(" ");
+    browser.until(d -> browser.all("#jobs tbody tr:not([hidden])").size() == 20);
     browser.click("#next-page");
     browser.until(d -> browser.all("#jobs tbody tr").size() == 1);
     assertThat(browser.present("#next-page")).isFalse();
@@ -709,21 +727,9 @@ class ConsoleBrowserTest {
     Job pool = home.jobs().await(home.jobs().submit(homeSpace.id(), dev.zop.provisioner.spec.VmPoolSpec
         .named("home-pool").instanceType("m5.large").size(1, 3).build()).id(), JOB_TIME);
     assertThat(pool.status()).isEqualTo(JobStatus.SUCCEEDED);
-    fixture.cloud.deny("kubernetes:CreateNodegroup");
-    Job denied;
-    try {
-      denied = home.jobs().await(home.jobs().submit(homeSpace.id(), KubernetesSpec.named("home-denied").version("1.30")
-          .nodeGroup("default", "m5.large", 1, 2).build()).id(), JOB_TIME);
-    } finally {
-      fixture.cloud.allow("kubernetes:CreateNodegroup");
-    }
+    Job denied = deniedCluster(home, homeSpace, "home-denied");
     assertThat(denied.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
-    home.remediations().putRecommendation(new Recommendation("rec-home", "sim", homeAccount.id(), "sim-east-1", "vm",
-        "i-home", "stop"));
-    fixture.cloud.workload("i-home", "running");
-    RemediationJob waiting = home.remediations().start("rec-home", SubjectType.RESOURCE, "i-home");
-    org.awaitility.Awaitility.await().atMost(JOB_TIME)
-        .until(() -> home.remediations().get(waiting.id()).status() == JobStatus.AWAITING_USER);
+    awaitingApproval(home, homeAccount, "home");
     fixture.cloud.stuckCreating("kubernetes-cluster");
     try {
       Job running = home.jobs().submit(homeSpace.id(), KubernetesSpec.named("home-running").version("1.30")
@@ -751,19 +757,8 @@ class ConsoleBrowserTest {
   @Test
   void everyPageHasNoSeriousOrCriticalAccessibilityViolation() {
     Job done = admin.jobs().await(submitCluster("console-axe").id(), JOB_TIME);
-    fixture.cloud.deny("kubernetes:CreateNodegroup");
-    Job failed;
-    try {
-      failed = admin.jobs().await(submitCluster("console-axe-failed").id(), JOB_TIME);
-    } finally {
-      fixture.cloud.allow("kubernetes:CreateNodegroup");
-    }
-    admin.remediations().putRecommendation(new Recommendation("rec-axe", "sim", account.id(), "sim-east-1", "vm",
-        "i-axe", "stop"));
-    fixture.cloud.workload("i-axe", "running");
-    RemediationJob parked = admin.remediations().start("rec-axe", SubjectType.RESOURCE, "i-axe");
-    org.awaitility.Awaitility.await().atMost(JOB_TIME)
-        .until(() -> admin.remediations().get(parked.id()).status() == JobStatus.AWAITING_USER);
+    Job failed = deniedCluster(admin, space, "console-axe-failed");
+    RemediationJob parked = awaitingApproval(admin, account, "axe");
 
     browser.driver.get(fixture.baseUrl() + "/ui");
     browser.until(d -> browser.present("#token") || browser.present("#sign-out"));
@@ -775,12 +770,26 @@ class ConsoleBrowserTest {
     found.put("sign-in", browser.seriousAccessibilityViolations());
     browser.screenshot("sign-in");
     signIn(fixture.adminToken);
-    for (String hash : List.of("#/", "#/spaces", "#/new?space=" + space.id().value(), "#/jobs", "#/jobs/" + done.id().value(),
-        "#/jobs/" + failed.id().value(), "#/remediations", "#/remediations/" + parked.id().value(), "#/catalog",
-        "#/accounts", "#/tokens", "#/simulation", "#/jobs/" + done.id().value() + "/change")) {
-      open(hash);
+    // each page, and the name its screenshot is saved under
+    java.util.Map<String, String> pages = new java.util.LinkedHashMap<>();
+    pages.put("overview", "#/");
+    pages.put("spaces", "#/spaces");
+    pages.put("wizard", "#/new?space=" + space.id().value());
+    pages.put("jobs", "#/jobs");
+    pages.put("job-succeeded", "#/jobs/" + done.id().value());
+    pages.put("job-failed", "#/jobs/" + failed.id().value());
+    pages.put("job-change", "#/jobs/" + done.id().value() + "/change");
+    pages.put("remediations", "#/remediations");
+    pages.put("remediation-waiting", "#/remediations/" + parked.id().value());
+    pages.put("catalog", "#/catalog");
+    pages.put("accounts", "#/accounts");
+    pages.put("tokens", "#/tokens");
+    pages.put("simulation", "#/simulation");
+    for (java.util.Map.Entry<String, String> page : pages.entrySet()) {
+      open(page.getValue());
       browser.until(d -> !browser.present("main > p.muted") || !browser.text("main").startsWith("Loading"));
-      found.put(hash, browser.seriousAccessibilityViolations());
+      found.put(page.getValue(), browser.seriousAccessibilityViolations());
+      browser.screenshot("page-" + page.getKey());
     }
     // the plan, and the wizard with its Advanced fields open
     open("#/new?space=" + space.id().value());

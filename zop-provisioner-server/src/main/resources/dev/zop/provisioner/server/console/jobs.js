@@ -23,9 +23,24 @@ export async function jobsPage(ctx, params) {
       STATUSES.map(s => h('option', { value: s, selected: s === status }, s.replace(/_/g, ' ')))),
     h('label', { for: 'filter-space' }, 'Space'),
     h('select', { id: 'filter-space', name: 'space', onchange: apply }, h('option', { value: '' }, 'any'),
-      spaces.map(s => h('option', { value: s.id, selected: s.id === space }, s.name))));
+      spaces.map(s => h('option', { value: s.id, selected: s.id === space }, s.name))),
+    h('label', { for: 'filter-text' }, 'Find'),
+    h('input', { id: 'filter-text', type: 'search', autocomplete: 'off', placeholder: 'name, kind or id',
+      'aria-controls': 'jobs', oninput: event => narrow(event.target.value) }));
   filters.addEventListener('submit', event => { event.preventDefault(); apply(); });
-  const rows = page.items.map(job => h('tr', { 'data-job': job.name },
+  // the page's rows that hold what is typed, as it is typed
+  const narrow = text => {
+    const wanted = text.trim().toLowerCase();
+    let shown = 0;
+    for (const row of document.querySelectorAll('#jobs tbody tr')) {
+      row.hidden = wanted !== '' && !row.dataset.find.includes(wanted);
+      if (!row.hidden) shown++;
+    }
+    const note = document.getElementById('filter-count');
+    if (note) note.textContent = wanted ? `${shown} of this page's jobs hold "${text.trim()}"` : '';
+  };
+  const rows = page.items.map(job => h('tr', { 'data-job': job.name,
+    'data-find': [job.name, job.kind, job.id, names[job.spaceId] || ''].join(' ').toLowerCase() },
     h('td', null, h('a', { href: `#/jobs/${encodeURIComponent(job.id)}` }, job.name), h('div', null, ident(job.id))),
     h('td', null, job.kind.replace(/_/g, ' ')), h('td', null, badge(job.status)),
     h('td', { class: 'optional' }, spaceLink(job.spaceId, names)),
@@ -36,6 +51,7 @@ export async function jobsPage(ctx, params) {
       ctx.can('provisioning:create') ? h('a', { class: 'button primary', id: 'new-job',
         href: '#/new' + query({ space }) }, 'New job') : null),
     filters,
+    h('p', { class: 'muted', id: 'filter-count', role: 'status' }),
     rows.length ? table([['Job'], ['Kind'], ['Status'], ['Space', 'optional'], ['Started', 'optional'],
       ['Took', 'optional']], rows, { id: 'jobs' }) : h('p', { class: 'muted' }, 'No jobs match.'),
     h('div', { class: 'actions' },
