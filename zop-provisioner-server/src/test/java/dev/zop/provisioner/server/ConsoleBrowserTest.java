@@ -57,7 +57,8 @@ class ConsoleBrowserTest {
     fixture = ServerFixture.demo();
     fixture.cloud.backDatastores(DatastoreEngine.POSTGRES, TestDatabaseServers.postgres());
     fixture.cloud.existingNetwork("vpc-console", "10.9.0.0/16",
-        java.util.Map.of("subnet-console-a", "10.9.1.0/24", "subnet-console-b", "10.9.2.0/24"));
+        java.util.Map.of("subnet-console-a", "10.9.1.0/24", "subnet-console-b", "10.9.2.0/24"))
+        .existingDnsZone("console.example.com");
     browser = new BrowserSession();
     admin = fixture.client(fixture.adminToken);
     account = admin.accounts().create(CloudAccountRequest.of("sim", "console"));
@@ -443,6 +444,23 @@ class ConsoleBrowserTest {
     KubernetesSpec now = (KubernetesSpec) changed.spec();
     assertThat(now.version()).isEqualTo("1.31");
     assertThat(now.nodeGroups().get(0).min()).isEqualTo(3);
+  }
+
+  @Test
+  void theNetworkFormPeersWithADiscoveredNetworkAndNamesTheZonesAlreadyThere() {
+    signIn(fixture.adminToken);
+    open("#/new?space=" + space.id().value() + "&kind=network");
+    browser.until(d -> "network".equals(browser.attribute("#job-config", "data-kind")));
+    browser.click("#job-config details.advanced summary");
+    assertThat(browser.text("#f-config-dnsZone-help")).contains("console.example.com");
+    browser.type("#f-config-name", "console-net");
+    choose("#f-config-peerVpcID", "vpc-console");
+    choose("#f-config-natGateways", "single");
+    browser.type("#f-config-subnets-0-zone", "sim-east-1a");
+    browser.click("#f-config-subnets-0-public");
+    browser.click("#review-plan");
+    assertThat(browser.text("#plan-summary")).isEqualTo("A network console-net (10.20.0.0/16) with 1 subnet(s).");
+    assertThat(browser.attributes("#plan-steps li", "data-step")).anySatisfy(step -> assertThat(step).contains("peer"));
   }
 
   @Test

@@ -313,7 +313,11 @@ const FORMS = {
     const peer = select('config.peerVpcID', 'Peer with', [['', 'No peering'],
       ...networks.map(n => [n.id, `${n.id} · ${n.cidr || ''}`])], v?.peerVpcID ?? '',
     { help: 'A network found in this space\'s account.' });
-    const zone = text('config.dnsZone', 'Private DNS zone to create', v?.dnsZone ?? '', { placeholder: 'internal.example.com' });
+    // the zones the account already has, from discovery: a new one takes another name
+    const zones = await get(`/space-discovery/${encodeURIComponent(space.id)}/dns-zones`).catch(() => []);
+    const zone = text('config.dnsZone', 'Private DNS zone to create', v?.dnsZone ?? '', { placeholder: 'internal.example.com',
+      help: zones.length ? `The account already has ${zones.map(z => z.name).join(', ')}; a new zone takes another name.`
+        : 'The account has no DNS zone yet.' });
     return {
       el: [section('Network', name, cidr).el, h('fieldset', { class: 'group' }, h('legend', null, 'Subnets'), holder,
         h('button', { type: 'button', onclick: () => add({ name: `subnet-${rows.length + 1}` }) }, 'Add a subnet')),
