@@ -474,6 +474,16 @@ class ZopCommandTest {
       RawHttp.Reply spaces = RawHttp.json(base, "GET", "/spaces", token, null);
       assertThat(spaces.status()).isEqualTo(200);
       assertThat(spaces.body()).contains(demoSpace, "\"provider\":\"sim\"");
+      // the demo's cloud can be broken on purpose, and its discovery has a network for the wizard to offer
+      assertThat(banner).anySatisfy(line -> assertThat(line).contains("Simulation page", "/simulation/faults"));
+      RawHttp.Reply injected = RawHttp.json(base, "POST", "/simulation/faults", token,
+          "{\"kind\":\"quota_exceeded\",\"target\":\"kubernetes-cluster\"}");
+      assertThat(injected.status()).as(injected.body()).isEqualTo(200);
+      assertThat(injected.body()).contains("\"kind\":\"quota_exceeded\"", "\"target\":\"kubernetes-cluster\"");
+      assertThat(RawHttp.json(base, "DELETE", "/simulation/faults", token, null).status()).isEqualTo(204);
+      assertThat(RawHttp.json(base, "GET", "/simulation/faults", token, null).body()).contains("\"faults\":[]");
+      assertThat(RawHttp.json(base, "GET", "/space-discovery/" + demoSpace + "/networks", token, null).body())
+          .contains("vpc-demo");
 
       Run revoked = zopWithoutClient("tokens", "revoke", "--id", tokenId, "--data-dir", data.toString());
       assertThat(revoked.exit()).as(revoked.err()).isZero();

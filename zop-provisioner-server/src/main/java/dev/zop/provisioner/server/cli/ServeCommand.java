@@ -55,9 +55,6 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     EmbeddedProvisionerBuilder builder = store.engine();
     SimCloud simulated = demo ? demoCloud() : null;
-    if (demo) {
-      builder.provider(new SimProvider(simulated));
-    }
     // one registry for the engine, its pool, the HTTP server and the JVM; scraped at /metrics
     io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics =
         new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
@@ -84,6 +81,11 @@ final class ServeCommand implements Callable<Integer> {
         : interval(providerPollInterval);
     configured(java.util.ServiceLoader.load(dev.zop.provisioner.spi.CloudProvider.class), meters, interval)
         .forEach(builder::provider);
+    if (simulated != null) {
+      // last, so that it replaces a sim found on the class path (the testkit registers one on the shared cloud):
+      // the engine and the fault routes must hold the same simulated cloud
+      builder.provider(new SimProvider(simulated));
+    }
     Notifier notifier = notify.build(System.getenv());
     if (notifier != null) {
       builder.notifier(notifier);
@@ -138,10 +140,10 @@ final class ServeCommand implements Callable<Integer> {
       Space space = demoSpace(engine);
       System.out.println("demo: provider sim is a simulated cloud; nothing real is created. Organisation "
           + DEMO_ORG + ": account " + space.cloudAccountId().value() + ", space " + space.id().value() + " (demo)");
-      System.out.println("demo: zop tokens create --org " + DEMO_ORG + " --actor you@example.com --role admin,"
-          + " then zop jobs submit -f examples/jobs/kubernetes.yaml --space " + space.id().value() + " --watch");
       System.out.println("demo: break the simulated cloud on purpose from the console's Simulation page (or POST"
           + " /simulation/faults) to see each kind of failure");
+      System.out.println("demo: zop tokens create --org " + DEMO_ORG + " --actor you@example.com --role admin,"
+          + " then zop jobs submit -f examples/jobs/kubernetes.yaml --space " + space.id().value() + " --watch");
     }
     System.out.flush();
     stopped.await();
