@@ -56,6 +56,9 @@ public final class PriceTable {
 
   /** The list price an hour of {@code key} in {@code region}, or null when the table has none. */
   public BigDecimal hourlyPrice(String region, String key) {
+    if (region == null) {
+      return null; // a space placed without a region (an Azure resource group's) has no regional list to read
+    }
     JsonNode price = prices(region).path("hourly").path(key);
     return price.isMissingNode() ? null : price.decimalValue();
   }

@@ -4,6 +4,7 @@ import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
@@ -13,7 +14,6 @@ import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
 import dev.zop.provisioner.JobPhase;
-import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
@@ -55,11 +55,11 @@ import dev.zop.provisioner.spi.Step;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -202,7 +202,8 @@ public final class JobService {
     JobQuery query = JobQuery.inSpace(spaceId).withStatus(JobStatus.SUCCEEDED).limit(JobQuery.MAX_LIMIT);
     for (Page<Job> page = list(principal, query); ; page = list(principal, query.after(page.nextCursor()))) {
       for (Job job : page.items()) {
-        if (job.spec() == null || !providers.supports(space.provider(), job.kind())) {
+        // a component runs in a cluster the space's other jobs already pay for: it has no cloud price of its own
+        if (job.spec() == null || job.kind() == JobKind.COMPONENT || !providers.supports(space.provider(), job.kind())) {
           continue;
         }
         List<CostComponent> costs = providers.driver(session, job.kind(),
