@@ -5,9 +5,8 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.ProviderMetadata;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.Step;
-import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.sim.ReplacedSteps;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,22 +41,8 @@ final class PollingProvider implements CloudProvider {
       throw new IllegalArgumentException("polls at least 2 s apart, not " + every);
     }
     this.everyMillis = every.toMillis();
-    this.replaced = new ReplacedSteps(sim, JobKind.NETWORK, List.of(new Step() {
-      @Override
-      public String name() {
-        return "poll";
-      }
-
-      @Override
-      public List<String> permissions() {
-        return List.of();
-      }
-
-      @Override
-      public StepResult run(StepContext context) {
-        return poll(context.jobId().value().hashCode(), context.startedAt(), Instant.now());
-      }
-    }));
+    this.replaced = new ReplacedSteps(sim, JobKind.NETWORK, List.of(ProviderStep.of("poll", List.of(),
+        context -> poll(context.jobId().value().hashCode(), context.startedAt(), Instant.now()))));
   }
 
   /** Jobs whose step has run once and parked. */

@@ -14,8 +14,8 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.sim.SimCloud;
 import dev.zop.provisioner.sim.SimProvider;
 import dev.zop.provisioner.spec.RegistrySpec;
+import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spi.Step;
-import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import dev.zop.provisioner.sim.ReplacedSteps;
 import java.io.IOException;
@@ -117,23 +117,10 @@ class EventStreamsTest {
   void aReaderThatStopsReadingIsDroppedAndWhatItHeldIsLetGo() throws Exception {
     // a job that writes a 9,000-character log line every 10 ms, so that stalled readers overrun the kernel's socket
     // buffers (megabytes on loopback) and then their backlog within seconds
-    Step chatter = new Step() {
-      @Override
-      public String name() {
-        return "chatter";
-      }
-
-      @Override
-      public List<String> permissions() {
-        return List.of();
-      }
-
-      @Override
-      public StepResult run(StepContext context) {
-        context.log("x".repeat(9_000));
-        return StepResult.waitFor(Duration.ofMillis(10), "chattering");
-      }
-    };
+    Step chatter = ProviderStep.of("chatter", List.of(), context -> {
+      context.log("x".repeat(9_000));
+      return StepResult.waitFor(Duration.ofMillis(10), "chattering");
+    });
     try (ServerFixture fixture = ServerFixture.with(
         e -> e.provider(new ReplacedSteps(new SimProvider(SimCloud.create(), CHATTY), JobKind.NETWORK,
             List.of(chatter))),
