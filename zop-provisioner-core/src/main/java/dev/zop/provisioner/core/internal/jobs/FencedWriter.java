@@ -50,6 +50,12 @@ public final class FencedWriter {
   }
 
   /**
+   * A status move carried by the job's fence: the SET clauses and their parameters, the status the job's row must
+   * still have, and what the write fails with when it does not.
+   */
+  public record JobMove(String set, List<Object> args, dev.zop.provisioner.JobStatus from, Mismatch mismatch) {}
+
+  /**
    * What one fenced transaction writes to a job. Its row writes may run in any order relative to row writes with
    * a different statement text (they touch different rows, or are inserts whose order only matters among
    * themselves); writes with the same text keep their order.
@@ -59,6 +65,10 @@ public final class FencedWriter {
     private final List<RowWrite> rows = new ArrayList<>();
     /** Row writes that must touch exactly one row, and what the write fails with when one does not. */
     private final Map<RowWrite, Mismatch> checked = new IdentityHashMap<>();
+    /** Status moves, in order: one rides in the fence; more each write the row again (see {@link #fenced}). */
+    private final List<JobMove> moves = new ArrayList<>(1);
+    /** The job's history entries, in order, written two to a row. */
+    private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -92,10 +102,30 @@ public final class FencedWriter {
       return this;
     }
 
+    /** A status move of the job, to ride in the fence (see {@link StatusTransitions#move}). */
+    Write move(JobMove move) {
+      moves.add(move);
+      return this;
+    }
+
+    /** Appends an entry to the job's history. */
+    public Write event(dev.zop.provisioner.JobEventType type, String stepName, dev.zop.provisioner.JobStatus status,
+        String message) {
+      events.add(new JobRepository.NewEvent(type, stepName, status, message));
+      return this;
+    }
+
+    /** The move the fence carries: the only one, or null when there is none or several. */
+    JobMove fenced() {
+      return moves.size() == 1 ? moves.get(0) : null;
+    }
+
     /** This write followed by everything of {@code next}: its rows after these, its work after this work. */
     public Write then(Write next) {
       rows.addAll(next.rows);
       checked.putAll(next.checked);
+      moves.addAll(next.moves);
+      events.addAll(next.events);
       after = then(after, next.after);
       if (next.jobOutputs != null) {
         jobOutputs = next.jobOutputs;
@@ -225,9 +255,9 @@ public final class FencedWriter {
       try {
         db.tx(c -> {
           if (Database.execute(c, fence(p)) != 1) {
-            throw new LeaseLostException(p.lease.jobId);
+            throw fenceFailed(c, p);
           }
-          for (RowWrite row : p.write.rows) {
+          for (RowWrite row : rows(p)) {
             int count = Database.execute(c, row);
             Mismatch mismatch = p.write.checked.get(row);
             if (mismatch != null && count != 1) {
@@ -253,13 +283,17 @@ public final class FencedWriter {
         for (int i = 0; i < batch.size(); i++) {
           if (fences[i] == 1) {
             fenced.add(batch.get(i));
+          } else if (batch.get(i).write.fenced() != null) {
+            // a lost lease or a status changed underneath: only a write of its own can tell which
+            throw new SQLException("a fence carrying a status move did not touch its job's row");
           }
         }
-        List<RowWrite> rows = fenced.stream().flatMap(p -> p.write.rows.stream()).toList();
-        int[] counts = Database.executeBatched(c, rows);
+        List<List<RowWrite>> writes = fenced.stream().map(this::rows).toList();
+        int[] counts = Database.executeBatched(c, writes.stream().flatMap(List::stream).toList());
         int at = 0;
-        for (Pending p : fenced) {
-          for (RowWrite row : p.write.rows) {
+        for (int w = 0; w < fenced.size(); w++) {
+          Pending p = fenced.get(w);
+          for (RowWrite row : writes.get(w)) {
             // a batch may also report a count as unknown: then each write runs alone, where counts are exact
             if (counts[at++] != 1 && p.write.checked.containsKey(row)) {
               throw new SQLException("a checked row write of a shared transaction did not touch one row");
@@ -281,7 +315,47 @@ public final class FencedWriter {
   }
 
   private RowWrite fence(Pending p) {
-    return jobs.fence(p.lease, p.write.jobOutputs);
+    JobMove move = p.write.fenced();
+    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null)
+        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from());
+  }
+
+  /**
+   * What a write's fence that touched no row means: the job's status was not the one its move expected (the
+   * version is still the lease's), or the lease is lost.
+   */
+  private RuntimeException fenceFailed(Connection c, Pending p) throws SQLException {
+    JobMove move = p.write.fenced();
+    if (move != null && jobs.version(c, p.lease.jobId) == p.lease.version()) {
+      return move.mismatch().failure(c);
+    }
+    return new LeaseLostException(p.lease.jobId);
+  }
+
+  /**
+   * A write's row writes after its fence: its rows, the moves that did not ride in the fence (each checked, in
+   * order), then its history entries.
+   */
+  private List<RowWrite> rows(Pending p) {
+    Write write = p.write;
+    if (write.moves.size() <= 1 && write.events.isEmpty()) {
+      return write.rows;
+    }
+    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + write.events.size());
+    if (write.moves.size() > 1) {
+      for (JobMove move : write.moves) {
+        List<Object> args = new ArrayList<>(move.args());
+        args.add(p.lease.jobId.value());
+        args.add(move.from());
+        RowWrite update = new RowWrite("UPDATE provisioning_jobs SET " + move.set() + " WHERE id = ? AND status = ?",
+            args.toArray());
+        write.checked.put(update, move.mismatch());
+        rows.add(update);
+      }
+    }
+    rows.addAll(write.rows);
+    rows.addAll(jobs.events(p.lease.jobId, write.events));
+    return rows;
   }
 
   private void settle(Pending p, RuntimeException failure) {

@@ -260,13 +260,31 @@ public final class JobRepository {
   /**
    * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
    * too when {@code outputsJson} is given. Everything else the transaction writes to the job happens after this,
-   * under the row lock it takes.
+   * under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
+   * in it, guarded by the status it expects ({@code from}): one new version of the job's row rather than two.
    */
-  RowWrite fence(Lease lease, String outputsJson) {
+  RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from) {
     // one statement text with outputs or without, so that the fences of a shared transaction are one batch
-    return new RowWrite("UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
-        + " outputs = COALESCE(?, outputs) WHERE id = ? AND version = ?", outputsJson, lease.jobId.value(),
-        lease.version());
+    String fence = "UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
+        + " outputs = COALESCE(?, outputs)";
+    if (moveSet == null) {
+      return new RowWrite(fence + " WHERE id = ? AND version = ?", text(outputsJson), lease.jobId.value(),
+          lease.version());
+    }
+    List<Object> args = new ArrayList<>(moveArgs.size() + 4);
+    args.add(text(outputsJson));
+    args.addAll(moveArgs);
+    args.add(lease.jobId.value());
+    args.add(lease.version());
+    args.add(from);
+    return new RowWrite(fence + ", " + moveSet + " WHERE id = ? AND version = ? AND status = ?", args.toArray());
+  }
+
+  /** The job's fencing version now, or -1 when it is gone. */
+  long version(Connection c, JobId id) throws SQLException {
+    Long version = Database.queryOne(c, "SELECT version FROM provisioning_jobs WHERE id = ?", rs -> rs.getLong(1),
+        id.value());
+    return version == null ? -1 : version;
   }
 
   /** Optimistic write for API calls on a job no worker holds (failed, succeeded): guarded by the version read. */
@@ -330,47 +348,118 @@ public final class JobRepository {
     Database.execute(c, event(id, type, stepName, status, message));
   }
 
+  /** An entry of a job's history not yet written: its job is the one whose write carries it. */
+  record NewEvent(JobEventType type, String stepName, JobStatus status, String message) {}
+
+  /**
+   * One row holds one event or two of the same job written in one transaction: a step's success and the next
+   * step's start, say, cost one row rather than two. Its events are numbered {@code 2 × seq} and
+   * {@code 2 × seq + 1}, so the numbers still grow with every event and a watcher resumes after any of them.
+   */
+  private static final String EVENT_INSERT = "INSERT INTO job_events (job_id, event_type, step_name, status,"
+      + " message, then_type, then_step_name, then_status, then_message, created_at)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
+
+  private static final String EVENT_COLUMNS = "seq, job_id, event_type, step_name, status, message, created_at,"
+      + " then_type, then_step_name, then_status, then_message";
+
   /** The insert of one history entry, to run in a batch with others. */
   RowWrite event(JobId id, JobEventType type, String stepName, JobStatus status, String message) {
-    return new RowWrite("INSERT INTO job_events (job_id, event_type, step_name, status, message, created_at)"
-        + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)", id.value(), type, stepName, status, message);
+    return new RowWrite(EVENT_INSERT, id.value(), type, text(stepName), status, text(message), Database.NULL_TEXT,
+        Database.NULL_TEXT, Database.NULL_TEXT, Database.NULL_TEXT);
   }
 
+  /** The inserts of a transaction's history entries of one job, in order, two to a row. */
+  List<RowWrite> events(JobId id, List<NewEvent> events) {
+    List<RowWrite> rows = new ArrayList<>((events.size() + 1) / 2);
+    for (int i = 0; i < events.size(); i += 2) {
+      NewEvent first = events.get(i);
+      if (i + 1 == events.size()) {
+        rows.add(event(id, first.type(), first.stepName(), first.status(), first.message()));
+      } else {
+        NewEvent then = events.get(i + 1);
+        rows.add(new RowWrite(EVENT_INSERT, id.value(), first.type(), text(first.stepName()), first.status(),
+            text(first.message()), then.type(), text(then.stepName()), then.status(), text(then.message())));
+      }
+    }
+    return rows;
+  }
+
+  /** Rows of {@code job_events} as read: each with its own sequence number and the one or two events it holds. */
+  record EventRow(long seq, List<JobEvent> events) {}
+
+  /** The first event number of a row (its second, when it has one, is the next number). */
+  static long firstEventNumber(long rowSeq) {
+    return rowSeq * 2;
+  }
+
+  /** The row holding event number {@code eventSeq}. */
+  static long rowOf(long eventSeq) {
+    return Math.floorDiv(eventSeq, 2);
+  }
+
+  /**
+   * A job's event rows holding events numbered after {@code afterSeq}, at most {@code limit} rows, oldest first;
+   * the first may also hold the event numbered {@code afterSeq} itself.
+   */
+  List<EventRow> eventRows(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
+    return Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events WHERE job_id = ? AND seq >= ?"
+        + " ORDER BY seq LIMIT ?", JobRepository::mapEventRow, id.value(), Math.max(0, rowOf(afterSeq)), limit);
+  }
+
+  /** A job's events numbered after {@code afterSeq}, oldest first. */
   List<JobEvent> events(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
-    return Database.query(c, "SELECT seq, event_type, step_name, status, message, created_at FROM job_events"
-        + " WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        rs -> new JobEvent(id, rs.getLong("seq"), JobEventType.fromWire(rs.getString("event_type")),
-            rs.getString("step_name"), JobStatus.fromWire(rs.getString("status")), rs.getString("message"),
-            Database.instant(rs, "created_at")),
-        id.value(), afterSeq, limit);
+    List<JobEvent> events = new ArrayList<>();
+    for (EventRow row : eventRows(c, id, afterSeq, limit)) {
+      for (JobEvent event : row.events()) {
+        if (event.seq() > afterSeq && events.size() < limit) {
+          events.add(event);
+        }
+      }
+    }
+    return events;
   }
 
-  /** Every job's events after {@code afterSeq}, oldest first: the tail a watcher of many jobs follows. */
-  List<JobEvent> eventsAfter(Connection c, long afterSeq, int limit) throws SQLException {
-    return Database.query(c, "SELECT seq, job_id, event_type, step_name, status, message, created_at"
-        + " FROM job_events WHERE seq > ? ORDER BY seq LIMIT ?", JobRepository::mapEvent, afterSeq, limit);
+  /** Every job's event rows after row {@code afterRow}, oldest first: the tail a watcher of many jobs follows. */
+  List<EventRow> eventRowsAfter(Connection c, long afterRow, int limit) throws SQLException {
+    return Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events WHERE seq > ? ORDER BY seq LIMIT ?",
+        JobRepository::mapEventRow, afterRow, limit);
   }
 
-  /** The events with these sequence numbers that exist now, oldest first. */
-  List<JobEvent> eventsNumbered(Connection c, List<Long> seqs) throws SQLException {
-    if (seqs.isEmpty()) {
+  /** The event rows with these sequence numbers that exist now, oldest first. */
+  List<EventRow> eventRowsNumbered(Connection c, List<Long> rowSeqs) throws SQLException {
+    if (rowSeqs.isEmpty()) {
       return List.of();
     }
-    return Database.query(c, "SELECT seq, job_id, event_type, step_name, status, message, created_at"
-        + " FROM job_events WHERE seq IN (" + String.join(", ", java.util.Collections.nCopies(seqs.size(), "?"))
-        + ") ORDER BY seq", JobRepository::mapEvent, seqs.toArray());
+    return Database.query(c, "SELECT " + EVENT_COLUMNS
+        + " FROM job_events WHERE seq IN (" + String.join(", ", java.util.Collections.nCopies(rowSeqs.size(), "?"))
+        + ") ORDER BY seq", JobRepository::mapEventRow, rowSeqs.toArray());
   }
 
-  /** The highest event sequence number written so far; 0 when there is none. */
-  long lastEventSeq(Connection c) throws SQLException {
+  /** The highest event row number written so far; 0 when there is none. */
+  long lastEventRow(Connection c) throws SQLException {
     Long last = Database.queryOne(c, "SELECT MAX(seq) FROM job_events", rs -> rs.getLong(1));
     return last == null ? 0 : last;
   }
 
-  private static JobEvent mapEvent(ResultSet rs) throws SQLException {
-    return new JobEvent(JobId.of(rs.getString("job_id")), rs.getLong("seq"),
-        JobEventType.fromWire(rs.getString("event_type")), rs.getString("step_name"),
-        JobStatus.fromWire(rs.getString("status")), rs.getString("message"), Database.instant(rs, "created_at"));
+  private static EventRow mapEventRow(ResultSet rs) throws SQLException {
+    long seq = rs.getLong(1);
+    JobId job = JobId.of(rs.getString(2));
+    java.time.Instant at = Database.instant(rs, 7);
+    JobEvent first = new JobEvent(job, firstEventNumber(seq), JobEventType.fromWire(rs.getString(3)),
+        rs.getString(4), JobStatus.fromWire(rs.getString(5)), rs.getString(6), at);
+    String thenType = rs.getString(8);
+    if (thenType == null) {
+      return new EventRow(seq, List.of(first));
+    }
+    JobEvent then = new JobEvent(job, firstEventNumber(seq) + 1, JobEventType.fromWire(thenType), rs.getString(9),
+        JobStatus.fromWire(rs.getString(10)), rs.getString(11), at);
+    return new EventRow(seq, List.of(first, then));
+  }
+
+  /** A text that may be null, bound as text either way so that a batch's rows keep one parameter type. */
+  private static Object text(String value) {
+    return value == null ? Database.NULL_TEXT : value;
   }
 
   /** A job from the {@link #JOB_COLUMNS}. */

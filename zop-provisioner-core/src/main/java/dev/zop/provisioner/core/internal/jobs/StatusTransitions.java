@@ -105,23 +105,35 @@ public final class StatusTransitions {
   }
 
   /**
-   * Adds a move to a fenced write as row writes, so that it shares the write's batches: the update, checked to
-   * touch the job's row, then the move's history entry. A move the table forbids is refused here, before anything
-   * is written; one whose job changed underneath fails the write with the same conflict as {@link #move}.
+   * Adds a move to a fenced write: it rides in the write's fence (one new version of the job's row), guarded by
+   * the status it expects, and its history entry joins the write's events. A move the table forbids is refused
+   * here, before anything is written; one whose job changed underneath fails the write with the same conflict as
+   * {@link #move}.
    */
   public FencedWriter.Write move(FencedWriter.Write write, JobId id, Move move) {
-    return write.checkedRow(moveUpdate(id, move), c -> changedMeanwhile(c, id, move))
-        .row(jobs.event(id, move.event(), move.stepName(), move.to(), move.message()));
+    List<Object> args = new ArrayList<>();
+    String set = moveSet(id, move, args);
+    return write.move(new FencedWriter.JobMove(set, args, move.from(), c -> changedMeanwhile(c, id, move)))
+        .event(move.event(), move.stepName(), move.to(), move.message());
   }
 
   private RowWrite moveUpdate(JobId id, Move move) {
+    List<Object> args = new ArrayList<>();
+    String set = moveSet(id, move, args);
+    args.add(id.value());
+    args.add(move.from());
+    return new RowWrite("UPDATE provisioning_jobs SET " + set + " WHERE id = ? AND status = ?", args.toArray());
+  }
+
+  /** The SET clauses of a move, their parameters added to {@code args}; refuses a move the table forbids. */
+  private String moveSet(JobId id, Move move, List<Object> args) {
     if (!move.from().canTransitionTo(move.to())) {
       throw illegal(id, move.from(), move.to());
     }
-    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET status = ?, failure = ?");
-    List<Object> args = new ArrayList<>();
+    StringBuilder sql = new StringBuilder("status = ?, failure = ?");
     args.add(move.to());
-    args.add(Json.failureJson(move.failure()));
+    String failure = Json.failureJson(move.failure());
+    args.add(failure == null ? Database.NULL_TEXT : failure);
     sql.append(move.finished() ? ", finished_at = CURRENT_TIMESTAMP" : ", finished_at = NULL");
     switch (move.due()) {
       case NEVER -> sql.append(", next_run_at = NULL");
@@ -142,10 +154,7 @@ public final class StatusTransitions {
       sql.append(", phase = ?");
       args.add(move.phase());
     }
-    sql.append(" WHERE id = ? AND status = ?");
-    args.add(id.value());
-    args.add(move.from());
-    return new RowWrite(sql.toString(), args.toArray());
+    return sql.toString();
   }
 
   private static ConflictException changedMeanwhile(Connection c, JobId id, Move move) throws SQLException {
@@ -173,7 +182,7 @@ public final class StatusTransitions {
    */
   public RowWrite stepStarted(UUID stepId, Map<String, String> outputs) {
     // its failure is kept: a step retried after one shows it until the new attempt ends
-    return new RowWrite(STEP_UPDATE, StepStatus.RUNNING, Json.write(outputs), true, null, 1, true, false,
+    return new RowWrite(STEP_UPDATE, StepStatus.RUNNING, Json.write(outputs), true, Database.NULL_TEXT, 1, true, false,
         stepId.toString());
   }
 
@@ -196,8 +205,9 @@ public final class StatusTransitions {
   /** {@link #updateStep} as a row write, to run in a batch with others under the job's fence. */
   public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished) {
-    return new RowWrite(STEP_UPDATE, status, Json.write(outputs), false, Json.failureJson(failure), 0, false, finished,
-        stepId.toString());
+    String failureJson = Json.failureJson(failure);
+    return new RowWrite(STEP_UPDATE, status, Json.write(outputs), false,
+        failureJson == null ? Database.NULL_TEXT : failureJson, 0, false, finished, stepId.toString());
   }
 
   /** A retried step starts over: its attempts, failure and times are cleared, its outputs kept. */

@@ -341,7 +341,7 @@ final class StepRunner {
         parked.row(transitions.stepUpdated(row.id(), StepStatus.WAITING, context.ownOutputs, null, false));
       }
       parked.row(jobs.scheduled(job.id(), park.after().toMillis(), db.dialect()))
-          .row(jobs.event(job.id(), JobEventType.STEP_WAITING, row.name(), running, park.reason()));
+          .event(JobEventType.STEP_WAITING, row.name(), running, park.reason());
       run.writeThen(parked, failure -> {
         if (failure == null) {
           lease.markReleased(); // parked: a late heartbeat must not lease it again
@@ -468,8 +468,8 @@ final class StepRunner {
         status = running;
       }
       succeeded.row(transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true))
-          .row(jobs.event(job.id(), JobEventType.STEP_SUCCEEDED, row.name(), running,
-              approvedBy == null ? null : "approved by " + approvedBy.actor()))
+          .event(JobEventType.STEP_SUCCEEDED, row.name(), running,
+              approvedBy == null ? null : "approved by " + approvedBy.actor())
           .jobOutputs(Json.write(snapshot))
           .after(c -> journal.succeeded(c, job, row, approvedBy));
       Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
@@ -509,7 +509,7 @@ final class StepRunner {
     Map<String, String> outputs = new LinkedHashMap<>(row.outputs());
     outputs.putAll(declared);
     return write.row(transitions.stepStarted(row.id(), outputs))
-        .row(jobs.event(job.id(), JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt));
+        .event(JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
   }
 
   /**
@@ -834,7 +834,7 @@ final class StepRunner {
     public void log(String message) {
       requireRunning("log");
       JobStatus status = job.phase().working();
-      run.write(FencedWriter.Write.rows(jobs.event(job.id(), JobEventType.LOG, row.name(), status, message)));
+      run.write(new FencedWriter.Write().event(JobEventType.LOG, row.name(), status, message));
     }
   }
 }

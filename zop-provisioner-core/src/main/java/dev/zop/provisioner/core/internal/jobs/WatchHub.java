@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * Delivers job events to watchers. One thread serves every watch, reading the database (so events written by other
  * engines arrive too), woken early by local writes. A new watch first catches up on its job's events; from then
  * on every watch is served from one read of the event log's tail a round, however many jobs are watched, each
- * event handed to the watchers of its job. An event's sequence number is given when it is inserted, and
- * transactions commit in their own order: a number the tail skipped may belong to a transaction not yet committed,
- * so it is looked for again each round for {@link #GAP_MILLIS} (a number a rolled-back insert took never comes).
+ * event handed to the watchers of its job. An event row's sequence number is given when it is inserted (its one or
+ * two events are numbered from it, see {@link JobRepository#firstEventNumber}), and transactions commit in their
+ * own order: a row number the tail skipped may belong to a transaction not yet committed, so it is looked for again
+ * each round for {@link #GAP_MILLIS} (a number a rolled-back insert took never comes).
  * A job's own events commit in order (one writer holds a job at a time), so a watcher never misses one for another.
  */
 final class WatchHub implements AutoCloseable {
@@ -53,9 +54,9 @@ final class WatchHub implements AutoCloseable {
         return t;
       });
   private volatile boolean started;
-  /** The highest sequence number the tail has read; -1 until the first round. Only the hub's thread uses it. */
+  /** The highest event row number the tail has read; -1 until the first round. Only the hub's thread uses it. */
   private long tail = -1;
-  /** Sequence numbers the tail skipped, with when they were first missed (millis), oldest first. */
+  /** Event row numbers the tail skipped, with when they were first missed (millis), oldest first. */
   private final Map<Long, Long> gaps = new LinkedHashMap<>();
 
   WatchHub(Database db, JobRepository jobs, JobSignals signals, Duration poll) {
@@ -86,7 +87,7 @@ final class WatchHub implements AutoCloseable {
       try {
         if (tail < 0) {
           // a little way back: an event numbered before the start whose transaction commits after it is read
-          tail = Math.max(0, db.read(jobs::lastEventSeq) - BATCH);
+          tail = Math.max(0, db.read(jobs::lastEventRow) - BATCH);
         }
         // a new watch reads its job's events so far, once; one read per job however many watch it
         Map<JobId, List<Watch>> fresh = new HashMap<>();
@@ -116,15 +117,17 @@ final class WatchHub implements AutoCloseable {
     for (Watch watch : watchers) {
       from = Math.min(from, watch.lastSeq);
     }
-    List<JobEvent> events;
+    List<JobRepository.EventRow> rows;
     do {
       long after = from;
-      events = db.read(c -> jobs.events(c, jobId, after, BATCH));
-      for (JobEvent event : events) {
-        from = event.seq();
-        hand(event, watchers);
+      rows = db.read(c -> jobs.eventRows(c, jobId, after, BATCH));
+      for (JobRepository.EventRow row : rows) {
+        for (JobEvent event : row.events()) {
+          from = Math.max(from, event.seq());
+          hand(event, watchers);
+        }
       }
-    } while (events.size() == BATCH);
+    } while (rows.size() == BATCH);
     watchers.forEach(watch -> watch.caughtUp = true);
   }
 
@@ -140,23 +143,23 @@ final class WatchHub implements AutoCloseable {
     gaps.values().removeIf(missedAt -> now - missedAt > GAP_MILLIS);
     if (!gaps.isEmpty()) {
       List<Long> missing = new ArrayList<>(gaps.keySet());
-      for (JobEvent event : db.read(c -> jobs.eventsNumbered(c, missing))) {
-        gaps.remove(event.seq());
-        hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+      for (JobRepository.EventRow row : db.read(c -> jobs.eventRowsNumbered(c, missing))) {
+        gaps.remove(row.seq());
+        hand(row, byJob);
       }
     }
-    List<JobEvent> events;
+    List<JobRepository.EventRow> rows;
     do {
       long after = tail;
-      events = db.read(c -> jobs.eventsAfter(c, after, BATCH));
-      for (JobEvent event : events) {
-        for (long skipped = Math.max(tail + 1, event.seq() - MAX_GAPS); skipped < event.seq(); skipped++) {
+      rows = db.read(c -> jobs.eventRowsAfter(c, after, BATCH));
+      for (JobRepository.EventRow row : rows) {
+        for (long skipped = Math.max(tail + 1, row.seq() - MAX_GAPS); skipped < row.seq(); skipped++) {
           missed(skipped, now);
         }
-        tail = event.seq();
-        hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+        tail = row.seq();
+        hand(row, byJob);
       }
-    } while (events.size() == BATCH);
+    } while (rows.size() == BATCH);
   }
 
   private void missed(long seq, long now) {
@@ -164,6 +167,12 @@ final class WatchHub implements AutoCloseable {
       gaps.remove(gaps.keySet().iterator().next());
     }
     gaps.put(seq, now);
+  }
+
+  private void hand(JobRepository.EventRow row, Map<JobId, List<Watch>> byJob) {
+    for (JobEvent event : row.events()) {
+      hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+    }
   }
 
   private void hand(JobEvent event, List<Watch> watchers) {

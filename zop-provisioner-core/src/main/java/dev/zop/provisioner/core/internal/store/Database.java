@@ -34,6 +34,17 @@ public final class Database {
    */
   public record RowWrite(String sql, Object... args) {}
 
+  /**
+   * A null bound as text: the rows of one batch then keep one parameter type (pgjdbc plans a batch's statement
+   * again when a parameter's type changes from one row to the next).
+   */
+  public static final Object NULL_TEXT = new Object() {
+    @Override
+    public String toString() {
+      return "NULL_TEXT";
+    }
+  };
+
   private final DataSource dataSource;
   private final Dialect dialect;
 
@@ -192,6 +203,8 @@ public final class Database {
       Object arg = args[i];
       if (arg == null) {
         ps.setNull(i + 1, Types.NULL); // untyped, so the server infers the column type
+      } else if (arg == NULL_TEXT) {
+        ps.setNull(i + 1, Types.VARCHAR);
       } else if (arg instanceof Instant instant) {
         ps.setObject(i + 1, instant.atOffset(ZoneOffset.UTC));
       } else if (arg instanceof Timestamp ts) {

@@ -296,6 +296,42 @@ class FencedWriterTest {
   }
 
   @Test
+  void aMoveRidesInTheFenceAndTheWritesHistoryEntriesShareRowsInOrder() {
+    StatusTransitions transitions = new StatusTransitions(jobs, db.dialect());
+    Lease lease = new Lease(job(), "engine-a", 0);
+
+    writer.write(lease, transitions.move(new FencedWriter.Write(), lease.jobId,
+            StatusTransitions.Move.finish(JobStatus.RUNNING, JobStatus.SUCCEEDED, null, "done"))
+        .event(JobEventType.STEP_SUCCEEDED, "s", JobStatus.SUCCEEDED, null)
+        .event(JobEventType.LOG, "s", JobStatus.SUCCEEDED, "after"));
+
+    assertThat(status(lease.jobId)).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(version(lease.jobId)).isEqualTo(1);
+    assertThat(events(lease.jobId)).extracting(JobEvent::type, JobEvent::message).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(JobEventType.STATUS, "done"),
+        org.assertj.core.groups.Tuple.tuple(JobEventType.STEP_SUCCEEDED, null),
+        org.assertj.core.groups.Tuple.tuple(JobEventType.LOG, "after"));
+    assertThat(eventRows(lease.jobId)).isEqualTo(2);
+  }
+
+  @Test
+  void twoMovesOfOneWriteAreBothMadeInOrder() {
+    StatusTransitions transitions = new StatusTransitions(jobs, db.dialect());
+    Lease lease = new Lease(job(), "engine-a", 0);
+    FencedWriter.Write write = transitions.move(new FencedWriter.Write(), lease.jobId,
+        StatusTransitions.Move.finish(JobStatus.RUNNING, JobStatus.FAILED, null, "failed"));
+    transitions.move(write, lease.jobId,
+        StatusTransitions.Move.requeue(JobStatus.FAILED, JobStatus.DELETING, JobPhase.TEARDOWN, JobEventType.STATUS,
+            null, "tearing down"));
+
+    writer.write(lease, write);
+
+    assertThat(status(lease.jobId)).isEqualTo(JobStatus.DELETING);
+    assertThat(events(lease.jobId)).extracting(JobEvent::message).containsExactly("failed", "tearing down");
+    assertThat(version(lease.jobId)).isEqualTo(1);
+  }
+
+  @Test
   void aWriteOfItsOwnWhoseWorkFailsFailsWithThatAndKeepsNothing() {
     Lease lease = new Lease(job(), "engine-a", 0);
 
@@ -489,6 +525,11 @@ class FencedWriterTest {
 
   private List<JobEvent> events(JobId id) {
     return db.read(c -> jobs.events(c, id, 0, 100));
+  }
+
+  private long eventRows(JobId id) {
+    return db.read(c -> Database.queryOne(c, "SELECT COUNT(*) FROM job_events WHERE job_id = ?", rs -> rs.getLong(1),
+        id.value()));
   }
 
   private JobStatus status(JobId id) {

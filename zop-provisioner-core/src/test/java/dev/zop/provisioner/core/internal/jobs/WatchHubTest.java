@@ -107,4 +107,46 @@ class WatchHubTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> ofLate.size() == 3);
     assertThat(messages(ofEarly)).containsExactly("committed late");
   }
+
+  private void appendPair(JobId job, String first, String then) {
+    db.tx(c -> {
+      for (Database.RowWrite row : jobs.events(job, List.of(
+          new JobRepository.NewEvent(JobEventType.STEP_SUCCEEDED, "one", JobStatus.RUNNING, first),
+          new JobRepository.NewEvent(JobEventType.STEP_STARTED, "two", JobStatus.RUNNING, then)))) {
+        Database.execute(c, row);
+      }
+      return null;
+    });
+  }
+
+  @Test
+  void bothEventsOfARowReachAWatcherInOrderAndAResumeAfterTheFirstGetsTheSecond() {
+    JobId job = JobId.random();
+    append(job, "before");
+    appendPair(job, "one done", "two started");
+    List<JobEvent> recorded = db.read(c -> jobs.events(c, job, 0, 100));
+    assertThat(messages(recorded)).containsExactly("before", "one done", "two started");
+    Long rows = db.read(c -> Database.queryOne(c, "SELECT COUNT(*) FROM job_events WHERE job_id = ?",
+        rs -> rs.getLong(1), job.value()));
+    assertThat(rows).isEqualTo(2);
+    // the pair's numbers follow each other, after the single event's
+    assertThat(recorded.get(2).seq()).isEqualTo(recorded.get(1).seq() + 1);
+    assertThat(recorded.get(1).seq()).isGreaterThan(recorded.get(0).seq());
+    assertThat(recorded.get(2)).extracting(JobEvent::type, JobEvent::stepName, JobEvent::status)
+        .containsExactly(JobEventType.STEP_STARTED, "two", JobStatus.RUNNING);
+    assertThat(messages(db.read(c -> jobs.events(c, job, recorded.get(1).seq(), 100))))
+        .containsExactly("two started");
+    assertThat(messages(db.read(c -> jobs.events(c, job, recorded.get(0).seq(), 100))))
+        .containsExactly("one done", "two started");
+    List<JobEvent> afterLast = db.read(c -> jobs.events(c, job, recorded.get(2).seq(), 100));
+    assertThat(afterLast).isEmpty();
+
+    List<JobEvent> watched = new CopyOnWriteArrayList<>();
+    hub.watch(job, watched::add);
+    appendPair(job, "two done", "three started");
+    signals.changed();
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(messages(watched))
+        .containsExactly("before", "one done", "two started", "two done", "three started"));
+    assertThat(watched).extracting(JobEvent::seq).isSorted().doesNotHaveDuplicates();
+  }
 }
