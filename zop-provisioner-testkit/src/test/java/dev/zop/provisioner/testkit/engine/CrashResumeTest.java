@@ -87,8 +87,12 @@ class CrashResumeTest {
 
     try (EmbeddedProvisioner second = engine.get().instanceId("engine-b").build()) {
       Job before = second.jobs().get(job.id());
-      assertThat(EngineBehaviour.step(before, JobPhase.CREATE, "create-nodegroup-default").status())
-          .isEqualTo(StepStatus.RUNNING);
+      JobStep crashedIn = EngineBehaviour.step(before, JobPhase.CREATE, "create-nodegroup-default");
+      assertThat(crashedIn.status()).isEqualTo(StepStatus.RUNNING);
+      // its start, and the intent it declared, were written on the job's row alone: the read shows them
+      assertThat(crashedIn.attempts()).isEqualTo(1);
+      assertThat(crashedIn.startedAt()).isNotNull();
+      assertThat(crashedIn.outputs()).containsValue("crashy-default");
       assertThat(EngineBehaviour.step(before, JobPhase.CREATE, "create-cluster").status())
           .isEqualTo(StepStatus.SUCCEEDED);
 

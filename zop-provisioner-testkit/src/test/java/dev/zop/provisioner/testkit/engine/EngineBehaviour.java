@@ -16,6 +16,7 @@ import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPatch;
+import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
@@ -542,6 +543,37 @@ abstract class EngineBehaviour {
     assertThat(run(again).status()).isEqualTo(JobStatus.DELETED);
     assertThat(zop.jobs().delete(job.id()).status()).isEqualTo(JobStatus.DELETED);
     assertThat(cloud.resources()).isEmpty();
+  }
+
+  /**
+   * A step's start, and the intent it declared, are written on its job's row alone, yet a read while the step runs
+   * shows it running in its attempt, from its start, with that intent; once it ends, its own row holds them.
+   */
+  @Test
+  void aStepStartedOnItsJobsRowReadsAsRunningWithItsIntentAndItsEndRecordsThem() {
+    Map<String, JobStep> whileRunning = new java.util.concurrent.ConcurrentHashMap<>();
+    // runs on the step's own thread, right after the cloud accepted its change
+    cloud.onAccepted(operation -> {
+      String[] caller = cloud.callingStep().split("/", 2);
+      zop.jobs().get(JobId.of(caller[0])).steps().stream().filter(s -> s.name().equals(caller[1])).findFirst()
+          .ifPresent(s -> whileRunning.put(caller[1], s));
+    });
+    Job done = run(zop.jobs().submit(space.id(), network("net-read")));
+
+    assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+    List<JobStep> created = done.steps().stream().filter(s -> s.phase() == JobPhase.CREATE).toList();
+    assertThat(whileRunning).hasSize(created.size());
+    for (JobStep step : created) {
+      JobStep seen = whileRunning.get(step.name());
+      assertThat(seen.status()).as(step.name()).isEqualTo(StepStatus.RUNNING);
+      assertThat(seen.attempts()).as(step.name()).isEqualTo(1);
+      assertThat(seen.outputs()).as(step.name()).isNotEmpty();
+      assertThat(step.status()).isEqualTo(StepStatus.SUCCEEDED);
+      assertThat(step.attempts()).as(step.name()).isEqualTo(1);
+      assertThat(step.startedAt()).as(step.name()).isEqualTo(seen.startedAt());
+      assertThat(step.finishedAt()).as(step.name()).isAfterOrEqualTo(step.startedAt());
+      assertThat(step.outputs()).as(step.name()).containsAllEntriesOf(seen.outputs());
+    }
   }
 
   /**

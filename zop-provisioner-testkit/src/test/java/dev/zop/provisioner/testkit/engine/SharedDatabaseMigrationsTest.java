@@ -130,6 +130,12 @@ class SharedDatabaseMigrationsTest {
   private static void asBeforeTheMove(String url, String user, String password) throws SQLException {
     String history = EngineMigrations.HISTORY;
     try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+      for (String column : List.of("then_type", "then_step_name", "then_status", "then_message")) {
+        s.execute("ALTER TABLE job_events DROP COLUMN " + column); // V10__fewer_rows_a_step
+      }
+      for (String column : List.of("step_started", "step_attempt", "step_started_at", "step_intent")) {
+        s.execute("ALTER TABLE provisioning_jobs DROP COLUMN " + column); // V10__fewer_rows_a_step
+      }
       s.execute("ALTER TABLE provisioning_jobs DROP COLUMN trace_parent"); // V5__job_trace_parent
       if (c.getMetaData().getDatabaseProductName().equals("PostgreSQL")) {
         s.execute("ALTER TABLE provisioning_jobs RESET (fillfactor)"); // V6__Job_rows_leave_room_for_updates
@@ -142,7 +148,7 @@ class SharedDatabaseMigrationsTest {
       s.execute("ALTER TABLE provisioning_jobs ADD COLUMN request_hash VARCHAR(64)");
       s.execute("ALTER TABLE provisioning_jobs ADD CONSTRAINT provisioning_jobs_idempotency"
           + " UNIQUE (org_id, idempotency_key)");
-      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9')");
+      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9', '10')");
       s.execute("ALTER TABLE \"" + history + "\" RENAME TO \"flyway_schema_history\"");
       s.execute("ALTER TABLE \"flyway_schema_history\" RENAME CONSTRAINT \"" + history
           + "_pk\" TO \"flyway_schema_history_pk\"");
@@ -169,7 +175,7 @@ class SharedDatabaseMigrationsTest {
       assertThat(tableExists(db.url(), db.user(), db.password(), "flyway_schema_history")).isFalse();
       // the engine's history starts from a baseline at the version the old store had reached, then migrates on
       assertThat(history(db.url(), db.user(), db.password()))
-          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9");
+          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -190,7 +196,8 @@ class SharedDatabaseMigrationsTest {
       assertThat(zop.accounts().get(made.id()).name()).isEqualTo("from-before");
     }
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
-    assertThat(history(url, "sa", "")).containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9");
+    assertThat(history(url, "sa", ""))
+        .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {

@@ -69,6 +69,8 @@ public final class FencedWriter {
     private final List<JobMove> moves = new ArrayList<>(1);
     /** The job's history entries, in order, written two to a row. */
     private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
+    /** The step whose attempt the write starts, recorded on the job's row by the fence; or null. */
+    private JobRepository.StartedStep startedStep;
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -115,6 +117,17 @@ public final class FencedWriter {
       return this;
     }
 
+    /**
+     * Starts attempt {@code attempt} of a step, begun at {@code at}, with the intent it declared that its row does
+     * not hold: the fence records them on the job's row, so a start writes no step row, and reads show the step
+     * running, with that intent, until a write ends the attempt (see {@code V10__fewer_rows_a_step.sql}).
+     */
+    Write startedStep(java.util.UUID stepId, int attempt, java.time.Instant at, Map<String, String> intent) {
+      startedStep = new JobRepository.StartedStep(stepId, attempt, at,
+          java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(intent)));
+      return this;
+    }
+
     /** The move the fence carries: the only one, or null when there is none or several. */
     JobMove fenced() {
       return moves.size() == 1 ? moves.get(0) : null;
@@ -126,6 +139,9 @@ public final class FencedWriter {
       checked.putAll(next.checked);
       moves.addAll(next.moves);
       events.addAll(next.events);
+      if (next.startedStep != null) {
+        startedStep = next.startedStep;
+      }
       after = then(after, next.after);
       if (next.jobOutputs != null) {
         jobOutputs = next.jobOutputs;
@@ -316,8 +332,8 @@ public final class FencedWriter {
 
   private RowWrite fence(Pending p) {
     JobMove move = p.write.fenced();
-    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null)
-        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from());
+    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.startedStep)
+        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.startedStep);
   }
 
   /**

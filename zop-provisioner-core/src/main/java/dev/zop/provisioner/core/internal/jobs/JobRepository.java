@@ -209,9 +209,19 @@ public final class JobRepository {
         rs -> Map.entry(JobId.of(rs.getString(1)), rs.getString(2)), orgId, key);
   }
 
+  /**
+   * The columns a read of steps takes: the step's own, then its job's status and the step its job's row says a
+   * worker started (see {@link #mapStep}).
+   */
+  private static final String STEP_READ_COLUMNS = "s.id, s.job_id, s.phase, s.step_index, s.name, s.status,"
+      + " s.attempts, s.permissions, s.outputs, s.failure, s.started_at, s.finished_at, s.template_step_id,"
+      + " s.step_kind, j.status AS job_status, j.step_started, j.step_attempt, j.step_started_at, j.step_intent";
+
+  private static final String STEPS_WITH_JOB = "job_steps s JOIN provisioning_jobs j ON j.id = s.job_id";
+
   public List<StepRecord> steps(Connection c, JobId id) throws SQLException {
-    return Database.query(c, "SELECT " + STEP_COLUMNS + " FROM job_steps WHERE job_id = ?"
-        + " ORDER BY phase, step_index", JobRepository::mapStep, id.value());
+    return Database.query(c, "SELECT " + STEP_READ_COLUMNS + " FROM " + STEPS_WITH_JOB + " WHERE s.job_id = ?"
+        + " ORDER BY s.phase, s.step_index", JobRepository::mapStep, id.value());
   }
 
   /** Steps of several jobs in one query, keyed by job id, each job's in phase and index order. */
@@ -223,7 +233,7 @@ public final class JobRepository {
     }
     // a lateral lookup per id would return a job's steps once for each time its id is given
     Collection<String> distinct = new java.util.LinkedHashSet<>(jobIds);
-    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_COLUMNS, distinct.size()),
+    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_READ_COLUMNS, STEPS_WITH_JOB, distinct.size()),
         JobRepository::mapStep, distinct.toArray())) {
       byJob.computeIfAbsent(step.jobId(), k -> new ArrayList<>()).add(step);
     }
@@ -263,22 +273,40 @@ public final class JobRepository {
    * under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
    * in it, guarded by the status it expects ({@code from}): one new version of the job's row rather than two.
    */
-  RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from) {
-    // one statement text with outputs or without, so that the fences of a shared transaction are one batch
-    String fence = "UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP,"
-        + " outputs = COALESCE(?, outputs)";
-    if (moveSet == null) {
-      return new RowWrite(fence + " WHERE id = ? AND version = ?", text(outputsJson), lease.jobId.value(),
-          lease.version());
-    }
-    List<Object> args = new ArrayList<>(moveArgs.size() + 4);
+  RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
+      StartedStep started) {
+    // few statement texts (with a move or without, with a step's start or without), so that the fences of a shared
+    // transaction go as few batches
+    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
+        + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs)");
+    List<Object> args = new ArrayList<>(moveArgs.size() + 8);
     args.add(text(outputsJson));
-    args.addAll(moveArgs);
+    if (started != null) {
+      sql.append(", step_started = ?, step_attempt = ?, step_started_at = ?, step_intent = ?");
+      args.add(started.stepId().toString());
+      args.add(started.attempt());
+      args.add(started.at());
+      args.add(started.intent().isEmpty() ? Database.NULL_TEXT : Json.write(started.intent()));
+    }
+    if (moveSet != null) {
+      sql.append(", ").append(moveSet);
+      args.addAll(moveArgs);
+    }
+    sql.append(" WHERE id = ? AND version = ?");
     args.add(lease.jobId.value());
     args.add(lease.version());
-    args.add(from);
-    return new RowWrite(fence + ", " + moveSet + " WHERE id = ? AND version = ? AND status = ?", args.toArray());
+    if (moveSet != null) {
+      sql.append(" AND status = ?");
+      args.add(from);
+    }
+    return new RowWrite(sql.toString(), args.toArray());
   }
+
+  /**
+   * A step's attempt begun at {@code at}, with the intent it declared that its row does not hold yet, recorded on
+   * its job's row by the fence.
+   */
+  record StartedStep(UUID stepId, int attempt, java.time.Instant at, Map<String, String> intent) {}
 
   /** The job's fencing version now, or -1 when it is gone. */
   long version(Connection c, JobId id) throws SQLException {
@@ -515,7 +543,12 @@ public final class JobRepository {
     }
   }
 
-  /** A step from the {@link #STEP_COLUMNS}, by position (as {@link #stored}). */
+  /**
+   * A step from the {@link #STEP_READ_COLUMNS}, by position (as {@link #stored}). The step its job's row names as
+   * started has the intent held there among its outputs; and when it is pending, its job running, and the attempt
+   * there ahead of its own, it is running: its start was written on the job's row alone, and nothing has ended that
+   * attempt yet. Either way it is {@linkplain StepRecord#startHeldByJob held by the job's row}.
+   */
   private static StepRecord mapStep(ResultSet rs) throws SQLException {
     UUID id = UUID.fromString(rs.getString(1));
     String jobId = rs.getString(2);
@@ -530,7 +563,31 @@ public final class JobRepository {
     java.time.Instant startedAt = Database.instant(rs, 11);
     java.time.Instant finishedAt = Database.instant(rs, 12);
     String template = rs.getString(13);
+    String kind = rs.getString(14);
+    JobStatus jobStatus = JobStatus.fromWire(rs.getString(15));
+    String startedStep = rs.getString(16);
+    int startedAttempt = rs.getInt(17);
+    boolean held = false;
+    if (id.toString().equals(startedStep)) {
+      if (status == StepStatus.PENDING && (jobStatus == JobStatus.RUNNING || jobStatus == JobStatus.DELETING)
+          && startedAttempt > attempts) {
+        status = StepStatus.RUNNING;
+        attempts = startedAttempt;
+        if (startedAt == null) {
+          startedAt = Database.instant(rs, 18);
+        }
+        held = true;
+      }
+      String intent = rs.getString(19);
+      Map<String, String> declared = intent == null ? Map.of() : Json.stringMap(intent);
+      if (!outputs.entrySet().containsAll(declared.entrySet())) {
+        Map<String, String> merged = new LinkedHashMap<>(outputs);
+        merged.putAll(declared);
+        outputs = java.util.Collections.unmodifiableMap(merged);
+        held = true;
+      }
+    }
     return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, outputs, failure, startedAt,
-        finishedAt, template == null ? null : UUID.fromString(template), rs.getString(14));
+        finishedAt, template == null ? null : UUID.fromString(template), kind, held);
   }
 }

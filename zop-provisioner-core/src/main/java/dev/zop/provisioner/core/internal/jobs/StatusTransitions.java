@@ -13,6 +13,7 @@ import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -164,50 +165,34 @@ public final class StatusTransitions {
         + " try again");
   }
 
-  /** A step begins an attempt (or continues one when {@code newAttempt} is false). */
-  public void startStep(Connection c, UUID stepId, boolean newAttempt) throws SQLException {
-    Database.execute(c, stepStarted(stepId, newAttempt));
-  }
-
-  /** {@link #startStep} as a row write, to run in a batch with others under the job's fence. */
-  public RowWrite stepStarted(UUID stepId, boolean newAttempt) {
-    return new RowWrite("UPDATE job_steps SET status = 'running', attempts = attempts + ?,"
-        + " started_at = COALESCE(started_at, CURRENT_TIMESTAMP), finished_at = NULL WHERE id = ?",
-        newAttempt ? 1 : 0, stepId.toString());
-  }
-
-  /**
-   * A step's start as a row write, with its outputs as they are once the intent it declared is added: the start
-   * makes that intent durable before the step runs.
-   */
-  public RowWrite stepStarted(UUID stepId, Map<String, String> outputs) {
-    // its failure is kept: a step retried after one shows it until the new attempt ends
-    return new RowWrite(STEP_UPDATE, StepStatus.RUNNING, Json.write(outputs), true, Database.NULL_TEXT, 1, true, false,
-        stepId.toString());
-  }
-
   /**
    * Every step update the engine's shared transactions carry, starts and results alike: one statement text, so
    * that the next step's start and the last one's result go to the database as one batch (a round trip fewer a
    * transaction than with a text of each). Parameters: status, outputs, whether to keep the failure, the failure,
-   * attempts to add, whether the step starts (its first start is kept), whether it finished.
+   * the attempt, when the attempt started (the step's first start is kept), whether it finished. The attempt and
+   * its start are written with every update because a start that declared nothing was recorded only on the job's
+   * row.
    */
   private static final String STEP_UPDATE = "UPDATE job_steps SET status = ?, outputs = ?,"
-      + " failure = CASE WHEN ? THEN failure ELSE ? END, attempts = attempts + ?,"
-      + " started_at = CASE WHEN ? THEN COALESCE(started_at, CURRENT_TIMESTAMP) ELSE started_at END,"
+      + " failure = CASE WHEN ? THEN failure ELSE ? END, attempts = ?, started_at = COALESCE(started_at, ?),"
       + " finished_at = CASE WHEN ? THEN CURRENT_TIMESTAMP END WHERE id = ?";
 
+  /** {@link #stepUpdated} run at once. */
   public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
-      boolean finished) throws SQLException {
-    Database.execute(c, stepUpdated(stepId, status, outputs, failure, finished));
+      boolean finished, int attempt, Instant startedAt) throws SQLException {
+    Database.execute(c, stepUpdated(stepId, status, outputs, failure, finished, attempt, startedAt));
   }
 
-  /** {@link #updateStep} as a row write, to run in a batch with others under the job's fence. */
+  /**
+   * A step's update as a row write, to run in a batch with others under the job's fence: its status, outputs and
+   * failure, in attempt {@code attempt}, begun at {@code startedAt} (null: an attempt that never ran).
+   */
   public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
-      boolean finished) {
+      boolean finished, int attempt, Instant startedAt) {
     String failureJson = Json.failureJson(failure);
     return new RowWrite(STEP_UPDATE, status, Json.write(outputs), false,
-        failureJson == null ? Database.NULL_TEXT : failureJson, 0, false, finished, stepId.toString());
+        failureJson == null ? Database.NULL_TEXT : failureJson, attempt,
+        startedAt == null ? Database.NULL_TIMESTAMP : startedAt, finished, stepId.toString());
   }
 
   /** A retried step starts over: its attempts, failure and times are cleared, its outputs kept. */

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** A {@code job_steps} row. */
+/**
+ * A {@code job_steps} row, as its job's row completes it. {@code startHeldByJob}: its last start, or the intent it
+ * declared, is recorded on its job's row alone (see {@code V10__fewer_rows_a_step.sql}).
+ */
 public record StepRecord(
     UUID id,
     String jobId,
@@ -24,23 +27,24 @@ public record StepRecord(
     Instant startedAt,
     Instant finishedAt,
     UUID templateStepId,
-    String kind) {
+    String kind,
+    boolean startHeldByJob) {
 
   static StepRecord pending(String jobId, JobPhase phase, int index, String name, List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, phase, index, name, StepStatus.PENDING, 0,
-        List.copyOf(permissions), Map.of(), null, null, null, null, null);
+        List.copyOf(permissions), Map.of(), null, null, null, null, null, false);
   }
 
   /** A remediation step, carrying its template step's stable id and its kind. */
   public static StepRecord remediation(String jobId, int index, UUID templateStepId, String name, String kind,
       List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, JobPhase.CREATE, index, name, StepStatus.PENDING, 0,
-        List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind);
+        List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind, false);
   }
 
   StepRecord withOutputs(Map<String, String> newOutputs) {
     return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, Map.copyOf(newOutputs),
-        failure, startedAt, finishedAt, templateStepId, kind);
+        failure, startedAt, finishedAt, templateStepId, kind, startHeldByJob);
   }
 
   JobStep toView() {

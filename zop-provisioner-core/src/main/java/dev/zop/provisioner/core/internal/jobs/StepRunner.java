@@ -164,6 +164,15 @@ final class StepRunner {
     FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
         job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"))
         .after(c -> journal.started(c, job));
+    // A start the job's row alone holds (an earlier run stopped in that step) goes on to the step's row with this
+    // run's first write, before this run can start another step over it.
+    for (StepRecord held : all) {
+      if (held.startHeldByJob() && (held.status() == StepStatus.PENDING || held.status() == StepStatus.RUNNING)) {
+        FencedWriter.Write recorded = FencedWriter.Write.rows(transitions.stepUpdated(held.id(), held.status(),
+            held.outputs(), held.failure(), false, held.attempts(), held.startedAt()));
+        start = start == null ? recorded : recorded.then(start);
+      }
+    }
     run.startWith(start);
     int first = firstStep;
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase() && s.index() >= first).toList();
@@ -174,7 +183,7 @@ final class StepRunner {
           "the provider now builds a different step list for this job; its steps were " + names(rows)));
       return false;
     }
-    return steps.from(0, -1, Map.of());
+    return steps.from(0, -1, Map.of(), null);
   }
 
   /**
@@ -233,7 +242,7 @@ final class StepRunner {
       StepRecord row = rows.get(i);
       try {
         Map<String, String> intent = definitions.get(i)
-            .intent(new LeasedContext(run, job, row, attempt, jobOutputs, Map.of(), true));
+            .intent(new LeasedContext(run, job, row, attempt, jobOutputs, Map.of(), true, null));
         return intent == null ? Map.of() : Map.copyOf(intent);
       } catch (RuntimeException e) {
         LOG.warn("step {} of {} could not declare its intent; it will record it itself", row.name(), job.id(), e);
@@ -243,10 +252,10 @@ final class StepRunner {
 
     /**
      * Runs steps from {@code first}; {@code startedAlready} is the index of a step whose start was written with
-     * the previous step's success, or -1, and {@code startedIntent} the intent it declared with that start. True
-     * when the run was handed on to a queued write.
+     * the previous step's success, or -1, and {@code startedIntent} the intent it declared with that start and
+     * {@code startedAt} when that start began. True when the run was handed on to a queued write.
      */
-    boolean from(int first, int startedAlready, Map<String, String> startedIntent) {
+    boolean from(int first, int startedAlready, Map<String, String> startedIntent, Instant startedAt) {
       Lease lease = run.lease;
       for (int i = first; i < rows.size(); i++) {
         StepRecord row = rows.get(i);
@@ -268,13 +277,17 @@ final class StepRunner {
         Step step = definitions.get(i);
         int attempt = attemptOf(row);
         Map<String, String> declared = Map.of();
+        // a waiting step goes on with the start of its attempt
+        Instant start = null;
         if (startedAlready == i) {
           declared = startedIntent;
+          start = startedAt;
         } else if (row.status() != StepStatus.WAITING) {
           declared = declaredIntent(i, attempt);
-          run.write(starting(new FencedWriter.Write(), job, row, attempt, running, declared));
+          start = Instant.now();
+          run.write(starting(new FencedWriter.Write(), job, row, attempt, running, declared, start));
         }
-        LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false);
+        LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false, start);
         StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
         if (step instanceof DecisionStep decisionStep) {
           Decision decision = decision(decisionStep, context);
@@ -304,7 +317,8 @@ final class StepRunner {
           metrics.retried(job);
           long delay = retry.after().toMillis();
           run.write(c -> {
-            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false);
+            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false, attempt,
+                context.startedAt);
             jobs.schedule(c, job.id(), delay, db.dialect());
             jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
                 failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
@@ -316,7 +330,7 @@ final class StepRunner {
           if (result instanceof StepResult.Failed) {
             metrics.failed(job, fail.failure().category());
           }
-          failJob(row.withOutputs(context.ownOutputs), fail.failure());
+          failJob(context.ended(), fail.failure());
           return false;
         }
       }
@@ -338,7 +352,8 @@ final class StepRunner {
       Lease lease = run.lease;
       FencedWriter.Write parked = new FencedWriter.Write();
       if (row.status() != StepStatus.WAITING || !context.ownOutputs.equals(row.outputs())) {
-        parked.row(transitions.stepUpdated(row.id(), StepStatus.WAITING, context.ownOutputs, null, false));
+        parked.row(transitions.stepUpdated(row.id(), StepStatus.WAITING, context.ownOutputs, null, false,
+            context.attempt, context.startedAt));
       }
       parked.row(jobs.scheduled(job.id(), park.after().toMillis(), db.dialect()))
           .event(JobEventType.STEP_WAITING, row.name(), running, park.reason());
@@ -376,7 +391,7 @@ final class StepRunner {
       } else if (transition instanceof OutcomeRule.Transition.Complete) {
         return succeeded(i, new StepResult.Done(Map.of()), context, false, ((Decision.Approved) decision).by());
       } else if (transition instanceof OutcomeRule.Transition.Cancel cancel) {
-        cancelJob(row.withOutputs(context.ownOutputs), null, cancel.by(), cancel.reason());
+        cancelJob(context.ended(), null, cancel.by(), cancel.reason());
         return false;
       }
       OutcomeRule.Transition.AwaitDecision await = (OutcomeRule.Transition.AwaitDecision) transition;
@@ -385,7 +400,8 @@ final class StepRunner {
       JobStatus from = status;
       run.write(c -> {
         if (row.status() != StepStatus.WAITING) {
-          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false);
+          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false, context.attempt,
+              context.startedAt);
         }
         if (firstTime) {
           transitions.move(c, job.id(), StatusTransitions.Move.awaitUser(from, dueIn, row.name(), await.message()));
@@ -410,10 +426,13 @@ final class StepRunner {
       JobStatus from = status;
       run.write(c -> {
         if (at != null) {
-          transitions.updateStep(c, at.id(), StepStatus.FAILED, at.outputs(), null, true);
+          transitions.updateStep(c, at.id(), StepStatus.FAILED, at.outputs(), null, true, at.attempts(),
+              at.startedAt());
         }
         if (started != null) {
-          transitions.updateStep(c, started.id(), StepStatus.PENDING, started.outputs(), null, false);
+          // its attempt never ran: the row keeps its attempts and start
+          transitions.updateStep(c, started.id(), StepStatus.PENDING, started.outputs(), null, false,
+              started.attempts(), null);
         }
         journal.cancelled(c, job, at, by, reason);
         transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.CANCELLED, null,
@@ -429,7 +448,8 @@ final class StepRunner {
       JobStatus from = status;
       run.write(c -> {
         if (row != null) {
-          transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true);
+          transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true, row.attempts(),
+              row.startedAt());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
               failure.category().wireName() + " " + failure.code() + ": " + failure.message());
           journal.failed(c, job, row, failure);
@@ -467,14 +487,16 @@ final class StepRunner {
             "resumed: " + row.name() + " approved"));
         status = running;
       }
-      succeeded.row(transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true))
+      succeeded.row(transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true,
+              context.attempt, context.startedAt))
           .event(JobEventType.STEP_SUCCEEDED, row.name(), running,
               approvedBy == null ? null : "approved by " + approvedBy.actor())
           .jobOutputs(Json.write(snapshot))
           .after(c -> journal.succeeded(c, job, row, approvedBy));
       Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
+      Instant nextStart = startNext ? Instant.now() : null;
       if (startNext) {
-        starting(succeeded, job, next, attemptOf(next), running, nextIntent);
+        starting(succeeded, job, next, attemptOf(next), running, nextIntent, nextStart);
       } else if (next == null) {
         completing(succeeded, job, running, snapshot, workflow == null);
       }
@@ -488,7 +510,7 @@ final class StepRunner {
         }
         run.handOn(failure, () -> {
           if (next != null) {
-            return from(after, started, nextIntent);
+            return from(after, started, nextIntent, nextStart);
           }
           journal.ended(job, JobStatus.SUCCEEDED, null);
           return false;
@@ -503,12 +525,16 @@ final class StepRunner {
     return row.status() == StepStatus.WAITING ? Math.max(row.attempts(), 1) : row.attempts() + 1;
   }
 
-  /** Adds a step's start (a new attempt) with the intent it declared, and its history entry, to {@code write}. */
+  /**
+   * Adds a step's start (a new attempt, begun at {@code at}) with the intent it declared, and its history entry, to
+   * {@code write}. The start, and the part of the intent the step's row does not hold yet, are recorded on the job's
+   * row by the fence: durable before the step runs, at no write of the step's row.
+   */
   private FencedWriter.Write starting(FencedWriter.Write write, JobRecord job, StepRecord row, int attempt,
-      JobStatus running, Map<String, String> declared) {
-    Map<String, String> outputs = new LinkedHashMap<>(row.outputs());
-    outputs.putAll(declared);
-    return write.row(transitions.stepStarted(row.id(), outputs))
+      JobStatus running, Map<String, String> declared, Instant at) {
+    Map<String, String> unheld = new LinkedHashMap<>(declared);
+    unheld.entrySet().removeAll(row.outputs().entrySet());
+    return write.startedStep(row.id(), attempt, at, unheld)
         .event(JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
   }
 
@@ -764,12 +790,13 @@ final class StepRunner {
 
     /**
      * {@code declared}: the intent the step declared, written with its start and so durable, among its own
-     * outputs from the start.
+     * outputs from the start. {@code start}: when the attempt began, or null for a waiting step, which keeps the
+     * start its row records.
      */
     LeasedContext(Run run, JobRecord job, StepRecord row, int attempt, Map<String, String> previous,
-        Map<String, String> declared, boolean beforeRun) {
-      // a waiting step keeps the start of its attempt; one starting now has no recorded start in this read
-      this.startedAt = row.status() == StepStatus.WAITING && row.startedAt() != null ? row.startedAt() : Instant.now();
+        Map<String, String> declared, boolean beforeRun, Instant start) {
+      this.startedAt = start != null ? start
+          : row.status() == StepStatus.WAITING && row.startedAt() != null ? row.startedAt() : Instant.now();
       this.run = run;
       this.job = job;
       this.row = row;
@@ -778,6 +805,13 @@ final class StepRunner {
       this.ownOutputs = new LinkedHashMap<>(row.outputs());
       this.ownOutputs.putAll(declared);
       this.beforeRun = beforeRun;
+    }
+
+    /** The step's row as this attempt leaves it: its outputs so far, the attempt and when it started. */
+    StepRecord ended() {
+      return new StepRecord(row.id(), row.jobId(), row.phase(), row.index(), row.name(), row.status(), attempt,
+          row.permissions(), Map.copyOf(ownOutputs), row.failure(), row.startedAt() != null ? row.startedAt()
+          : startedAt, row.finishedAt(), row.templateStepId(), row.kind(), false);
     }
 
     private void requireRunning(String what) {
@@ -821,7 +855,8 @@ final class StepRunner {
       }
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
-      run.write(FencedWriter.Write.rows(transitions.stepUpdated(row.id(), StepStatus.RUNNING, snapshot, null, false)));
+      run.write(FencedWriter.Write.rows(transitions.stepUpdated(row.id(), StepStatus.RUNNING, snapshot, null, false,
+          attempt, startedAt)));
     }
 
     @Override

@@ -35,15 +35,13 @@ public final class Database {
   public record RowWrite(String sql, Object... args) {}
 
   /**
-   * A null bound as text: the rows of one batch then keep one parameter type (pgjdbc plans a batch's statement
-   * again when a parameter's type changes from one row to the next).
+   * A null bound with its column's type: the rows of one batch then keep one parameter type (pgjdbc plans a batch's
+   * statement again when a parameter's type changes from one row to the next).
    */
-  public static final Object NULL_TEXT = new Object() {
-    @Override
-    public String toString() {
-      return "NULL_TEXT";
-    }
-  };
+  public record TypedNull(int sqlType) {}
+
+  public static final TypedNull NULL_TEXT = new TypedNull(Types.VARCHAR);
+  public static final TypedNull NULL_TIMESTAMP = new TypedNull(Types.TIMESTAMP_WITH_TIMEZONE);
 
   private final DataSource dataSource;
   private final Dialect dialect;
@@ -203,8 +201,8 @@ public final class Database {
       Object arg = args[i];
       if (arg == null) {
         ps.setNull(i + 1, Types.NULL); // untyped, so the server infers the column type
-      } else if (arg == NULL_TEXT) {
-        ps.setNull(i + 1, Types.VARCHAR);
+      } else if (arg instanceof TypedNull typed) {
+        ps.setNull(i + 1, typed.sqlType());
       } else if (arg instanceof Instant instant) {
         ps.setObject(i + 1, instant.atOffset(ZoneOffset.UTC));
       } else if (arg instanceof Timestamp ts) {

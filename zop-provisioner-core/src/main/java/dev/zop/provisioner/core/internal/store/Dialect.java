@@ -24,10 +24,10 @@ public interface Dialect {
   }
 
   /**
-   * A query for {@code columns} of the steps of {@code jobs} jobs, whose ids it binds in order. Rows come in no
-   * particular order.
+   * A query for {@code columns} of the steps of {@code jobs} jobs, whose ids it binds in order, read from
+   * {@code from} (where the steps are {@code s}). Rows come in no particular order.
    */
-  String stepsOfJobs(String columns, int jobs);
+  String stepsOfJobs(String columns, String from, int jobs);
 
   /** A claimed job id and the version the claimer must carry on every write. */
   record Claimed(String jobId, long version) {}

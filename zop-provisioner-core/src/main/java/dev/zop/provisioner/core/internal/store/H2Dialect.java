@@ -57,8 +57,8 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public String stepsOfJobs(String columns, int jobs) {
-    return "SELECT " + columns + " FROM job_steps WHERE job_id IN (" + Database.marks(jobs) + ")";
+  public String stepsOfJobs(String columns, String from, int jobs) {
+    return "SELECT " + columns + " FROM " + from + " WHERE s.job_id IN (" + Database.marks(jobs) + ")";
   }
 
   @Override

@@ -22,10 +22,10 @@ final class PostgresDialect implements Dialect {
    * under any statistics; its ORDER BY keeps the planner from flattening it back into that join.
    */
   @Override
-  public String stepsOfJobs(String columns, int jobs) {
+  public String stepsOfJobs(String columns, String from, int jobs) {
     return "SELECT steps.* FROM unnest(ARRAY[" + Database.marks(jobs) + "]::varchar[]) AS wanted(job)"
-        + " CROSS JOIN LATERAL (SELECT " + columns + " FROM job_steps WHERE job_id = wanted.job"
-        + " ORDER BY phase, step_index) steps";
+        + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + from + " WHERE s.job_id = wanted.job"
+        + " ORDER BY s.phase, s.step_index) steps";
   }
 
   @Override
