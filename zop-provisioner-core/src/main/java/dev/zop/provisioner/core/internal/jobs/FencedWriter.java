@@ -1,15 +1,21 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.core.internal.store.CommitLanes;
 import dev.zop.provisioner.core.internal.store.CommitTurn;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +59,7 @@ public final class FencedWriter {
    * A status move carried by the job's fence: the SET clauses and their parameters, the status the job's row must
    * still have, and what the write fails with when it does not.
    */
-  public record JobMove(String set, List<Object> args, dev.zop.provisioner.JobStatus from, Mismatch mismatch) {}
+  public record JobMove(String set, List<Object> args, JobStatus from, Mismatch mismatch) {}
 
   /**
    * What one fenced transaction writes to a job. Its row writes may run in any order relative to row writes with
@@ -111,8 +117,7 @@ public final class FencedWriter {
     }
 
     /** Appends an entry to the job's history. */
-    public Write event(dev.zop.provisioner.JobEventType type, String stepName, dev.zop.provisioner.JobStatus status,
-        String message) {
+    public Write event(JobEventType type, String stepName, JobStatus status, String message) {
       events.add(new JobRepository.NewEvent(type, stepName, status, message));
       return this;
     }
@@ -122,9 +127,9 @@ public final class FencedWriter {
      * not hold: the fence records them on the job's row, so a start writes no step row, and reads show the step
      * running, with that intent, until a write ends the attempt (see {@code V10__fewer_rows_a_step.sql}).
      */
-    Write startedStep(java.util.UUID stepId, int attempt, java.time.Instant at, Map<String, String> intent) {
+    Write startedStep(UUID stepId, int attempt, Instant at, Map<String, String> intent) {
       startedStep = new JobRepository.StartedStep(stepId, attempt, at,
-          java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(intent)));
+          Collections.unmodifiableMap(new LinkedHashMap<>(intent)));
       return this;
     }
 

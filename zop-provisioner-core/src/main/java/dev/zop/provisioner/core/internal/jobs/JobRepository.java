@@ -308,6 +308,12 @@ public final class JobRepository {
    */
   record StartedStep(UUID stepId, int attempt, java.time.Instant at, Map<String, String> intent) {}
 
+  /** Forgets the step start the job's row holds (an attempt that never ran), intent and all. */
+  void forgetStartedStep(Connection c, JobId id) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET step_started = NULL, step_attempt = NULL,"
+        + " step_started_at = NULL, step_intent = NULL WHERE id = ?", id.value());
+  }
+
   /** The job's fencing version now, or -1 when it is gone. */
   long version(Connection c, JobId id) throws SQLException {
     Long version = Database.queryOne(c, "SELECT version FROM provisioning_jobs WHERE id = ?", rs -> rs.getLong(1),

@@ -42,11 +42,6 @@ public record StepRecord(
         List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind, false);
   }
 
-  StepRecord withOutputs(Map<String, String> newOutputs) {
-    return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, Map.copyOf(newOutputs),
-        failure, startedAt, finishedAt, templateStepId, kind, startHeldByJob);
-  }
-
   JobStep toView() {
     return new JobStep(id, phase, index, name, status, attempts, permissions, outputs, failure, startedAt,
         finishedAt);

@@ -430,9 +430,8 @@ final class StepRunner {
               at.startedAt());
         }
         if (started != null) {
-          // its attempt never ran: the row keeps its attempts and start
-          transitions.updateStep(c, started.id(), StepStatus.PENDING, started.outputs(), null, false,
-              started.attempts(), null);
+          // its attempt never ran: its start, held on the job's row alone, is forgotten
+          jobs.forgetStartedStep(c, job.id());
         }
         journal.cancelled(c, job, at, by, reason);
         transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.CANCELLED, null,
