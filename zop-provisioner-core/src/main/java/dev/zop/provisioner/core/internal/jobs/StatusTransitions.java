@@ -166,16 +166,15 @@ public final class StatusTransitions {
   }
 
   /**
-   * Every step update the engine's shared transactions carry, starts and results alike: one statement text, so
-   * that the next step's start and the last one's result go to the database as one batch (a round trip fewer a
-   * transaction than with a text of each). Parameters: status, outputs, whether to keep the failure, the failure,
-   * the attempt, when the attempt started (the step's first start is kept), whether it finished. The attempt and
-   * its start are written with every update because a start that declared nothing was recorded only on the job's
-   * row.
+   * Every step update the engine's writes carry (a result, a wait, an intent the step recorded while running): one
+   * statement text, so that the updates of a shared transaction go to the database as one batch. Parameters:
+   * status, outputs, failure, the attempt, when the attempt started (the step's first start is kept), whether it
+   * finished. The attempt and its start are written with every update because a step's start is recorded on its
+   * job's row alone (see {@link FencedWriter.Write#startedStep}).
    */
-  private static final String STEP_UPDATE = "UPDATE job_steps SET status = ?, outputs = ?,"
-      + " failure = CASE WHEN ? THEN failure ELSE ? END, attempts = ?, started_at = COALESCE(started_at, ?),"
-      + " finished_at = CASE WHEN ? THEN CURRENT_TIMESTAMP END WHERE id = ?";
+  private static final String STEP_UPDATE = "UPDATE job_steps SET status = ?, outputs = ?, failure = ?,"
+      + " attempts = ?, started_at = COALESCE(started_at, ?), finished_at = CASE WHEN ? THEN CURRENT_TIMESTAMP END"
+      + " WHERE id = ?";
 
   /** {@link #stepUpdated} run at once. */
   public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
@@ -190,7 +189,7 @@ public final class StatusTransitions {
   public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished, int attempt, Instant startedAt) {
     String failureJson = Json.failureJson(failure);
-    return new RowWrite(STEP_UPDATE, status, Json.write(outputs), false,
+    return new RowWrite(STEP_UPDATE, status, Json.write(outputs),
         failureJson == null ? Database.NULL_TEXT : failureJson, attempt,
         startedAt == null ? Database.NULL_TIMESTAMP : startedAt, finished, stepId.toString());
   }
