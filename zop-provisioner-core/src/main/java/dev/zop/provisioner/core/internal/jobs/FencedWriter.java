@@ -57,9 +57,10 @@ public final class FencedWriter {
 
   /**
    * A status move carried by the job's fence: the SET clauses and their parameters, the status the job's row must
-   * still have, and what the write fails with when it does not.
+   * still have, the same move as an update of its own (for a write with several), and what the write fails with
+   * when the status is not the one expected.
    */
-  public record JobMove(String set, List<Object> args, JobStatus from, Mismatch mismatch) {}
+  public record JobMove(String set, List<Object> args, JobStatus from, RowWrite alone, Mismatch mismatch) {}
 
   /**
    * What one fenced transaction writes to a job. Its row writes may run in any order relative to row writes with
@@ -113,6 +114,7 @@ public final class FencedWriter {
     /** A status move of the job, to ride in the fence (see {@link StatusTransitions#move}). */
     Write move(JobMove move) {
       moves.add(move);
+      checked.put(move.alone(), move.mismatch());
       return this;
     }
 
@@ -364,15 +366,7 @@ public final class FencedWriter {
     }
     List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + write.events.size());
     if (write.moves.size() > 1) {
-      for (JobMove move : write.moves) {
-        List<Object> args = new ArrayList<>(move.args());
-        args.add(p.lease.jobId.value());
-        args.add(move.from());
-        RowWrite update = new RowWrite("UPDATE provisioning_jobs SET " + move.set() + " WHERE id = ? AND status = ?",
-            args.toArray());
-        write.checked.put(update, move.mismatch());
-        rows.add(update);
-      }
+      write.moves.forEach(move -> rows.add(move.alone()));
     }
     rows.addAll(write.rows);
     rows.addAll(jobs.events(p.lease.jobId, write.events));

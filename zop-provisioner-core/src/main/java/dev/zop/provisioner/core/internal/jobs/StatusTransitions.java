@@ -114,7 +114,8 @@ public final class StatusTransitions {
   public FencedWriter.Write move(FencedWriter.Write write, JobId id, Move move) {
     List<Object> args = new ArrayList<>();
     String set = moveSet(id, move, args);
-    return write.move(new FencedWriter.JobMove(set, args, move.from(), c -> changedMeanwhile(c, id, move)))
+    return write.move(new FencedWriter.JobMove(set, args, move.from(), moveUpdate(id, move),
+            c -> changedMeanwhile(c, id, move)))
         .event(move.event(), move.stepName(), move.to(), move.message());
   }
 
