@@ -6,6 +6,9 @@
 # the forms alternating for BENCH_ROUNDS rounds. Prints a JSON line a run: steps a second, and the machine's busy
 # CPU (from /proc/stat, steal left out) less pgbench's own, a step. Run it on an otherwise idle machine.
 set -euo pipefail
+for tool in pgbench psql /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "step-writes.sh needs $tool" >&2; exit 1; }
+done
 PGHOST=${PGHOST:-127.0.0.1} PGUSER=${PGUSER:-postgres}
 PGOPTIONS=${PGOPTIONS:--c client_min_messages=warning}
 export PGHOST PGUSER PGOPTIONS
