@@ -687,17 +687,19 @@ abstract class EngineBehaviour {
   /** The job's steps in order, name and status as stored, read past the engine. */
   private List<String[]> storedSteps(String jobId) {
     try (Connection c = zop.dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement(
-            "SELECT name, status FROM job_steps WHERE job_id = ? ORDER BY phase, step_index")) {
+        PreparedStatement ps = c.prepareStatement("SELECT steps FROM provisioning_jobs WHERE id = ?")) {
       ps.setString(1, jobId);
       List<String[]> rows = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          rows.add(new String[] {rs.getString(1), rs.getString(2).toLowerCase(Locale.ROOT)});
+          for (com.fasterxml.jackson.databind.JsonNode step
+              : new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1))) {
+            rows.add(new String[] {step.get("name").asText(), step.get("status").asText().toLowerCase(Locale.ROOT)});
+          }
         }
       }
       return rows;
-    } catch (SQLException e) {
+    } catch (SQLException | java.io.IOException e) {
       throw new IllegalStateException(e);
     }
   }

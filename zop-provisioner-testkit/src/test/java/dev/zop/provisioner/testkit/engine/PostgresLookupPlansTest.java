@@ -20,8 +20,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The service's reads of one job and of a page of jobs' steps go through their keys on PostgreSQL even when the
- * tables have never been analysed (a new deployment, or a machine without autovacuum), where the planner would
- * otherwise walk the organisation's jobs for one of them, or read every step ever stored for a page.
+ * table has never been analysed (a new deployment, or a machine without autovacuum), where the planner would
+ * otherwise walk the organisation's jobs for one of them, or read every job for a page.
  */
 class PostgresLookupPlansTest {
   private static final int JOBS = 3_000;
@@ -45,14 +45,9 @@ class PostgresLookupPlansTest {
         String id = jobId(i);
         rows.add(new Database.RowWrite("INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind,"
             + " name, tags, provider, cloud_account_id, spec, status, phase, outputs, created_by, created_at,"
-            + " updated_at, version) VALUES (?, 'acme', 'sp_1', 'provisioning', 'registry', 'r', '{}', 'sim',"
-            + " 'ca_1', '{\"name\":\"r\"}', 'succeeded', 'create', '{}', 'alice', CURRENT_TIMESTAMP,"
-            + " CURRENT_TIMESTAMP, 3)", id));
-        for (int s = STEPS_PER_JOB - 1; s >= 0; s--) { // stored out of order
-          rows.add(new Database.RowWrite("INSERT INTO job_steps (id, job_id, phase, step_index, name, status,"
-              + " attempts, permissions, outputs) VALUES (?, ?, 'create', ?, ?, 'succeeded', 1, '[]', '{}')",
-              UUID.randomUUID().toString(), id, s, "step-" + s));
-        }
+            + " updated_at, version, steps) VALUES (?, 'acme', 'sp_1', 'provisioning', 'registry', 'r', '{}',"
+            + " 'sim', 'ca_1', '{\"name\":\"r\"}', 'succeeded', 'create', '{}', 'alice', CURRENT_TIMESTAMP,"
+            + " CURRENT_TIMESTAMP, 3, ?)", id, steps()));
       }
       Database.executeBatched(c, rows);
       return null;
@@ -62,6 +57,16 @@ class PostgresLookupPlansTest {
   @AfterAll
   static void drop() {
     pg.close();
+  }
+
+  private static String steps() {
+    List<String> steps = new ArrayList<>();
+    for (int s = 0; s < STEPS_PER_JOB; s++) {
+      steps.add("{\"id\":\"" + UUID.randomUUID() + "\",\"phase\":\"create\",\"index\":" + s
+          + ",\"name\":\"step-" + s + "\",\"status\":\"succeeded\",\"attempts\":1,\"permissions\":[],"
+          + "\"outputs\":{}}");
+    }
+    return "[" + String.join(",", steps) + "]";
   }
 
   private static String jobId(int i) {
@@ -94,16 +99,14 @@ class PostgresLookupPlansTest {
   @Test
   void aPagesStepsAreReadByTheirJobs() {
     List<String> page = IntStream.range(JOBS - 50, JOBS).mapToObj(PostgresLookupPlansTest::jobId).toList();
-    Reads<Map<String, List<StepRecord>>> steps = reading("job_steps",
-        c -> jobs.steps(c, page, db.dialect()));
+    Reads<Map<String, List<StepRecord>>> steps = reading("provisioning_jobs", c -> jobs.steps(c, page));
     assertThat(steps.result()).containsOnlyKeys(page);
     assertThat(steps.result().values()).allSatisfy(each -> assertThat(each).extracting(StepRecord::name)
         .containsExactly("step-0", "step-1", "step-2"));
     assertThat(steps.scanned()).as("rows read by sequential scans").isZero();
-    assertThat(steps.fetched()).as("rows fetched for 50 jobs' steps of %d", JOBS * STEPS_PER_JOB)
-        .isEqualTo(50 * STEPS_PER_JOB);
+    assertThat(steps.fetched()).as("rows fetched for 50 jobs' steps, of %d jobs", JOBS).isEqualTo(50);
 
-    assertThat(db.read(c -> jobs.steps(c, List.of(jobId(7), jobId(7)), db.dialect())).get(jobId(7)))
+    assertThat(db.read(c -> jobs.steps(c, List.of(jobId(7), jobId(7)))).get(jobId(7)))
         .as("a job named twice").hasSize(STEPS_PER_JOB);
   }
 }

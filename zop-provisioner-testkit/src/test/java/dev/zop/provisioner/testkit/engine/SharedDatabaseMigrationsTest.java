@@ -58,7 +58,7 @@ class SharedDatabaseMigrationsTest {
   }
 
   @Test
-  void onPostgresTheJobAndStepTablesLeaveRoomInTheirPagesForHeapOnlyUpdates() throws Exception {
+  void onPostgresTheJobsTableLeavesRoomInItsPagesForHeapOnlyUpdates() throws Exception {
     try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
       engineWorks(db);
       assertThat(scripts(db.url(), db.user(), db.password(), EngineMigrations.HISTORY))
@@ -67,14 +67,13 @@ class SharedDatabaseMigrationsTest {
           Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT c.relname, array_to_string(c.reloptions, ',') FROM pg_class c"
               + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
-              + " AND c.relname IN ('provisioning_jobs', 'job_steps', 'job_events') ORDER BY c.relname")) {
+              + " AND c.relname IN ('provisioning_jobs', 'job_events') ORDER BY c.relname")) {
         List<String> options = new ArrayList<>();
         while (rs.next()) {
           options.add(rs.getString(1) + ":" + rs.getString(2));
         }
         // events are only ever inserted: their pages stay full
-        assertThat(options).containsExactly("job_events:null", "job_steps:fillfactor=70",
-            "provisioning_jobs:fillfactor=70");
+        assertThat(options).containsExactly("job_events:null", "provisioning_jobs:fillfactor=70");
       }
     }
   }
@@ -130,16 +129,15 @@ class SharedDatabaseMigrationsTest {
   private static void asBeforeTheMove(String url, String user, String password) throws SQLException {
     String history = EngineMigrations.HISTORY;
     try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+      // V11__Steps_on_the_job_row (these stores hold no job, so the steps' table comes back empty)
+      s.execute("ALTER TABLE provisioning_jobs DROP COLUMN steps");
+      s.execute(StepsOnTheJobRowMigrationTest.JOB_STEPS_BEFORE_V11);
       for (String column : List.of("then_type", "then_step_name", "then_status", "then_message")) {
         s.execute("ALTER TABLE job_events DROP COLUMN " + column); // V10__fewer_rows_a_step
-      }
-      for (String column : List.of("step_started", "step_attempt", "step_started_at", "step_intent")) {
-        s.execute("ALTER TABLE provisioning_jobs DROP COLUMN " + column); // V10__fewer_rows_a_step
       }
       s.execute("ALTER TABLE provisioning_jobs DROP COLUMN trace_parent"); // V5__job_trace_parent
       if (c.getMetaData().getDatabaseProductName().equals("PostgreSQL")) {
         s.execute("ALTER TABLE provisioning_jobs RESET (fillfactor)"); // V6__Job_rows_leave_room_for_updates
-        s.execute("ALTER TABLE job_steps RESET (fillfactor)");
       }
       s.execute("DROP TABLE job_drift"); // V9__drift_and_import (its column on job_revisions goes with V8's table)
       s.execute("DROP TABLE job_revisions"); // V8__job_revisions
@@ -148,7 +146,7 @@ class SharedDatabaseMigrationsTest {
       s.execute("ALTER TABLE provisioning_jobs ADD COLUMN request_hash VARCHAR(64)");
       s.execute("ALTER TABLE provisioning_jobs ADD CONSTRAINT provisioning_jobs_idempotency"
           + " UNIQUE (org_id, idempotency_key)");
-      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9', '10')");
+      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9', '10', '11')");
       s.execute("ALTER TABLE \"" + history + "\" RENAME TO \"flyway_schema_history\"");
       s.execute("ALTER TABLE \"flyway_schema_history\" RENAME CONSTRAINT \"" + history
           + "_pk\" TO \"flyway_schema_history_pk\"");
@@ -175,7 +173,7 @@ class SharedDatabaseMigrationsTest {
       assertThat(tableExists(db.url(), db.user(), db.password(), "flyway_schema_history")).isFalse();
       // the engine's history starts from a baseline at the version the old store had reached, then migrates on
       assertThat(history(db.url(), db.user(), db.password()))
-          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10");
+          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -197,7 +195,7 @@ class SharedDatabaseMigrationsTest {
     }
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
     assertThat(history(url, "sa", ""))
-        .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10");
+        .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {

@@ -8,14 +8,10 @@ import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,8 +72,8 @@ public final class FencedWriter {
     private final List<JobMove> moves = new ArrayList<>(1);
     /** The job's history entries, in order, written two to a row. */
     private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
-    /** The step whose attempt the write starts, recorded on the job's row by the fence; or null. */
-    private JobRepository.StartedStep startedStep;
+    /** The job's steps (JSON) as the write leaves them, written by the fence; or null when it changes none. */
+    private String steps;
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -125,13 +121,12 @@ public final class FencedWriter {
     }
 
     /**
-     * Starts attempt {@code attempt} of a step, begun at {@code at}, with the intent it declared that its row does
-     * not hold: the fence records them on the job's row, so a start writes no step row, and reads show the step
-     * running, with that intent, until a write ends the attempt (see {@code V10__fewer_rows_a_step.sql}).
+     * Sets the job's steps, all of them as the write leaves them (see {@link StepBook}): the fence writes them on
+     * the job's row, so a step's change writes no row of its own. A later call, or a later write's, wins.
      */
-    Write startedStep(UUID stepId, int attempt, Instant at, Map<String, String> intent) {
-      startedStep = new JobRepository.StartedStep(stepId, attempt, at,
-          Collections.unmodifiableMap(new LinkedHashMap<>(intent)));
+    Write steps(List<StepRecord> all) {
+      // written here, on the caller's thread, rather than by the thread that commits a shared transaction
+      steps = StoredSteps.write(all);
       return this;
     }
 
@@ -146,8 +141,8 @@ public final class FencedWriter {
       checked.putAll(next.checked);
       moves.addAll(next.moves);
       events.addAll(next.events);
-      if (next.startedStep != null) {
-        startedStep = next.startedStep;
+      if (next.steps != null) {
+        steps = next.steps;
       }
       after = then(after, next.after);
       if (next.jobOutputs != null) {
@@ -339,8 +334,8 @@ public final class FencedWriter {
 
   private RowWrite fence(Pending p) {
     JobMove move = p.write.fenced();
-    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.startedStep)
-        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.startedStep);
+    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.steps)
+        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.steps);
   }
 
   /**

@@ -12,7 +12,6 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
-import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Dialect;
@@ -27,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * SQL for jobs, their steps, events and retries. Reads that serve a caller are scoped to an organisation;
@@ -41,8 +39,8 @@ public final class JobRepository {
   /** Formatted with: more columns, the organisation's value, the version, more values. */
   private static final String INSERT_JOB_TEMPLATE = "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind,"
       + " name, tags, provider, cloud_account_id, region, spec, status, phase, outputs, failure, created_by,"
-      + " created_at, updated_at, next_run_at, version, trace_parent%s)"
-      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, %d, ?%s)";
+      + " created_at, updated_at, next_run_at, version, trace_parent, steps%s)"
+      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, %d, ?, ?%s)";
   /** The job's organisation taken from its space's row, found only while the space is active (org_id is NOT NULL). */
   private static final String ORG_WHILE_SPACE_ACTIVE =
       "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)";
@@ -54,9 +52,6 @@ public final class JobRepository {
 
   /** Who a new job's row is leased to as it is written, and for how long by the database's clock. */
   record LeaseAtSubmit(String owner, long millis) {}
-  /** Read back by position in {@link #mapStep}, as {@link #JOB_COLUMNS}. */
-  private static final String STEP_COLUMNS = "id, job_id, phase, step_index, name, status, attempts, permissions,"
-      + " outputs, failure, started_at, finished_at, template_step_id, step_kind";
 
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
@@ -64,8 +59,8 @@ public final class JobRepository {
   }
 
   /**
-   * The inserts of a new job: its row (as {@link #asWritten} gives it), its idempotency key (when given) and its
-   * steps, in an order {@link Database#executeBatched} keeps. A second job with the same key fails on the key's
+   * The inserts of a new job: its row (as {@link #asWritten} gives it, with its steps) and its idempotency key (when
+   * given), in an order {@link Database#executeBatched} keeps. A second job with the same key fails on the key's
    * primary key.
    *
    * <p>With {@code whileSpaceActive}, the job's row takes its organisation from its space's own row, found only
@@ -81,7 +76,7 @@ public final class JobRepository {
       throw new IllegalArgumentException("a new job's row is written at version 0, or "
           + LEASED_AT_SUBMIT_VERSION + " when leased; not " + job.version());
     }
-    List<RowWrite> rows = new ArrayList<>(steps.size() + 2);
+    List<RowWrite> rows = new ArrayList<>(2);
     List<Object> args = new ArrayList<>();
     args.add(job.id());
     if (whileSpaceActive) {
@@ -91,7 +86,8 @@ public final class JobRepository {
     }
     args.addAll(java.util.Arrays.asList(job.spaceId(), job.jobType(), job.kind(), job.name(), job.tags(),
         job.provider(), job.accountId(), job.region(), job.spec(), job.status(), job.phase(), job.outputs(),
-        job.failure(), job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent()));
+        job.failure(), job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent(),
+        StoredSteps.write(steps)));
     String insert = whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB;
     if (lease != null) {
       insert = INSERT_JOB_TEMPLATE.formatted(", lease_owner, lease_until", whileSpaceActive ? ORG_WHILE_SPACE_ACTIVE
@@ -104,7 +100,6 @@ public final class JobRepository {
       rows.add(new RowWrite("INSERT INTO job_idempotency_keys (org_id, idempotency_key, job_id, request_hash)"
           + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id(), requestHash));
     }
-    rows.addAll(stepInserts(steps));
     return rows;
   }
 
@@ -149,21 +144,19 @@ public final class JobRepository {
     Database.update(c, "UPDATE provisioning_jobs SET spec = ? WHERE id = ?", Json.write(spec), id.value());
   }
 
-  /** The steps' rows, as one batch. */
-  void insertSteps(Connection c, List<StepRecord> steps) throws SQLException {
-    Database.executeBatched(c, stepInserts(steps));
+  /**
+   * Adds steps to the job's (a teardown's, a revision's), rewriting its stored steps; the caller's transaction has
+   * already moved the job's version on, so no other write of its steps is under way.
+   */
+  void addSteps(Connection c, JobId id, List<StepRecord> added) throws SQLException {
+    List<StepRecord> all = steps(c, id);
+    all.addAll(added);
+    writeSteps(c, id, all);
   }
 
-  private static List<RowWrite> stepInserts(List<StepRecord> steps) {
-    List<RowWrite> inserts = new ArrayList<>(steps.size());
-    for (StepRecord s : steps) {
-      inserts.add(new RowWrite("INSERT INTO job_steps (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-              + " ?, ?, ?, ?)",
-          s.id().toString(), s.jobId(), s.phase(), s.index(), s.name(), s.status(), s.attempts(),
-          Json.write(s.permissions()), Json.write(s.outputs()), Json.failureJson(s.failure()), s.startedAt(),
-          s.finishedAt(), s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind()));
-    }
-    return inserts;
+  /** Replaces the job's stored steps (see {@link StoredSteps}). */
+  void writeSteps(Connection c, JobId id, List<StepRecord> steps) throws SQLException {
+    Database.update(c, "UPDATE provisioning_jobs SET steps = ? WHERE id = ?", StoredSteps.write(steps), id.value());
   }
 
   /**
@@ -209,37 +202,26 @@ public final class JobRepository {
         rs -> Map.entry(JobId.of(rs.getString(1)), rs.getString(2)), orgId, key);
   }
 
-  /**
-   * The columns a read of steps takes: the step's own, then its job's status and the step its job's row says a
-   * worker started (see {@link #mapStep}).
-   */
-  private static final String STEP_READ_COLUMNS = "s.id, s.job_id, s.phase, s.step_index, s.name, s.status,"
-      + " s.attempts, s.permissions, s.outputs, s.failure, s.started_at, s.finished_at, s.template_step_id,"
-      + " s.step_kind, j.status AS job_status, j.step_started, j.step_attempt, j.step_started_at, j.step_intent";
+  /** A read of jobs' steps, completed by how it picks the jobs. */
+  private static final String STEPS_OF_JOBS = "SELECT id, steps FROM provisioning_jobs WHERE id";
 
-  private static final String STEPS_WITH_JOB = "job_steps s JOIN provisioning_jobs j ON j.id = s.job_id";
-
+  /** The job's steps in phase and index order; none when it is gone. */
   public List<StepRecord> steps(Connection c, JobId id) throws SQLException {
-    return Database.query(c, "SELECT " + STEP_READ_COLUMNS + " FROM " + STEPS_WITH_JOB + " WHERE s.job_id = ?"
-        + " ORDER BY s.phase, s.step_index", JobRepository::mapStep, id.value());
+    String json = Database.queryOne(c, STEPS_OF_JOBS + " = ?", rs -> rs.getString(2), id.value());
+    return StoredSteps.read(id.value(), json);
   }
 
   /** Steps of several jobs in one query, keyed by job id, each job's in phase and index order. */
-  public Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds, Dialect dialect)
-      throws SQLException {
+  public Map<String, List<StepRecord>> steps(Connection c, Collection<String> jobIds) throws SQLException {
     Map<String, List<StepRecord>> byJob = new LinkedHashMap<>();
     if (jobIds.isEmpty()) {
       return byJob;
     }
-    // a lateral lookup per id would return a job's steps once for each time its id is given
     Collection<String> distinct = new java.util.LinkedHashSet<>(jobIds);
-    for (StepRecord step : Database.query(c, dialect.stepsOfJobs(STEP_READ_COLUMNS, STEPS_WITH_JOB, distinct.size()),
-        JobRepository::mapStep, distinct.toArray())) {
-      byJob.computeIfAbsent(step.jobId(), k -> new ArrayList<>()).add(step);
+    for (Map.Entry<String, String> row : Database.query(c, STEPS_OF_JOBS + " IN (" + Database.marks(distinct.size())
+        + ")", rs -> Map.entry(rs.getString(1), rs.getString(2)), distinct.toArray())) {
+      byJob.put(row.getKey(), StoredSteps.read(row.getKey(), row.getValue()));
     }
-    // the order the database's ORDER BY phase, step_index gives a single job's steps
-    byJob.values().forEach(steps -> steps.sort(java.util.Comparator
-        .comparing((StepRecord step) -> step.phase().wireName()).thenComparingInt(StepRecord::index)));
     return byJob;
   }
 
@@ -269,25 +251,18 @@ public final class JobRepository {
 
   /**
    * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
-   * too when {@code outputsJson} is given. Everything else the transaction writes to the job happens after this,
+   * too when {@code outputsJson} is given, and its steps when {@code stepsJson} is (see {@link StoredSteps}). Everything else the transaction writes to the job happens after this,
    * under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
    * in it, guarded by the status it expects ({@code from}): one new version of the job's row rather than two.
    */
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
-      StartedStep started) {
-    // few statement texts (with a move or without, with a step's start or without), so that the fences of a shared
-    // transaction go as few batches
+      String stepsJson) {
+    // few statement texts (with a move or without), so that the fences of a shared transaction go as few batches
     StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
-        + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs)");
-    List<Object> args = new ArrayList<>(moveArgs.size() + 8);
+        + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
+    List<Object> args = new ArrayList<>(moveArgs.size() + 5);
     args.add(text(outputsJson));
-    if (started != null) {
-      sql.append(", step_started = ?, step_attempt = ?, step_started_at = ?, step_intent = ?");
-      args.add(started.stepId().toString());
-      args.add(started.attempt());
-      args.add(started.at());
-      args.add(started.intent().isEmpty() ? Database.NULL_TEXT : Json.write(started.intent()));
-    }
+    args.add(text(stepsJson));
     if (moveSet != null) {
       sql.append(", ").append(moveSet);
       args.addAll(moveArgs);
@@ -300,18 +275,6 @@ public final class JobRepository {
       args.add(from);
     }
     return new RowWrite(sql.toString(), args.toArray());
-  }
-
-  /**
-   * A step's attempt begun at {@code at}, with the intent it declared that its row does not hold yet, recorded on
-   * its job's row by the fence.
-   */
-  record StartedStep(UUID stepId, int attempt, java.time.Instant at, Map<String, String> intent) {}
-
-  /** Forgets the step start the job's row holds (an attempt that never ran), intent and all. */
-  void forgetStartedStep(Connection c, JobId id) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET step_started = NULL, step_attempt = NULL,"
-        + " step_started_at = NULL, step_intent = NULL WHERE id = ?", id.value());
   }
 
   /** The job's fencing version now, or -1 when it is gone. */
@@ -547,53 +510,5 @@ public final class JobRepository {
     private static int length(String text) {
       return text == null ? 0 : text.length();
     }
-  }
-
-  /**
-   * A step from the {@link #STEP_READ_COLUMNS}, by position (as {@link #stored}). The step its job's row names as
-   * started has the intent held there among its outputs; and when it is pending, its job running, and the attempt
-   * there ahead of its own, it is running: its start was written on the job's row alone, and nothing has ended that
-   * attempt yet. Either way it is {@linkplain StepRecord#startHeldByJob held by the job's row}.
-   */
-  private static StepRecord mapStep(ResultSet rs) throws SQLException {
-    UUID id = UUID.fromString(rs.getString(1));
-    String jobId = rs.getString(2);
-    JobPhase phase = JobPhase.fromWire(rs.getString(3));
-    int index = rs.getInt(4);
-    String name = rs.getString(5);
-    StepStatus status = StepStatus.fromWire(rs.getString(6));
-    int attempts = rs.getInt(7);
-    List<String> permissions = Json.stringList(rs.getString(8));
-    Map<String, String> outputs = Json.stringMap(rs.getString(9));
-    Failure failure = Json.failure(rs.getString(10));
-    java.time.Instant startedAt = Database.instant(rs, 11);
-    java.time.Instant finishedAt = Database.instant(rs, 12);
-    String template = rs.getString(13);
-    String kind = rs.getString(14);
-    JobStatus jobStatus = JobStatus.fromWire(rs.getString(15));
-    String startedStep = rs.getString(16);
-    int startedAttempt = rs.getInt(17);
-    boolean held = false;
-    if (id.toString().equals(startedStep)) {
-      if (status == StepStatus.PENDING && (jobStatus == JobStatus.RUNNING || jobStatus == JobStatus.DELETING)
-          && startedAttempt > attempts) {
-        status = StepStatus.RUNNING;
-        attempts = startedAttempt;
-        if (startedAt == null) {
-          startedAt = Database.instant(rs, 18);
-        }
-        held = true;
-      }
-      String intent = rs.getString(19);
-      Map<String, String> declared = intent == null ? Map.of() : Json.stringMap(intent);
-      if (!outputs.entrySet().containsAll(declared.entrySet())) {
-        Map<String, String> merged = new LinkedHashMap<>(outputs);
-        merged.putAll(declared);
-        outputs = java.util.Collections.unmodifiableMap(merged);
-        held = true;
-      }
-    }
-    return new StepRecord(id, jobId, phase, index, name, status, attempts, permissions, outputs, failure, startedAt,
-        finishedAt, template == null ? null : UUID.fromString(template), kind, held);
   }
 }

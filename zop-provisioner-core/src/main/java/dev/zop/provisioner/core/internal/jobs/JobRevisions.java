@@ -179,7 +179,7 @@ public final class JobRevisions {
         rows.add(StepRecord.pending(id.value(), JobPhase.UPDATE, firstStep + i, steps.get(i).name(),
             steps.get(i).permissions()));
       }
-      jobs.insertSteps(c, rows);
+      jobs.addSteps(c, id, rows);
       jobs.setSpec(c, id, config);
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE,
           JobEventType.STATUS, null, message));

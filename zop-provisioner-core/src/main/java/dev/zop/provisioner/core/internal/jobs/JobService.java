@@ -407,7 +407,7 @@ public final class JobService {
           unread.add(page.get(i).getValue().id());
         }
       }
-      Map<String, List<StepRecord>> steps = unread.isEmpty() ? Map.of() : jobs.steps(c, unread, db.dialect());
+      Map<String, List<StepRecord>> steps = unread.isEmpty() ? Map.of() : jobs.steps(c, unread);
       for (int i = 0; i < items.length; i++) {
         if (items[i] == null) {
           JobRepository.StoredJob row = page.get(i).getValue();
@@ -510,7 +510,7 @@ public final class JobService {
         rows.add(StepRecord.pending(id.value(), JobPhase.TEARDOWN, i, steps.get(i).name(),
             steps.get(i).permissions()));
       }
-      jobs.insertSteps(c, rows);
+      jobs.addSteps(c, id, rows);
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.DELETING, JobPhase.TEARDOWN,
           JobEventType.STATUS, null, "teardown requested by " + principal.actor()));
       return null;
@@ -533,15 +533,18 @@ public final class JobService {
         throw new ConflictException("concurrent_change", "job " + id + " changed while retrying; try again");
       }
       StepRecord failed = null;
+      List<StepRecord> steps = new ArrayList<>();
       for (StepRecord step : jobs.steps(c, id)) {
         if (step.phase() != job.phase() || step.status() == StepStatus.SUCCEEDED) {
+          steps.add(step);
           continue;
         }
         if (failed == null && step.status() == StepStatus.FAILED) {
           failed = step;
         }
-        transitions.resetStep(c, step.id());
+        steps.add(transitions.reset(step));
       }
+      jobs.writeSteps(c, id, steps);
       jobs.recordRetry(c, id, principal.actor(), job.phase(), failed == null ? null : failed.name(),
           job.failure());
       if (job.phase() == JobPhase.UPDATE) {

@@ -11,6 +11,7 @@ import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.core.internal.store.Timestamps;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -18,11 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
- * The one door every status change passes through; nothing else in the engine writes a {@code status} column of
- * {@code provisioning_jobs} or {@code job_steps}.
+ * The one door every status change passes through; nothing else in the engine writes the {@code status} column of
+ * {@code provisioning_jobs} or makes a step with another status.
  *
  * <p>A job moves by {@link #move}: the transition table ({@link JobStatus#canTransitionTo}) is checked, the row
  * is updated only if it still has the status the caller saw ({@code WHERE id = ? AND status = ?}), the row count
@@ -31,8 +31,8 @@ import java.util.UUID;
  * version first. A move the table forbids, or one whose job changed underneath, is a {@link ConflictException}
  * and writes nothing.
  *
- * <p>Step rows are written only under their job's fence, which serialises them; their writes live here too so
- * that one file holds every status write.
+ * <p>A job's steps are stored on its row (see {@link StoredSteps}) and written only under its fence, which
+ * serialises them; a step's changed status is made here too, so that one file holds every status change.
  */
 public final class StatusTransitions {
 
@@ -167,38 +167,22 @@ public final class StatusTransitions {
   }
 
   /**
-   * Every step update the engine's writes carry (a result, a wait, an intent the step recorded while running): one
-   * statement text, so that the updates of a shared transaction go to the database as one batch. Parameters:
-   * status, outputs, failure, the attempt, when the attempt started (the step's first start is kept), whether it
-   * finished. The attempt and its start are written with every update because a step's start is recorded on its
-   * job's row alone (see {@link FencedWriter.Write#startedStep}).
+   * A step as an update leaves it, to go into its job's stored steps (see {@link StepBook}): its status, outputs and
+   * failure, in attempt {@code attempt}, begun at {@code startedAt} (null: an attempt that never ran). The step's
+   * first start is kept; it is finished now, by the engine's clock, when {@code finished}.
    */
-  private static final String STEP_UPDATE = "UPDATE job_steps SET status = ?, outputs = ?, failure = ?,"
-      + " attempts = ?, started_at = COALESCE(started_at, ?), finished_at = CASE WHEN ? THEN CURRENT_TIMESTAMP END"
-      + " WHERE id = ?";
-
-  /** {@link #stepUpdated} run at once. */
-  public void updateStep(Connection c, UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
-      boolean finished, int attempt, Instant startedAt) throws SQLException {
-    Database.execute(c, stepUpdated(stepId, status, outputs, failure, finished, attempt, startedAt));
-  }
-
-  /**
-   * A step's update as a row write, to run in a batch with others under the job's fence: its status, outputs and
-   * failure, in attempt {@code attempt}, begun at {@code startedAt} (null: an attempt that never ran).
-   */
-  public RowWrite stepUpdated(UUID stepId, StepStatus status, Map<String, String> outputs, Failure failure,
+  public StepRecord stepUpdated(StepRecord step, StepStatus status, Map<String, String> outputs, Failure failure,
       boolean finished, int attempt, Instant startedAt) {
-    String failureJson = Json.failureJson(failure);
-    return new RowWrite(STEP_UPDATE, status, Json.write(outputs),
-        failureJson == null ? Database.NULL_TEXT : failureJson, attempt,
-        startedAt == null ? Database.NULL_TIMESTAMP : startedAt, finished, stepId.toString());
+    return new StepRecord(step.id(), step.jobId(), step.phase(), step.index(), step.name(), status, attempt,
+        step.permissions(), java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outputs)), failure,
+        step.startedAt() != null ? step.startedAt() : startedAt, finished ? Timestamps.now() : null,
+        step.templateStepId(), step.kind());
   }
 
   /** A retried step starts over: its attempts, failure and times are cleared, its outputs kept. */
-  void resetStep(Connection c, UUID stepId) throws SQLException {
-    Database.update(c, "UPDATE job_steps SET status = 'pending', attempts = 0, failure = NULL, started_at = NULL,"
-        + " finished_at = NULL WHERE id = ?", stepId.toString());
+  StepRecord reset(StepRecord step) {
+    return new StepRecord(step.id(), step.jobId(), step.phase(), step.index(), step.name(), StepStatus.PENDING, 0,
+        step.permissions(), step.outputs(), null, null, null, step.templateStepId(), step.kind());
   }
 
   static ConflictException illegal(JobId id, JobStatus from, JobStatus to) {

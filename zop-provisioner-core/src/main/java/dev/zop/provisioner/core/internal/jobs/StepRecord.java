@@ -9,10 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/**
- * A {@code job_steps} row, as its job's row completes it. {@code startHeldByJob}: its last start, or the intent it
- * declared, is recorded on its job's row alone (see {@code V10__fewer_rows_a_step.sql}).
- */
+/** A step of a job, as its job's row stores it (see {@link StoredSteps}). */
 public record StepRecord(
     UUID id,
     String jobId,
@@ -27,19 +24,18 @@ public record StepRecord(
     Instant startedAt,
     Instant finishedAt,
     UUID templateStepId,
-    String kind,
-    boolean startHeldByJob) {
+    String kind) {
 
   static StepRecord pending(String jobId, JobPhase phase, int index, String name, List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, phase, index, name, StepStatus.PENDING, 0,
-        List.copyOf(permissions), Map.of(), null, null, null, null, null, false);
+        List.copyOf(permissions), Map.of(), null, null, null, null, null);
   }
 
   /** A remediation step, carrying its template step's stable id and its kind. */
   public static StepRecord remediation(String jobId, int index, UUID templateStepId, String name, String kind,
       List<String> permissions) {
     return new StepRecord(UUID.randomUUID(), jobId, JobPhase.CREATE, index, name, StepStatus.PENDING, 0,
-        List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind, false);
+        List.copyOf(permissions), Map.of(), null, null, null, templateStepId, kind);
   }
 
   JobStep toView() {

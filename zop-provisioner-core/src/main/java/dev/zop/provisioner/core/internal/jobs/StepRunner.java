@@ -108,7 +108,7 @@ final class StepRunner {
    * rather than two for each job.
    */
   Map<String, LoadedJob> load(Connection c, List<String> jobIds) throws SQLException {
-    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds, db.dialect());
+    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds);
     Map<String, LoadedJob> loaded = new java.util.HashMap<>();
     for (JobRecord job : jobs.findAnyOrg(c, jobIds)) {
       loaded.put(job.id().value(), new LoadedJob(job, steps.getOrDefault(job.id().value(), List.of())));
@@ -164,16 +164,7 @@ final class StepRunner {
     FencedWriter.Write start = job.status() != JobStatus.PENDING ? null : transitions.move(new FencedWriter.Write(),
         job.id(), StatusTransitions.Move.start(JobStatus.PENDING, JobStatus.RUNNING, "started"))
         .after(c -> journal.started(c, job));
-    // A start the job's row alone holds (an earlier run stopped in that step) goes on to the step's row with this
-    // run's first write, before this run can start another step over it.
-    for (StepRecord held : all) {
-      if (held.startHeldByJob() && (held.status() == StepStatus.PENDING || held.status() == StepStatus.RUNNING)) {
-        FencedWriter.Write recorded = FencedWriter.Write.rows(transitions.stepUpdated(held.id(), held.status(),
-            held.outputs(), held.failure(), false, held.attempts(), held.startedAt()));
-        start = start == null ? recorded : recorded.then(start);
-      }
-    }
-    run.startWith(start);
+    run.startWith(start, new StepBook(all));
     int first = firstStep;
     List<StepRecord> rows = all.stream().filter(s -> s.phase() == job.phase() && s.index() >= first).toList();
     Steps steps = new Steps(run, job, session, workflow, running, rows, definitions,
@@ -285,7 +276,7 @@ final class StepRunner {
         } else if (row.status() != StepStatus.WAITING) {
           declared = declaredIntent(i, attempt);
           start = Instant.now();
-          run.write(starting(new FencedWriter.Write(), job, row, attempt, running, declared, start));
+          run.write(starting(new FencedWriter.Write(), run.book, job, row, attempt, running, declared, start));
         }
         LeasedContext context = new LeasedContext(run, job, row, attempt, jobOutputs, declared, false, start);
         StepRecord next = i + 1 < rows.size() ? rows.get(i + 1) : null;
@@ -316,13 +307,11 @@ final class StepRunner {
           metrics.failed(job, failure.category());
           metrics.retried(job);
           long delay = retry.after().toMillis();
-          run.write(c -> {
-            transitions.updateStep(c, row.id(), StepStatus.PENDING, context.ownOutputs, failure, false, attempt,
-                context.startedAt);
-            jobs.schedule(c, job.id(), delay, db.dialect());
-            jobs.appendEvent(c, job.id(), JobEventType.STEP_RETRYING, row.name(), running,
-                failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)");
-          });
+          run.write(new FencedWriter.Write().steps(run.book.with(transitions.stepUpdated(row, StepStatus.PENDING,
+              context.ownOutputs, failure, false, attempt, context.startedAt)))
+              .row(jobs.scheduled(job.id(), delay, db.dialect()))
+              .event(JobEventType.STEP_RETRYING, row.name(), running,
+                  failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)"));
           lease.markReleased();
           return false;
         } else {
@@ -352,8 +341,8 @@ final class StepRunner {
       Lease lease = run.lease;
       FencedWriter.Write parked = new FencedWriter.Write();
       if (row.status() != StepStatus.WAITING || !context.ownOutputs.equals(row.outputs())) {
-        parked.row(transitions.stepUpdated(row.id(), StepStatus.WAITING, context.ownOutputs, null, false,
-            context.attempt, context.startedAt));
+        parked.steps(run.book.with(transitions.stepUpdated(row, StepStatus.WAITING, context.ownOutputs, null, false,
+            context.attempt, context.startedAt)));
       }
       parked.row(jobs.scheduled(job.id(), park.after().toMillis(), db.dialect()))
           .event(JobEventType.STEP_WAITING, row.name(), running, park.reason());
@@ -398,17 +387,18 @@ final class StepRunner {
       Long dueIn = await.dueIn() == null ? null : await.dueIn().toMillis();
       boolean firstTime = status != JobStatus.AWAITING_USER;
       JobStatus from = status;
-      run.write(c -> {
-        if (row.status() != StepStatus.WAITING) {
-          transitions.updateStep(c, row.id(), StepStatus.WAITING, context.ownOutputs, null, false, context.attempt,
-              context.startedAt);
-        }
+      FencedWriter.Write waiting = new FencedWriter.Write();
+      if (row.status() != StepStatus.WAITING) {
+        waiting.steps(run.book.with(transitions.stepUpdated(row, StepStatus.WAITING, context.ownOutputs, null, false,
+            context.attempt, context.startedAt)));
+      }
+      run.write(waiting.after(c -> {
         if (firstTime) {
           transitions.move(c, job.id(), StatusTransitions.Move.awaitUser(from, dueIn, row.name(), await.message()));
         } else {
           jobs.park(c, job.id(), dueIn, db.dialect());
         }
-      });
+      }));
       run.lease.markReleased();
       status = JobStatus.AWAITING_USER;
       if (firstTime) {
@@ -424,20 +414,21 @@ final class StepRunner {
      */
     private void cancelJob(StepRecord at, StepRecord started, Decision.Request by, String reason) {
       JobStatus from = status;
-      run.write(c -> {
-        if (at != null) {
-          transitions.updateStep(c, at.id(), StepStatus.FAILED, at.outputs(), null, true, at.attempts(),
-              at.startedAt());
-        }
-        if (started != null) {
-          // its attempt never ran: its start, held on the job's row alone, is forgotten
-          jobs.forgetStartedStep(c, job.id());
-        }
+      FencedWriter.Write cancelled = new FencedWriter.Write();
+      if (at != null) {
+        cancelled.steps(run.book.with(transitions.stepUpdated(at, StepStatus.FAILED, at.outputs(), null, true,
+            at.attempts(), at.startedAt())));
+      }
+      if (started != null) {
+        // its attempt never ran: the step goes back to what it was before its start
+        cancelled.steps(run.book.with(started));
+      }
+      run.write(cancelled.after(c -> {
         journal.cancelled(c, job, at, by, reason);
         transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.CANCELLED, null,
             (at == null ? "cancelled" : "rejected at " + at.name()) + (by == null ? "" : " by " + by.actor())
                 + (reason == null ? "" : ": " + reason)));
-      });
+      }));
       run.lease.markReleased();
       metrics.jobEnded(job, JobStatus.CANCELLED);
       journal.ended(job, JobStatus.CANCELLED, null);
@@ -445,10 +436,13 @@ final class StepRunner {
 
     private void failJob(StepRecord row, Failure failure) {
       JobStatus from = status;
-      run.write(c -> {
+      FencedWriter.Write failed = new FencedWriter.Write();
+      if (row != null) {
+        failed.steps(run.book.with(transitions.stepUpdated(row, StepStatus.FAILED, row.outputs(), failure, true,
+            row.attempts(), row.startedAt())));
+      }
+      run.write(failed.after(c -> {
         if (row != null) {
-          transitions.updateStep(c, row.id(), StepStatus.FAILED, row.outputs(), failure, true, row.attempts(),
-              row.startedAt());
           jobs.appendEvent(c, job.id(), JobEventType.STEP_FAILED, row.name(), JobStatus.FAILED,
               failure.category().wireName() + " " + failure.code() + ": " + failure.message());
           journal.failed(c, job, row, failure);
@@ -458,7 +452,7 @@ final class StepRunner {
         if (job.phase() == JobPhase.UPDATE) {
           Database.execute(c, jobs.revisionEnded(job.id(), "failed"));
         }
-      });
+      }));
       run.lease.markReleased();
       metrics.jobEnded(job, JobStatus.FAILED);
       journal.ended(job, JobStatus.FAILED, failure);
@@ -486,8 +480,8 @@ final class StepRunner {
             "resumed: " + row.name() + " approved"));
         status = running;
       }
-      succeeded.row(transitions.stepUpdated(row.id(), StepStatus.SUCCEEDED, stepOutputs, null, true,
-              context.attempt, context.startedAt))
+      succeeded.steps(run.book.with(transitions.stepUpdated(row, StepStatus.SUCCEEDED, stepOutputs, null, true,
+              context.attempt, context.startedAt)))
           .event(JobEventType.STEP_SUCCEEDED, row.name(), running,
               approvedBy == null ? null : "approved by " + approvedBy.actor())
           .jobOutputs(Json.write(snapshot))
@@ -495,7 +489,7 @@ final class StepRunner {
       Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
       Instant nextStart = startNext ? Instant.now() : null;
       if (startNext) {
-        starting(succeeded, job, next, attemptOf(next), running, nextIntent, nextStart);
+        starting(succeeded, run.book, job, next, attemptOf(next), running, nextIntent, nextStart);
       } else if (next == null) {
         completing(succeeded, job, running, snapshot, workflow == null);
       }
@@ -526,14 +520,14 @@ final class StepRunner {
 
   /**
    * Adds a step's start (a new attempt, begun at {@code at}) with the intent it declared, and its history entry, to
-   * {@code write}. The start, and the part of the intent the step's row does not hold yet, are recorded on the job's
-   * row by the fence: durable before the step runs, at no write of the step's row.
+   * {@code write}: the step is running, the intent among its outputs, durable before the step runs.
    */
-  private FencedWriter.Write starting(FencedWriter.Write write, JobRecord job, StepRecord row, int attempt,
-      JobStatus running, Map<String, String> declared, Instant at) {
-    Map<String, String> unheld = new LinkedHashMap<>(declared);
-    unheld.entrySet().removeAll(row.outputs().entrySet());
-    return write.startedStep(row.id(), attempt, at, unheld)
+  private FencedWriter.Write starting(FencedWriter.Write write, StepBook book, JobRecord job, StepRecord row,
+      int attempt, JobStatus running, Map<String, String> declared, Instant at) {
+    Map<String, String> outputs = new LinkedHashMap<>(row.outputs());
+    outputs.putAll(declared);
+    return write.steps(book.with(transitions.stepUpdated(row, StepStatus.RUNNING, outputs, row.failure(), false,
+            attempt, at)))
         .event(JobEventType.STEP_STARTED, row.name(), running, "attempt " + attempt);
   }
 
@@ -546,6 +540,8 @@ final class StepRunner {
     private final Executor executor;
     private final Runnable ended;
     private FencedWriter.Write start;
+    /** The job's steps as this run's writes leave them. */
+    private StepBook book;
 
     Run(Lease lease, Executor executor, Runnable ended) {
       this.lease = lease;
@@ -553,8 +549,10 @@ final class StepRunner {
       this.ended = ended;
     }
 
-    void startWith(FencedWriter.Write start) {
+    /** The run's first write begins with {@code start} (null: nothing); {@code book} holds the job's steps. */
+    void startWith(FencedWriter.Write start, StepBook book) {
       this.start = start;
+      this.book = book;
     }
 
     void write(FencedWriter.Writes work) {
@@ -808,9 +806,7 @@ final class StepRunner {
 
     /** The step's row as this attempt leaves it: its outputs so far, the attempt and when it started. */
     StepRecord ended() {
-      return new StepRecord(row.id(), row.jobId(), row.phase(), row.index(), row.name(), row.status(), attempt,
-          row.permissions(), Map.copyOf(ownOutputs), row.failure(), row.startedAt() != null ? row.startedAt()
-          : startedAt, row.finishedAt(), row.templateStepId(), row.kind(), false);
+      return transitions.stepUpdated(row, row.status(), ownOutputs, row.failure(), false, attempt, startedAt);
     }
 
     private void requireRunning(String what) {
@@ -854,8 +850,8 @@ final class StepRunner {
       }
       ownOutputs.putAll(intent);
       Map<String, String> snapshot = Map.copyOf(ownOutputs);
-      run.write(FencedWriter.Write.rows(transitions.stepUpdated(row.id(), StepStatus.RUNNING, snapshot, null, false,
-          attempt, startedAt)));
+      run.write(new FencedWriter.Write().steps(run.book.with(transitions.stepUpdated(row, StepStatus.RUNNING,
+          snapshot, null, false, attempt, startedAt))));
     }
 
     @Override

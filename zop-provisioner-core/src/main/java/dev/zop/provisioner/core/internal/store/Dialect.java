@@ -23,12 +23,6 @@ public interface Dialect {
     return "23502".equals(e.getSQLState()); // SQL standard; H2 and PostgreSQL both report it
   }
 
-  /**
-   * A query for {@code columns} of the steps of {@code jobs} jobs, whose ids it binds in order, read from
-   * {@code from} (where the steps are {@code s}). Rows come in no particular order.
-   */
-  String stepsOfJobs(String columns, String from, int jobs);
-
   /** A claimed job id and the version the claimer must carry on every write. */
   record Claimed(String jobId, long version) {}
 

@@ -33,7 +33,8 @@ public final class EngineMigrations {
   public static void migrate(DataSource dataSource) {
     String carriedOver = legacyVersion(dataSource);
     var flyway = Flyway.configure(EngineMigrations.class.getClassLoader()).dataSource(dataSource)
-        .locations(LOCATION).javaMigrations(new V6__Job_rows_leave_room_for_updates()).table(HISTORY);
+        .locations(LOCATION).table(HISTORY)
+        .javaMigrations(new V6__Job_rows_leave_room_for_updates(), new V11__Steps_on_the_job_row());
     // a schema that already holds tables (a host application's) is no reason to refuse: the engine's history
     // starts empty at 0 there, or, for a store from before the move, at the version it had reached
     flyway.baselineOnMigrate(true).baselineVersion(carriedOver != null ? carriedOver : "0")

@@ -57,11 +57,6 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public String stepsOfJobs(String columns, String from, int jobs) {
-    return "SELECT " + columns + " FROM " + from + " WHERE s.job_id IN (" + Database.marks(jobs) + ")";
-  }
-
-  @Override
   public boolean isUniqueViolation(SQLException e) {
     return "23505".equals(e.getSQLState());
   }

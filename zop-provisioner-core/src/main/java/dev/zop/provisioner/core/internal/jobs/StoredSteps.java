@@ -1,0 +1,91 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.StepStatus;
+import dev.zop.provisioner.core.internal.store.Json;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A job's steps as its row stores them: one JSON array in {@code provisioning_jobs.steps}, in phase and index
+ * order (see {@code V11__Steps_on_the_job_row}). A step's write is then part of the fence's own update of the
+ * job's row, which a write makes anyway, rather than a row of its own.
+ */
+final class StoredSteps {
+  /** The order a job's steps are stored and read in: by phase (its wire name), then index. */
+  static final Comparator<StepRecord> ORDER = Comparator.comparing((StepRecord s) -> s.phase().wireName())
+      .thenComparingInt(StepRecord::index);
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Stored(String id, String phase, int index, String name, String status, int attempts,
+      List<String> permissions, Map<String, String> outputs, Failure failure, Instant startedAt, Instant finishedAt,
+      String templateStepId, String kind) {}
+
+  private static final ObjectWriter WRITER = Json.MAPPER.writerFor(new TypeReference<List<Stored>>() {});
+  private static final ObjectReader READER = Json.MAPPER.readerFor(new TypeReference<List<Stored>>() {});
+
+  private StoredSteps() {}
+
+  /** The JSON of {@code steps}, sorted into their stored order. */
+  static String write(List<StepRecord> steps) {
+    List<Stored> stored = new ArrayList<>(steps.size());
+    steps.stream().sorted(ORDER).forEach(s -> stored.add(new Stored(s.id().toString(), s.phase().wireName(),
+        s.index(), s.name(), s.status().wireName(), s.attempts(), s.permissions(), s.outputs(), s.failure(),
+        micros(s.startedAt()), micros(s.finishedAt()),
+        s.templateStepId() == null ? null : s.templateStepId().toString(), s.kind())));
+    try {
+      return WRITER.writeValueAsString(stored);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the steps of a job", e);
+    }
+  }
+
+  /** To the microsecond, as the database keeps its other times. */
+  private static Instant micros(Instant at) {
+    return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+  }
+
+  /** The steps of job {@code jobId} from their JSON; none for null. */
+  static List<StepRecord> read(String jobId, String json) {
+    if (json == null || json.equals("[]")) {
+      return new ArrayList<>();
+    }
+    List<Stored> stored;
+    try {
+      stored = READER.readValue(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the stored steps of job " + jobId + " are unreadable", e);
+    }
+    List<StepRecord> steps = new ArrayList<>(stored.size());
+    for (Stored s : stored) {
+      steps.add(new StepRecord(UUID.fromString(s.id()), jobId, JobPhase.fromWire(s.phase()), s.index(), s.name(),
+          StepStatus.fromWire(s.status()), s.attempts(), s.permissions() == null ? List.of() : s.permissions(),
+          s.outputs() == null ? Map.of() : new LinkedHashMap<>(s.outputs()), s.failure(), s.startedAt(),
+          s.finishedAt(), s.templateStepId() == null ? null : UUID.fromString(s.templateStepId()), s.kind()));
+    }
+    return steps;
+  }
+
+  /** {@code steps} with the step of {@code changed}'s id replaced by it. */
+  static List<StepRecord> with(List<StepRecord> steps, StepRecord changed) {
+    List<StepRecord> result = new ArrayList<>(steps);
+    for (int i = 0; i < result.size(); i++) {
+      if (result.get(i).id().equals(changed.id())) {
+        result.set(i, changed);
+        return result;
+      }
+    }
+    throw new IllegalArgumentException("job " + changed.jobId() + " has no step " + changed.id());
+  }
+}
