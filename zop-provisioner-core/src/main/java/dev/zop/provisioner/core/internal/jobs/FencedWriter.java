@@ -72,8 +72,10 @@ public final class FencedWriter {
     private final List<JobMove> moves = new ArrayList<>(1);
     /** The job's history entries, in order, written two to a row. */
     private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
-    /** The job's steps (JSON) as the write leaves them, written by the fence; or null when it changes none. */
-    private String steps;
+    /** The job's steps as the write leaves them, written by the fence; or null when it changes none. */
+    private List<StepRecord> steps;
+    /** {@link #steps} as JSON, once {@link #prepared}. */
+    private String stepsJson;
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -125,8 +127,18 @@ public final class FencedWriter {
      * the job's row, so a step's change writes no row of its own. A later call, or a later write's, wins.
      */
     Write steps(List<StepRecord> all) {
-      // written here, on the caller's thread, rather than by the thread that commits a shared transaction
-      steps = StoredSteps.write(all);
+      steps = all;
+      return this;
+    }
+
+    /**
+     * Turns the write's steps into the JSON its fence writes: once, on the caller's thread, rather than by the
+     * thread that commits a shared transaction (or once for each step the write changes).
+     */
+    private Write prepared() {
+      if (steps != null && stepsJson == null) {
+        stepsJson = StoredSteps.write(steps);
+      }
       return this;
     }
 
@@ -217,7 +229,7 @@ public final class FencedWriter {
       if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
       }
-      Pending mine = new Pending(lease, write, null);
+      Pending mine = new Pending(lease, write.prepared(), null);
       lanes.commit(mine);
       if (mine.failure != null) {
         throw mine.failure;
@@ -243,7 +255,7 @@ public final class FencedWriter {
       }
       lease.startWrite();
     }
-    lanes.commit(new Pending(lease, write, then));
+    lanes.commit(new Pending(lease, write.prepared(), then));
   }
 
   public boolean halted() {
@@ -334,8 +346,8 @@ public final class FencedWriter {
 
   private RowWrite fence(Pending p) {
     JobMove move = p.write.fenced();
-    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.steps)
-        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.steps);
+    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.stepsJson)
+        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.stepsJson);
   }
 
   /**

@@ -1,0 +1,56 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zop.provisioner.Failure;
+import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.StepStatus;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class StoredStepsTest {
+  private static final Instant STARTED = Instant.parse("2026-12-07T01:52:04.599167Z");
+
+  @Test
+  void everyFieldOfAStepComesBackAsWrittenInPhaseAndIndexOrder() {
+    Map<String, String> outputs = new LinkedHashMap<>();
+    outputs.put("vpc.id", "vpc-0001");
+    outputs.put("quote\"and\\slash", "line\nbreak");
+    StepRecord failed = new StepRecord(UUID.randomUUID(), "job-1", JobPhase.TEARDOWN, 0, "delete-vpc",
+        StepStatus.FAILED, 3, List.of("network:DeleteVpc"), outputs,
+        Failure.userAction("quota_exceeded", "no room", "ask for more", "https://console.example/quota"),
+        STARTED, STARTED.plusSeconds(5), UUID.randomUUID(), "approval");
+    StepRecord done = new StepRecord(UUID.randomUUID(), "job-1", JobPhase.CREATE, 1, "create-subnet",
+        StepStatus.SUCCEEDED, 1, List.of(), Map.of(), null, STARTED, STARTED.plusMillis(1), null, null);
+    StepRecord first = StepRecord.pending("job-1", JobPhase.CREATE, 0, "create-vpc", List.of("network:CreateVpc"));
+
+    String json = StoredSteps.write(List.of(failed, done, first));
+
+    assertThat(StoredSteps.read("job-1", json)).containsExactly(first, done, failed);
+  }
+
+  @Test
+  void timesAreKeptToTheMicrosecondAsTheDatabaseKeepsThem() {
+    StepRecord step = new StepRecord(UUID.randomUUID(), "job-1", JobPhase.CREATE, 0, "s", StepStatus.RUNNING, 1,
+        List.of(), Map.of(), null, STARTED.plusNanos(789), null, null, null);
+
+    assertThat(StoredSteps.read("job-1", StoredSteps.write(List.of(step))).get(0).startedAt()).isEqualTo(STARTED);
+  }
+
+  @Test
+  void aStepIsChangedInPlaceAndOnlyAStepOfTheJobCanBe() {
+    StepRecord first = StepRecord.pending("job-1", JobPhase.CREATE, 0, "a", List.of());
+    StepRecord second = StepRecord.pending("job-1", JobPhase.CREATE, 1, "b", List.of());
+    StepRecord running = new StatusTransitions(null, null).stepUpdated(second, StepStatus.RUNNING, Map.of("x", "y"),
+        null, false, 1, STARTED);
+
+    assertThat(StoredSteps.with(List.of(first, second), running)).containsExactly(first, running);
+    assertThatThrownBy(() -> StoredSteps.with(List.of(first), running))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(second.id().toString());
+  }
+}
