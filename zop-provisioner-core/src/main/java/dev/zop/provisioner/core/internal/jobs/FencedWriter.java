@@ -76,6 +76,8 @@ public final class FencedWriter {
     private List<StepRecord> steps;
     /** {@link #steps} as JSON, once {@link #prepared}. */
     private String stepsJson;
+    /** Milliseconds from now (by the database's clock) when the write leaves the job due again, unleased; or null. */
+    private Long dueInMillis;
     private Writes after = NOTHING;
 
     public static Write rows(RowWrite... writes) {
@@ -132,6 +134,20 @@ public final class FencedWriter {
     }
 
     /**
+     * Puts the job back in the queue, due in {@code millis} by the database's clock and unleased (a wait, a retry's
+     * backoff): in the fence's own update of the job's row when no status move rides there, else as a row write.
+     */
+    Write dueIn(long millis) {
+      dueInMillis = millis;
+      return this;
+    }
+
+    /** Whether the fence sets the job's due time, rather than a row write of its own. */
+    private boolean dueInFence() {
+      return dueInMillis != null && moves.isEmpty();
+    }
+
+    /**
      * Turns the write's steps into the JSON its fence writes: once, on the caller's thread, rather than by the
      * thread that commits a shared transaction (or once for each step the write changes).
      */
@@ -155,6 +171,9 @@ public final class FencedWriter {
       events.addAll(next.events);
       if (next.steps != null) {
         steps = next.steps;
+      }
+      if (next.dueInMillis != null) {
+        dueInMillis = next.dueInMillis;
       }
       after = then(after, next.after);
       if (next.jobOutputs != null) {
@@ -346,8 +365,11 @@ public final class FencedWriter {
 
   private RowWrite fence(Pending p) {
     JobMove move = p.write.fenced();
-    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.stepsJson)
-        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.stepsJson);
+    Long dueIn = p.write.dueInFence() ? p.write.dueInMillis : null;
+    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.stepsJson, dueIn,
+        db.dialect())
+        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.stepsJson, dueIn,
+            db.dialect());
   }
 
   /**
@@ -363,19 +385,23 @@ public final class FencedWriter {
   }
 
   /**
-   * A write's row writes after its fence: its rows, the moves that did not ride in the fence (each checked, in
-   * order), then its history entries.
+   * A write's row writes after its fence: the moves that did not ride in the fence (each checked, in order), its
+   * rows, its due time when the fence could not carry it, then its history entries.
    */
   private List<RowWrite> rows(Pending p) {
     Write write = p.write;
-    if (write.moves.size() <= 1 && write.events.isEmpty()) {
+    boolean dueAlone = write.dueInMillis != null && !write.dueInFence();
+    if (write.moves.size() <= 1 && write.events.isEmpty() && !dueAlone) {
       return write.rows;
     }
-    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + write.events.size());
+    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + write.events.size() + 1);
     if (write.moves.size() > 1) {
       write.moves.forEach(move -> rows.add(move.alone()));
     }
     rows.addAll(write.rows);
+    if (dueAlone) {
+      rows.add(jobs.scheduled(p.lease.jobId, write.dueInMillis, db.dialect()));
+    }
     rows.addAll(jobs.events(p.lease.jobId, write.events));
     return rows;
   }

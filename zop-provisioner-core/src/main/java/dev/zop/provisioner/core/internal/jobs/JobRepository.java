@@ -186,13 +186,15 @@ public final class JobRepository {
         rs -> stored(rs, 1), id.value());
   }
 
-  /** For workers: several jobs by id, in one query. */
-  List<JobRecord> findAnyOrg(Connection c, Collection<String> ids) throws SQLException {
+  /** For workers: several jobs by id with their steps, in one query (a claim's, or a run's that was handed one). */
+  List<LoadedJob> loadAnyOrg(Connection c, Collection<String> ids) throws SQLException {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return Database.query(c, "SELECT " + JOB_COLUMNS + " FROM provisioning_jobs WHERE id IN ("
-        + Database.marks(ids.size()) + ")", JobRepository::mapJob, ids.toArray());
+    int steps = JOB_COLUMNS.split(",").length + 1;
+    return Database.query(c, "SELECT " + JOB_COLUMNS + ", steps FROM provisioning_jobs WHERE id IN ("
+        + Database.marks(ids.size()) + ")", rs -> new LoadedJob(mapJob(rs),
+            StoredSteps.read(rs.getString(1), rs.getString(steps))), ids.toArray());
   }
 
   /** The job an idempotency key created, with the hash of the request that created it. */
@@ -251,18 +253,25 @@ public final class JobRepository {
 
   /**
    * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
-   * too when {@code outputsJson} is given, and its steps when {@code stepsJson} is (see {@link StoredSteps}). Everything else the transaction writes to the job happens after this,
-   * under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
+   * too when {@code outputsJson} is given, its steps when {@code stepsJson} is (see {@link StoredSteps}), and, with
+   * {@code dueInMillis}, putting it back in the queue as {@link #scheduled} does. Everything else the transaction
+   * writes to the job happens after this, under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
    * in it, guarded by the status it expects ({@code from}): one new version of the job's row rather than two.
    */
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
-      String stepsJson) {
-    // few statement texts (with a move or without), so that the fences of a shared transaction go as few batches
+      String stepsJson, Long dueInMillis, Dialect dialect) {
+    // few statement texts (with a move or without, due again or not), so that the fences of a shared transaction go
+    // as few batches
     StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
         + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
-    List<Object> args = new ArrayList<>(moveArgs.size() + 5);
+    List<Object> args = new ArrayList<>(moveArgs.size() + 6);
     args.add(text(outputsJson));
     args.add(text(stepsJson));
+    if (dueInMillis != null) {
+      sql.append(", next_run_at = ").append(dialect.nowPlusMillis())
+          .append(", lease_owner = NULL, lease_until = NULL");
+      args.add(dueInMillis);
+    }
     if (moveSet != null) {
       sql.append(", ").append(moveSet);
       args.addAll(moveArgs);

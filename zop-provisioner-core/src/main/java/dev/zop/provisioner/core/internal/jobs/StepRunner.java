@@ -104,14 +104,13 @@ final class StepRunner {
   }
 
   /**
-   * Reads the jobs just claimed, with their steps, in the claim's transaction: two queries for the whole claim
-   * rather than two for each job.
+   * Reads the jobs just claimed, with their steps, in the claim's transaction: one query for the whole claim rather
+   * than one for each job.
    */
   Map<String, LoadedJob> load(Connection c, List<String> jobIds) throws SQLException {
-    Map<String, List<StepRecord>> steps = jobs.steps(c, jobIds);
     Map<String, LoadedJob> loaded = new java.util.HashMap<>();
-    for (JobRecord job : jobs.findAnyOrg(c, jobIds)) {
-      loaded.put(job.id().value(), new LoadedJob(job, steps.getOrDefault(job.id().value(), List.of())));
+    for (LoadedJob job : jobs.loadAnyOrg(c, jobIds)) {
+      loaded.put(job.job().id().value(), job);
     }
     return loaded;
   }
@@ -121,8 +120,8 @@ final class StepRunner {
     Lease lease = run.lease;
     LoadedJob claimed = lease.takeClaimed();
     LoadedJob loaded = claimed != null ? claimed : db.read(c -> {
-      JobRecord found = jobs.findAnyOrg(c, lease.jobId);
-      return found == null ? null : new LoadedJob(found, jobs.steps(c, found.id()));
+      List<LoadedJob> found = jobs.loadAnyOrg(c, List.of(lease.jobId.value()));
+      return found.isEmpty() ? null : found.get(0);
     });
     // The claim's own read is the lease's by construction, even if a heartbeat has moved the version on since
     // (the job may wait in the pool's queue); a job read now must still have the lease's version.
@@ -309,7 +308,7 @@ final class StepRunner {
           long delay = retry.after().toMillis();
           run.write(new FencedWriter.Write().steps(run.book.with(transitions.stepUpdated(row, StepStatus.PENDING,
               context.ownOutputs, failure, false, attempt, context.startedAt)))
-              .row(jobs.scheduled(job.id(), delay, db.dialect()))
+              .dueIn(delay)
               .event(JobEventType.STEP_RETRYING, row.name(), running,
                   failure.code() + ": " + failure.message() + " (retrying in " + delay + " ms)"));
           lease.markReleased();
@@ -344,7 +343,7 @@ final class StepRunner {
         parked.steps(run.book.with(transitions.stepUpdated(row, StepStatus.WAITING, context.ownOutputs, null, false,
             context.attempt, context.startedAt)));
       }
-      parked.row(jobs.scheduled(job.id(), park.after().toMillis(), db.dialect()))
+      parked.dueIn(park.after().toMillis())
           .event(JobEventType.STEP_WAITING, row.name(), running, park.reason());
       run.writeThen(parked, failure -> {
         if (failure == null) {
