@@ -191,11 +191,13 @@ public final class JobRepository {
     if (ids.isEmpty()) {
       return List.of();
     }
-    int steps = JOB_COLUMNS.split(",").length + 1;
     return Database.query(c, "SELECT " + JOB_COLUMNS + ", steps FROM provisioning_jobs WHERE id IN ("
         + Database.marks(ids.size()) + ")", rs -> new LoadedJob(mapJob(rs),
-            StoredSteps.read(rs.getString(1), rs.getString(steps))), ids.toArray());
+            StoredSteps.read(rs.getString(1), rs.getString(STEPS_AFTER_JOB_COLUMNS))), ids.toArray());
   }
+
+  /** The position of {@code steps} when it follows the {@link #JOB_COLUMNS}. */
+  private static final int STEPS_AFTER_JOB_COLUMNS = JOB_COLUMNS.split(",").length + 1;
 
   /** The job an idempotency key created, with the hash of the request that created it. */
   Map.Entry<JobId, String> findByIdempotencyKey(Connection c, String orgId, String key) throws SQLException {
@@ -255,8 +257,9 @@ public final class JobRepository {
    * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
    * too when {@code outputsJson} is given, its steps when {@code stepsJson} is (see {@link StoredSteps}), and, with
    * {@code dueInMillis}, putting it back in the queue as {@link #scheduled} does. Everything else the transaction
-   * writes to the job happens after this, under the row lock it takes. A status move ({@code moveSet}: its SET clauses, with {@code moveArgs}) may ride
-   * in it, guarded by the status it expects ({@code from}): one new version of the job's row rather than two.
+   * writes to the job happens after this, under the row lock it takes. A status move ({@code moveSet}: its SET
+   * clauses, with {@code moveArgs}) may ride in it, guarded by the status it expects ({@code from}): one new version
+   * of the job's row rather than two.
    */
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
       String stepsJson, Long dueInMillis, Dialect dialect) {
