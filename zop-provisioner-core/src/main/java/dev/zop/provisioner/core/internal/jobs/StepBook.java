@@ -17,7 +17,7 @@ final class StepBook {
 
   /** Every step, with {@code changed} in place of the step with its id. */
   synchronized List<StepRecord> with(StepRecord changed) {
-    steps = List.copyOf(StoredSteps.with(steps, changed));
+    steps = StoredSteps.with(steps, changed);
     return steps;
   }
 }

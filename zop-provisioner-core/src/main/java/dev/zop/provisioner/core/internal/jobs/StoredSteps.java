@@ -14,7 +14,6 @@ import java.io.StringWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -112,19 +111,19 @@ final class StoredSteps {
     for (Stored s : stored) {
       steps.add(new StepRecord(UUID.fromString(s.id()), jobId, JobPhase.fromWire(s.phase()), s.index(), s.name(),
           StepStatus.fromWire(s.status()), s.attempts(), s.permissions() == null ? List.of() : s.permissions(),
-          s.outputs() == null ? Map.of() : new LinkedHashMap<>(s.outputs()), s.failure(), s.startedAt(),
+          s.outputs() == null ? Map.of() : s.outputs(), s.failure(), s.startedAt(),
           s.finishedAt(), s.templateStepId() == null ? null : UUID.fromString(s.templateStepId()), s.kind()));
     }
     return steps;
   }
 
-  /** {@code steps} with the step of {@code changed}'s id replaced by it. */
+  /** {@code steps} with the step of {@code changed}'s id replaced by it, as a list nobody can change. */
   static List<StepRecord> with(List<StepRecord> steps, StepRecord changed) {
-    List<StepRecord> result = new ArrayList<>(steps);
-    for (int i = 0; i < result.size(); i++) {
-      if (result.get(i).id().equals(changed.id())) {
-        result.set(i, changed);
-        return result;
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i).id().equals(changed.id())) {
+        StepRecord[] result = steps.toArray(StepRecord[]::new);
+        result[i] = changed;
+        return List.of(result);
       }
     }
     throw new IllegalArgumentException("job " + changed.jobId() + " has no step " + changed.id());
