@@ -126,8 +126,11 @@ class SharedDatabaseMigrationsTest {
    * same tables and rows, the history in Flyway's default table under its default constraint and index names,
    * and what the migrations written since the move (V5 on) added taken away again, as such a store never had it.
    */
-  private static void asBeforeTheMove(String url, String user, String password) throws SQLException {
+  private static void asBeforeTheMove(String url, String user, String password) throws Exception {
     String history = EngineMigrations.HISTORY;
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      EventsOnTheJobRowMigrationTest.asBeforeV12(c); // V12__Events_held_on_the_job_row
+    }
     try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
       // V11__Steps_on_the_job_row (these stores hold no job, so the steps' table comes back empty)
       s.execute("ALTER TABLE provisioning_jobs DROP COLUMN steps");
@@ -146,7 +149,7 @@ class SharedDatabaseMigrationsTest {
       s.execute("ALTER TABLE provisioning_jobs ADD COLUMN request_hash VARCHAR(64)");
       s.execute("ALTER TABLE provisioning_jobs ADD CONSTRAINT provisioning_jobs_idempotency"
           + " UNIQUE (org_id, idempotency_key)");
-      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9', '10', '11')");
+      s.execute("DELETE FROM \"" + history + "\" WHERE \"version\" IN ('5', '6', '7', '8', '9', '10', '11', '12')");
       s.execute("ALTER TABLE \"" + history + "\" RENAME TO \"flyway_schema_history\"");
       s.execute("ALTER TABLE \"flyway_schema_history\" RENAME CONSTRAINT \"" + history
           + "_pk\" TO \"flyway_schema_history_pk\"");
@@ -173,7 +176,8 @@ class SharedDatabaseMigrationsTest {
       assertThat(tableExists(db.url(), db.user(), db.password(), "flyway_schema_history")).isFalse();
       // the engine's history starts from a baseline at the version the old store had reached, then migrates on
       assertThat(history(db.url(), db.user(), db.password()))
-          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11");
+          .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11",
+              "SQL 12");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -195,7 +199,8 @@ class SharedDatabaseMigrationsTest {
     }
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
     assertThat(history(url, "sa", ""))
-        .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11");
+        .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11",
+            "SQL 12");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {

@@ -123,6 +123,7 @@ class StepsOnTheJobRowMigrationTest {
 
   /** Today's store in the layout V10 left: each job's steps back in rows of their own, V10's columns back. */
   private static void asBeforeV11(Connection c) throws Exception {
+    EventsOnTheJobRowMigrationTest.asBeforeV12(c);
     Map<String, String> stepsByJob = new LinkedHashMap<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, steps FROM provisioning_jobs")) {
       while (rs.next()) {

@@ -70,8 +70,10 @@ public final class FencedWriter {
     private final Map<RowWrite, Mismatch> checked = new IdentityHashMap<>();
     /** Status moves, in order: one rides in the fence; more each write the row again (see {@link #fenced}). */
     private final List<JobMove> moves = new ArrayList<>(1);
-    /** The job's history entries, in order, written two to a row. */
+    /** The job's history entries, in order, appended to those its row holds by the fence. */
     private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
+    /** {@link #events} as the lines the fence appends, once {@link #prepared}. */
+    private String eventLines;
     /** The job's steps as the write leaves them, written by the fence; or null when it changes none. */
     private List<StepRecord> steps;
     /** {@link #steps} as JSON, once {@link #prepared}. */
@@ -155,6 +157,9 @@ public final class FencedWriter {
       if (steps != null && stepsJson == null) {
         stepsJson = StoredSteps.write(steps);
       }
+      if (!events.isEmpty() && eventLines == null) {
+        eventLines = HeldEvents.lines(events, java.time.Instant.now());
+      }
       return this;
     }
 
@@ -209,12 +214,25 @@ public final class FencedWriter {
     final Write write;
     /** Null while the caller waits for the write itself. */
     final Settled then;
+    /**
+     * Whether the write also moves the entries its job's row holds into {@code job_events}: when, with its own,
+     * the lease counts {@link JobRepository#HOLD} of them.
+     */
+    final boolean flushesEvents;
     RuntimeException failure;
 
+    /** Made holding the lease's monitor, with no other write of it unsettled. */
     Pending(Lease lease, Write write, Settled then) {
       this.lease = lease;
       this.write = write;
       this.then = then;
+      this.flushesEvents = lease.heldEvents() + write.events.size() >= JobRepository.HOLD;
+    }
+
+    /** Called holding the lease's monitor once the write is durable. */
+    void written() {
+      lease.heldEvents(flushesEvents ? 0 : lease.heldEvents() + write.events.size());
+      lease.advanced();
     }
 
     @Override
@@ -253,7 +271,7 @@ public final class FencedWriter {
       if (mine.failure != null) {
         throw mine.failure;
       }
-      lease.advanced();
+      mine.written();
     }
     signals.changed(lease.jobId);
   }
@@ -267,14 +285,16 @@ public final class FencedWriter {
    * @throws LeaseLostException at once, and {@code then} is never told, when the lease is no longer held
    */
   public void writeThen(Lease lease, Write write, Settled then) {
+    Pending pending;
     synchronized (lease) {
       lease.awaitWrites();
       if (!lease.held() || halted.getAsBoolean()) {
         throw new LeaseLostException(lease.jobId);
       }
       lease.startWrite();
+      pending = new Pending(lease, write.prepared(), then);
     }
-    lanes.commit(new Pending(lease, write.prepared(), then));
+    lanes.commit(pending);
   }
 
   public boolean halted() {
@@ -366,10 +386,12 @@ public final class FencedWriter {
   private RowWrite fence(Pending p) {
     JobMove move = p.write.fenced();
     Long dueIn = p.write.dueInFence() ? p.write.dueInMillis : null;
-    return move == null ? jobs.fence(p.lease, p.write.jobOutputs, null, List.of(), null, p.write.stepsJson, dueIn,
-        db.dialect())
-        : jobs.fence(p.lease, p.write.jobOutputs, move.set(), move.args(), move.from(), p.write.stepsJson, dueIn,
-            db.dialect());
+    Write w = p.write;
+    return move == null
+        ? jobs.fence(p.lease, w.jobOutputs, null, List.of(), null, w.stepsJson, w.eventLines, w.events.size(), dueIn,
+            db.dialect())
+        : jobs.fence(p.lease, w.jobOutputs, move.set(), move.args(), move.from(), w.stepsJson, w.eventLines,
+            w.events.size(), dueIn, db.dialect());
   }
 
   /**
@@ -386,15 +408,16 @@ public final class FencedWriter {
 
   /**
    * A write's row writes after its fence: the moves that did not ride in the fence (each checked, in order), its
-   * rows, its due time when the fence could not carry it, then its history entries.
+   * rows, its due time when the fence could not carry it, then, when it is time, the move of its job's held history
+   * entries into {@code job_events} (its own among them: the fence appended them).
    */
   private List<RowWrite> rows(Pending p) {
     Write write = p.write;
     boolean dueAlone = write.dueInMillis != null && !write.dueInFence();
-    if (write.moves.size() <= 1 && write.events.isEmpty() && !dueAlone) {
+    if (write.moves.size() <= 1 && !p.flushesEvents && !dueAlone) {
       return write.rows;
     }
-    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + write.events.size() + 1);
+    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + 3);
     if (write.moves.size() > 1) {
       write.moves.forEach(move -> rows.add(move.alone()));
     }
@@ -402,7 +425,9 @@ public final class FencedWriter {
     if (dueAlone) {
       rows.add(jobs.scheduled(p.lease.jobId, write.dueInMillis, db.dialect()));
     }
-    rows.addAll(jobs.events(p.lease.jobId, write.events));
+    if (p.flushesEvents) {
+      rows.addAll(jobs.flushed(p.lease.jobId, 1));
+    }
     return rows;
   }
 
@@ -414,7 +439,7 @@ public final class FencedWriter {
     }
     synchronized (p.lease) {
       if (failure == null) {
-        p.lease.advanced();
+        p.written();
       }
       p.lease.endWrite();
       try {

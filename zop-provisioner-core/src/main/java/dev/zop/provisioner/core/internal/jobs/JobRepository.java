@@ -39,8 +39,8 @@ public final class JobRepository {
   /** Formatted with: more columns, the organisation's value, the version, more values. */
   private static final String INSERT_JOB_TEMPLATE = "INSERT INTO provisioning_jobs (id, org_id, space_id, job_type, kind,"
       + " name, tags, provider, cloud_account_id, region, spec, status, phase, outputs, failure, created_by,"
-      + " created_at, updated_at, next_run_at, version, trace_parent, steps%s)"
-      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, %d, ?, ?%s)";
+      + " created_at, updated_at, next_run_at, version, trace_parent, steps, held_events, held_count, last_event%s)"
+      + " VALUES (?, %s, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, %d, ?, ?, ?, ?, ?%s)";
   /** The job's organisation taken from its space's row, found only while the space is active (org_id is NOT NULL). */
   private static final String ORG_WHILE_SPACE_ACTIVE =
       "(SELECT s.org_id FROM deployment_spaces s WHERE s.id = ? AND s.org_id = ? AND s.status = ?)";
@@ -55,11 +55,13 @@ public final class JobRepository {
 
   public void insert(Connection c, JobRecord job, String idempotencyKey, String requestHash, List<StepRecord> steps)
       throws SQLException {
-    Database.executeBatched(c, inserts(asWritten(job), idempotencyKey, requestHash, steps, false, null, null));
+    Database.executeBatched(c, inserts(asWritten(job), idempotencyKey, requestHash, steps, List.of(), false, null,
+        null));
   }
 
   /**
-   * The inserts of a new job: its row (as {@link #asWritten} gives it, with its steps) and its idempotency key (when
+   * The inserts of a new job: its row (as {@link #asWritten} gives it, with its steps and the first entries of its
+   * history, held on it as {@link #appended} holds them) and its idempotency key (when
    * given), in an order {@link Database#executeBatched} keeps. A second job with the same key fails on the key's
    * primary key.
    *
@@ -71,7 +73,7 @@ public final class JobRepository {
    * if claimed at once ({@code job.version()} must say so).
    */
   List<RowWrite> inserts(StoredJob job, String idempotencyKey, String requestHash, List<StepRecord> steps,
-      boolean whileSpaceActive, LeaseAtSubmit lease, dev.zop.provisioner.core.internal.store.Dialect dialect) {
+      List<NewEvent> events, boolean whileSpaceActive, LeaseAtSubmit lease, dev.zop.provisioner.core.internal.store.Dialect dialect) {
     if (job.version() != (lease == null ? 0 : LEASED_AT_SUBMIT_VERSION)) {
       throw new IllegalArgumentException("a new job's row is written at version 0, or "
           + LEASED_AT_SUBMIT_VERSION + " when leased; not " + job.version());
@@ -87,7 +89,8 @@ public final class JobRepository {
     args.addAll(java.util.Arrays.asList(job.spaceId(), job.jobType(), job.kind(), job.name(), job.tags(),
         job.provider(), job.accountId(), job.region(), job.spec(), job.status(), job.phase(), job.outputs(),
         job.failure(), job.createdBy(), job.createdAt(), job.updatedAt(), job.traceParent(),
-        StoredSteps.write(steps)));
+        StoredSteps.write(steps), events.isEmpty() ? Database.NULL_TEXT : HeldEvents.lines(events, job.createdAt()),
+        events.size(), events.size()));
     String insert = whileSpaceActive ? INSERT_JOB_WHILE_SPACE_ACTIVE : INSERT_JOB;
     if (lease != null) {
       insert = INSERT_JOB_TEMPLATE.formatted(", lease_owner, lease_until", whileSpaceActive ? ORG_WHILE_SPACE_ACTIVE
@@ -191,9 +194,10 @@ public final class JobRepository {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return Database.query(c, "SELECT " + JOB_COLUMNS + ", steps FROM provisioning_jobs WHERE id IN ("
+    return Database.query(c, "SELECT " + JOB_COLUMNS + ", steps, held_count FROM provisioning_jobs WHERE id IN ("
         + Database.marks(ids.size()) + ")", rs -> new LoadedJob(mapJob(rs),
-            StoredSteps.read(rs.getString(1), rs.getString(STEPS_AFTER_JOB_COLUMNS))), ids.toArray());
+            StoredSteps.read(rs.getString(1), rs.getString(STEPS_AFTER_JOB_COLUMNS)),
+            rs.getInt(STEPS_AFTER_JOB_COLUMNS + 1)), ids.toArray());
   }
 
   /** The position of {@code steps} when it follows the {@link #JOB_COLUMNS}. */
@@ -255,21 +259,28 @@ public final class JobRepository {
 
   /**
    * The fencing write: bumps the job's version if it still is the lease's (one row updated), setting its outputs
-   * too when {@code outputsJson} is given, its steps when {@code stepsJson} is (see {@link StoredSteps}), and, with
+   * too when {@code outputsJson} is given, its steps when {@code stepsJson} is (see {@link StoredSteps}), appending
+   * {@code eventCount} history entries ({@code eventLines}, see {@link #appended}) when there are any, and, with
    * {@code dueInMillis}, putting it back in the queue as {@link #scheduled} does. Everything else the transaction
    * writes to the job happens after this, under the row lock it takes. A status move ({@code moveSet}: its SET
    * clauses, with {@code moveArgs}) may ride in it, guarded by the status it expects ({@code from}): one new version
    * of the job's row rather than two.
    */
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
-      String stepsJson, Long dueInMillis, Dialect dialect) {
+      String stepsJson, String eventLines, int eventCount, Long dueInMillis, Dialect dialect) {
     // few statement texts (with a move or without, due again or not), so that the fences of a shared transaction go
     // as few batches
     StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
         + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
-    List<Object> args = new ArrayList<>(moveArgs.size() + 6);
+    List<Object> args = new ArrayList<>(moveArgs.size() + 9);
     args.add(text(outputsJson));
     args.add(text(stepsJson));
+    if (eventCount > 0) {
+      sql.append(", ").append(APPEND_SET);
+      args.add(eventLines);
+      args.add(eventCount);
+      args.add(eventCount);
+    }
     if (dueInMillis != null) {
       sql.append(", next_run_at = ").append(dialect.nowPlusMillis())
           .append(", lease_owner = NULL, lease_until = NULL");
@@ -352,118 +363,147 @@ public final class JobRepository {
         id.value(), actor, phase, stepName, Json.failureJson(previous));
   }
 
+  /**
+   * Appends an entry to the job's history outside a fenced write: on its row, as a fence does (see
+   * {@link #appended}), then into {@code job_events} with the others held there if that makes {@link #HOLD}.
+   */
   public void appendEvent(Connection c, JobId id, JobEventType type, String stepName, JobStatus status, String message)
       throws SQLException {
-    Database.execute(c, event(id, type, stepName, status, message));
+    Database.execute(c, appended(id, List.of(new NewEvent(type, stepName, status, message))));
+    for (RowWrite flush : flushed(id, HOLD)) {
+      Database.execute(c, flush);
+    }
   }
 
   /** An entry of a job's history not yet written: its job is the one whose write carries it. */
   record NewEvent(JobEventType type, String stepName, JobStatus status, String message) {}
 
   /**
-   * One row holds one event or two of the same job written in one transaction: a step's success and the next
-   * step's start, say, cost one row rather than two. Its events are numbered {@code 2 × seq} and
-   * {@code 2 × seq + 1}, so the numbers still grow with every event and a watcher resumes after any of them.
+   * How many of a job's latest history entries its row holds at most before they are written as one row of
+   * {@code job_events}: a step's transition then writes the job's row alone, and the history costs a row every
+   * {@code HOLD} entries rather than one or two a step. The bound keeps the job's row, which every write of the job
+   * rewrites, small.
    */
-  private static final String EVENT_INSERT = "INSERT INTO job_events (job_id, event_type, step_name, status,"
-      + " message, then_type, then_step_name, then_status, then_message, created_at)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
+  static final int HOLD = 16;
 
-  private static final String EVENT_COLUMNS = "seq, job_id, event_type, step_name, status, message, created_at,"
-      + " then_type, then_step_name, then_status, then_message";
+  /** The SET clauses that append entries to a job's row; parameters: their lines, and how many there are, twice. */
+  static final String APPEND_SET = "held_events = COALESCE(held_events, '') || ?, held_count = held_count + ?,"
+      + " last_event = last_event + ?";
 
-  /** The insert of one history entry, to run in a batch with others. */
-  RowWrite event(JobId id, JobEventType type, String stepName, JobStatus status, String message) {
-    return new RowWrite(EVENT_INSERT, id.value(), type, text(stepName), status, text(message), Database.NULL_TEXT,
-        Database.NULL_TEXT, Database.NULL_TEXT, Database.NULL_TEXT);
-  }
-
-  /** The inserts of a transaction's history entries of one job, in order, two to a row. */
-  List<RowWrite> events(JobId id, List<NewEvent> events) {
-    List<RowWrite> rows = new ArrayList<>((events.size() + 1) / 2);
-    for (int i = 0; i < events.size(); i += 2) {
-      NewEvent first = events.get(i);
-      if (i + 1 == events.size()) {
-        rows.add(event(id, first.type(), first.stepName(), first.status(), first.message()));
-      } else {
-        NewEvent then = events.get(i + 1);
-        rows.add(new RowWrite(EVENT_INSERT, id.value(), first.type(), text(first.stepName()), first.status(),
-            text(first.message()), then.type(), text(then.stepName()), then.status(), text(then.message())));
-      }
-    }
-    return rows;
-  }
-
-  /** Rows of {@code job_events} as read: each with its own sequence number and the one or two events it holds. */
-  record EventRow(long seq, List<JobEvent> events) {}
-
-  /** The first event number of a row (its second, when it has one, is the next number). */
-  static long firstEventNumber(long rowSeq) {
-    return rowSeq * 2;
-  }
-
-  /** The row holding event number {@code eventSeq}. */
-  static long rowOf(long eventSeq) {
-    return Math.floorDiv(eventSeq, 2);
+  /**
+   * Appends entries to the job's history on its row, numbered on from its last: the database concatenates them,
+   * under the row's lock, so writers of one job need not know each other's (see {@link HeldEvents}).
+   */
+  RowWrite appended(JobId id, List<NewEvent> events) {
+    return new RowWrite("UPDATE provisioning_jobs SET " + APPEND_SET + " WHERE id = ?",
+        HeldEvents.lines(events, java.time.Instant.now()), events.size(), events.size(), id.value());
   }
 
   /**
-   * A job's event rows holding events numbered after {@code afterSeq}, at most {@code limit} rows, oldest first;
-   * the first may also hold the event numbered {@code afterSeq} itself.
+   * The writes that move the entries the job's row holds into one {@code job_events} row, when it holds at least
+   * {@code atLeast} (else they touch nothing). Under the lock of an earlier write of the row in the same
+   * transaction, the two see the same entries.
    */
-  List<EventRow> eventRows(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
-    return Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events WHERE job_id = ? AND seq >= ?"
-        + " ORDER BY seq LIMIT ?", JobRepository::mapEventRow, id.value(), Math.max(0, rowOf(afterSeq)), limit);
+  List<RowWrite> flushed(JobId id, int atLeast) {
+    return List.of(
+        new RowWrite("INSERT INTO job_events (job_id, last_number, events, created_at) SELECT id, last_event,"
+            + " held_events, CURRENT_TIMESTAMP FROM provisioning_jobs WHERE id = ? AND held_count >= ?",
+            id.value(), atLeast),
+        new RowWrite("UPDATE provisioning_jobs SET held_events = NULL, held_count = 0"
+            + " WHERE id = ? AND held_count >= ?", id.value(), atLeast));
   }
 
-  /** A job's events numbered after {@code afterSeq}, oldest first. */
+  /** A job's entries still held on its row: the number of the last, and their lines (null when none). */
+  record Held(long lastEvent, String lines) {
+    List<JobEvent> events(JobId job) {
+      return HeldEvents.read(job, lastEvent, lines);
+    }
+  }
+
+  /** The held entries of these jobs, by job; a job that is gone has none. */
+  Map<JobId, Held> held(Connection c, Collection<JobId> ids) throws SQLException {
+    Map<JobId, Held> held = new java.util.HashMap<>();
+    if (ids.isEmpty()) {
+      return held;
+    }
+    for (Map.Entry<JobId, Held> row : Database.query(c, "SELECT id, last_event, held_events FROM provisioning_jobs"
+        + " WHERE id IN (" + Database.marks(ids.size()) + ")",
+        rs -> Map.entry(JobId.of(rs.getString(1)), new Held(rs.getLong(2), rs.getString(3))),
+        ids.stream().map(JobId::value).toArray())) {
+      held.put(row.getKey(), row.getValue());
+    }
+    return held;
+  }
+
+  /** The number of each of these jobs' last event, by job; a job that is gone has none. */
+  Map<JobId, Long> lastEvents(Connection c, Collection<JobId> ids) throws SQLException {
+    Map<JobId, Long> last = new java.util.HashMap<>();
+    if (ids.isEmpty()) {
+      return last;
+    }
+    for (Map.Entry<JobId, Long> row : Database.query(c, "SELECT id, last_event FROM provisioning_jobs WHERE id IN ("
+        + Database.marks(ids.size()) + ")", rs -> Map.entry(JobId.of(rs.getString(1)), rs.getLong(2)),
+        ids.stream().map(JobId::value).toArray())) {
+      last.put(row.getKey(), row.getValue());
+    }
+    return last;
+  }
+
+  private static final String EVENT_COLUMNS = "seq, job_id, event_type, step_name, status, message, created_at,"
+      + " then_type, then_step_name, then_status, then_message, last_number, events";
+
+  /**
+   * A job's events numbered after {@code afterSeq}, oldest first, at most {@code limit}: those of its
+   * {@code job_events} rows, then those its row still holds. The row is read first: entries a write moves from it
+   * into {@code job_events} in between are then found there, so none is missed (and one found twice is kept once).
+   */
   List<JobEvent> events(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
+    Held held = held(c, List.of(id)).get(id);
     List<JobEvent> events = new ArrayList<>();
-    for (EventRow row : eventRows(c, id, afterSeq, limit)) {
-      for (JobEvent event : row.events()) {
-        if (event.seq() > afterSeq && events.size() < limit) {
+    if (held == null || held.lastEvent() <= afterSeq) {
+      return events;
+    }
+    long last = afterSeq;
+    for (List<JobEvent> row : Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events"
+        + " WHERE job_id = ? AND last_number > ? ORDER BY last_number LIMIT ?", JobRepository::mapEventRow,
+        id.value(), afterSeq, limit)) {
+      for (JobEvent event : row) {
+        if (event.seq() > last && events.size() < limit) {
           events.add(event);
+          last = event.seq();
         }
+      }
+    }
+    for (JobEvent event : held.events(id)) {
+      if (event.seq() > last && events.size() < limit) {
+        events.add(event);
+        last = event.seq();
       }
     }
     return events;
   }
 
-  /** Every job's event rows after row {@code afterRow}, oldest first: the tail a watcher of many jobs follows. */
-  List<EventRow> eventRowsAfter(Connection c, long afterRow, int limit) throws SQLException {
-    return Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events WHERE seq > ? ORDER BY seq LIMIT ?",
-        JobRepository::mapEventRow, afterRow, limit);
-  }
-
-  /** The event rows with these sequence numbers that exist now, oldest first. */
-  List<EventRow> eventRowsNumbered(Connection c, List<Long> rowSeqs) throws SQLException {
-    if (rowSeqs.isEmpty()) {
-      return List.of();
-    }
-    return Database.query(c, "SELECT " + EVENT_COLUMNS
-        + " FROM job_events WHERE seq IN (" + String.join(", ", java.util.Collections.nCopies(rowSeqs.size(), "?"))
-        + ") ORDER BY seq", JobRepository::mapEventRow, rowSeqs.toArray());
-  }
-
-  /** The highest event row number written so far; 0 when there is none. */
-  long lastEventRow(Connection c) throws SQLException {
-    Long last = Database.queryOne(c, "SELECT MAX(seq) FROM job_events", rs -> rs.getLong(1));
-    return last == null ? 0 : last;
-  }
-
-  private static EventRow mapEventRow(ResultSet rs) throws SQLException {
+  /**
+   * The events of a {@code job_events} row: the entries it took from its job's row ({@code events}), or, in a row
+   * written before they were held there (V12), one event or two numbered {@code 2 × seq} and {@code 2 × seq + 1}.
+   */
+  private static List<JobEvent> mapEventRow(ResultSet rs) throws SQLException {
     long seq = rs.getLong(1);
     JobId job = JobId.of(rs.getString(2));
+    String lines = rs.getString(13);
+    if (lines != null) {
+      return HeldEvents.read(job, rs.getLong(12), lines);
+    }
     java.time.Instant at = Database.instant(rs, 7);
-    JobEvent first = new JobEvent(job, firstEventNumber(seq), JobEventType.fromWire(rs.getString(3)),
+    JobEvent first = new JobEvent(job, seq * 2, JobEventType.fromWire(rs.getString(3)),
         rs.getString(4), JobStatus.fromWire(rs.getString(5)), rs.getString(6), at);
     String thenType = rs.getString(8);
     if (thenType == null) {
-      return new EventRow(seq, List.of(first));
+      return List.of(first);
     }
-    JobEvent then = new JobEvent(job, firstEventNumber(seq) + 1, JobEventType.fromWire(thenType), rs.getString(9),
+    JobEvent then = new JobEvent(job, seq * 2 + 1, JobEventType.fromWire(thenType), rs.getString(9),
         JobStatus.fromWire(rs.getString(10)), rs.getString(11), at);
-    return new EventRow(seq, List.of(first, then));
+    return List.of(first, then);
   }
 
   /** A text that may be null, bound as text either way so that a batch's rows keep one parameter type. */

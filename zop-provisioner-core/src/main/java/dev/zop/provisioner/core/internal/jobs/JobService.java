@@ -318,21 +318,22 @@ public final class JobService {
           JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
           leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
       JobRepository.StoredJob row = JobRepository.asWritten(job);
-      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(row, key, hash, rows, true,
-          leased == null ? null : leased.leaseAtSubmit(), db.dialect()));
-      inserts.add(jobs.event(id, JobEventType.SUBMITTED, null, JobStatus.PENDING,
+      List<JobRepository.NewEvent> events = new ArrayList<>();
+      events.add(new JobRepository.NewEvent(JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
       // what the plan warned of stays with the job, for whoever submitted without planning
       for (dev.zop.provisioner.PlanWarning warning : target.driver.warnings(spec)) {
-        inserts.add(jobs.event(id, JobEventType.WARNING, null, JobStatus.PENDING,
+        events.add(new JobRepository.NewEvent(JobEventType.WARNING, null, JobStatus.PENDING,
             warning.message() + " (" + warning.code() + ")"));
       }
+      List<RowWrite> inserts = jobs.inserts(row, key, hash, rows, events, true,
+          leased == null ? null : leased.leaseAtSubmit(), db.dialect());
       // reads nothing inside its transaction, so concurrent submits share commits
       submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
       submitted = view(job, rows);
       // the run's own copy, parsed from the row as written, as a claim's read gives it: nothing it holds is shared
-      written = leased == null ? null : new LoadedJob(row.parse(), List.copyOf(rows));
+      written = leased == null ? null : new LoadedJob(row.parse(), List.copyOf(rows), events.size());
     } catch (dev.zop.provisioner.core.internal.store.StoreException e) {
       unreserve(leased);
       if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {

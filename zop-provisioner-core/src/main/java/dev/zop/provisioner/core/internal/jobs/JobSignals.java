@@ -14,6 +14,12 @@ final class JobSignals {
   private final Object monitor = new Object();
   private long generation;
   private final Map<JobId, Set<JobWaiter>> waiters = new ConcurrentHashMap<>();
+  /** Told of every job this engine changes, before the generation waiters wake; one at most (the watch hub). */
+  private volatile java.util.function.Consumer<JobId> jobChanges = job -> { };
+
+  void onJobChanged(java.util.function.Consumer<JobId> listener) {
+    jobChanges = listener;
+  }
 
   /** Something changed; wakes the generation waiters only. */
   void changed() {
@@ -24,6 +30,7 @@ final class JobSignals {
   }
 
   void changed(JobId job) {
+    jobChanges.accept(job);
     changed();
     Set<JobWaiter> forJob = waiters.get(job);
     if (forJob != null) {

@@ -14,6 +14,11 @@ public final class Lease {
   private boolean released;
   /** A write queued without its caller waiting (the fenced writer's {@code writeThen}) is not yet settled. */
   private boolean writing;
+  /**
+   * How many history entries the job's row holds, as far as this lease knows: what its run read, and its writes'
+   * since (see {@link JobRepository#HOLD}). Writes outside the lease may add some; never fewer.
+   */
+  private int heldEvents;
   /** The job and its steps as read in the claim's own transaction; taken once by the run. */
   private LoadedJob claimed;
 
@@ -33,6 +38,15 @@ public final class Lease {
     LoadedJob loaded = claimed;
     claimed = null;
     return loaded;
+  }
+
+  int heldEvents() {
+    return heldEvents;
+  }
+
+  /** Called holding this lease's monitor, or before any write of it. */
+  void heldEvents(int count) {
+    heldEvents = count;
   }
 
   long version() {

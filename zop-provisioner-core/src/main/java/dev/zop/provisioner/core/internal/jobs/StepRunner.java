@@ -128,6 +128,7 @@ final class StepRunner {
     if (loaded == null || (claimed == null && loaded.job().version() != lease.version())) {
       return false;
     }
+    lease.heldEvents(loaded.heldEvents());
     JobRecord job = loaded.job();
     List<StepRecord> all = loaded.steps();
     Workflow workflow = job.jobType() == JobType.PROVISIONING ? null : workflows.open(job, all);

@@ -7,8 +7,8 @@ import dev.zop.provisioner.Subscription;
 import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,22 +20,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers job events to watchers. One thread serves every watch, reading the database (so events written by other
- * engines arrive too), woken early by local writes. A new watch first catches up on its job's events; from then
- * on every watch is served from one read of the event log's tail a round, however many jobs are watched, each
- * event handed to the watchers of its job. An event row's sequence number is given when it is inserted (its one or
- * two events are numbered from it, see {@link JobRepository#firstEventNumber}), and transactions commit in their
- * own order: a row number the tail skipped may belong to a transaction not yet committed, so it is looked for again
- * each round for {@link #GAP_MILLIS} (a number a rolled-back insert took never comes).
- * A job's own events commit in order (one writer holds a job at a time), so a watcher never misses one for another.
+ * Delivers job events to watchers. One thread serves every watch, reading the database, so events written by other
+ * engines arrive too. A job's latest events are held on its row (see {@link JobRepository#HOLD}), so a round reads
+ * the rows of watched jobs: those this engine just changed (it is told of each), those of new watches, and, every
+ * {@link #REFRESH_ALL_MILLIS}, every watched job's, for the changes other engines made. Each such job is read once
+ * however many watch it; its events come from its row when the row holds all those its watchers have not had, and
+ * from {@code job_events} as well when it does not. A job's events are numbered one after another, so a watcher
+ * never receives one twice, nor misses one.
  */
 final class WatchHub implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
+  /** Jobs read in one query, and events read for one job in one query, at most. */
   private static final int BATCH = 500;
-  /** How long a skipped sequence number is looked for before it counts as a rolled-back insert's. */
-  static final long GAP_MILLIS = 30_000;
-  /** The skipped numbers kept at most (the oldest go first), and looked for in one read. */
-  private static final int MAX_GAPS = 1_000;
+  /**
+   * How often every watched job's row is read for events this engine was not told of (other engines' writes): a
+   * read of one narrow column a watched job, where telling them apart by a shared log would cost every write a row.
+   */
+  static final long REFRESH_ALL_MILLIS = 1_000;
   /**
    * The jobs of new watches caught up in one round, at most: thousands of streams opening at once would otherwise
    * hold every other watcher's events for as long as their reads take.
@@ -46,7 +47,12 @@ final class WatchHub implements AutoCloseable {
   private final JobRepository jobs;
   private final JobSignals signals;
   private final long pollMillis;
-  private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
+  /** The watches of each watched job. */
+  private final Map<JobId, Set<Watch>> watches = new ConcurrentHashMap<>();
+  /** Watched jobs this engine changed since the last round. */
+  private final Set<JobId> changed = ConcurrentHashMap.newKeySet();
+  /** Jobs of watches not yet caught up with what was recorded before them. */
+  private final Set<JobId> fresh = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "zop-watch");
@@ -54,24 +60,33 @@ final class WatchHub implements AutoCloseable {
         return t;
       });
   private volatile boolean started;
-  /** The highest event row number the tail has read; -1 until the first round. Only the hub's thread uses it. */
-  private long tail = -1;
-  /** Event row numbers the tail skipped, with when they were first missed (millis), oldest first. */
-  private final Map<Long, Long> gaps = new LinkedHashMap<>();
 
   WatchHub(Database db, JobRepository jobs, JobSignals signals, Duration poll) {
     this.db = db;
     this.jobs = jobs;
     this.signals = signals;
     this.pollMillis = poll.toMillis();
+    signals.onJobChanged(job -> {
+      if (watches.containsKey(job)) {
+        changed.add(job);
+      }
+    });
   }
 
   Subscription watch(JobId id, JobEventListener listener) {
-    Watch watch = new Watch(id, listener);
-    watches.add(watch);
+    Watch watch = new Watch(listener);
+    watches.compute(id, (job, all) -> {
+      Set<Watch> set = all == null ? ConcurrentHashMap.newKeySet() : all;
+      set.add(watch);
+      return set;
+    });
+    fresh.add(id);
     startOnce();
-    signals.changed(id); // deliver what is already recorded without waiting for the next poll
-    return () -> watches.remove(watch);
+    signals.changed(); // deliver what is already recorded without waiting for the next poll
+    return () -> watches.computeIfPresent(id, (job, all) -> {
+      all.remove(watch);
+      return all.isEmpty() ? null : all;
+    });
   }
 
   private synchronized void startOnce() {
@@ -83,26 +98,24 @@ final class WatchHub implements AutoCloseable {
 
   private void loop() {
     long seen = signals.generation();
+    long allReadAt = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(REFRESH_ALL_MILLIS);
     while (!thread.isShutdown()) {
+      boolean morePending = false;
       try {
-        if (tail < 0) {
-          // a little way back: an event numbered before the start whose transaction commits after it is read
-          tail = Math.max(0, db.read(jobs::lastEventRow) - BATCH);
-        }
-        // a new watch reads its job's events so far, once; one read per job however many watch it
-        Map<JobId, List<Watch>> fresh = new HashMap<>();
-        for (Watch watch : watches) {
-          if (!watch.caughtUp && (fresh.size() < CATCH_UPS_PER_ROUND || fresh.containsKey(watch.jobId))) {
-            fresh.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
-          }
-        }
-        fresh.forEach(this::catchUp);
-        followTail();
-        if (fresh.size() == CATCH_UPS_PER_ROUND) {
-          continue; // more new watches wait: the next round starts at once
+        Set<JobId> due = new LinkedHashSet<>();
+        take(changed, due, Integer.MAX_VALUE);
+        take(fresh, due, CATCH_UPS_PER_ROUND);
+        morePending = !fresh.isEmpty();
+        read(due);
+        if (System.nanoTime() - allReadAt >= TimeUnit.MILLISECONDS.toNanos(REFRESH_ALL_MILLIS)) {
+          allReadAt = System.nanoTime();
+          readChangedElsewhere();
         }
       } catch (RuntimeException e) {
         LOG.warn("reading job events failed; will retry", e);
+      }
+      if (morePending) {
+        continue; // more new watches wait: the next round starts at once
       }
       try {
         seen = signals.awaitChange(seen, pollMillis);
@@ -112,79 +125,91 @@ final class WatchHub implements AutoCloseable {
     }
   }
 
-  private void catchUp(JobId jobId, List<Watch> watchers) {
-    long from = Long.MAX_VALUE;
-    for (Watch watch : watchers) {
-      from = Math.min(from, watch.lastSeq);
+  private static void take(Set<JobId> from, Set<JobId> into, int most) {
+    Iterator<JobId> it = from.iterator();
+    for (int taken = 0; taken < most && it.hasNext(); taken++) {
+      into.add(it.next());
+      it.remove();
     }
-    List<JobRepository.EventRow> rows;
-    do {
-      long after = from;
-      rows = db.read(c -> jobs.eventRows(c, jobId, after, BATCH));
-      for (JobRepository.EventRow row : rows) {
-        for (JobEvent event : row.events()) {
-          from = Math.max(from, event.seq());
-          hand(event, watchers);
+  }
+
+  /** Every watched job whose last event is one some watcher of it has not had, read as {@link #read} does. */
+  private void readChangedElsewhere() {
+    List<JobId> all = new ArrayList<>(watches.keySet());
+    for (int i = 0; i < all.size(); i += BATCH) {
+      List<JobId> chunk = all.subList(i, Math.min(all.size(), i + BATCH));
+      Map<JobId, Long> last = db.read(c -> jobs.lastEvents(c, chunk));
+      List<JobId> behind = new ArrayList<>();
+      last.forEach((job, number) -> {
+        if (number > oldest(job)) {
+          behind.add(job);
         }
-      }
-    } while (rows.size() == BATCH);
-    watchers.forEach(watch -> watch.caughtUp = true);
-  }
-
-  /** The events committed since the last round, and those found in the numbers it skipped, to their watchers. */
-  private void followTail() {
-    Map<JobId, List<Watch>> byJob = new HashMap<>();
-    for (Watch watch : watches) {
-      if (watch.caughtUp) {
-        byJob.computeIfAbsent(watch.jobId, id -> new ArrayList<>()).add(watch);
-      }
-    }
-    long now = System.currentTimeMillis();
-    gaps.values().removeIf(missedAt -> now - missedAt > GAP_MILLIS);
-    if (!gaps.isEmpty()) {
-      List<Long> missing = new ArrayList<>(gaps.keySet());
-      for (JobRepository.EventRow row : db.read(c -> jobs.eventRowsNumbered(c, missing))) {
-        gaps.remove(row.seq());
-        hand(row, byJob);
-      }
-    }
-    List<JobRepository.EventRow> rows;
-    do {
-      long after = tail;
-      rows = db.read(c -> jobs.eventRowsAfter(c, after, BATCH));
-      for (JobRepository.EventRow row : rows) {
-        for (long skipped = Math.max(tail + 1, row.seq() - MAX_GAPS); skipped < row.seq(); skipped++) {
-          missed(skipped, now);
-        }
-        tail = row.seq();
-        hand(row, byJob);
-      }
-    } while (rows.size() == BATCH);
-  }
-
-  private void missed(long seq, long now) {
-    if (gaps.size() >= MAX_GAPS) {
-      gaps.remove(gaps.keySet().iterator().next());
-    }
-    gaps.put(seq, now);
-  }
-
-  private void hand(JobRepository.EventRow row, Map<JobId, List<Watch>> byJob) {
-    for (JobEvent event : row.events()) {
-      hand(event, byJob.getOrDefault(event.jobId(), List.of()));
+      });
+      read(behind);
     }
   }
 
-  private void hand(JobEvent event, List<Watch> watchers) {
-    for (Watch watch : watchers) {
-      if (event.seq() <= watch.lastSeq || !watches.contains(watch)) {
+  /** The events of these jobs that their watchers have not had, to their watchers. */
+  private void read(Iterable<JobId> due) {
+    List<JobId> chunk = new ArrayList<>(BATCH);
+    for (JobId job : due) {
+      chunk.add(job);
+      if (chunk.size() == BATCH) {
+        readChunk(chunk);
+        chunk.clear();
+      }
+    }
+    if (!chunk.isEmpty()) {
+      readChunk(chunk);
+    }
+  }
+
+  private void readChunk(List<JobId> chunk) {
+    Map<JobId, JobRepository.Held> held = db.read(c -> jobs.held(c, chunk));
+    for (JobId job : chunk) {
+      JobRepository.Held row = held.get(job);
+      long from = oldest(job);
+      if (row == null || row.lastEvent() <= from) {
         continue;
       }
-      watch.lastSeq = event.seq();
-      try {
-        watch.listener.onEvent(event);
-      } catch (RuntimeException e) {
-        LOG.warn("a watcher of {} threw; it keeps receiving events", event.jobId(), e);
+      List<JobEvent> onRow = row.events(job);
+      if (!onRow.isEmpty() && onRow.get(0).seq() <= from + 1) {
+        hand(job, onRow); // the row holds every event after the oldest a watcher had
+        continue;
+      }
+      List<JobEvent> page;
+      do {
+        long after = from;
+        page = db.read(c -> jobs.events(c, job, after, BATCH));
+        hand(job, page);
+        for (JobEvent event : page) {
+          from = Math.max(from, event.seq());
+        }
+      } while (page.size() == BATCH);
+    }
+  }
+
+  /** The number of the oldest last event among the job's watchers; none watch it: the highest there is. */
+  private long oldest(JobId job) {
+    long oldest = Long.MAX_VALUE;
+    for (Watch watch : watches.getOrDefault(job, Set.of())) {
+      oldest = Math.min(oldest, watch.lastSeq);
+    }
+    return oldest;
+  }
+
+  private void hand(JobId job, List<JobEvent> events) {
+    for (Watch watch : watches.getOrDefault(job, Set.of())) {
+      for (JobEvent event : events) {
+        if (event.seq() <= watch.lastSeq) {
+          continue;
+        }
+        watch.lastSeq = event.seq();
+        try {
+          watch.listener.onEvent(event);
+        } catch (RuntimeException e) {
+          LOG.warn("a watcher of {} threw; it keeps receiving events", event.jobId(), e);
+        }
       }
     }
   }
@@ -206,14 +231,11 @@ final class WatchHub implements AutoCloseable {
   }
 
   private static final class Watch {
-    final JobId jobId;
     final JobEventListener listener;
+    /** The number of the last event handed to it; only the hub's thread uses it. */
     long lastSeq;
-    /** Whether it has read its job's events so far; from then on the tail serves it. */
-    volatile boolean caughtUp;
 
-    Watch(JobId jobId, JobEventListener listener) {
-      this.jobId = jobId;
+    Watch(JobEventListener listener) {
       this.listener = listener;
     }
   }

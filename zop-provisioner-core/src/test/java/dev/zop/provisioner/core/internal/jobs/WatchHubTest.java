@@ -3,16 +3,24 @@ package dev.zop.provisioner.core.internal.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spec.RegistrySpec;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -20,8 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The watch hub serves every watcher from the event log's tail, and an event whose number was given before another
- * job's but whose transaction commits after the tail passed it still reaches its watchers, once.
+ * The watch hub hands each watcher its job's events in order, once: those recorded before the watch, those this
+ * engine writes (it is told of them), and those another engine writes (found by the hub's periodic read), whether
+ * the job's row still holds them or they have moved into {@code job_events}.
  */
 class WatchHubTest {
   private final JobRepository jobs = new JobRepository();
@@ -47,11 +56,41 @@ class WatchHubTest {
     hub.close();
   }
 
-  private void append(JobId job, String message) {
+  private JobId job() {
+    JobId id = JobId.random();
+    Instant now = Instant.now();
+    db.tx(c -> {
+      Database.update(c, "INSERT INTO cloud_accounts (id, org_id, provider, name, credentials_ref, properties,"
+          + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
+      jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
+          CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), JobStatus.RUNNING,
+          JobPhase.CREATE, Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
+      return null;
+    });
+    return id;
+  }
+
+  /** An entry written as another engine would: nothing here is told of it. */
+  private void appendElsewhere(JobId job, String message) {
     db.tx(c -> {
       jobs.appendEvent(c, job, JobEventType.LOG, null, JobStatus.RUNNING, message);
       return null;
     });
+  }
+
+  /** An entry written by this engine, which tells its watchers. */
+  private void append(JobId job, String message) {
+    appendElsewhere(job, message);
+    signals.changed(job);
+  }
+
+  private long eventRows(JobId job) {
+    return db.read(c -> Database.queryOne(c, "SELECT COUNT(*) FROM job_events WHERE job_id = ?",
+        rs -> rs.getLong(1), job.value()));
+  }
+
+  private List<JobEvent> events(JobId job, long after, int limit) {
+    return db.read(c -> jobs.events(c, job, after, limit));
   }
 
   private static List<String> messages(List<JobEvent> events) {
@@ -60,8 +99,8 @@ class WatchHubTest {
 
   @Test
   void aWatcherGetsWhatWasRecordedBeforeAndWhatComesAfterInOrderOnce() {
-    JobId a = JobId.random();
-    JobId b = JobId.random();
+    JobId a = job();
+    JobId b = job();
     append(a, "a1");
     List<JobEvent> ofA = new CopyOnWriteArrayList<>();
     List<JobEvent> ofB = new CopyOnWriteArrayList<>();
@@ -69,84 +108,78 @@ class WatchHubTest {
     hub.watch(b, ofB::add);
     append(b, "b1");
     append(a, "a2");
-    signals.changed();
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
       assertThat(messages(ofA)).containsExactly("a1", "a2");
       assertThat(messages(ofB)).containsExactly("b1");
     });
+    assertThat(ofA).extracting(JobEvent::seq).containsExactly(1L, 2L);
   }
 
   @Test
-  void anEventNumberedBeforeOneTheTailPassedArrivesWhenItsTransactionCommits() throws Exception {
-    JobId early = JobId.random();
-    JobId late = JobId.random();
-    List<JobEvent> ofEarly = new CopyOnWriteArrayList<>();
-    List<JobEvent> ofLate = new CopyOnWriteArrayList<>();
-    hub.watch(early, ofEarly::add);
-    hub.watch(late, ofLate::add);
-    append(late, "warm-up"); // the hub has made a round and follows the tail
-    await().atMost(Duration.ofSeconds(10)).until(() -> ofLate.size() == 1);
-
-    try (Connection open = db.dataSource().getConnection()) {
-      open.setAutoCommit(false);
-      // numbered now, committed only after another job's later event has been delivered
-      jobs.appendEvent(open, early, JobEventType.LOG, null, JobStatus.RUNNING, "committed late");
-      append(late, "committed first");
-      signals.changed();
-      await().atMost(Duration.ofSeconds(10)).until(() -> ofLate.size() == 2);
-      assertThat(ofEarly).isEmpty();
-      open.commit();
-    }
-    signals.changed();
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(messages(ofEarly)).containsExactly("committed late"));
-    assertThat(ofEarly.get(0).seq()).isLessThan(ofLate.get(1).seq());
-    // later rounds do not hand it over again
-    append(late, "after");
-    signals.changed();
-    await().atMost(Duration.ofSeconds(10)).until(() -> ofLate.size() == 3);
-    assertThat(messages(ofEarly)).containsExactly("committed late");
-  }
-
-  private void appendPair(JobId job, String first, String then) {
-    db.tx(c -> {
-      for (Database.RowWrite row : jobs.events(job, List.of(
-          new JobRepository.NewEvent(JobEventType.STEP_SUCCEEDED, "one", JobStatus.RUNNING, first),
-          new JobRepository.NewEvent(JobEventType.STEP_STARTED, "two", JobStatus.RUNNING, then)))) {
-        Database.execute(c, row);
-      }
-      return null;
-    });
-  }
-
-  @Test
-  void bothEventsOfARowReachAWatcherInOrderAndAResumeAfterTheFirstGetsTheSecond() {
-    JobId job = JobId.random();
-    append(job, "before");
-    appendPair(job, "one done", "two started");
-    List<JobEvent> recorded = db.read(c -> jobs.events(c, job, 0, 100));
-    assertThat(messages(recorded)).containsExactly("before", "one done", "two started");
-    Long rows = db.read(c -> Database.queryOne(c, "SELECT COUNT(*) FROM job_events WHERE job_id = ?",
-        rs -> rs.getLong(1), job.value()));
-    assertThat(rows).isEqualTo(2);
-    // the pair's numbers follow each other, after the single event's
-    assertThat(recorded.get(2).seq()).isEqualTo(recorded.get(1).seq() + 1);
-    assertThat(recorded.get(1).seq()).isGreaterThan(recorded.get(0).seq());
-    assertThat(recorded.get(2)).extracting(JobEvent::type, JobEvent::stepName, JobEvent::status)
-        .containsExactly(JobEventType.STEP_STARTED, "two", JobStatus.RUNNING);
-    assertThat(messages(db.read(c -> jobs.events(c, job, recorded.get(1).seq(), 100))))
-        .containsExactly("two started");
-    assertThat(messages(db.read(c -> jobs.events(c, job, recorded.get(0).seq(), 100))))
-        .containsExactly("one done", "two started");
-    List<JobEvent> afterLast = db.read(c -> jobs.events(c, job, recorded.get(2).seq(), 100));
-    assertThat(afterLast).isEmpty();
-
+  void anEventAnotherEngineWritesArrivesByThePeriodicRead() {
+    JobId job = job();
     List<JobEvent> watched = new CopyOnWriteArrayList<>();
     hub.watch(job, watched::add);
-    appendPair(job, "two done", "three started");
-    signals.changed();
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(messages(watched))
-        .containsExactly("before", "one done", "two started", "two done", "three started"));
-    assertThat(watched).extracting(JobEvent::seq).isSorted().doesNotHaveDuplicates();
+    append(job, "here");
+    await().atMost(Duration.ofSeconds(10)).until(() -> watched.size() == 1);
+    appendElsewhere(job, "elsewhere");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(messages(watched)).containsExactly("here", "elsewhere"));
+  }
+
+  @Test
+  void entriesHeldOnTheRowAndThoseMovedToTheLogReadAsOneHistoryNumberedOneAfterAnother() {
+    JobId job = job();
+    for (int n = 1; n <= 40; n++) {
+      appendElsewhere(job, "e" + n);
+    }
+    // sixteen at a time moved into a row of their own; the last eight still held on the job's
+    assertThat(eventRows(job)).isEqualTo(2);
+    List<JobEvent> recorded = events(job, 0, 100);
+    assertThat(recorded).extracting(JobEvent::seq)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, 40).boxed().toList());
+    assertThat(recorded.get(39)).extracting(JobEvent::type, JobEvent::stepName, JobEvent::status, JobEvent::message)
+        .containsExactly(JobEventType.LOG, null, JobStatus.RUNNING, "e40");
+    // a resume after any number gets the rest, across the rows and the job's own
+    for (long after : new long[] {0, 15, 16, 17, 31, 32, 33, 39}) {
+      assertThat(events(job, after, 100)).extracting(JobEvent::seq)
+          .containsExactlyElementsOf(LongStream.rangeClosed(after + 1, 40).boxed().toList());
+    }
+    assertThat(events(job, 40, 100)).isEmpty();
+    assertThat(events(job, 10, 5)).extracting(JobEvent::seq)
+        .containsExactly(11L, 12L, 13L, 14L, 15L);
+
+    // a watch that starts now reads both, then follows the job's row as it fills and moves on again
+    List<JobEvent> watched = new CopyOnWriteArrayList<>();
+    hub.watch(job, watched::add);
+    for (int n = 41; n <= 60; n++) {
+      append(job, "e" + n);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> watched.size() == 60);
+    assertThat(watched).extracting(JobEvent::seq)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, 60).boxed().toList());
+    assertThat(messages(watched).get(59)).isEqualTo("e60");
+    assertThat(eventRows(job)).isEqualTo(3);
+  }
+
+  @Test
+  void anEntryAppendedWhileAnotherTransactionHoldsTheJobsRowWaitsForItAndKeepsItsNumber() throws Exception {
+    JobId job = job();
+    List<JobEvent> watched = new CopyOnWriteArrayList<>();
+    hub.watch(job, watched::add);
+    append(job, "first");
+    await().atMost(Duration.ofSeconds(10)).until(() -> watched.size() == 1);
+    try (Connection open = db.dataSource().getConnection()) {
+      open.setAutoCommit(false);
+      jobs.appendEvent(open, job, JobEventType.LOG, null, JobStatus.RUNNING, "uncommitted");
+      signals.changed(job);
+      // nothing uncommitted is handed over
+      assertThat(messages(events(job, 0, 100))).containsExactly("first");
+      open.commit();
+    }
+    append(job, "after");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(messages(watched)).containsExactly("first", "uncommitted", "after"));
+    assertThat(watched).extracting(JobEvent::seq).containsExactly(1L, 2L, 3L);
   }
 }

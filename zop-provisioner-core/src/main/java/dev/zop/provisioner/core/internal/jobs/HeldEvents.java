@@ -1,0 +1,80 @@
+package dev.zop.provisioner.core.internal.jobs;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.core.internal.store.Json;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job's history entries as text: one JSON object a line, in order, with no number of their own. They are held on
+ * the job's row ({@code provisioning_jobs.held_events}) until {@link JobRepository#HOLD} of them are, then written as
+ * one {@code job_events} row (its {@code events}). An append is then a concatenation the database does itself, so
+ * writers of one job need not know each other's entries; the entries are numbered from the last one, whose number
+ * the row keeps beside them ({@code last_event}, a {@code job_events} row's {@code last_number}).
+ */
+final class HeldEvents {
+  private HeldEvents() {}
+
+  /** The lines of {@code events}, each ending in a line break, stamped {@code at} (to the microsecond). */
+  static String lines(List<JobRepository.NewEvent> events, Instant at) {
+    String when = at.truncatedTo(ChronoUnit.MICROS).toString();
+    StringWriter out = new StringWriter(128 * events.size());
+    for (JobRepository.NewEvent event : events) {
+      try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
+        json.writeStartObject();
+        json.writeStringField("type", event.type().wireName());
+        if (event.stepName() != null) {
+          json.writeStringField("step", event.stepName());
+        }
+        json.writeStringField("status", event.status().wireName());
+        if (event.message() != null) {
+          json.writeStringField("message", event.message());
+        }
+        json.writeStringField("at", when);
+        json.writeEndObject();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot write a job's history entry", e);
+      }
+      // JSON escapes a line break inside a string, so a line is always one entry
+      out.write('\n');
+    }
+    return out.toString();
+  }
+
+  /** The entries of {@code text}, the last numbered {@code lastNumber} and each before it one less; none for null. */
+  static List<JobEvent> read(JobId job, long lastNumber, String text) {
+    if (text == null || text.isEmpty()) {
+      return List.of();
+    }
+    String[] lines = text.split("\n");
+    List<JobEvent> events = new ArrayList<>(lines.length);
+    long number = lastNumber - lines.length + 1;
+    for (String line : lines) {
+      JsonNode entry;
+      try {
+        entry = Json.MAPPER.readTree(line);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("a history entry of job " + job + " is unreadable", e);
+      }
+      events.add(new JobEvent(job, number++, JobEventType.fromWire(entry.get("type").asText()),
+          text(entry, "step"), JobStatus.fromWire(entry.get("status").asText()), text(entry, "message"),
+          Instant.parse(entry.get("at").asText())));
+    }
+    return events;
+  }
+
+  private static String text(JsonNode entry, String field) {
+    JsonNode value = entry.get(field);
+    return value == null || value.isNull() ? null : value.asText();
+  }
+}
