@@ -51,8 +51,11 @@ public enum JobStatus {
   }
 
   @JsonValue
+  /** Made once: a job's every write names its steps' statuses and phases, and its events' types. */
+  private final String wire = name().toLowerCase(Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wire;
   }
 
   @JsonCreator

@@ -9,10 +9,10 @@ import java.util.List;
  * changes in the order they commit; a write that fails ends the run, and the book with it.
  */
 final class StepBook {
-  private List<StepRecord> steps;
+  private StoredSteps.Listed steps;
 
   StepBook(List<StepRecord> steps) {
-    this.steps = List.copyOf(steps);
+    this.steps = StoredSteps.Listed.of(steps);
   }
 
   /** Every step, with {@code changed} in place of the step with its id. */

@@ -12,10 +12,12 @@ import dev.zop.provisioner.core.internal.store.Json;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Instant;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.UUID;
 
 /**
@@ -40,55 +42,109 @@ final class StoredSteps {
   /**
    * The JSON of {@code steps}, sorted into their stored order: the fields of {@link Stored}, written field by field
    * (a write that changes a step writes all of its job's steps, and the mapper's databind path cost several times
-   * as much).
+   * as much). Steps a {@link Listed} has written before are not written again.
    */
   static String write(List<StepRecord> steps) {
-    List<StepRecord> sorted = new ArrayList<>(steps);
-    sorted.sort(ORDER);
-    StringWriter out = new StringWriter(256 * sorted.size());
+    StepRecord[] records;
+    String[] parts;
+    if (steps instanceof Listed listed && listed.inOrder) {
+      records = listed.steps;
+      parts = listed.json;
+    } else {
+      List<StepRecord> sorted = new ArrayList<>(steps);
+      sorted.sort(ORDER);
+      records = sorted.toArray(StepRecord[]::new);
+      parts = new String[records.length];
+    }
+    StringBuilder out = new StringBuilder(2 + 400 * records.length).append('[');
+    for (int i = 0; i < records.length; i++) {
+      if (parts[i] == null) {
+        parts[i] = write(records[i]);
+      }
+      out.append(i == 0 ? "" : ",").append(parts[i]);
+    }
+    return out.append(']').toString();
+  }
+
+  /** One step's JSON object. */
+  private static String write(StepRecord s) {
+    StringWriter out = new StringWriter(256);
     try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
-      json.writeStartArray();
-      for (StepRecord s : sorted) {
-        json.writeStartObject();
-        json.writeStringField("id", s.id().toString());
-        json.writeStringField("phase", s.phase().wireName());
-        json.writeNumberField("index", s.index());
-        json.writeStringField("name", s.name());
-        json.writeStringField("status", s.status().wireName());
-        json.writeNumberField("attempts", s.attempts());
-        json.writeArrayFieldStart("permissions");
-        for (String permission : s.permissions()) {
-          json.writeString(permission);
-        }
-        json.writeEndArray();
-        json.writeObjectFieldStart("outputs");
-        for (Map.Entry<String, String> output : s.outputs().entrySet()) {
-          json.writeStringField(output.getKey(), output.getValue());
-        }
-        json.writeEndObject();
-        if (s.failure() != null) {
-          json.writeFieldName("failure");
-          Json.MAPPER.writeValue(json, s.failure());
-        }
-        if (s.startedAt() != null) {
-          json.writeStringField("startedAt", micros(s.startedAt()).toString());
-        }
-        if (s.finishedAt() != null) {
-          json.writeStringField("finishedAt", micros(s.finishedAt()).toString());
-        }
-        if (s.templateStepId() != null) {
-          json.writeStringField("templateStepId", s.templateStepId().toString());
-        }
-        if (s.kind() != null) {
-          json.writeStringField("kind", s.kind());
-        }
-        json.writeEndObject();
+      json.writeStartObject();
+      json.writeStringField("id", s.id().toString());
+      json.writeStringField("phase", s.phase().wireName());
+      json.writeNumberField("index", s.index());
+      json.writeStringField("name", s.name());
+      json.writeStringField("status", s.status().wireName());
+      json.writeNumberField("attempts", s.attempts());
+      json.writeArrayFieldStart("permissions");
+      for (String permission : s.permissions()) {
+        json.writeString(permission);
       }
       json.writeEndArray();
+      json.writeObjectFieldStart("outputs");
+      for (Map.Entry<String, String> output : s.outputs().entrySet()) {
+        json.writeStringField(output.getKey(), output.getValue());
+      }
+      json.writeEndObject();
+      if (s.failure() != null) {
+        json.writeFieldName("failure");
+        Json.MAPPER.writeValue(json, s.failure());
+      }
+      if (s.startedAt() != null) {
+        json.writeStringField("startedAt", micros(s.startedAt()).toString());
+      }
+      if (s.finishedAt() != null) {
+        json.writeStringField("finishedAt", micros(s.finishedAt()).toString());
+      }
+      if (s.templateStepId() != null) {
+        json.writeStringField("templateStepId", s.templateStepId().toString());
+      }
+      if (s.kind() != null) {
+        json.writeStringField("kind", s.kind());
+      }
+      json.writeEndObject();
     } catch (IOException e) {
       throw new IllegalStateException("cannot write the steps of a job", e);
     }
     return out.toString();
+  }
+
+  /**
+   * A job's steps as a run keeps them (see {@link StepBook}), each with its JSON once {@link #write} has made it: a
+   * write that changes one step makes that one's afresh and reuses the others'. Nobody can change it.
+   */
+  static final class Listed extends AbstractList<StepRecord> implements RandomAccess {
+    private final StepRecord[] steps;
+    /** Each step's JSON, or null until written; shared with the list it was made from where the step is the same. */
+    private final String[] json;
+    /** Whether the steps are in their stored order, so that {@link #json} is written as it stands. */
+    private final boolean inOrder;
+
+    private Listed(StepRecord[] steps, String[] json, boolean inOrder) {
+      this.steps = steps;
+      this.json = json;
+      this.inOrder = inOrder;
+    }
+
+    static Listed of(List<StepRecord> steps) {
+      StepRecord[] array = steps.toArray(StepRecord[]::new);
+      boolean inOrder = true;
+      for (int i = 1; i < array.length && inOrder; i++) {
+        inOrder = ORDER.compare(array[i - 1], array[i]) < 0;
+      }
+      return new Listed(array, new String[array.length], inOrder);
+    }
+
+    @Override
+    public StepRecord get(int index) {
+      return steps[index];
+    }
+
+    @Override
+    public int size() {
+      return steps.length;
+    }
   }
 
   /** To the microsecond, as the database keeps its other times. */
@@ -118,12 +174,16 @@ final class StoredSteps {
   }
 
   /** {@code steps} with the step of {@code changed}'s id replaced by it, as a list nobody can change. */
-  static List<StepRecord> with(List<StepRecord> steps, StepRecord changed) {
+  static Listed with(Listed steps, StepRecord changed) {
     for (int i = 0; i < steps.size(); i++) {
       if (steps.get(i).id().equals(changed.id())) {
-        StepRecord[] result = steps.toArray(StepRecord[]::new);
+        StepRecord[] result = steps.steps.clone();
         result[i] = changed;
-        return List.of(result);
+        String[] json = steps.json.clone();
+        json[i] = null;
+        // the same step in the same place: the order holds
+        return new Listed(result, json, steps.inOrder && changed.phase() == steps.steps[i].phase()
+            && changed.index() == steps.steps[i].index());
       }
     }
     throw new IllegalArgumentException("job " + changed.jobId() + " has no step " + changed.id());

@@ -49,8 +49,32 @@ class StoredStepsTest {
     StepRecord running = new StatusTransitions(null, null).stepUpdated(second, StepStatus.RUNNING, Map.of("x", "y"),
         null, false, 1, STARTED);
 
-    assertThat(StoredSteps.with(List.of(first, second), running)).containsExactly(first, running);
-    assertThatThrownBy(() -> StoredSteps.with(List.of(first), running))
+    assertThat(StoredSteps.with(StoredSteps.Listed.of(List.of(first, second)), running))
+        .containsExactly(first, running);
+    assertThatThrownBy(() -> StoredSteps.with(StoredSteps.Listed.of(List.of(first)), running))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(second.id().toString());
+  }
+
+  @Test
+  void aRunsStepsWriteWhatTheyHoldAfterEachChangeAsAFreshWriteWould() {
+    StepRecord first = StepRecord.pending("job-1", JobPhase.CREATE, 0, "a", List.of("p:A"));
+    StepRecord second = StepRecord.pending("job-1", JobPhase.CREATE, 1, "b", List.of());
+    StepRecord teardown = StepRecord.pending("job-1", JobPhase.TEARDOWN, 0, "c", List.of());
+    StatusTransitions transitions = new StatusTransitions(null, null);
+    StoredSteps.Listed steps = StoredSteps.Listed.of(List.of(first, second, teardown));
+    assertThat(StoredSteps.write(steps)).isEqualTo(StoredSteps.write(List.copyOf(steps)));
+
+    for (StepRecord changed : List.of(
+        transitions.stepUpdated(second, StepStatus.RUNNING, Map.of("x", "y"), null, false, 1, STARTED),
+        transitions.stepUpdated(second, StepStatus.SUCCEEDED, Map.of("x", "z"), null, true, 1, STARTED),
+        transitions.stepUpdated(teardown, StepStatus.RUNNING, Map.of(), null, false, 1, STARTED))) {
+      steps = StoredSteps.with(steps, changed);
+      String written = StoredSteps.write(steps);
+      assertThat(written).isEqualTo(StoredSteps.write(List.copyOf(steps)));
+      assertThat(StoredSteps.read("job-1", written)).containsExactlyElementsOf(steps);
+    }
+    // steps kept out of their stored order are written in it all the same
+    assertThat(StoredSteps.read("job-1", StoredSteps.write(StoredSteps.Listed.of(List.of(teardown, second, first)))))
+        .containsExactly(first, second, teardown);
   }
 }
