@@ -20,10 +20,10 @@ public enum JobEventType {
   DRIFTED,
   LOG;
 
-  @JsonValue
   /** Made once: a job's every write names its steps' statuses and phases, and its events' types. */
   private final String wire = name().toLowerCase(Locale.ROOT);
 
+  @JsonValue
   public String wireName() {
     return wire;
   }

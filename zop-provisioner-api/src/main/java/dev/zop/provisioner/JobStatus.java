@@ -50,10 +50,10 @@ public enum JobStatus {
     return this == PENDING || this == RUNNING || this == DELETING;
   }
 
-  @JsonValue
   /** Made once: a job's every write names its steps' statuses and phases, and its events' types. */
   private final String wire = name().toLowerCase(Locale.ROOT);
 
+  @JsonValue
   public String wireName() {
     return wire;
   }

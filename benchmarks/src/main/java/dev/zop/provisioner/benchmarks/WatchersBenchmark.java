@@ -48,8 +48,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * a cluster that never finishes creating, polling it every second, so each writes a progress event a second. The
  * streams are opened by a second JVM (a process's file descriptors would not hold both ends of 10,000
  * connections), which, {@code bench.settle} seconds (default 20) after the last stream opened, for
- * {@code bench.seconds} (default 30) measures each event's delay from its commit (the event's time, written by the
- * database) to its arrival.
+ * {@code bench.seconds} (default 30) measures each event's delay from its commit (the event's time, taken by the
+ * engine as it makes the write, just before the commit) to its arrival.
  *
  * <p>Prints JSON lines: the service's heap after a full GC and its live threads with no stream and with every
  * stream open (and the heap a stream), the time to open them, and the events received, their delay p50, p99 and
