@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * connection of its own, so with two lanes one transaction's statements run while the other waits for its commit; a
  * job has at most one write under way, so two lanes never write the same job. In a shared transaction the fences go
  * first, as one batch, and a job whose fence fails has nothing of its write run; then the row writes of all the
- * writes as one JDBC batch per distinct statement, then each write's {@link Write#after} work. When anything in a
- * shared transaction fails (a {@linkplain Write#checkedRow checked row write} that touched no row among it), it is
- * rolled back and each write runs again alone, so every caller gets the outcome its write would have had by itself.
+ * writes as one JDBC batch per distinct statement; then, for each write, the move of its job's held history entries
+ * into {@code job_events} when it is time, and its {@link Write#after} work. When anything in a shared transaction
+ * fails (a {@linkplain Write#checkedRow checked row write} that touched no row among it), it is rolled back and each
+ * write runs again alone, so every caller gets the outcome its write would have had by itself.
  *
  * <p>A caller that has nothing to do until its write is durable waits ({@link #write}); one that can hand the
  * rest of its work to whatever settles the write queues it ({@link #writeThen}) and is free at once (unless it
@@ -333,6 +334,7 @@ public final class FencedWriter {
               throw mismatch.failure(c);
             }
           }
+          moveHeldEvents(c, p);
           p.write.after.run(c);
           return null;
         });
@@ -370,6 +372,7 @@ public final class FencedWriter {
           }
         }
         for (Pending p : fenced) {
+          moveHeldEvents(c, p);
           p.write.after.run(c);
         }
         return null;
@@ -408,16 +411,15 @@ public final class FencedWriter {
 
   /**
    * A write's row writes after its fence: the moves that did not ride in the fence (each checked, in order), its
-   * rows, its due time when the fence could not carry it, then, when it is time, the move of its job's held history
-   * entries into {@code job_events} (its own among them: the fence appended them).
+   * rows, then its due time when the fence could not carry it.
    */
   private List<RowWrite> rows(Pending p) {
     Write write = p.write;
     boolean dueAlone = write.dueInMillis != null && !write.dueInFence();
-    if (write.moves.size() <= 1 && !p.flushesEvents && !dueAlone) {
+    if (write.moves.size() <= 1 && !dueAlone) {
       return write.rows;
     }
-    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + 3);
+    List<RowWrite> rows = new ArrayList<>(write.rows.size() + write.moves.size() + 1);
     if (write.moves.size() > 1) {
       write.moves.forEach(move -> rows.add(move.alone()));
     }
@@ -425,10 +427,20 @@ public final class FencedWriter {
     if (dueAlone) {
       rows.add(jobs.scheduled(p.lease.jobId, write.dueInMillis, db.dialect()));
     }
-    if (p.flushesEvents) {
-      rows.addAll(jobs.flushed(p.lease.jobId, 1));
-    }
     return rows;
+  }
+
+  /**
+   * When it is time, moves the history entries the write's job holds (its own among them: the fence appended them)
+   * into {@code job_events}: after the write's row writes, which a shared transaction runs in batches by statement
+   * rather than in each write's order, so that every entry they appended is among those moved.
+   */
+  private void moveHeldEvents(Connection c, Pending p) throws SQLException {
+    if (p.flushesEvents) {
+      for (RowWrite write : jobs.flushed(p.lease.jobId, 1)) {
+        Database.execute(c, write);
+      }
+    }
   }
 
   private void settle(Pending p, RuntimeException failure) {
