@@ -252,10 +252,17 @@ abstract class RevisionBehaviour {
     Job job = created(orders().build());
     EmbeddedProvisioner crashed = zop;
     // right after the cloud accepted the change, the engine stops as a killed process would: the step's success
-    // is never written
+    // is never written. It stops once the revision's call has answered, which reads the job after waking a
+    // worker: a worker quick enough to reach the cloud first would otherwise close the store under that read.
+    java.util.concurrent.CountDownLatch revised = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch halted = new java.util.concurrent.CountDownLatch(1);
     cloud.onAccepted(operation -> {
       if (operation.equals("database:ModifyDBInstance")) {
+        try {
+          revised.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         new Thread(() -> {
           EngineCrashes.simulateCrash(crashed);
           halted.countDown();
@@ -268,6 +275,7 @@ abstract class RevisionBehaviour {
       }
     });
     zop.jobs().revise(job.id(), orders().instanceClass("db.m5.large").build());
+    revised.countDown();
     assertThat(halted.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     cloud.onAccepted(operation -> { });
     assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.m5.large");

@@ -73,7 +73,7 @@ public final class JobRepository {
    * if claimed at once ({@code job.version()} must say so).
    */
   List<RowWrite> inserts(StoredJob job, String idempotencyKey, String requestHash, List<StepRecord> steps,
-      List<NewEvent> events, boolean whileSpaceActive, LeaseAtSubmit lease, dev.zop.provisioner.core.internal.store.Dialect dialect) {
+      List<NewEvent> events, boolean whileSpaceActive, LeaseAtSubmit lease, Dialect dialect) {
     if (job.version() != (lease == null ? 0 : LEASED_AT_SUBMIT_VERSION)) {
       throw new IllegalArgumentException("a new job's row is written at version 0, or "
           + LEASED_AT_SUBMIT_VERSION + " when leased; not " + job.version());
@@ -268,8 +268,8 @@ public final class JobRepository {
    */
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
       String stepsJson, String eventLines, int eventCount, Long dueInMillis, Dialect dialect) {
-    // few statement texts (with a move or without, due again or not), so that the fences of a shared transaction go
-    // as few batches
+    // few statement texts (with a move or without, history entries or none, due again or not), so that the fences
+    // of a shared transaction go as few batches
     StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
         + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
     List<Object> args = new ArrayList<>(moveArgs.size() + 9);
