@@ -72,7 +72,7 @@ public final class FencedWriter {
     /** Status moves, in order: one rides in the fence; more each write the row again (see {@link #fenced}). */
     private final List<JobMove> moves = new ArrayList<>(1);
     /** The job's history entries, in order, appended to those its row holds by the fence. */
-    private final List<JobRepository.NewEvent> events = new ArrayList<>(2);
+    private final List<NewEvent> events = new ArrayList<>(2);
     /** {@link #events} as the lines the fence appends, once {@link #prepared}. */
     private String eventLines;
     /** The job's steps as the write leaves them, written by the fence; or null when it changes none. */
@@ -123,7 +123,7 @@ public final class FencedWriter {
 
     /** Appends an entry to the job's history. */
     public Write event(JobEventType type, String stepName, JobStatus status, String message) {
-      events.add(new JobRepository.NewEvent(type, stepName, status, message));
+      events.add(new NewEvent(type, stepName, status, message));
       return this;
     }
 

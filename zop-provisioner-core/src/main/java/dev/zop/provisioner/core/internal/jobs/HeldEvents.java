@@ -26,10 +26,10 @@ final class HeldEvents {
   private HeldEvents() {}
 
   /** The lines of {@code events}, each ending in a line break, stamped {@code at} (to the microsecond). */
-  static String lines(List<JobRepository.NewEvent> events, Instant at) {
+  static String lines(List<NewEvent> events, Instant at) {
     String when = at.truncatedTo(ChronoUnit.MICROS).toString();
     StringWriter out = new StringWriter(128 * events.size());
-    for (JobRepository.NewEvent event : events) {
+    for (NewEvent event : events) {
       try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
         json.writeStartObject();
         json.writeStringField("type", event.type().wireName());

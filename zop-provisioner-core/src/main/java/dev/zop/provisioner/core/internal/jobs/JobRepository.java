@@ -375,9 +375,6 @@ public final class JobRepository {
     }
   }
 
-  /** An entry of a job's history not yet written: its job is the one whose write carries it. */
-  record NewEvent(JobEventType type, String stepName, JobStatus status, String message) {}
-
   /**
    * How many of a job's latest history entries its row holds at most before they are written as one row of
    * {@code job_events}: a step's transition then writes the job's row alone, and the history costs a row every

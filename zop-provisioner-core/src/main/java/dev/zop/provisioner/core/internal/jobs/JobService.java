@@ -318,12 +318,12 @@ public final class JobService {
           JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
           leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
       JobRepository.StoredJob row = JobRepository.asWritten(job);
-      List<JobRepository.NewEvent> events = new ArrayList<>();
-      events.add(new JobRepository.NewEvent(JobEventType.SUBMITTED, null, JobStatus.PENDING,
+      List<NewEvent> events = new ArrayList<>();
+      events.add(new NewEvent(JobEventType.SUBMITTED, null, JobStatus.PENDING,
           "submitted by " + principal.actor()));
       // what the plan warned of stays with the job, for whoever submitted without planning
       for (dev.zop.provisioner.PlanWarning warning : target.driver.warnings(spec)) {
-        events.add(new JobRepository.NewEvent(JobEventType.WARNING, null, JobStatus.PENDING,
+        events.add(new NewEvent(JobEventType.WARNING, null, JobStatus.PENDING,
             warning.message() + " (" + warning.code() + ")"));
       }
       List<RowWrite> inserts = jobs.inserts(row, key, hash, rows, events, true,

@@ -499,7 +499,7 @@ class FencedWriterTest {
   }
 
   private Database.RowWrite log(Lease lease, String message) {
-    return jobs.appended(lease.jobId, List.of(new JobRepository.NewEvent(JobEventType.LOG, "s", JobStatus.RUNNING,
+    return jobs.appended(lease.jobId, List.of(new NewEvent(JobEventType.LOG, "s", JobStatus.RUNNING,
         message)));
   }
 
