@@ -137,6 +137,12 @@ final class WatchHub implements AutoCloseable {
   private void readChangedElsewhere() {
     List<JobId> all = new ArrayList<>(watches.keySet());
     for (int i = 0; i < all.size(); i += BATCH) {
+      if (i > 0) {
+        // what this engine wrote meanwhile goes out between the chunks rather than after them all
+        Set<JobId> due = new LinkedHashSet<>();
+        take(changed, due, Integer.MAX_VALUE);
+        read(due);
+      }
       List<JobId> chunk = all.subList(i, Math.min(all.size(), i + BATCH));
       Map<JobId, Long> last = db.read(c -> jobs.lastEvents(c, chunk));
       List<JobId> behind = new ArrayList<>();
