@@ -3,22 +3,16 @@ package dev.zop.provisioner.core.internal.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
-import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.core.internal.store.Database;
-import dev.zop.provisioner.spec.RegistrySpec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -515,17 +509,7 @@ class FencedWriterTest {
   }
 
   private JobId job() {
-    JobId id = JobId.random();
-    Instant now = Instant.now();
-    db.tx(c -> {
-      Database.update(c, "INSERT INTO cloud_accounts (id, org_id, provider, name, credentials_ref, properties,"
-          + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
-      jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
-          CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), JobStatus.RUNNING,
-          JobPhase.CREATE, Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
-      return null;
-    });
-    return id;
+    return TestJobRows.insert(db, jobs, JobStatus.RUNNING);
   }
 
   private List<JobEvent> events(JobId id) {

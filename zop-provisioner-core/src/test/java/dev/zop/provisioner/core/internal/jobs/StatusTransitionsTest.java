@@ -3,21 +3,14 @@ package dev.zop.provisioner.core.internal.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
-import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.core.internal.store.Database;
-import dev.zop.provisioner.spec.RegistrySpec;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,17 +31,7 @@ class StatusTransitionsTest {
   }
 
   private JobId job(JobStatus status) {
-    JobId id = JobId.random();
-    Instant now = Instant.now();
-    db.tx(c -> {
-      Database.update(c, "INSERT INTO cloud_accounts (id, org_id, provider, name, credentials_ref, properties,"
-          + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
-      jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
-          CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), status, JobPhase.CREATE,
-          Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
-      return null;
-    });
-    return id;
+    return TestJobRows.insert(db, jobs, status);
   }
 
   private JobStatus status(JobId id) {

@@ -3,21 +3,14 @@ package dev.zop.provisioner.core.internal.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
-import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.core.internal.store.Database;
-import dev.zop.provisioner.spec.RegistrySpec;
 import java.sql.Connection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.LongStream;
@@ -57,17 +50,7 @@ class WatchHubTest {
   }
 
   private JobId job() {
-    JobId id = JobId.random();
-    Instant now = Instant.now();
-    db.tx(c -> {
-      Database.update(c, "INSERT INTO cloud_accounts (id, org_id, provider, name, credentials_ref, properties,"
-          + " created_at) VALUES (?, 'acme', 'sim', ?, NULL, '{}', CURRENT_TIMESTAMP)", "ca_" + id.value(), id.value());
-      jobs.insert(c, new JobRecord(id, "acme", null, JobType.PROVISIONING, JobKind.REGISTRY, "r", Map.of(), "sim",
-          CloudAccountId.of("ca_" + id.value()), "sim-east-1", RegistrySpec.named("r"), JobStatus.RUNNING,
-          JobPhase.CREATE, Map.of(), null, "alice", now, now, null, 0, null), null, null, List.of());
-      return null;
-    });
-    return id;
+    return TestJobRows.insert(db, jobs, JobStatus.RUNNING);
   }
 
   /** An entry written as another engine would: nothing here is told of it. */
