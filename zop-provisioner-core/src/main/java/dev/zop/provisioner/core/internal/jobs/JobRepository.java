@@ -419,31 +419,27 @@ public final class JobRepository {
 
   /** The held entries of these jobs, by job; a job that is gone has none. */
   Map<JobId, Held> held(Connection c, Collection<JobId> ids) throws SQLException {
-    Map<JobId, Held> held = new java.util.HashMap<>();
-    if (ids.isEmpty()) {
-      return held;
-    }
-    for (Map.Entry<JobId, Held> row : Database.query(c, "SELECT id, last_event, held_events FROM provisioning_jobs"
-        + " WHERE id IN (" + Database.marks(ids.size()) + ")",
-        rs -> Map.entry(JobId.of(rs.getString(1)), new Held(rs.getLong(2), rs.getString(3))),
-        ids.stream().map(JobId::value).toArray())) {
-      held.put(row.getKey(), row.getValue());
-    }
-    return held;
+    return byJob(c, "last_event, held_events", ids, rs -> new Held(rs.getLong(2), rs.getString(3)));
   }
 
   /** The number of each of these jobs' last event, by job; a job that is gone has none. */
   Map<JobId, Long> lastEvents(Connection c, Collection<JobId> ids) throws SQLException {
-    Map<JobId, Long> last = new java.util.HashMap<>();
+    return byJob(c, "last_event", ids, rs -> rs.getLong(2));
+  }
+
+  /** {@code columns} of these jobs' rows, read after their id, mapped by {@code value}, by job. */
+  private static <T> Map<JobId, T> byJob(Connection c, String columns, Collection<JobId> ids,
+      Database.RowMapper<T> value) throws SQLException {
+    Map<JobId, T> byJob = new java.util.HashMap<>();
     if (ids.isEmpty()) {
-      return last;
+      return byJob;
     }
-    for (Map.Entry<JobId, Long> row : Database.query(c, "SELECT id, last_event FROM provisioning_jobs WHERE id IN ("
-        + Database.marks(ids.size()) + ")", rs -> Map.entry(JobId.of(rs.getString(1)), rs.getLong(2)),
+    for (Map.Entry<JobId, T> row : Database.query(c, "SELECT id, " + columns + " FROM provisioning_jobs WHERE id IN ("
+        + Database.marks(ids.size()) + ")", rs -> Map.entry(JobId.of(rs.getString(1)), value.map(rs)),
         ids.stream().map(JobId::value).toArray())) {
-      last.put(row.getKey(), row.getValue());
+      byJob.put(row.getKey(), row.getValue());
     }
-    return last;
+    return byJob;
   }
 
   private static final String EVENT_COLUMNS = "seq, job_id, event_type, step_name, status, message, created_at,"

@@ -102,8 +102,7 @@ final class WatchHub implements AutoCloseable {
     while (!thread.isShutdown()) {
       boolean morePending = false;
       try {
-        Set<JobId> due = new LinkedHashSet<>();
-        take(changed, due, Integer.MAX_VALUE);
+        Set<JobId> due = take(changed, new LinkedHashSet<>(), Integer.MAX_VALUE);
         take(fresh, due, CATCH_UPS_PER_ROUND);
         morePending = !fresh.isEmpty();
         read(due);
@@ -125,12 +124,14 @@ final class WatchHub implements AutoCloseable {
     }
   }
 
-  private static void take(Set<JobId> from, Set<JobId> into, int most) {
+  /** Moves at most {@code most} jobs from one set into the other; returns the other. */
+  private static Set<JobId> take(Set<JobId> from, Set<JobId> into, int most) {
     Iterator<JobId> it = from.iterator();
     for (int taken = 0; taken < most && it.hasNext(); taken++) {
       into.add(it.next());
       it.remove();
     }
+    return into;
   }
 
   /** Every watched job whose last event is one some watcher of it has not had, read as {@link #read} does. */
@@ -139,9 +140,7 @@ final class WatchHub implements AutoCloseable {
     for (int i = 0; i < all.size(); i += BATCH) {
       if (i > 0) {
         // what this engine wrote meanwhile goes out between the chunks rather than after them all
-        Set<JobId> due = new LinkedHashSet<>();
-        take(changed, due, Integer.MAX_VALUE);
-        read(due);
+        read(take(changed, new LinkedHashSet<>(), Integer.MAX_VALUE));
       }
       List<JobId> chunk = all.subList(i, Math.min(all.size(), i + BATCH));
       Map<JobId, Long> last = db.read(c -> jobs.lastEvents(c, chunk));
