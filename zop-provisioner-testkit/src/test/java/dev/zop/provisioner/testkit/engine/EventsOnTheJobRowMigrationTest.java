@@ -114,6 +114,7 @@ class EventsOnTheJobRowMigrationTest {
    * {@code 2 × seq} when read, and V12's columns gone. Returns each job's event numbers as such a store reads them.
    */
   static Map<JobId, List<Long>> asBeforeV12(Connection c) throws Exception {
+    WideColumnsCompressionMigrationTest.asBeforeV13(c);
     Map<String, TreeMap<Long, JsonNode>> byJob = new LinkedHashMap<>();
     try (Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("SELECT job_id, last_number, events FROM job_events ORDER BY seq")) {

@@ -34,7 +34,8 @@ public final class EngineMigrations {
     String carriedOver = legacyVersion(dataSource);
     var flyway = Flyway.configure(EngineMigrations.class.getClassLoader()).dataSource(dataSource)
         .locations(LOCATION).table(HISTORY)
-        .javaMigrations(new V6__Job_rows_leave_room_for_updates(), new V11__Steps_on_the_job_row());
+        .javaMigrations(new V6__Job_rows_leave_room_for_updates(), new V11__Steps_on_the_job_row(),
+            new V13__Wide_job_columns_compressed_with_lz4());
     // a schema that already holds tables (a host application's) is no reason to refuse: the engine's history
     // starts empty at 0 there, or, for a store from before the move, at the version it had reached
     flyway.baselineOnMigrate(true).baselineVersion(carriedOver != null ? carriedOver : "0")
