@@ -138,13 +138,20 @@ public final class EngineMetrics {
     if (job.phase() != dev.zop.provisioner.JobPhase.CREATE || job.createdAt() == null) {
       return;
     }
-    Timer.builder("zop.jobs.duration")
-        .description("from a job's submission to the end of its create phase, waits and retries included")
-        .tag("provider", job.provider()).tag("kind", job.kind().wireName()).tag("status", status.wireName())
-        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10))
-        .maximumExpectedValue(Duration.ofHours(2)).register(registry)
+    jobTimers.computeIfAbsent(new JobTimer(job.provider(), job.kind(), status), key ->
+        Timer.builder("zop.jobs.duration")
+            .description("from a job's submission to the end of its create phase, waits and retries included")
+            .tag("provider", key.provider()).tag("kind", key.kind().wireName()).tag("status", key.status().wireName())
+            .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10))
+            .maximumExpectedValue(Duration.ofHours(2)).register(registry))
         .record(Duration.between(job.createdAt(), java.time.Instant.now()));
   }
+
+  /** A job timer's tags. */
+  private record JobTimer(String provider, dev.zop.provisioner.JobKind kind, JobStatus status) {}
+
+  /** The job timers made so far, kept for the reason {@link #stepTimers} are; bounded by providers and kinds. */
+  private final java.util.Map<JobTimer, Timer> jobTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
   void retried(JobRecord job) {
     retries(job.provider(), job.kind().wireName()).increment();

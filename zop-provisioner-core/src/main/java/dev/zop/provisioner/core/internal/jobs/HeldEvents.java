@@ -29,8 +29,10 @@ final class HeldEvents {
   static String lines(List<NewEvent> events, Instant at) {
     String when = at.truncatedTo(ChronoUnit.MICROS).toString();
     StringWriter out = new StringWriter(128 * events.size());
-    for (NewEvent event : events) {
-      try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
+    try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
+      // one generator for all of them: a line break, not the space it would put, between one entry and the next
+      json.setRootValueSeparator(null);
+      for (NewEvent event : events) {
         json.writeStartObject();
         json.writeStringField("type", event.type().wireName());
         if (event.stepName() != null) {
@@ -42,11 +44,11 @@ final class HeldEvents {
         }
         json.writeStringField("at", when);
         json.writeEndObject();
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot write a job's history entry", e);
+        // JSON escapes a line break inside a string, so a line is always one entry
+        json.writeRaw('\n');
       }
-      // JSON escapes a line break inside a string, so a line is always one entry
-      out.write('\n');
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write a job's history entry", e);
     }
     return out.toString();
   }

@@ -1,10 +1,9 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.StepStatus;
@@ -15,6 +14,7 @@ import java.time.Instant;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
@@ -30,19 +30,12 @@ final class StoredSteps {
   static final Comparator<StepRecord> ORDER = Comparator.comparing((StepRecord s) -> s.phase().wireName())
       .thenComparingInt(StepRecord::index);
 
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Stored(String id, String phase, int index, String name, String status, int attempts,
-      List<String> permissions, Map<String, String> outputs, Failure failure, Instant startedAt, Instant finishedAt,
-      String templateStepId, String kind) {}
-
-  private static final ObjectReader READER = Json.MAPPER.readerFor(new TypeReference<List<Stored>>() {});
-
   private StoredSteps() {}
 
   /**
-   * The JSON of {@code steps}, sorted into their stored order: the fields of {@link Stored}, written field by field
-   * (a write that changes a step writes all of its job's steps, and the mapper's databind path cost several times
-   * as much). Steps a {@link Listed} has written before are not written again.
+   * The JSON of {@code steps}, sorted into their stored order, each an object of its fields (null ones left out),
+   * written field by field (a write that changes a step writes all of its job's steps, and the mapper's databind
+   * path cost several times as much). Steps a {@link Listed} has written before are not written again.
    */
   static String write(List<StepRecord> steps) {
     StepRecord[] records;
@@ -152,25 +145,86 @@ final class StoredSteps {
     return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
   }
 
-  /** The steps of job {@code jobId} from their JSON; none for null. */
+  /**
+   * The steps of job {@code jobId} from their JSON; none for null. Read token by token, as {@link #write} writes
+   * them: every claimed job's steps are read, and the mapper's databind path into a record of their fields cost several times
+   * as much. A field it does not know is passed over, as the mapper does.
+   */
   static List<StepRecord> read(String jobId, String json) {
     if (json == null || json.equals("[]")) {
       return new ArrayList<>();
     }
-    List<Stored> stored;
-    try {
-      stored = READER.readValue(json);
-    } catch (JsonProcessingException e) {
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(json)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new JsonParseException(p, "a job's steps are an array");
+      }
+      List<StepRecord> steps = new ArrayList<>();
+      for (JsonToken token = p.nextToken(); token != JsonToken.END_ARRAY; token = p.nextToken()) {
+        if (token != JsonToken.START_OBJECT) {
+          throw new JsonParseException(p, "a step is an object");
+        }
+        steps.add(step(jobId, p));
+      }
+      return steps;
+    } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("the stored steps of job " + jobId + " are unreadable", e);
     }
-    List<StepRecord> steps = new ArrayList<>(stored.size());
-    for (Stored s : stored) {
-      steps.add(new StepRecord(UUID.fromString(s.id()), jobId, JobPhase.fromWire(s.phase()), s.index(), s.name(),
-          StepStatus.fromWire(s.status()), s.attempts(), s.permissions() == null ? List.of() : s.permissions(),
-          s.outputs() == null ? Map.of() : s.outputs(), s.failure(), s.startedAt(),
-          s.finishedAt(), s.templateStepId() == null ? null : UUID.fromString(s.templateStepId()), s.kind()));
+  }
+
+  /** One step, from the parser at its object's start to its end. */
+  private static StepRecord step(String jobId, JsonParser p) throws IOException {
+    String id = null;
+    String phase = null;
+    int index = 0;
+    String name = null;
+    String status = null;
+    int attempts = 0;
+    List<String> permissions = List.of();
+    Map<String, String> outputs = Map.of();
+    Failure failure = null;
+    Instant startedAt = null;
+    Instant finishedAt = null;
+    String templateStepId = null;
+    String kind = null;
+    for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
+      JsonToken value = p.nextToken();
+      if (value == JsonToken.VALUE_NULL) {
+        continue;
+      }
+      switch (field) {
+        case "id" -> id = p.getText();
+        case "phase" -> phase = p.getText();
+        case "index" -> index = p.getIntValue();
+        case "name" -> name = p.getText();
+        case "status" -> status = p.getText();
+        case "attempts" -> attempts = p.getIntValue();
+        case "permissions" -> {
+          permissions = new ArrayList<>();
+          for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            permissions.add(p.getText());
+          }
+        }
+        case "outputs" -> {
+          outputs = new LinkedHashMap<>();
+          for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
+            p.nextToken();
+            outputs.put(key, p.getValueAsString());
+          }
+        }
+        case "failure" -> failure = Json.MAPPER.readValue(p, Failure.class);
+        case "startedAt" -> startedAt = Instant.parse(p.getText());
+        case "finishedAt" -> finishedAt = Instant.parse(p.getText());
+        case "templateStepId" -> templateStepId = p.getText();
+        case "kind" -> kind = p.getText();
+        default -> p.skipChildren();
+      }
     }
-    return steps;
+    if (id == null || phase == null || name == null || status == null) {
+      throw new JsonParseException(p, "a step needs its id, phase, name and status");
+    }
+    return new StepRecord(UUID.fromString(id), jobId, JobPhase.fromWire(phase), index, name,
+        StepStatus.fromWire(status), attempts, permissions, outputs, failure, startedAt, finishedAt,
+        templateStepId == null ? null : UUID.fromString(templateStepId), kind);
   }
 
   /** {@code steps} with the step of {@code changed}'s id replaced by it, as a list nobody can change. */

@@ -35,6 +35,32 @@ class StoredStepsTest {
   }
 
   @Test
+  void aStepAsTheV11MigrationWroteItReadsWithNullsAndFieldsItDoesNotKnowPassedOver() {
+    UUID id = UUID.randomUUID();
+    // the migration wrote the permissions and failure as they were stored, and an older writer its nulls
+    String json = "[{\"id\":\"" + id + "\",\"phase\":\"create\",\"index\":2,\"name\":\"create-subnet-b\","
+        + "\"status\":\"failed\",\"attempts\":2,\"permissions\":[\"network:CreateSubnet\"],"
+        + "\"outputs\":{\"subnet.b.name\":\"net-b\",\"subnet.b.id\":\"sim:subnet/net-b\"},"
+        + "\"failure\":{\"category\":\"transient\",\"code\":\"throttled\",\"message\":\"slow down\"},"
+        + "\"startedAt\":\"2026-12-07T01:52:04.599167Z\",\"finishedAt\":null,\"templateStepId\":null,"
+        + "\"addedLater\":{\"nested\":[1,{\"x\":true}]},\"kind\":null}]";
+
+    assertThat(StoredSteps.read("job-1", json)).containsExactly(new StepRecord(id, "job-1", JobPhase.CREATE, 2,
+        "create-subnet-b", StepStatus.FAILED, 2, List.of("network:CreateSubnet"),
+        Map.of("subnet.b.name", "net-b", "subnet.b.id", "sim:subnet/net-b"),
+        Failure.transientFailure("throttled", "slow down"), STARTED, null, null, null));
+    assertThat(StoredSteps.read("job-1", null)).isEmpty();
+  }
+
+  @Test
+  void stepsThatCannotBeReadSayWhoseTheyAre() {
+    for (String broken : List.of("{}", "[1]", "[{\"id\":\"" + UUID.randomUUID() + "\"}]", "[{\"id\":")) {
+      assertThatThrownBy(() -> StoredSteps.read("job-7", broken)).as(broken)
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("job-7");
+    }
+  }
+
+  @Test
   void timesAreKeptToTheMicrosecondAsTheDatabaseKeepsThem() {
     StepRecord step = new StepRecord(UUID.randomUUID(), "job-1", JobPhase.CREATE, 0, "s", StepStatus.RUNNING, 1,
         List.of(), Map.of(), null, STARTED.plusNanos(789), null, null, null);
