@@ -5,6 +5,8 @@
 # shared transaction of the engine's group commit holds), sent in one pipeline, two clients, BENCH_SECONDS each,
 # the forms alternating for BENCH_ROUNDS rounds. Prints a JSON line a run: steps a second, and the machine's busy
 # CPU (from /proc/stat, steal left out) less pgbench's own, a step. Run it on an otherwise idle machine.
+# BENCH_COMPRESSION=lz4 (or pglz) sets the wide columns' compression as migration V13 does; unset, the server's
+# default (pglz unless configured). BENCH_FORMS picks the forms to run.
 set -euo pipefail
 for tool in pgbench psql /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "step-writes.sh needs $tool" >&2; exit 1; }
@@ -53,6 +55,11 @@ INSERT INTO job_steps (id, job_id, phase, step_index, name, status, attempts, pe
   SELECT 'step-' || g || '-' || i, 'job-' || g, 'create', i, 'subnet-' || i, 'pending', 0, '["ec2:CreateSubnet"]', '{}'
   FROM generate_series(1, 20000) g, generate_series(0, 3) i;
 SQL
+if [ -n "${BENCH_COMPRESSION:-}" ]; then
+  psql -q -d "$db" -c "ALTER TABLE provisioning_jobs ALTER COLUMN steps SET COMPRESSION $BENCH_COMPRESSION,
+    ALTER COLUMN held_events SET COMPRESSION $BENCH_COMPRESSION, ALTER COLUMN outputs SET COMPRESSION $BENCH_COMPRESSION,
+    ALTER COLUMN spec SET COMPRESSION $BENCH_COMPRESSION"
+fi
 psql -q -d "$db" -c "UPDATE provisioning_jobs SET steps = '$steps_json'"
 # A step's writes as the engine sent them before its steps moved onto the job's row (V11): the fence on the job's
 # row (its outputs and the next step's start), the step's success on its row, and one history row with two events.
@@ -68,6 +75,11 @@ fence_with_steps="UPDATE provisioning_jobs SET version = version + 1, updated_at
 held_line='{"type":"step_succeeded","step":"create-subnet-a","status":"running","at":"2026-12-07T01:52:34.820556Z"}'
 held_lines=$(for i in 1 2 3 4 5 6 7 8; do printf '%s\n' "$held_line"; done)
 fence_with_held="UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP, outputs = '{\"subnet-a\":\"subnet-0001\",\"vpc\":\"vpc-0001\"}', steps = '$steps_json', held_events = '$held_lines', held_count = 8, last_event = last_event + 2 WHERE id = 'job-' || :jK AND version > 0"
+# The fence as the engine sends it since V12: two entries appended to those the row holds (the step's success and
+# the next one's start), which a four-step job's row holds two to ten of; here they are let go at ten.
+fence_appending="UPDATE provisioning_jobs SET version = version + 1, updated_at = CURRENT_TIMESTAMP, outputs = '{\"subnet-a\":\"subnet-0001\",\"vpc\":\"vpc-0001\"}', steps = '$steps_json', held_events = CASE WHEN held_count >= 10 THEN '' ELSE COALESCE(held_events, '') END || '$held_line
+$held_line
+', held_count = CASE WHEN held_count >= 10 THEN 0 ELSE held_count END + 2, last_event = last_event + 2 WHERE id = 'job-' || :jK AND version > 0"
 fused="WITH f AS ($job RETURNING id), s AS ($step AND EXISTS (SELECT 1 FROM f) RETURNING 1) INSERT INTO job_events ($event_columns) SELECT id, $event_values FROM f"
 
 # script NAME STATEMENT...: five steps a transaction, each statement form for the five steps in turn
@@ -92,10 +104,11 @@ script one_statement "$fused"
 script steps_history "$fence_with_steps" "$event"
 script steps_alone "$fence_with_steps"
 script steps_held "$fence_with_held"
+script steps_appended "$fence_appending"
 
 busy() { awk 'NR == 1 { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 for round in $(seq 1 "$rounds"); do
-  for form in ${BENCH_FORMS:-job_step_history job_step job_history job_alone one_statement steps_history steps_alone steps_held}; do
+  for form in ${BENCH_FORMS:-job_step_history job_step job_history job_alone one_statement steps_history steps_alone steps_held steps_appended}; do
     psql -q -d "$db" -c "VACUUM ANALYZE"
     before=$(busy)
     out=$( { /usr/bin/time -f "client_cpu %U %S" pgbench -n -M prepared -f "$dir/$form.sql" -c 2 -j 2 -T "$seconds" "$db"; } 2>&1 )
