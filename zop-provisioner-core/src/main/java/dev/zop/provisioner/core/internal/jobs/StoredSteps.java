@@ -126,7 +126,14 @@ final class StoredSteps {
       for (int i = 1; i < array.length && inOrder; i++) {
         inOrder = ORDER.compare(array[i - 1], array[i]) < 0;
       }
-      return new Listed(array, new String[array.length], inOrder);
+      String[] json = new String[array.length];
+      if (steps instanceof Read read) {
+        for (int i = 0; i < array.length && i < read.records.length; i++) {
+          // the very step read there, not one put in its place since
+          json[i] = array[i] == read.records[i] ? read.texts[i] : null;
+        }
+      }
+      return new Listed(array, json, inOrder);
     }
 
     @Override
@@ -140,6 +147,23 @@ final class StoredSteps {
     }
   }
 
+  /**
+   * Steps as {@link #read} found them, each with the text it was read from: a run's first write, which writes all
+   * of its job's steps, writes the steps it did not change as the row held them rather than making their JSON again
+   * (a claim's run of a four-step job made a third of its steps' JSON that way). A list like any other; a step
+   * put in place of one read has no text.
+   */
+  static final class Read extends ArrayList<StepRecord> {
+    private final StepRecord[] records;
+    private final String[] texts;
+
+    private Read(List<StepRecord> steps, List<String> texts) {
+      super(steps);
+      this.records = steps.toArray(StepRecord[]::new);
+      this.texts = texts.toArray(String[]::new);
+    }
+  }
+
   /** To the microsecond, as the database keeps its other times. */
   private static Instant micros(Instant at) {
     return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
@@ -148,7 +172,8 @@ final class StoredSteps {
   /**
    * The steps of job {@code jobId} from their JSON; none for null. Read token by token, as {@link #write} writes
    * them: every claimed job's steps are read, and the mapper's databind path into a record of their fields cost several times
-   * as much. A field it does not know is passed over, as the mapper does.
+   * as much. A field it does not know is passed over, as the mapper does. Each step keeps the text it was read from
+   * (see {@link Read}).
    */
   static List<StepRecord> read(String jobId, String json) {
     if (json == null || json.equals("[]")) {
@@ -159,13 +184,16 @@ final class StoredSteps {
         throw new JsonParseException(p, "a job's steps are an array");
       }
       List<StepRecord> steps = new ArrayList<>();
+      List<String> texts = new ArrayList<>();
       for (JsonToken token = p.nextToken(); token != JsonToken.END_ARRAY; token = p.nextToken()) {
         if (token != JsonToken.START_OBJECT) {
           throw new JsonParseException(p, "a step is an object");
         }
+        int start = (int) p.currentTokenLocation().getCharOffset();
         steps.add(step(jobId, p));
+        texts.add(json.substring(start, (int) p.currentLocation().getCharOffset()));
       }
-      return steps;
+      return new Read(steps, texts);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("the stored steps of job " + jobId + " are unreadable", e);
     }

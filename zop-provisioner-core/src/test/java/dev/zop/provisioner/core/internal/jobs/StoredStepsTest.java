@@ -7,6 +7,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.StepStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,33 @@ class StoredStepsTest {
         Map.of("subnet.b.name", "net-b", "subnet.b.id", "sim:subnet/net-b"),
         Failure.transientFailure("throttled", "slow down"), STARTED, null, null, null));
     assertThat(StoredSteps.read("job-1", null)).isEmpty();
+  }
+
+  @Test
+  void stepsReadFromARowAreWrittenAsTheRowHeldThemUntilOneChanges() {
+    UUID id = UUID.randomUUID();
+    // as the V11 migration or an older writer left them: nulls, and a field today's writer does not know
+    String held = "{\"id\":\"" + id + "\",\"phase\":\"create\",\"index\":0,\"name\":\"create-vpc\","
+        + "\"status\":\"succeeded\",\"attempts\":1,\"permissions\":[],\"outputs\":{\"vpc.id\":\"v-1\"},"
+        + "\"finishedAt\":null,\"addedLater\":[1,2]}";
+    StepRecord second = StepRecord.pending("job-1", JobPhase.CREATE, 1, "create-subnet", List.of("network:CreateSubnet"));
+    String stored = "[" + held + " , " + StoredSteps.write(List.of(second)).replaceAll("^\\[|\\]$", "") + "]";
+
+    List<StepRecord> read = StoredSteps.read("job-1", stored);
+    StoredSteps.Listed listed = StoredSteps.Listed.of(read);
+    assertThat(StoredSteps.write(listed)).isEqualTo("[" + held + "," + StoredSteps.write(List.of(second))
+        .replaceAll("^\\[|\\]$", "") + "]");
+
+    StepRecord running = new StepRecord(read.get(1).id(), "job-1", JobPhase.CREATE, 1, "create-subnet",
+        StepStatus.RUNNING, 1, List.of("network:CreateSubnet"), Map.of(), null, STARTED, null, null, null);
+    String written = StoredSteps.write(StoredSteps.with(listed, running));
+    assertThat(written).startsWith("[" + held + ",");
+    assertThat(StoredSteps.read("job-1", written)).containsExactly(read.get(0), running);
+    // another step put in place of one read (an equal one, even): that one is written afresh
+    read.set(0, new StepRecord(id, "job-1", JobPhase.CREATE, 0, "create-vpc", StepStatus.SUCCEEDED, 1, List.of(),
+        Map.of("vpc.id", "v-1"), null, null, null, null, null));
+    assertThat(StoredSteps.write(StoredSteps.Listed.of(read))).doesNotContain("addedLater")
+        .isEqualTo(StoredSteps.write(new ArrayList<>(read)));
   }
 
   @Test
