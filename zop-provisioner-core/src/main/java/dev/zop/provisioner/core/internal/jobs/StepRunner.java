@@ -779,6 +779,10 @@ final class StepRunner {
     private final JobRecord job;
     private final StepRecord row;
     private final int attempt;
+    /**
+     * What the job's earlier steps recorded: the run's own map, read only. It changes only once a step has
+     * returned (with its success), so a step sees it as it stood when it began, without a copy for each context.
+     */
     private final Map<String, String> previous;
     private final Map<String, String> ownOutputs;
     final Instant startedAt;
@@ -798,7 +802,7 @@ final class StepRunner {
       this.job = job;
       this.row = row;
       this.attempt = attempt;
-      this.previous = Map.copyOf(previous);
+      this.previous = java.util.Collections.unmodifiableMap(previous);
       this.ownOutputs = new LinkedHashMap<>(row.outputs());
       this.ownOutputs.putAll(declared);
       this.beforeRun = beforeRun;

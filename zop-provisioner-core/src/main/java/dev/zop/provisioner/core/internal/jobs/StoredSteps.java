@@ -49,58 +49,72 @@ final class StoredSteps {
       records = sorted.toArray(StepRecord[]::new);
       parts = new String[records.length];
     }
+    writeMissing(records, parts);
     StringBuilder out = new StringBuilder(2 + 400 * records.length).append('[');
     for (int i = 0; i < records.length; i++) {
-      if (parts[i] == null) {
-        parts[i] = write(records[i]);
-      }
       out.append(i == 0 ? "" : ",").append(parts[i]);
     }
     return out.append(']').toString();
   }
 
-  /** One step's JSON object. */
-  private static String write(StepRecord s) {
-    StringWriter out = new StringWriter(256);
+  /** Makes the JSON object of each step that has none in {@code parts}, with one generator for them all. */
+  private static void writeMissing(StepRecord[] records, String[] parts) {
+    if (!java.util.Arrays.asList(parts).contains(null)) {
+      return;
+    }
+    StringWriter out = new StringWriter(320);
     try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
-      json.writeStartObject();
-      json.writeStringField("id", s.id().toString());
-      json.writeStringField("phase", s.phase().wireName());
-      json.writeNumberField("index", s.index());
-      json.writeStringField("name", s.name());
-      json.writeStringField("status", s.status().wireName());
-      json.writeNumberField("attempts", s.attempts());
-      json.writeArrayFieldStart("permissions");
-      for (String permission : s.permissions()) {
-        json.writeString(permission);
+      // each object is cut out of the text as it is flushed: nothing between one and the next
+      json.setRootValueSeparator(null);
+      for (int i = 0; i < records.length; i++) {
+        if (parts[i] == null) {
+          int start = out.getBuffer().length();
+          write(json, records[i]);
+          json.flush();
+          parts[i] = out.getBuffer().substring(start);
+        }
       }
-      json.writeEndArray();
-      json.writeObjectFieldStart("outputs");
-      for (Map.Entry<String, String> output : s.outputs().entrySet()) {
-        json.writeStringField(output.getKey(), output.getValue());
-      }
-      json.writeEndObject();
-      if (s.failure() != null) {
-        json.writeFieldName("failure");
-        Json.MAPPER.writeValue(json, s.failure());
-      }
-      if (s.startedAt() != null) {
-        json.writeStringField("startedAt", micros(s.startedAt()).toString());
-      }
-      if (s.finishedAt() != null) {
-        json.writeStringField("finishedAt", micros(s.finishedAt()).toString());
-      }
-      if (s.templateStepId() != null) {
-        json.writeStringField("templateStepId", s.templateStepId().toString());
-      }
-      if (s.kind() != null) {
-        json.writeStringField("kind", s.kind());
-      }
-      json.writeEndObject();
     } catch (IOException e) {
       throw new IllegalStateException("cannot write the steps of a job", e);
     }
-    return out.toString();
+  }
+
+  /** One step's JSON object. */
+  private static void write(JsonGenerator json, StepRecord s) throws IOException {
+    json.writeStartObject();
+    json.writeStringField("id", s.id().toString());
+    json.writeStringField("phase", s.phase().wireName());
+    json.writeNumberField("index", s.index());
+    json.writeStringField("name", s.name());
+    json.writeStringField("status", s.status().wireName());
+    json.writeNumberField("attempts", s.attempts());
+    json.writeArrayFieldStart("permissions");
+    for (String permission : s.permissions()) {
+      json.writeString(permission);
+    }
+    json.writeEndArray();
+    json.writeObjectFieldStart("outputs");
+    for (Map.Entry<String, String> output : s.outputs().entrySet()) {
+      json.writeStringField(output.getKey(), output.getValue());
+    }
+    json.writeEndObject();
+    if (s.failure() != null) {
+      json.writeFieldName("failure");
+      Json.MAPPER.writeValue(json, s.failure());
+    }
+    if (s.startedAt() != null) {
+      json.writeStringField("startedAt", micros(s.startedAt()).toString());
+    }
+    if (s.finishedAt() != null) {
+      json.writeStringField("finishedAt", micros(s.finishedAt()).toString());
+    }
+    if (s.templateStepId() != null) {
+      json.writeStringField("templateStepId", s.templateStepId().toString());
+    }
+    if (s.kind() != null) {
+      json.writeStringField("kind", s.kind());
+    }
+    json.writeEndObject();
   }
 
   /**
