@@ -13,13 +13,12 @@ import org.slf4j.LoggerFactory;
  * On PostgreSQL, a running job's row (its steps, the history entries it holds, its outputs and spec) is wider than
  * the 2 kB at which PostgreSQL compresses a row's widest values, and every step's fence writes a new version of it:
  * each fence compresses the steps and held entries again, and appending an entry first decompresses what the row
- * holds. With PostgreSQL's default method (pglz) that was about a sixth of the fence's cost to the database; lz4
- * does the same work in a fraction of the time, and its rows come out smaller (see docs/benchmarks.md, "Cheaper
- * compression of the job's row"). Values written from now on use lz4; those already stored are read as they are.
+ * holds. With PostgreSQL's default method (pglz) such a fence cost PostgreSQL 80-81 us in the pgbench harness, and
+ * 69-70 us with lz4, whose rows also come out smaller (docs/benchmarks.md, "lz4 for the job's row, and less JSON a
+ * step"). Values written from now on use lz4; those already stored are read as they are.
  *
- * <p>lz4 needs PostgreSQL 14 or later built with it (the PostgreSQL packages of Debian, Ubuntu, Red Hat and the
- * official images are). Elsewhere the columns keep the default and the migration only records that it ran; other
- * databases have no such setting.
+ * <p>lz4 needs PostgreSQL 14 or later built with it (Debian's packages are). Where the server refuses it, the columns
+ * keep the default and the migration only records that it ran; other databases have no such setting.
  */
 public final class V13__Wide_job_columns_compressed_with_lz4 extends BaseJavaMigration {
   private static final Logger LOG = LoggerFactory.getLogger(V13__Wide_job_columns_compressed_with_lz4.class);
