@@ -39,7 +39,8 @@ class WideColumnsCompressionMigrationTest {
       try (EmbeddedProvisioner zop = TestEngines.jdbc(db.url(), db.user(), db.password(), SimCloud.create())
           .build()) {
         Space space = EngineBehaviour.newSpace(zop, "lz4");
-        made = zop.jobs().await(zop.jobs().submit(space.id(), EngineBehaviour.network("wide")).id(), Duration.ofSeconds(30));
+        made = zop.jobs().await(zop.jobs().submit(space.id(), EngineBehaviour.network("wide")).id(),
+            Duration.ofSeconds(30));
         assertThat(made.status()).isEqualTo(JobStatus.SUCCEEDED);
         events = zop.jobs().events(made.id(), 0);
       }

@@ -185,9 +185,9 @@ final class StoredSteps {
 
   /**
    * The steps of job {@code jobId} from their JSON; none for null. Read token by token, as {@link #write} writes
-   * them: every claimed job's steps are read, and the mapper's databind path into a record of their fields cost several times
-   * as much. A field it does not know is passed over, as the mapper does. Each step keeps the text it was read from
-   * (see {@link Read}).
+   * them: every claimed job's steps are read, and the mapper's databind path into a record of their fields cost
+   * several times as much. A field it does not know is passed over, as the mapper does. Each step keeps the text it
+   * was read from (see {@link Read}).
    */
   static List<StepRecord> read(String jobId, String json) {
     if (json == null || json.equals("[]")) {

@@ -60,7 +60,8 @@ class StoredStepsTest {
     String held = "{\"id\":\"" + id + "\",\"phase\":\"create\",\"index\":0,\"name\":\"create-vpc\","
         + "\"status\":\"succeeded\",\"attempts\":1,\"permissions\":[],\"outputs\":{\"vpc.id\":\"v-1\"},"
         + "\"finishedAt\":null,\"addedLater\":[1,2]}";
-    StepRecord second = StepRecord.pending("job-1", JobPhase.CREATE, 1, "create-subnet", List.of("network:CreateSubnet"));
+    StepRecord second = StepRecord.pending("job-1", JobPhase.CREATE, 1, "create-subnet",
+        List.of("network:CreateSubnet"));
     String stored = "[" + held + " , " + StoredSteps.write(List.of(second)).replaceAll("^\\[|\\]$", "") + "]";
 
     List<StepRecord> read = StoredSteps.read("job-1", stored);
