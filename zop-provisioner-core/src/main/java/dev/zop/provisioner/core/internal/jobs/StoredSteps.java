@@ -144,7 +144,7 @@ final class StoredSteps {
       if (steps instanceof Read read) {
         for (int i = 0; i < array.length && i < read.records.length; i++) {
           // the very step read there, not one put in its place since
-          json[i] = array[i] == read.records[i] ? read.texts[i] : null;
+          json[i] = array[i] == read.records[i] ? read.text(i) : null;
         }
       }
       return new Listed(array, json, inOrder);
@@ -165,16 +165,24 @@ final class StoredSteps {
    * Steps as {@link #read} found them, each with the text it was read from: a run's first write, which writes all
    * of its job's steps, writes the steps it did not change as the row held them rather than making their JSON again
    * (a claim's run of a four-step job made a third of its steps' JSON that way). A list like any other; a step
-   * put in place of one read has no text.
+   * put in place of one read has no text. A text is cut out of the row's only when a write asks for it: most reads
+   * (the API's) never write.
    */
   static final class Read extends ArrayList<StepRecord> {
     private final StepRecord[] records;
-    private final String[] texts;
+    private final String source;
+    /** Where step {@code i}'s text begins in {@link #source} ({@code bounds[2i]}) and ends. */
+    private final int[] bounds;
 
-    private Read(List<StepRecord> steps, List<String> texts) {
+    private Read(List<StepRecord> steps, String source, int[] bounds) {
       super(steps);
       this.records = steps.toArray(StepRecord[]::new);
-      this.texts = texts.toArray(String[]::new);
+      this.source = source;
+      this.bounds = bounds;
+    }
+
+    private String text(int i) {
+      return source.substring(bounds[2 * i], bounds[2 * i + 1]);
     }
   }
 
@@ -198,16 +206,20 @@ final class StoredSteps {
         throw new JsonParseException(p, "a job's steps are an array");
       }
       List<StepRecord> steps = new ArrayList<>();
-      List<String> texts = new ArrayList<>();
+      int[] bounds = new int[8];
       for (JsonToken token = p.nextToken(); token != JsonToken.END_ARRAY; token = p.nextToken()) {
         if (token != JsonToken.START_OBJECT) {
           throw new JsonParseException(p, "a step is an object");
         }
-        int start = (int) p.currentTokenLocation().getCharOffset();
+        int at = 2 * steps.size();
+        if (at + 1 >= bounds.length) {
+          bounds = java.util.Arrays.copyOf(bounds, 2 * bounds.length);
+        }
+        bounds[at] = (int) p.currentTokenLocation().getCharOffset();
         steps.add(step(jobId, p));
-        texts.add(json.substring(start, (int) p.currentLocation().getCharOffset()));
+        bounds[at + 1] = (int) p.currentLocation().getCharOffset();
       }
-      return new Read(steps, texts);
+      return new Read(steps, json, bounds);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("the stored steps of job " + jobId + " are unreadable", e);
     }

@@ -74,6 +74,14 @@ class StoredStepsTest {
     String written = StoredSteps.write(StoredSteps.with(listed, running));
     assertThat(written).startsWith("[" + held + ",");
     assertThat(StoredSteps.read("job-1", written)).containsExactly(read.get(0), running);
+    // more steps than the reader first makes room for
+    List<StepRecord> six = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      six.add(StepRecord.pending("job-1", JobPhase.CREATE, i, "step-" + i, List.of()));
+    }
+    String sixStored = StoredSteps.write(six).replace("},{", "} , {");
+    assertThat(StoredSteps.write(StoredSteps.Listed.of(StoredSteps.read("job-1", sixStored))))
+        .isEqualTo(StoredSteps.write(six));
     // another step put in place of one read (an equal one, even): that one is written afresh
     read.set(0, new StepRecord(id, "job-1", JobPhase.CREATE, 0, "create-vpc", StepStatus.SUCCEEDED, 1, List.of(),
         Map.of("vpc.id", "v-1"), null, null, null, null, null));
