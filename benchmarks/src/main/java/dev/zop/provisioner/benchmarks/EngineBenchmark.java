@@ -4,6 +4,7 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
@@ -14,6 +15,11 @@ import dev.zop.provisioner.spec.NetworkSpec;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.sim.ReplacedSteps;
+import dev.zop.provisioner.spi.CloudProvider;
+import dev.zop.provisioner.spi.Step;
+import dev.zop.provisioner.spi.StepResult;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -69,6 +75,7 @@ public final class EngineBenchmark {
     int jobs = Integer.getInteger("bench.jobs", tasks / 4);
     int waiting = Integer.getInteger("bench.waiting", 10_000);
     boolean postgres = Boolean.parseBoolean(System.getProperty("bench.postgres", "true"));
+    boolean bareSteps = Boolean.parseBoolean(System.getProperty("bench.emptySteps", "true"));
 
     startup();
     Path h2 = tempDir();
@@ -98,12 +105,17 @@ public final class EngineBenchmark {
       try (PostgresTestDatabase db = PostgresTestDatabase.create();
           HikariDataSource pool = pool(db, threads + 2)) {
         createSchedulerTable(pool);
-        List<Rate> engines = new ArrayList<>();
         List<Rate> schedulers = new ArrayList<>();
+        List<Rate> engines = new ArrayList<>();
+        List<Rate> bareEngines = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
           Rate engine = transitions("postgresql", jobs, threads,
-              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool, db);
+              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool, db, null);
+          BodyClock bodies = new BodyClock();
+          Rate bare = bareSteps ? transitions("postgresql-empty-steps", jobs, threads,
+              cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud, sim -> emptySteps(sim, bodies)),
+              pool, db, bodies) : null;
           Map<String, Object> line = new LinkedHashMap<>();
           line.put("benchmark", "engine_vs_db_scheduler");
           line.put("store", "postgresql");
@@ -123,12 +135,31 @@ public final class EngineBenchmark {
           line.put("engine_postgres_cpu_us_per_step", round(engine.otherCpuMicrosPerUnit()));
           line.put("db_scheduler_postgres_cpu_us_per_execution", round(scheduler.otherCpuMicrosPerUnit()));
           line.put("ratio", round(engine.perSecond() / scheduler.perSecond()));
+          if (bare != null) {
+            line.put("empty_steps_engine_steps_per_second_by_bodies", round(bare.perSecondByBodies()));
+            line.put("empty_steps_engine_steps_per_second", round(bare.perSecond()));
+            line.put("empty_steps_engine_build_ms", round(bare.buildMillis()));
+            line.put("empty_steps_engine_commits_per_step", round(bare.commitsPerUnit()));
+            line.put("empty_steps_engine_statements_per_step", round(bare.statementsPerUnit()));
+            line.put("empty_steps_engine_wal_bytes_per_step", round(bare.walBytesPerUnit()));
+            line.put("empty_steps_engine_jvm_cpu_us_per_step", round(bare.jvmCpuMicrosPerUnit()));
+            line.put("empty_steps_engine_postgres_cpu_us_per_step", round(bare.otherCpuMicrosPerUnit()));
+            line.put("db_scheduler_executions_per_second_by_bodies", round(scheduler.perSecondByBodies()));
+            line.put("empty_steps_ratio", round(bare.perSecondByBodies() / scheduler.perSecondByBodies()));
+          }
           print(line);
-          engines.add(engine);
           schedulers.add(scheduler);
+          engines.add(engine);
+          if (bare != null) {
+            bareEngines.add(bare.byBodies());
+          }
         }
         if (rounds > 1) {
-          summary(engines.subList(1, rounds), schedulers.subList(1, rounds));
+          summary("simulated_network", engines.subList(1, rounds), schedulers.subList(1, rounds));
+          if (bareSteps) {
+            summary("empty_steps", bareEngines.subList(1, rounds), schedulers.subList(1, rounds).stream()
+                .map(Rate::byBodies).toList());
+          }
         }
       }
     }
@@ -159,27 +190,66 @@ public final class EngineBenchmark {
    * the rest of the machine's CPU, in microseconds (NaN where not counted).
    */
   record Rate(double perSecond, double commitsPerUnit, double walBytesPerUnit, double jvmCpuMicrosPerUnit,
-      double otherCpuMicrosPerUnit, double buildMillis, double statementsPerUnit) {
+      double otherCpuMicrosPerUnit, double buildMillis, double statementsPerUnit, double perSecondByBodies) {
     static Rate of(double perSecond, long units, Counters before, Counters after) {
       double jvm = (after.jvmCpuNanos - before.jvmCpuNanos) / 1e3;
       double machine = (after.machineCpuTicks - before.machineCpuTicks) * 1e6 / TICKS_PER_SECOND;
       return new Rate(perSecond, (after.commits - before.commits) / (double) units,
           (after.walBytes - before.walBytes) / (double) units, jvm / units, (machine - jvm) / units, Double.NaN,
-          Double.NaN);
+          Double.NaN, Double.NaN);
     }
 
     static Rate unmeasured(double perSecond) {
-      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      return new Rate(perSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+          Double.NaN);
     }
 
     Rate withBuildMillis(double millis) {
       return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit, millis,
-          statementsPerUnit);
+          statementsPerUnit, perSecondByBodies);
     }
 
     Rate withStatementsPerUnit(double value) {
       return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit,
-          buildMillis, value);
+          buildMillis, value, perSecondByBodies);
+    }
+
+    Rate withPerSecondByBodies(double value) {
+      return new Rate(perSecond, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit,
+          buildMillis, statementsPerUnit, value);
+    }
+
+    /** This rate with the one clocked by the bodies in its place. */
+    Rate byBodies() {
+      return new Rate(perSecondByBodies, commitsPerUnit, walBytesPerUnit, jvmCpuMicrosPerUnit, otherCpuMicrosPerUnit,
+          buildMillis, statementsPerUnit, perSecondByBodies);
+    }
+  }
+
+  /**
+   * The time from the first unit's body to the last's, read in the bodies themselves: the same clock for both
+   * sides, where each side's own clock starts elsewhere (db-scheduler's at {@code start()}, after its
+   * construction; the engine's before its {@code build()}, which checks the schema and starts the workers).
+   * Each body marks the clock once; its work is nothing else.
+   */
+  static final class BodyClock {
+    private final java.util.concurrent.atomic.AtomicLong first = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong marks = new java.util.concurrent.atomic.AtomicLong();
+
+    void mark() {
+      long now = System.nanoTime();
+      first.compareAndSet(0, now);
+      last.accumulateAndGet(now, Math::max);
+      marks.incrementAndGet();
+    }
+
+    /** Units a second from the first mark to the last; fails when fewer than {@code units} marked it. */
+    double perSecond(long units) {
+      if (marks.get() < units) {
+        throw new IllegalStateException(marks.get() + " bodies ran, not " + units);
+      }
+      return units / ((last.get() - first.get()) / 1e9);
     }
   }
 
@@ -187,7 +257,7 @@ public final class EngineBenchmark {
    * Means over the rounds given (all but the first): each side's rate and CPU a unit, the ratio of the mean rates,
    * the lowest and highest round's ratio, and how many rounds had the engine at least as fast.
    */
-  private static void summary(List<Rate> engines, List<Rate> schedulers) {
+  private static void summary(String engineSteps, List<Rate> engines, List<Rate> schedulers) {
     double engine = engines.stream().mapToDouble(Rate::perSecond).average().orElseThrow();
     double scheduler = schedulers.stream().mapToDouble(Rate::perSecond).average().orElseThrow();
     double low = Double.MAX_VALUE;
@@ -201,6 +271,7 @@ public final class EngineBenchmark {
     }
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("benchmark", "engine_vs_db_scheduler_summary");
+    line.put("engine_steps", engineSteps);
     line.put("rounds_counted", engines.size());
     line.put("engine_steps_per_second_mean", round(engine));
     line.put("db_scheduler_executions_per_second_mean", round(scheduler));
@@ -332,7 +403,11 @@ public final class EngineBenchmark {
   private static Rate dbScheduler(HikariDataSource pool, int tasks, int threads) throws Exception {
     String round = Long.toString(System.nanoTime(), 36);
     CountDownLatch done = new CountDownLatch(tasks);
-    OneTimeTask<Void> task = Tasks.oneTime("bench-" + round).execute((instance, context) -> done.countDown());
+    BodyClock bodies = new BodyClock();
+    OneTimeTask<Void> task = Tasks.oneTime("bench-" + round).execute((instance, context) -> {
+      bodies.mark();
+      done.countDown();
+    });
     try (Connection c = pool.getConnection(); PreparedStatement insert = c.prepareStatement(
         "insert into scheduled_tasks (task_name, task_instance, execution_time, picked, version)"
             + " values (?, ?, now(), false, 1)")) {
@@ -371,7 +446,23 @@ public final class EngineBenchmark {
       scheduler.stop();
     }
     return Rate.of(tasks / seconds, tasks, before, counters(pool))
-        .withStatementsPerUnit(statements.total() / (double) tasks);
+        .withStatementsPerUnit(statements.total() / (double) tasks).withPerSecondByBodies(bodies.perSecond(tasks));
+  }
+
+  /**
+   * The simulated provider with a network job's four steps replaced by steps whose body does nothing but read the
+   * clock, as db-scheduler's tasks do: what such a step costs is the engine's own work, with no simulated cloud in
+   * it.
+   */
+  private static CloudProvider emptySteps(CloudProvider sim, BodyClock clock) {
+    List<Step> steps = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      steps.add(ProviderStep.of("empty-" + i, List.of(), context -> {
+        clock.mark();
+        return StepResult.done();
+      }));
+    }
+    return new ReplacedSteps(sim, JobKind.NETWORK, steps);
   }
 
   /**
@@ -380,7 +471,8 @@ public final class EngineBenchmark {
    */
   private static void transitions(String store, int jobCount,
       Function<SimCloud, EmbeddedProvisionerBuilder> engine) throws Exception {
-    transitions(store, jobCount, Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), engine, null, null);
+    transitions(store, jobCount, Math.max(4, 4 * Runtime.getRuntime().availableProcessors()), engine, null, null,
+        null);
   }
 
   /**
@@ -388,8 +480,8 @@ public final class EngineBenchmark {
    * are counted, closed before the database's counters are read so its backends have reported them.
    */
   private static Rate transitions(String store, int jobCount, int threads,
-      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats, PostgresTestDatabase counted)
-      throws Exception {
+      Function<SimCloud, EmbeddedProvisionerBuilder> engine, DataSource stats, PostgresTestDatabase counted,
+      BodyClock bodies) throws Exception {
     SimCloud cloud = SimCloud.create().recordCalls(false);
     List<JobId> ids = new ArrayList<>();
     Space space;
@@ -440,6 +532,9 @@ public final class EngineBenchmark {
     line.put("worker_threads", threads);
     line.put("seconds", round(seconds));
     line.put("steps_per_second", round(steps / seconds));
+    if (bodies != null) {
+      line.put("steps_per_second_by_bodies", round(bodies.perSecond(steps)));
+    }
     line.put("transitions_per_second", round(2 * steps / seconds));
     line.put("build_ms", round(buildMillis));
     if (statements != null) {
@@ -454,6 +549,9 @@ public final class EngineBenchmark {
       print(each);
     }
     Rate rate = stats == null ? Rate.unmeasured(steps / seconds) : Rate.of(steps / seconds, steps, before, after);
+    if (bodies != null) {
+      rate = rate.withPerSecondByBodies(bodies.perSecond(steps));
+    }
     return rate.withBuildMillis(buildMillis).withStatementsPerUnit(
         statements == null ? Double.NaN : statements.total() / (double) steps);
   }
