@@ -269,35 +269,59 @@ public final class JobRepository {
   RowWrite fence(Lease lease, String outputsJson, String moveSet, List<Object> moveArgs, JobStatus from,
       String stepsJson, String eventLines, int eventCount, Long dueInMillis, Dialect dialect) {
     // few statement texts (with a move or without, history entries or none, due again or not), so that the fences
-    // of a shared transaction go as few batches
-    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
-        + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
+    // of a shared transaction go as few batches; each made once (a move's SET clause is one text a shape, see
+    // StatusTransitions), so a write neither builds nor hashes its statement's text again
+    boolean events = eventCount > 0;
+    boolean due = dueInMillis != null;
+    String sql = fences.computeIfAbsent(new FenceShape(dialect, events, due, moveSet), JobRepository::fenceSql);
     List<Object> args = new ArrayList<>(moveArgs.size() + 9);
     args.add(text(outputsJson));
     args.add(text(stepsJson));
-    if (eventCount > 0) {
-      sql.append(", ").append(APPEND_SET);
+    if (events) {
       args.add(eventLines);
       args.add(eventCount);
       args.add(eventCount);
     }
-    if (dueInMillis != null) {
-      sql.append(", next_run_at = ").append(dialect.nowPlusMillis())
-          .append(", lease_owner = NULL, lease_until = NULL");
+    if (due) {
       args.add(dueInMillis);
     }
     if (moveSet != null) {
-      sql.append(", ").append(moveSet);
       args.addAll(moveArgs);
     }
-    sql.append(" WHERE id = ? AND version = ?");
     args.add(lease.jobId.value());
     args.add(lease.version());
     if (moveSet != null) {
-      sql.append(" AND status = ?");
       args.add(from);
     }
-    return new RowWrite(sql.toString(), args.toArray());
+    return new RowWrite(sql, args.toArray());
+  }
+
+  /**
+   * What sets a fence's statement text apart: the dialect, history entries appended, due again, the move it carries
+   * (or null). A few dozen at most: a move's SET clause has one text a shape.
+   */
+  private record FenceShape(Dialect dialect, boolean events, boolean due, String moveSet) {}
+
+  private final Map<FenceShape, String> fences = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static String fenceSql(FenceShape shape) {
+    StringBuilder sql = new StringBuilder("UPDATE provisioning_jobs SET version = version + 1,"
+        + " updated_at = CURRENT_TIMESTAMP, outputs = COALESCE(?, outputs), steps = COALESCE(?, steps)");
+    if (shape.events()) {
+      sql.append(", ").append(APPEND_SET);
+    }
+    if (shape.due()) {
+      sql.append(", next_run_at = ").append(shape.dialect().nowPlusMillis())
+          .append(", lease_owner = NULL, lease_until = NULL");
+    }
+    if (shape.moveSet() != null) {
+      sql.append(", ").append(shape.moveSet());
+    }
+    sql.append(" WHERE id = ? AND version = ?");
+    if (shape.moveSet() != null) {
+      sql.append(" AND status = ?");
+    }
+    return sql.toString();
   }
 
   /** The job's fencing version now, or -1 when it is gone. */

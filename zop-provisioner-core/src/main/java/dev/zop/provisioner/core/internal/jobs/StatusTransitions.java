@@ -90,6 +90,8 @@ public final class StatusTransitions {
 
   private final JobRepository jobs;
   private final Dialect dialect;
+  /** Each shape's SET clause once made (see {@link #moveSet(int)}); a race makes an equal one twice, no harm. */
+  private final String[] moveSets = new String[32];
 
   public StatusTransitions(JobRepository jobs, Dialect dialect) {
     this.jobs = jobs;
@@ -132,29 +134,48 @@ public final class StatusTransitions {
     if (!move.from().canTransitionTo(move.to())) {
       throw illegal(id, move.from(), move.to());
     }
-    StringBuilder sql = new StringBuilder("status = ?, failure = ?");
     args.add(move.to());
     String failure = Json.failureJson(move.failure());
     args.add(failure == null ? Database.NULL_TEXT : failure);
-    sql.append(move.finished() ? ", finished_at = CURRENT_TIMESTAMP" : ", finished_at = NULL");
-    switch (move.due()) {
-      case NEVER -> sql.append(", next_run_at = NULL");
-      case NOW -> {
-        if (move.dueInMillis() == null) {
-          sql.append(", next_run_at = CURRENT_TIMESTAMP");
-        } else {
-          sql.append(", next_run_at = ").append(dialect.nowPlusMillis());
-          args.add(move.dueInMillis());
-        }
-      }
-      case KEEP -> { }
-    }
-    if (move.releaseLease()) {
-      sql.append(", lease_owner = NULL, lease_until = NULL");
+    int due = switch (move.due()) {
+      case NEVER -> 0;
+      case NOW -> move.dueInMillis() == null ? 1 : 2;
+      case KEEP -> 3;
+    };
+    if (due == 2) {
+      args.add(move.dueInMillis());
     }
     if (move.phase() != null) {
-      sql.append(", phase = ?");
       args.add(move.phase());
+    }
+    int shape = (move.finished() ? 1 : 0) | due << 1 | (move.releaseLease() ? 8 : 0) | (move.phase() != null ? 16 : 0);
+    String set = moveSets[shape];
+    if (set == null) {
+      set = moveSet(shape);
+      moveSets[shape] = set;
+    }
+    return set;
+  }
+
+  /**
+   * The SET clause of a move of {@code shape} (bits: finished, due in two, releases the lease, sets the phase): one
+   * text a shape, made once, so the fences that carry it are one text too and their statement's text is not
+   * built and hashed again for every write.
+   */
+  private String moveSet(int shape) {
+    StringBuilder sql = new StringBuilder("status = ?, failure = ?");
+    sql.append((shape & 1) != 0 ? ", finished_at = CURRENT_TIMESTAMP" : ", finished_at = NULL");
+    switch ((shape >> 1) & 3) {
+      case 0 -> sql.append(", next_run_at = NULL");
+      case 1 -> sql.append(", next_run_at = CURRENT_TIMESTAMP");
+      case 2 -> sql.append(", next_run_at = ").append(dialect.nowPlusMillis());
+      default -> { }
+    }
+    if ((shape & 8) != 0) {
+      sql.append(", lease_owner = NULL, lease_until = NULL");
+    }
+    if ((shape & 16) != 0) {
+      sql.append(", phase = ?");
     }
     return sql.toString();
   }
