@@ -2,6 +2,7 @@ package dev.zop.provisioner.core.internal.jobs;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
@@ -25,24 +26,36 @@ import java.util.List;
 final class HeldEvents {
   private HeldEvents() {}
 
+  // field names made once: a generator escapes a name given as a String each time it writes it
+  private static final SerializedString TYPE = new SerializedString("type");
+  private static final SerializedString STEP = new SerializedString("step");
+  private static final SerializedString STATUS = new SerializedString("status");
+  private static final SerializedString MESSAGE = new SerializedString("message");
+  private static final SerializedString AT = new SerializedString("at");
+
   /** The lines of {@code events}, each ending in a line break, stamped {@code at} (to the microsecond). */
   static String lines(List<NewEvent> events, Instant at) {
-    String when = at.truncatedTo(ChronoUnit.MICROS).toString();
+    String when = Json.instant(at.truncatedTo(ChronoUnit.MICROS));
     StringWriter out = new StringWriter(128 * events.size());
     try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
       // one generator for all of them: a line break, not the space it would put, between one entry and the next
       json.setRootValueSeparator(null);
       for (NewEvent event : events) {
         json.writeStartObject();
-        json.writeStringField("type", event.type().wireName());
+        json.writeFieldName(TYPE);
+        json.writeString(event.type().wireName());
         if (event.stepName() != null) {
-          json.writeStringField("step", event.stepName());
+          json.writeFieldName(STEP);
+          json.writeString(event.stepName());
         }
-        json.writeStringField("status", event.status().wireName());
+        json.writeFieldName(STATUS);
+        json.writeString(event.status().wireName());
         if (event.message() != null) {
-          json.writeStringField("message", event.message());
+          json.writeFieldName(MESSAGE);
+          json.writeString(event.message());
         }
-        json.writeStringField("at", when);
+        json.writeFieldName(AT);
+        json.writeString(when);
         json.writeEndObject();
         // JSON escapes a line break inside a string, so a line is always one entry
         json.writeRaw('\n');

@@ -469,7 +469,10 @@ final class StepRunner {
       StepRecord row = rows.get(i);
       Map<String, String> stepOutputs = new LinkedHashMap<>(context.ownOutputs);
       stepOutputs.putAll(done.outputs());
-      if (job.phase().buildsState()) {
+      // the run's outputs began as the row's, and only a step's success adds to them: one that adds nothing leaves
+      // the row's as they are (the fence keeps outputs it is given none for)
+      boolean outputsChanged = job.phase().buildsState() && !stepOutputs.isEmpty();
+      if (outputsChanged) {
         jobOutputs.putAll(stepOutputs);
       }
       Map<String, String> snapshot = new LinkedHashMap<>(jobOutputs);
@@ -484,7 +487,7 @@ final class StepRunner {
               context.attempt, context.startedAt)))
           .event(JobEventType.STEP_SUCCEEDED, row.name(), running,
               approvedBy == null ? null : "approved by " + approvedBy.actor())
-          .jobOutputs(Json.write(snapshot))
+          .jobOutputs(outputsChanged ? Json.writeStringMap(snapshot) : null)
           .after(c -> journal.succeeded(c, job, row, approvedBy));
       Map<String, String> nextIntent = startNext ? declaredIntent(i + 1, attemptOf(next)) : Map.of();
       Instant nextStart = startNext ? Instant.now() : null;

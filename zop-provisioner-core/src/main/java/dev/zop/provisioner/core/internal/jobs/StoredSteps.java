@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.StepStatus;
@@ -79,40 +80,67 @@ final class StoredSteps {
     }
   }
 
+  // field names made once: a generator escapes a name given as a String each time it writes it
+  private static final SerializedString ID = new SerializedString("id");
+  private static final SerializedString PHASE = new SerializedString("phase");
+  private static final SerializedString INDEX = new SerializedString("index");
+  private static final SerializedString NAME = new SerializedString("name");
+  private static final SerializedString STATUS = new SerializedString("status");
+  private static final SerializedString ATTEMPTS = new SerializedString("attempts");
+  private static final SerializedString PERMISSIONS = new SerializedString("permissions");
+  private static final SerializedString OUTPUTS = new SerializedString("outputs");
+  private static final SerializedString FAILURE = new SerializedString("failure");
+  private static final SerializedString STARTED_AT = new SerializedString("startedAt");
+  private static final SerializedString FINISHED_AT = new SerializedString("finishedAt");
+  private static final SerializedString TEMPLATE_STEP_ID = new SerializedString("templateStepId");
+  private static final SerializedString KIND = new SerializedString("kind");
+
   /** One step's JSON object. */
   private static void write(JsonGenerator json, StepRecord s) throws IOException {
     json.writeStartObject();
-    json.writeStringField("id", s.id().toString());
-    json.writeStringField("phase", s.phase().wireName());
-    json.writeNumberField("index", s.index());
-    json.writeStringField("name", s.name());
-    json.writeStringField("status", s.status().wireName());
-    json.writeNumberField("attempts", s.attempts());
-    json.writeArrayFieldStart("permissions");
+    json.writeFieldName(ID);
+    json.writeString(s.id().toString());
+    json.writeFieldName(PHASE);
+    json.writeString(s.phase().wireName());
+    json.writeFieldName(INDEX);
+    json.writeNumber(s.index());
+    json.writeFieldName(NAME);
+    json.writeString(s.name());
+    json.writeFieldName(STATUS);
+    json.writeString(s.status().wireName());
+    json.writeFieldName(ATTEMPTS);
+    json.writeNumber(s.attempts());
+    json.writeFieldName(PERMISSIONS);
+    json.writeStartArray();
     for (String permission : s.permissions()) {
       json.writeString(permission);
     }
     json.writeEndArray();
-    json.writeObjectFieldStart("outputs");
+    json.writeFieldName(OUTPUTS);
+    json.writeStartObject();
     for (Map.Entry<String, String> output : s.outputs().entrySet()) {
       json.writeStringField(output.getKey(), output.getValue());
     }
     json.writeEndObject();
     if (s.failure() != null) {
-      json.writeFieldName("failure");
+      json.writeFieldName(FAILURE);
       Json.MAPPER.writeValue(json, s.failure());
     }
     if (s.startedAt() != null) {
-      json.writeStringField("startedAt", micros(s.startedAt()).toString());
+      json.writeFieldName(STARTED_AT);
+      json.writeString(Json.instant(micros(s.startedAt())));
     }
     if (s.finishedAt() != null) {
-      json.writeStringField("finishedAt", micros(s.finishedAt()).toString());
+      json.writeFieldName(FINISHED_AT);
+      json.writeString(Json.instant(micros(s.finishedAt())));
     }
     if (s.templateStepId() != null) {
-      json.writeStringField("templateStepId", s.templateStepId().toString());
+      json.writeFieldName(TEMPLATE_STEP_ID);
+      json.writeString(s.templateStepId().toString());
     }
     if (s.kind() != null) {
-      json.writeStringField("kind", s.kind());
+      json.writeFieldName(KIND);
+      json.writeString(s.kind());
     }
     json.writeEndObject();
   }

@@ -44,4 +44,40 @@ class JsonTest {
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("unreadable");
     }
   }
+
+  @Test
+  void mapsWrittenAsTheMapperWritesThem() throws Exception {
+    Map<String, String> odd = new LinkedHashMap<>();
+    odd.put("q", "\"quoted\" \u00e9\n\t\\");
+    odd.put("\u0000k", "v");
+    odd.put("none", null);
+    odd.put("", "");
+    for (Map<String, String> map : List.of(Map.<String, String>of(), Map.of("a", "b"), odd,
+        new LinkedHashMap<>(Map.of("network.id", "sim:r/1", "uri", "x/y")))) {
+      assertThat(Json.writeStringMap(map)).as(map.toString()).isEqualTo(Json.MAPPER.writeValueAsString(map));
+    }
+  }
+
+  @Test
+  void instantsWrittenAsInstantWritesThem() {
+    java.util.List<java.time.Instant> instants = new java.util.ArrayList<>(List.of(java.time.Instant.EPOCH,
+        java.time.Instant.parse("1969-12-31T23:59:59.999999Z"), java.time.Instant.parse("2026-12-07T00:00:00Z"),
+        java.time.Instant.parse("2026-12-07T09:05:03.100Z"), java.time.Instant.parse("2026-12-07T23:59:59.000001Z"),
+        java.time.Instant.parse("2028-02-29T12:00:00.000000010Z"), java.time.Instant.parse("9999-12-31T23:59:59.999Z"),
+        java.time.Instant.parse("+10000-01-01T00:00:00Z"), java.time.Instant.now()));
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 20_000; i++) {
+      long seconds = random.nextLong(-100_000_000_000L, 300_000_000_000L);
+      int nano = switch (i % 4) {
+        case 0 -> 0;
+        case 1 -> random.nextInt(1000) * 1_000_000;
+        case 2 -> random.nextInt(1_000_000) * 1_000;
+        default -> random.nextInt(1_000_000_000);
+      };
+      instants.add(java.time.Instant.ofEpochSecond(seconds, nano));
+    }
+    for (java.time.Instant at : instants) {
+      assertThat(Json.instant(at)).isEqualTo(at.toString());
+    }
+  }
 }
