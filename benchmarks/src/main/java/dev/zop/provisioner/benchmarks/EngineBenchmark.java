@@ -54,15 +54,19 @@ import java.util.function.Function;
  * step or execution read from {@code pg_stat_database}.
  *
  * <p>Both sides do the same number of units a round (steps of four-step jobs, one-time tasks), and a round lasts
- * seconds, not a fraction of one, so that a round's figure is a rate rather than a start-up. The engine's clock
- * starts before its {@code build()} (which starts its workers), so its rate includes its own start-up, printed as
- * {@code engine_build_ms}; db-scheduler's starts at {@code start()}. After the rounds a summary line gives both
- * means and their ratio over every round but the first, in which both JITs are still compiling.
+ * seconds, not a fraction of one, so that a round's figure is a rate rather than a start-up. The engine runs the
+ * round's jobs twice, on fresh submissions: as the simulated provider makes a network (the simulated cloud's work
+ * in each step; its clock starts before the engine's {@code build()}, which starts its workers, so its rate
+ * includes its own start-up, printed as {@code engine_build_ms}; db-scheduler's starts at {@code start()}); and
+ * with four steps whose body is empty, as db-scheduler's tasks are, both sides then timed alike from the first
+ * body to the last ({@link BodyClock}; {@code empty_steps_ratio}). After the rounds a summary line for each gives
+ * both means and their ratio over every round but the first, in which both JITs are still compiling.
  *
  * <p>System properties: {@code bench.tasks} (db-scheduler executions a round, default 20000), {@code bench.jobs}
  * (throughput jobs, on H2 and in each PostgreSQL round; default a quarter of {@code bench.tasks}, so as many steps
  * as executions), {@code bench.waiting} (default 10000), {@code bench.postgres} (false skips the PostgreSQL runs),
  * {@code bench.rounds} (default 5), {@code bench.threads} (default 8), {@code bench.submits} (default 4000 a round),
+ * {@code bench.emptySteps} (false: no run of empty steps),
  * {@code bench.submitRounds} (default 3). Run
  * through {@code ./mvnw -pl benchmarks exec:exec}, which forks a JVM with {@code -Xmx256m} so the memory figure is
  * this engine's, not Maven's.
@@ -75,7 +79,7 @@ public final class EngineBenchmark {
     int jobs = Integer.getInteger("bench.jobs", tasks / 4);
     int waiting = Integer.getInteger("bench.waiting", 10_000);
     boolean postgres = Boolean.parseBoolean(System.getProperty("bench.postgres", "true"));
-    boolean bareSteps = Boolean.parseBoolean(System.getProperty("bench.emptySteps", "true"));
+    boolean runEmptySteps = Boolean.parseBoolean(System.getProperty("bench.emptySteps", "true"));
 
     startup();
     Path h2 = tempDir();
@@ -107,13 +111,13 @@ public final class EngineBenchmark {
         createSchedulerTable(pool);
         List<Rate> schedulers = new ArrayList<>();
         List<Rate> engines = new ArrayList<>();
-        List<Rate> bareEngines = new ArrayList<>();
+        List<Rate> emptyEngines = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
           Rate scheduler = dbScheduler(pool, tasks, threads);
           Rate engine = transitions("postgresql", jobs, threads,
               cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud), pool, db, null);
           BodyClock bodies = new BodyClock();
-          Rate bare = bareSteps ? transitions("postgresql-empty-steps", jobs, threads,
+          Rate empty = runEmptySteps ? transitions("postgresql-empty-steps", jobs, threads,
               cloud -> TestEngines.jdbc(db.url(), db.user(), db.password(), cloud, sim -> emptySteps(sim, bodies)),
               pool, db, bodies) : null;
           Map<String, Object> line = new LinkedHashMap<>();
@@ -135,29 +139,31 @@ public final class EngineBenchmark {
           line.put("engine_postgres_cpu_us_per_step", round(engine.otherCpuMicrosPerUnit()));
           line.put("db_scheduler_postgres_cpu_us_per_execution", round(scheduler.otherCpuMicrosPerUnit()));
           line.put("ratio", round(engine.perSecond() / scheduler.perSecond()));
-          if (bare != null) {
-            line.put("empty_steps_engine_steps_per_second_by_bodies", round(bare.perSecondByBodies()));
-            line.put("empty_steps_engine_steps_per_second", round(bare.perSecond()));
-            line.put("empty_steps_engine_build_ms", round(bare.buildMillis()));
-            line.put("empty_steps_engine_commits_per_step", round(bare.commitsPerUnit()));
-            line.put("empty_steps_engine_statements_per_step", round(bare.statementsPerUnit()));
-            line.put("empty_steps_engine_wal_bytes_per_step", round(bare.walBytesPerUnit()));
-            line.put("empty_steps_engine_jvm_cpu_us_per_step", round(bare.jvmCpuMicrosPerUnit()));
-            line.put("empty_steps_engine_postgres_cpu_us_per_step", round(bare.otherCpuMicrosPerUnit()));
+          if (empty != null) {
+            line.put("empty_steps_engine_steps_per_second_by_bodies", round(empty.perSecondByBodies()));
+            line.put("empty_steps_engine_steps_per_second", round(empty.perSecond()));
+            line.put("empty_steps_engine_build_ms", round(empty.buildMillis()));
+            line.put("empty_steps_engine_commits_per_step", round(empty.commitsPerUnit()));
+            line.put("empty_steps_engine_statements_per_step", round(empty.statementsPerUnit()));
+            line.put("empty_steps_engine_wal_bytes_per_step", round(empty.walBytesPerUnit()));
+            line.put("empty_steps_engine_jvm_cpu_us_per_step", round(empty.jvmCpuMicrosPerUnit()));
+            line.put("empty_steps_engine_postgres_cpu_us_per_step", round(empty.otherCpuMicrosPerUnit()));
             line.put("db_scheduler_executions_per_second_by_bodies", round(scheduler.perSecondByBodies()));
-            line.put("empty_steps_ratio", round(bare.perSecondByBodies() / scheduler.perSecondByBodies()));
+            line.put("empty_steps_ratio", round(empty.perSecondByBodies() / scheduler.perSecondByBodies()));
+            // each side on its own clock, as the simulated network's ratio is
+            line.put("empty_steps_ratio_own_clocks", round(empty.perSecond() / scheduler.perSecond()));
           }
           print(line);
           schedulers.add(scheduler);
           engines.add(engine);
-          if (bare != null) {
-            bareEngines.add(bare.byBodies());
+          if (empty != null) {
+            emptyEngines.add(empty.byBodies());
           }
         }
         if (rounds > 1) {
           summary("simulated_network", engines.subList(1, rounds), schedulers.subList(1, rounds));
-          if (bareSteps) {
-            summary("empty_steps", bareEngines.subList(1, rounds), schedulers.subList(1, rounds).stream()
+          if (runEmptySteps) {
+            summary("empty_steps", emptyEngines.subList(1, rounds), schedulers.subList(1, rounds).stream()
                 .map(Rate::byBodies).toList());
           }
         }
