@@ -32,6 +32,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
@@ -239,13 +240,14 @@ public final class EngineBenchmark {
    * Each body marks the clock once; its work is nothing else.
    */
   static final class BodyClock {
-    private final java.util.concurrent.atomic.AtomicLong first = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong marks = new java.util.concurrent.atomic.AtomicLong();
+    // nanoTime's origin is arbitrary (its readings may be negative): the bounds start at the far ends
+    private final AtomicLong first = new AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong marks = new AtomicLong();
 
     void mark() {
       long now = System.nanoTime();
-      first.compareAndSet(0, now);
+      first.accumulateAndGet(now, Math::min);
       last.accumulateAndGet(now, Math::max);
       marks.incrementAndGet();
     }
