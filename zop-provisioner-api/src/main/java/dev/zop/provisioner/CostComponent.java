@@ -6,13 +6,16 @@ import java.util.Objects;
 
 /**
  * One priced line of an estimate, in US dollars. When a price is not known, both prices are null and
- * {@code note} says why, rather than guessing.
+ * {@code note} says why, rather than guessing: a total that holds such a line is a lower bound, never a sum that
+ * counted it as $0.
  *
  * @param unit     what is counted: {@code hour}, {@code GB-month}, ...
  * @param quantity how many units per month (hours are counted at 730 per month)
+ * @param source   the price table the line was read from and its date ({@code "AWS on-demand list prices of
+ *                 2026-11-01"}), also for a price the table did not hold; null for a line priced by hand
  */
-public record CostComponent(
-    String name, String unit, BigDecimal quantity, BigDecimal unitPrice, BigDecimal monthly, String note) {
+public record CostComponent(String name, String unit, BigDecimal quantity, BigDecimal unitPrice, BigDecimal monthly,
+    String note, String source) {
 
   /** Hours in an average month, the convention cloud price pages use. */
   public static final BigDecimal HOURS_PER_MONTH = BigDecimal.valueOf(730);
@@ -21,6 +24,17 @@ public record CostComponent(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(unit, "unit");
     Objects.requireNonNull(quantity, "quantity");
+  }
+
+  /** A line without the table it came from, as lines were before they named it. */
+  public CostComponent(String name, String unit, BigDecimal quantity, BigDecimal unitPrice, BigDecimal monthly,
+      String note) {
+    this(name, unit, quantity, unitPrice, monthly, note, null);
+  }
+
+  /** This line, naming the table (and its date) its price was read from. */
+  public CostComponent from(String table) {
+    return new CostComponent(name, unit, quantity, unitPrice, monthly, note, table);
   }
 
   /** {@code count} resources billed by the hour, all month. */

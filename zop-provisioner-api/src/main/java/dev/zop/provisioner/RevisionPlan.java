@@ -14,14 +14,18 @@ import java.util.Set;
  * @param after the cost of the revised config
  * @param pricesAsOf the date of the provider's price table, or null when it has none
  * @param defaults what the provider filled in that the revised config left out, and why
+ * @param monthlyDelta what the revision adds a month (negative when it saves); null when it is not known: when a
+ *     line whose price is unknown is on one side and not the same on the other, the difference would otherwise
+ *     count that line as $0. Always computed from {@code before} and {@code after}; a value passed in is ignored.
  */
 public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps,
-    Cost before, Cost after, String pricesAsOf, List<PlanDefault> defaults) {
+    Cost before, Cost after, String pricesAsOf, List<PlanDefault> defaults, BigDecimal monthlyDelta) {
 
   /**
    * A config's monthly cost as priced components.
    *
-   * @param monthlyTotal the sum of the known prices; {@code complete} says whether any line had no price
+   * @param monthlyTotal the sum of the known prices: the total when {@code complete}, else a lower bound ("at
+   *     least"), as a line without a price is left out rather than counted as $0
    */
   public record Cost(List<CostComponent> costs, BigDecimal monthlyTotal, boolean complete) {
     public Cost {
@@ -38,6 +42,32 @@ public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> chang
     changes = List.copyOf(changes);
     steps = List.copyOf(steps);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
+    monthlyDelta = delta(before, after);
+  }
+
+  public RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps, Cost before,
+      Cost after, String pricesAsOf, List<PlanDefault> defaults) {
+    this(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, null);
+  }
+
+  /**
+   * The difference of the known totals where the lines without a price are the same on both sides (they cancel),
+   * else null: the unknown line that changed may cost anything.
+   */
+  private static BigDecimal delta(Cost before, Cost after) {
+    if (before == null || after == null) {
+      return null;
+    }
+    if (!unpriced(before).equals(unpriced(after))) {
+      return null;
+    }
+    return after.monthlyTotal().subtract(before.monthlyTotal());
+  }
+
+  private static List<String> unpriced(Cost cost) {
+    return cost.costs().stream().filter(c -> !c.priceKnown())
+        .map(c -> c.name() + "|" + c.unit() + "|" + c.quantity().stripTrailingZeros().toPlainString())
+        .sorted().toList();
   }
 
   /** Every IAM operation the revision's steps perform, each once, in order. */
@@ -45,10 +75,5 @@ public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> chang
     Set<String> all = new LinkedHashSet<>();
     steps.forEach(s -> all.addAll(s.permissions()));
     return all;
-  }
-
-  /** The monthly cost the revision adds (negative when it saves), of the known prices. */
-  public BigDecimal monthlyDelta() {
-    return after.monthlyTotal().subtract(before.monthlyTotal());
   }
 }

@@ -97,7 +97,8 @@ public final class AwsProvider implements CloudProvider {
   public Offerings offerings(String region) {
     return new Offerings(ID, region, AwsPrices.TABLE.asOf(),
         Offered.sizes(MachineSizes.ALIASES, name -> name, name -> AwsPrices.TABLE.hourlyPrice(region, "ec2:" + name)),
-        Offered.sizes(Offered.databaseAliases(), name -> name,
+        // RDS sells no compute-optimised (db.c5) classes
+        Offered.sizes(Offered.databaseAliases(), name -> name.startsWith("db.c5.") ? null : name,
             name -> AwsPrices.TABLE.hourlyPrice(region, "rds-postgres:" + name)),
         Offered.sizes(MachineSizes.CACHE_ALIASES, name -> name,
             name -> AwsPrices.TABLE.hourlyPrice(region, "elasticache:" + name)),

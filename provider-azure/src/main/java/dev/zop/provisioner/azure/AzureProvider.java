@@ -111,7 +111,17 @@ public final class AzureProvider implements CloudProvider {
   public Offerings offerings(String region) {
     return new Offerings(ID, region, AzurePrices.TABLE.asOf(),
         Offered.machines(VmSizes.SIZES, name -> AzurePrices.TABLE.hourlyPrice(region, "vm:" + name)),
-        java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Map.of());
+        // PostgreSQL's flexible-server sizes (MySQL's differ by generation and are priced at plan time)
+        Offered.sizes(Offered.databaseAliases(), alias -> nameOf(DatastoreDriver.SKUS.atLeast(alias)),
+            sku -> AzurePrices.TABLE.hourlyPrice(region, "pgflex:" + sku)),
+        Offered.sizes(dev.zop.provisioner.kit.MachineSizes.CACHE_ALIASES,
+            alias -> nameOf(RedisCache.STANDARD_SIZES.atLeast(alias)),
+            size -> AzurePrices.TABLE.hourlyPrice(region, "redis:" + size)),
+        java.util.List.of(), java.util.Map.of());
+  }
+
+  private static String nameOf(dev.zop.provisioner.kit.MachineSize size) {
+    return size == null ? null : size.name();
   }
 
   @Override

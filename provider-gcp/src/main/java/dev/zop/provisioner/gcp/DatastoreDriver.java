@@ -77,6 +77,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
    * whole GiB of memory, 0.9 to 6.5 GB a vCPU and at least 3.75 GB, as Cloud SQL takes them.
    */
   static final MachineSizes SQL_TIERS = MachineSizes.of(sqlTiers());
+  private static final java.util.regex.Pattern CUSTOM_TIER = java.util.regex.Pattern.compile("db-custom-(\\d+)-(\\d+)");
   /** Memorystore's capacities: 1 to 300 GB, a tier a GB, sized by memory alone. */
   static final MachineSizes REDIS_CAPACITIES = MachineSizes.of(java.util.stream.IntStream.rangeClosed(1, 300)
       .mapToObj(gb -> new MachineSize("redis-" + gb, Family.GENERAL, 0, gb)).toList());
@@ -207,14 +208,54 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       int gb = spec.instanceClass().startsWith("redis-") ? Integer.parseInt(spec.instanceClass().substring(6)) : 0;
       String tier = spec.multiAz() ? "standard" : "basic";
       return List.of(GcpPrices.TABLE.hourly(priceRegion, "Memorystore " + tier + " " + gb + " GB",
-          "memorystore:" + tier + "-gb", gb));
+          redisKey(gb, spec.multiAz()), gb));
     }
     int copies = spec.multiAz() ? 2 : 1;
-    return List.of(
-        GcpPrices.TABLE.hourly(priceRegion, "Cloud SQL " + spec.engine().wireName() + " " + spec.instanceClass()
-            + (spec.multiAz() ? " (regional: primary and standby)" : ""), "cloudsql:" + spec.instanceClass(), copies),
+    String name = "Cloud SQL " + spec.engine().wireName() + " " + spec.instanceClass()
+        + (spec.multiAz() ? " (regional: primary and standby)" : "");
+    return List.of(sqlInstances(priceRegion, name, spec.instanceClass(), copies),
         GcpPrices.TABLE.monthly(priceRegion, "SSD storage", "GB-month", "cloudsql:ssd-gb",
             BigDecimal.valueOf((long) spec.allocatedStorageGb() * copies)));
+  }
+
+  private static CostComponent sqlInstances(String region, String name, String tier, int copies) {
+    BigDecimal hourly = sqlHourly(region, tier);
+    return hourly == null ? GcpPrices.TABLE.hourly(region, name, "cloudsql:" + tier, copies)
+        : CostComponent.hourly(name, copies, hourly).from(GcpPrices.TABLE.source());
+  }
+
+  /**
+   * The list price an hour of a Cloud SQL tier, or null when the table lacks it. A custom tier
+   * ({@code db-custom-2-8192}) is priced as Cloud SQL lists it, by its vCPUs and its memory; the shared-core tiers
+   * have prices of their own.
+   */
+  static BigDecimal sqlHourly(String region, String tier) {
+    java.util.regex.Matcher custom = CUSTOM_TIER.matcher(tier);
+    if (!custom.matches()) {
+      return GcpPrices.TABLE.hourlyPrice(region, "cloudsql:" + tier);
+    }
+    BigDecimal vcpu = GcpPrices.TABLE.hourlyPrice(region, "cloudsql:vcpu");
+    BigDecimal ramGb = GcpPrices.TABLE.hourlyPrice(region, "cloudsql:ram-gb");
+    if (vcpu == null || ramGb == null) {
+      return null;
+    }
+    BigDecimal gb = new BigDecimal(custom.group(2)).divide(BigDecimal.valueOf(1024), 6, java.math.RoundingMode.HALF_UP);
+    return vcpu.multiply(new BigDecimal(custom.group(1))).add(ramGb.multiply(gb)).stripTrailingZeros();
+  }
+
+  /** The list price an hour of a Memorystore instance of {@code gb}, or null when the table lacks it. */
+  static BigDecimal redisHourly(String region, int gb, boolean standard) {
+    BigDecimal perGb = GcpPrices.TABLE.hourlyPrice(region, redisKey(gb, standard));
+    return perGb == null ? null : perGb.multiply(BigDecimal.valueOf(gb));
+  }
+
+  /**
+   * Memorystore's price a GB falls with the instance's capacity tier: M1 up to 4 GB, M2 to 10, M3 to 35, M4 to
+   * 100, M5 beyond.
+   */
+  private static String redisKey(int gb, boolean standard) {
+    String capacityTier = gb <= 4 ? "m1" : gb <= 10 ? "m2" : gb <= 35 ? "m3" : gb <= 100 ? "m4" : "m5";
+    return "memorystore:" + (standard ? "standard" : "basic") + "-gb-" + capacityTier;
   }
 
   private static String instanceName(StepContext ctx, DatastoreSpec spec) {

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.gcp;
 
+import dev.zop.provisioner.kit.MachineSizes;
 import dev.zop.provisioner.kit.Offered;
 import dev.zop.provisioner.discovery.Offerings;
 import com.google.auto.service.AutoService;
@@ -77,7 +78,16 @@ public final class GcpProvider implements CloudProvider {
   public Offerings offerings(String region) {
     return new Offerings(ID, region, GcpPrices.TABLE.asOf(),
         Offered.machines(MachineTypes.SIZES, name -> GcpPrices.TABLE.hourlyPrice(region, "compute:" + name)),
-        java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Map.of());
+        Offered.sizes(Offered.databaseAliases(), alias -> nameOf(DatastoreDriver.SQL_TIERS.atLeast(alias)),
+            tier -> DatastoreDriver.sqlHourly(region, tier)),
+        Offered.sizes(MachineSizes.CACHE_ALIASES, alias -> nameOf(DatastoreDriver.REDIS_CAPACITIES.atLeast(alias)),
+            capacity -> DatastoreDriver.redisHourly(region, Integer.parseInt(capacity.substring("redis-".length())),
+                false)),
+        java.util.List.of(), java.util.Map.of());
+  }
+
+  private static String nameOf(dev.zop.provisioner.kit.MachineSize size) {
+    return size == null ? null : size.name();
   }
 
   @Override

@@ -164,9 +164,29 @@ final class JobsCommand {
       try (Provisioner zop = client.client()) {
         Plan plan = zop.jobs().plan(job.spaceId(), job.spec());
         plan.warnings().forEach(w -> System.err.println("warning: " + w.message() + " (" + w.code() + ")"));
-        client.show(plan);
+        client.show(plan, () -> describe(plan));
       }
       return 0;
+    }
+
+    /** The plan as a person reads it: the steps with their operations, each priced line, and the total. */
+    static String describe(Plan plan) {
+      StringBuilder out = new StringBuilder(plan.kind().wireName() + " on " + plan.provider()
+          + (plan.region() == null ? "" : " in " + plan.region()) + "\n");
+      out.append("steps:\n");
+      plan.steps().forEach(s -> out.append("  ").append(s.name())
+          .append(s.permissions().isEmpty() ? "" : " (" + String.join(", ", s.permissions()) + ")").append('\n'));
+      out.append("costs:\n");
+      plan.costs().forEach(c -> out.append("  ").append(c.name()).append(": ")
+          .append(c.priceKnown() ? Costs.money(c.monthly()) + " a month" : "unknown")
+          .append(c.source() == null ? "" : " [" + c.source() + "]").append('\n'));
+      out.append("monthly: ").append(Costs.total(plan.monthlyTotal(), plan.complete()));
+      if (plan.monthlyTotalAtMax().compareTo(plan.monthlyTotal()) != 0) {
+        out.append(", at maximum size ").append(Costs.total(plan.monthlyTotalAtMax(), plan.complete()));
+      }
+      out.append('\n');
+      Costs.unknownLines(out, plan.costs());
+      return out.toString().stripTrailing();
     }
   }
 
@@ -271,10 +291,11 @@ final class JobsCommand {
             .append(change.note() == null ? "" : ": " + change.note()).append('\n');
       }
       out.append("steps: ").append(plan.steps().stream().map(s -> s.name()).toList()).append('\n');
-      out.append("monthly: ").append(plan.before().monthlyTotal()).append(" -> ").append(plan.after().monthlyTotal())
-          .append(" (").append(plan.monthlyDelta().signum() >= 0 ? "+" : "").append(plan.monthlyDelta()).append(')')
-          .append(plan.before().complete() && plan.after().complete() ? "" : "; some prices are unknown");
-      return out.toString();
+      out.append("monthly: ").append(Costs.total(plan.before().monthlyTotal(), plan.before().complete()))
+          .append(" -> ").append(Costs.total(plan.after().monthlyTotal(), plan.after().complete()))
+          .append(" (").append(Costs.delta(plan.monthlyDelta())).append(")\n");
+      Costs.unknownLines(out, plan.after().costs());
+      return out.toString().stripTrailing();
     }
   }
 

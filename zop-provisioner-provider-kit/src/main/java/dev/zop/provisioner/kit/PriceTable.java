@@ -39,6 +39,14 @@ public final class PriceTable {
     }
   }
 
+  /**
+   * What every line priced from this table names: the table's {@code "table"} title and its date, as in
+   * {@code "AWS on-demand list prices of 2026-11-01"}.
+   */
+  public String source() {
+    return table.path("table").asText("list prices") + " of " + asOf();
+  }
+
   /** The date the prices were taken, shown in every plan. */
   public String asOf() {
     return table.path("asOf").asText();
@@ -49,9 +57,9 @@ public final class PriceTable {
     JsonNode price = prices(region).path("hourly").path(key);
     if (price.isMissingNode()) {
       return CostComponent.unknown(name, "hour", CostComponent.HOURS_PER_MONTH.multiply(BigDecimal.valueOf(count)),
-          missing(region, key));
+          missing(region, key)).from(source());
     }
-    return CostComponent.hourly(name, count, price.decimalValue());
+    return CostComponent.hourly(name, count, price.decimalValue()).from(source());
   }
 
   /** The list price an hour of {@code key} in {@code region}, or null when the table has none. */
@@ -68,9 +76,9 @@ public final class PriceTable {
     Objects.requireNonNull(quantity, "quantity");
     JsonNode price = prices(region).path("monthly").path(key);
     if (price.isMissingNode()) {
-      return CostComponent.unknown(name, unit, quantity, missing(region, key));
+      return CostComponent.unknown(name, unit, quantity, missing(region, key)).from(source());
     }
-    return CostComponent.monthly(name, unit, quantity, price.decimalValue());
+    return CostComponent.monthly(name, unit, quantity, price.decimalValue()).from(source());
   }
 
   private JsonNode prices(String region) {

@@ -143,6 +143,38 @@ class ZopCommandTest {
     assertThat(same.err()).contains("config: the revised config is the job's config as it is");
   }
 
+  /**
+   * A class the price list does not hold is shown as unknown: the plan's total is "at least" the priced lines, and a
+   * revision to it has no difference (it once read -$105.12, the unknown class counted as $0).
+   */
+  @Test
+  void anUnknownPriceIsAtLeastInAPlanAndAnUnknownDifferenceInADiff() throws Exception {
+    dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec
+        .DatastoreSpec.postgres().name("cli-priced").version("16.3").instanceClass("db.t3.medium")
+        .allocatedStorageGb(20).multiAz(true).build()).id(), java.time.Duration.ofSeconds(60));
+    Path file = Files.createTempFile("datastore", ".yaml");
+    Files.writeString(file, """
+        spaceID: %s
+        kind: datastore
+        config: {engine: postgres, name: cli-priced, version: "16.3", instanceClass: db.x2iedn.large,
+          allocatedStorageGB: 20, multiAZ: true}
+        """.formatted(space.id()));
+
+    Run diff = zop("jobs", "diff", job.id().value(), "-f", file.toString(), "-o", "table");
+    assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.out()).contains("monthly: $109.72 -> at least $4.60 (difference unknown",
+        "unknown price: postgres db.x2iedn.large (multi-AZ) (price unknown: no price listed for db.x2iedn.large)");
+    assertThat(diff.out()).doesNotContain("-$105.12");
+    Run json = zop("jobs", "diff", job.id().value(), "-f", file.toString());
+    assertThat(json.json().get("monthlyDelta").isNull()).as(json.out()).isTrue();
+    assertThat(json.json().at("/after/complete").asBoolean()).isFalse();
+
+    Run plan = zop("jobs", "plan", "-f", file.toString(), "-o", "table");
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("monthly: at least $4.60", "postgres db.x2iedn.large (multi-AZ): unknown",
+        "storage: $4.60 a month [" + "the simulated cloud's price list");
+  }
+
   @Test
   void driftIsCheckedAndReconciledAndANetworkImportedFromTheCommandLine() throws Exception {
     dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec

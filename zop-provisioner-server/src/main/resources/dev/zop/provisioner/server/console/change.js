@@ -46,8 +46,10 @@ export async function changePage(ctx, id) {
 }
 
 function revisionView(ctx, job, plan, config, form, holder) {
-  const delta = Number(plan.after.monthlyTotal) - Number(plan.before.monthlyTotal);
-  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  // the service leaves the difference out (null) where a line without a price changed: it is not known
+  const delta = plan.monthlyDelta == null ? null : Number(plan.monthlyDelta);
+  const sign = delta == null ? '' : delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  const total = cost => cost.complete ? money(cost.monthlyTotal) : `at least ${money(cost.monthlyTotal)}`;
   const apply = h('button', { type: 'button', class: 'primary', id: 'apply-change', disabled: !plan.changes.length,
     onclick: async event => {
       event.target.disabled = true;
@@ -68,10 +70,12 @@ function revisionView(ctx, job, plan, config, form, holder) {
           c.note ? h('div', { class: 'muted' }, c.note) : null))), { id: 'revision-changes' })
       : h('p', { id: 'revision-changes' }, 'Nothing changes: the form holds what the job has now.'),
     h('div', { class: 'cost-cards', id: 'revision-cost' },
-      h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month now'), h('strong', { id: 'cost-before' }, money(plan.before.monthlyTotal))),
-      h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month after'), h('strong', { id: 'cost-after' }, money(plan.after.monthlyTotal))),
+      h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month now'), h('strong', { id: 'cost-before' }, total(plan.before))),
+      h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month after'), h('strong', { id: 'cost-after' }, total(plan.after))),
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'Difference'),
-        h('strong', { id: 'cost-delta' }, `${sign}${money(Math.abs(delta))}`))),
+        h('strong', { id: 'cost-delta' }, delta == null ? 'unknown' : `${sign}${money(Math.abs(delta))}`),
+        delta == null ? h('div', { class: 'muted' }, 'a price the table does not hold changes') : null)),
+    unpricedLines(plan.after),
     plan.steps.length ? [h('h3', null, 'Steps, and the permissions each needs'),
       h('ol', { id: 'revision-steps' }, plan.steps.map(s => h('li', { 'data-step': s.name }, h('strong', null, s.name),
         s.permissions.length ? h('div', { class: 'mono muted' }, s.permissions.join(', ')) : null)))] : null,
@@ -79,4 +83,11 @@ function revisionView(ctx, job, plan, config, form, holder) {
       h('button', { type: 'button', id: 'edit-change', onclick: () => { holder.hidden = true; form.hidden = false; } },
         'Back to the form'), apply),
   ];
+}
+
+/** The lines of a cost without a price, each with why, so "at least" and "unknown" say what they leave out. */
+function unpricedLines(cost) {
+  const unknown = cost.costs.filter(c => c.monthly == null);
+  return unknown.length ? h('ul', { id: 'unpriced-lines', class: 'muted' },
+    unknown.map(c => h('li', null, `${c.name}: ${c.note}`))) : null;
 }

@@ -469,6 +469,7 @@ function planView(ctx, plan, asked, form, holder, stage) {
       }
     } }, 'Submit job') : h('p', { class: 'muted' }, 'Your token may plan but not submit jobs.');
   const scales = plan.monthlyTotalAtMax != null && Number(plan.monthlyTotalAtMax) !== Number(plan.monthlyTotal);
+  const atLeast = amount => plan.complete ? money(amount) : `at least ${money(amount)}`;
   const lowerBound = plan.complete ? null : h('span', { class: 'muted' }, ' (some prices are unknown: a lower bound)');
   return [
     h('h2', { tabindex: '-1', id: 'plan-title' }, 'Plan'),
@@ -477,15 +478,16 @@ function planView(ctx, plan, asked, form, holder, stage) {
       plan.warnings.map(w => h('li', { 'data-code': w.code }, h('strong', null, 'Warning: '), w.message))) : null,
     h('div', { class: 'cost-cards', id: 'plan-cost' },
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, scales ? 'A month at the starting size' : 'A month'),
-        h('strong', { id: 'plan-total' }, money(plan.monthlyTotal)), lowerBound),
+        h('strong', { id: 'plan-total' }, atLeast(plan.monthlyTotal)), lowerBound),
       scales ? h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month at the largest size'),
-        h('strong', { id: 'plan-total-max' }, money(plan.monthlyTotalAtMax)), lowerBound) : null),
+        h('strong', { id: 'plan-total-max' }, atLeast(plan.monthlyTotalAtMax)), lowerBound) : null),
     kv([['Provider', plan.provider], ['Region', plan.region], ['Prices as of', plan.pricesAsOf || 'the simulated cloud\'s list']]),
     h('h3', null, 'Cost at the starting size'),
     table([['Component'], ['Quantity'], ['Unit price'], ['A month']], plan.costs.map(c => h('tr', null,
-      h('td', null, c.name, c.note ? h('div', { class: 'muted' }, c.note) : null),
+      h('td', null, c.name, c.note ? h('div', { class: 'muted' }, c.note) : null,
+        c.source ? h('div', { class: 'muted' }, c.source) : null),
       h('td', null, quantity(c.quantity, c.unit)), h('td', null, c.unitPrice == null ? '—' : `${unitMoney(c.unitPrice)} / ${c.unit}`),
-      h('td', { class: 'num' }, money(c.monthly)))), { id: 'plan-costs' }),
+      h('td', { class: 'num' }, c.monthly == null ? 'unknown' : money(c.monthly)))), { id: 'plan-costs' }),
     h('h3', null, 'Steps, and the permissions each needs'),
     h('ol', { id: 'plan-steps' }, plan.steps.map(s => h('li', { 'data-step': s.name }, h('strong', null, s.name),
       s.permissions.length ? h('div', { class: 'mono muted' }, s.permissions.join(', ')) : null))),

@@ -471,6 +471,17 @@ public abstract class ProviderTck {
     System.out.println("import crash matrix for " + provider().metadata().id() + ": " + report);
   }
 
+  /**
+   * Every size the provider offers has a list price in the TCK's region and in every region its table lists, and a
+   * spec of each kind sized to each offered size prices every line, naming the table: a plan's total is then never
+   * a lower bound because a price the provider could have listed is missing.
+   */
+  @Test
+  void everyOfferedSizeHasAListPriceInEveryRegion() {
+    assertThat(new OfferedPrices(provider(), session).missing(region(), provider().metadata().regions(),
+        specs("prices"))).isEmpty();
+  }
+
   @Test
   void errorsAreClassified() {
     Failure denied = session.classify(permissionDenied());
