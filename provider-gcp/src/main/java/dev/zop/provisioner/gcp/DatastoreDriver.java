@@ -221,7 +221,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private static CostComponent sqlInstances(String region, String name, String tier, int copies) {
     BigDecimal hourly = sqlHourly(region, tier);
     return hourly == null ? GcpPrices.TABLE.hourly(region, name, "cloudsql:" + tier, copies)
-        : CostComponent.hourly(name, copies, hourly).from(GcpPrices.TABLE.source());
+        : CostComponent.hourly(name, copies, hourly).from(GcpPrices.TABLE.sourceOf(region, "cloudsql:vcpu"));
   }
 
   /**

@@ -55,6 +55,9 @@ public final class Zop implements Runnable {
     if (!zop.getSubcommands().containsKey("tokens")) {
       zop.addSubcommand(new ServerOnlyCommands.Tokens());
     }
+    if (!zop.getSubcommands().containsKey("prices")) {
+      zop.addSubcommand(new ServerOnlyCommands.Prices());
+    }
     return zop.setExecutionExceptionHandler(new ErrorReporter());
   }
 

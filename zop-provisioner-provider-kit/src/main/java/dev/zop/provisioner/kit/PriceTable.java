@@ -19,12 +19,27 @@ import java.util.Objects;
  */
 public final class PriceTable {
   private final JsonNode table;
+  /** The operator's imported prices, which take the place of this table's key by key; null when none. */
+  private final PriceTable imported;
 
-  private PriceTable(JsonNode table) {
+  private PriceTable(JsonNode table, PriceTable imported) {
     this.table = table;
+    this.imported = imported;
     if (asOf().isEmpty()) {
       throw new IllegalStateException("a price table needs an asOf date");
     }
+  }
+
+  /**
+   * Loads the table from a classpath resource beside {@code owner}, under the prices an operator imported for
+   * {@code provider} ({@link dev.zop.provisioner.kit.prices.ImportedPrices}): an imported price wins, and its
+   * lines name the imported table and its date.
+   */
+  public static PriceTable load(Class<?> owner, String resource, String provider) {
+    PriceTable shipped = load(owner, resource);
+    JsonNode imported = dev.zop.provisioner.kit.prices.ImportedPrices.read(
+        dev.zop.provisioner.kit.prices.ImportedPrices.directory(), provider);
+    return imported == null ? shipped : new PriceTable(shipped.table, new PriceTable(imported, null));
   }
 
   /** Loads the table from a classpath resource beside {@code owner}. */
@@ -33,7 +48,7 @@ public final class PriceTable {
       if (in == null) {
         throw new IllegalStateException(resource + " is missing beside " + owner.getName());
       }
-      return new PriceTable(new ObjectMapper().readTree(in));
+      return new PriceTable(new ObjectMapper().readTree(in), null);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the price table " + resource, e);
     }
@@ -47,6 +62,11 @@ public final class PriceTable {
     return table.path("table").asText("list prices") + " of " + asOf();
   }
 
+  /** The {@link #source} of the price of {@code key} in {@code region}: the imported table's where it has it. */
+  public String sourceOf(String region, String key) {
+    return imported != null && imported.hourlyPrice(region, key) != null ? imported.source() : source();
+  }
+
   /** The date the prices were taken, shown in every plan. */
   public String asOf() {
     return table.path("asOf").asText();
@@ -54,6 +74,9 @@ public final class PriceTable {
 
   /** {@code count} resources billed by the hour all month; {@code key} like {@code ec2:m5.large}. */
   public CostComponent hourly(String region, String name, String key, long count) {
+    if (imported != null && imported.hourlyPrice(region, key) != null) {
+      return imported.hourly(region, name, key, count);
+    }
     JsonNode price = prices(region).path("hourly").path(key);
     if (price.isMissingNode()) {
       return CostComponent.unknown(name, "hour", CostComponent.HOURS_PER_MONTH.multiply(BigDecimal.valueOf(count)),
@@ -66,6 +89,10 @@ public final class PriceTable {
   public BigDecimal hourlyPrice(String region, String key) {
     if (region == null) {
       return null; // a space placed without a region (an Azure resource group's) has no regional list to read
+    }
+    BigDecimal own = imported == null ? null : imported.hourlyPrice(region, key);
+    if (own != null) {
+      return own;
     }
     JsonNode price = prices(region).path("hourly").path(key);
     return price.isMissingNode() ? null : price.decimalValue();

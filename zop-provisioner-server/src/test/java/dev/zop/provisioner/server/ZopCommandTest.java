@@ -527,6 +527,41 @@ class ZopCommandTest {
     }
   }
 
+  /**
+   * {@code zop prices import} reads each vendor's own price file (the excerpts the providers' tests carry) into the
+   * imported table of each provider that uses it, and refuses a file in no vendor's format, writing nothing.
+   */
+  @Test
+  void pricesAreImportedFromEachVendorsOwnFiles(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path aws = copied("dev/zop/provisioner/aws/prices/AmazonEC2-excerpt.json", dir);
+    Path azure = copied("dev/zop/provisioner/azure/prices/retail-prices-page.json", dir);
+    Path gcp = copied("dev/zop/provisioner/gcp/prices/compute-skus-page.json", dir);
+    Path tables = dir.resolve("tables");
+
+    Run imported = zopWithoutClient("prices", "import", aws.toString(), azure.toString(), gcp.toString(),
+        "--dir", tables.toString());
+    assertThat(imported.exit()).as(imported.err()).isZero();
+    assertThat(imported.out()).contains("aws: 2 prices of 2026-12-01", "azure: 2 prices of 2026-11-01",
+        "gcp: 9 prices of 2026-11-20");
+    assertThat(RawHttp.JSON.readTree(tables.resolve("aws.json").toFile()).at("/regions/us-east-1/hourly/ec2:m5.large")
+        .decimalValue()).isEqualByComparingTo("0.096");
+
+    Path notPrices = Files.writeString(dir.resolve("not-prices.json"), "{\"products\": []}");
+    Run refused = zopWithoutClient("prices", "import", notPrices.toString(), "--dir", dir.resolve("none").toString());
+    assertThat(refused.exit()).isNotZero();
+    assertThat(refused.err()).contains("not a price file this reads");
+    assertThat(dir.resolve("none")).doesNotExist();
+  }
+
+  private static Path copied(String resource, Path dir) throws java.io.IOException {
+    Path file = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+    try (java.io.InputStream in = ZopCommandTest.class.getClassLoader().getResourceAsStream(resource)) {
+      assertThat(in).as(resource).isNotNull();
+      Files.copy(in, file);
+    }
+    return file;
+  }
+
   static Run zopWithoutClient(String... args) {
     PrintStream out = System.out;
     PrintStream err = System.err;
