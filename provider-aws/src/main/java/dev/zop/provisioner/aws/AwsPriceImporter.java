@@ -7,7 +7,6 @@ import dev.zop.provisioner.kit.prices.VendorPriceFile;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The AWS Price List offer files (AmazonEC2, AmazonRDS, AmazonElastiCache) as the provider's table names them: Linux
@@ -32,14 +31,7 @@ public final class AwsPriceImporter implements PriceImporter {
 
   @Override
   public Map<String, Map<String, BigDecimal>> hourly(List<VendorPrice> prices) {
-    Map<String, Map<String, BigDecimal>> out = new TreeMap<>();
-    for (VendorPrice price : prices) {
-      String key = price.hourly() ? key(price) : null;
-      if (key != null) {
-        out.computeIfAbsent(price.region(), r -> new TreeMap<>()).put(key, price.price());
-      }
-    }
-    return out;
+    return PriceImporter.hourlyByKey(prices, AwsPriceImporter::key);
   }
 
   private static String key(VendorPrice price) {

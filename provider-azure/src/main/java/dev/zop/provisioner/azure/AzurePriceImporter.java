@@ -7,7 +7,6 @@ import dev.zop.provisioner.kit.prices.VendorPriceFile;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -36,14 +35,7 @@ public final class AzurePriceImporter implements PriceImporter {
 
   @Override
   public Map<String, Map<String, BigDecimal>> hourly(List<VendorPrice> prices) {
-    Map<String, Map<String, BigDecimal>> out = new TreeMap<>();
-    for (VendorPrice price : prices) {
-      String key = price.hourly() ? key(price) : null;
-      if (key != null) {
-        out.computeIfAbsent(price.region(), r -> new TreeMap<>()).put(key, price.price());
-      }
-    }
-    return out;
+    return PriceImporter.hourlyByKey(prices, AzurePriceImporter::key);
   }
 
   private static String key(VendorPrice price) {

@@ -24,4 +24,20 @@ public interface PriceImporter {
    * provider does not use are left out.
    */
   Map<String, Map<String, BigDecimal>> hourly(List<VendorPrice> prices);
+
+  /**
+   * The hourly prices of {@code prices} by region under the key {@code keyOf} gives each, for a provider whose
+   * keys each name one vendor price; {@code keyOf} answers null for a price the provider does not use.
+   */
+  static Map<String, Map<String, BigDecimal>> hourlyByKey(List<VendorPrice> prices,
+      java.util.function.Function<VendorPrice, String> keyOf) {
+    Map<String, Map<String, BigDecimal>> out = new java.util.TreeMap<>();
+    for (VendorPrice price : prices) {
+      String key = price.hourly() ? keyOf.apply(price) : null;
+      if (key != null) {
+        out.computeIfAbsent(price.region(), r -> new java.util.TreeMap<>()).put(key, price.price());
+      }
+    }
+    return out;
+  }
 }
