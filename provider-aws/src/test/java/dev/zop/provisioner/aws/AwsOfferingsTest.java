@@ -19,9 +19,11 @@ class AwsOfferingsTest {
           // us-east-2 is priced as us-east-1
           assertThat(size.hourlyPrice()).isEqualByComparingTo("0.096");
         });
-    // a size the table does not price is offered without a price, never with a guess
-    assertThat(offerings.machineSizes()).filteredOn(s -> s.name().equals("t3.2xlarge"))
-        .extracting(OfferedSize::hourlyPrice).containsExactly((java.math.BigDecimal) null);
+    // every size is priced where the table lists the region
+    assertThat(offerings.machineSizes()).extracting(OfferedSize::hourlyPrice).doesNotContainNull();
+    // a region the table does not list is offered without prices, never with another region's guess
+    assertThat(new AwsProvider().offerings("ap-east-1").machineSizes())
+        .isNotEmpty().extracting(OfferedSize::hourlyPrice).containsOnlyNulls();
     assertThat(offerings.databaseClasses()).filteredOn(s -> s.name().equals("db.t3.medium"))
         .extracting(OfferedSize::hourlyPrice).singleElement()
         .isEqualTo(AwsPrices.TABLE.hourlyPrice("us-east-1", "rds-postgres:db.t3.medium"));
