@@ -227,7 +227,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
-  public List<CostComponent> price(DatastoreSpec spec, String priceRegion) {
+  public List<CostComponent> price(DatastoreSpec spec, String spaceRegion) {
+    String priceRegion = AzurePrices.region(spaceRegion, location);
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.price(spec, priceRegion);
     }

@@ -145,20 +145,20 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       NodeGroup was = before.get(group.name());
       if (was == null) {
         String made = poolName(group);
-        pools.add(ProviderStep.of("create-agent-pool-" + made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
+        pools.add(ProviderStep.each("create-agent-pool", made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
             SUBNETS_JOIN), ctx -> createPool(ctx, revised, group, made, null)));
-        pools.add(ProviderStep.of("await-agent-pool-" + made, List.of(AGENT_POOLS_READ),
+        pools.add(ProviderStep.each("await-agent-pool", made, List.of(AGENT_POOLS_READ),
             ctx -> awaitPool(ctx, revised, made)));
         continue;
       }
       String pool = poolOf(recorded, group);
       if (!was.instanceType().equals(group.instanceType())) {
         String made = replacementPool(group, pool);
-        pools.add(ProviderStep.of("create-agent-pool-" + made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
+        pools.add(ProviderStep.each("create-agent-pool", made, List.of(AGENT_POOLS_READ, AGENT_POOLS_WRITE,
             SUBNETS_JOIN), ctx -> createPool(ctx, revised, group, made, pool)));
-        pools.add(ProviderStep.of("await-agent-pool-" + made, List.of(AGENT_POOLS_READ),
+        pools.add(ProviderStep.each("await-agent-pool", made, List.of(AGENT_POOLS_READ),
             ctx -> awaitPool(ctx, revised, made)));
-        pools.add(ProviderStep.of("drain-and-delete-agent-pool-" + pool, List.of(AGENT_POOLS_READ,
+        pools.add(ProviderStep.each("drain-and-delete-agent-pool", pool, List.of(AGENT_POOLS_READ,
             AGENT_POOLS_DELETE), ctx -> deletePool(ctx, revised, pool)));
         continue;
       }
@@ -178,7 +178,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     for (NodeGroup group : current.nodeGroups()) {
       if (!kept.contains(group.name())) {
         String pool = poolOf(recorded, group);
-        steps.add(ProviderStep.of("delete-agent-pool-" + pool, List.of(AGENT_POOLS_READ, AGENT_POOLS_DELETE),
+        steps.add(ProviderStep.each("delete-agent-pool", pool, List.of(AGENT_POOLS_READ, AGENT_POOLS_DELETE),
             ctx -> deletePool(ctx, revised, pool)));
       }
     }
@@ -369,7 +369,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
-  public List<CostComponent> price(KubernetesSpec spec, String priceRegion) {
+  public List<CostComponent> price(KubernetesSpec spec, String spaceRegion) {
+    String priceRegion = AzurePrices.region(spaceRegion, location);
     // the free tier's control plane costs nothing; the nodes are billed as VMs
     List<CostComponent> costs = new ArrayList<>();
     for (NodeGroup group : spec.nodeGroups()) {

@@ -100,7 +100,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         RESOURCE_GROUPS_READ),
             ctx -> createNetwork(ctx, spec)).intending(ctx -> Map.ofEntries(NETWORK_PART.is("network"))));
     for (Subnet subnet : spec.subnets()) {
-      steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
+      steps.add(ProviderStep.each("create-subnet", subnet.name(), List.of(VIRTUAL_NETWORKS_READ, SUBNETS_READ,
           SUBNETS_WRITE), ctx -> createSubnet(ctx, spec, subnet)));
     }
     if (spec.dnsZone() != null) {

@@ -147,7 +147,8 @@ final class RedisCache {
         }));
   }
 
-  List<CostComponent> price(DatastoreSpec spec, String priceRegion) {
+  List<CostComponent> price(DatastoreSpec spec, String spaceRegion) {
+    String priceRegion = AzurePrices.region(spaceRegion, location);
     return List.of(AzurePrices.TABLE.hourly(priceRegion, "Azure Cache for Redis " + spec.instanceClass()
         + (spec.instanceClass().startsWith("P") ? " (Premium, a replica in another zone)" : " (Standard, primary"
             + " and replica)"), "redis:" + spec.instanceClass(), 1));

@@ -101,7 +101,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
-  public List<CostComponent> price(RegistrySpec spec, String priceRegion) {
+  public List<CostComponent> price(RegistrySpec spec, String spaceRegion) {
+    String priceRegion = AzurePrices.region(spaceRegion, location);
     return List.of(AzurePrices.TABLE.monthly(priceRegion, "Container Registry Basic", "registry-month",
         "acr:basic", java.math.BigDecimal.ONE));
   }

@@ -504,7 +504,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   @Override
-  public List<CostComponent> price(VmPoolSpec spec, String priceRegion) {
+  public List<CostComponent> price(VmPoolSpec spec, String spaceRegion) {
+    String priceRegion = AzurePrices.region(spaceRegion, location);
     List<CostComponent> costs = new ArrayList<>();
     costs.add(AzurePrices.TABLE.hourly(priceRegion, "instances (" + spec.instanceType() + ", at the minimum of "
         + spec.min() + ")", "vm:" + spec.instanceType(), spec.min()));

@@ -149,6 +149,21 @@ class AzureEngineTest {
   }
 
   @Test
+  void aSpaceThatNamesOnlyItsResourceGroupIsPricedInTheGroupsLocation() {
+    FAKE.resourceGroup("platform-east", "eastus2");
+    Space groupOnly = zop.spaces().create(SpaceRequest.of("azure", "platform-east-rg-only",
+        account.id()).resourceGroup("platform-east"));
+    var body = dev.zop.provisioner.spec.DatastoreSpec.postgres().name("orders").version("16")
+        .instanceClass("Standard_D4ds_v5").allocatedStorageGb(100).build();
+
+    Plan plan = zop.jobs().plan(groupOnly.id(), body);
+    // eastus2 is priced as eastus: the same lines as in the space that names eastus, none unknown
+    assertThat(plan.complete()).as(String.valueOf(plan.costs())).isTrue();
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo(zop.jobs().plan(space.id(), body).monthlyTotal());
+    assertThat(FAKE.calls()).contains("Microsoft.Resources/subscriptions/resourceGroups/read");
+  }
+
+  @Test
   void theDocumentsKubernetesBodyMakesAnAksClusterWhoseSpaceGetsAKubeconfig() throws Exception {
     // what the document's invented network and subnet ids stand for
     Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("platform-net")

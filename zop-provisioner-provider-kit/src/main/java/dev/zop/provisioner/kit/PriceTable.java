@@ -114,6 +114,9 @@ public final class PriceTable {
   }
 
   private String missing(String region, String key) {
+    if (region == null) {
+      return "no region to price " + key + " in: the space names none and where its resources go could not be read";
+    }
     return "no list price for " + key + " in " + region + " in the table of " + asOf();
   }
 }
