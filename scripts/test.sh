@@ -14,9 +14,10 @@ scripts/chromium.sh >/dev/null
 npm ci --prefix contract-clients --no-audit --no-fund
 # Google's and Microsoft's own Node.js clients, which drive the GCP and Azure fakes, as pinned
 npm ci --prefix vendor-clients --no-audit --no-fund
-# what a Python client openapi-generator makes needs to run (GeneratedClientsTest): installed when missing
-python3 -c 'import pydantic, dateutil, urllib3, typing_extensions' 2>/dev/null \
-  || python3 -m pip install --quiet 'pydantic>=2' python-dateutil 'urllib3>=2' typing-extensions
+# what a Python client openapi-generator makes needs to run (GeneratedClientsTest), and the Prometheus project's
+# own parser, which reads the service's scrapes (MetricsTest): installed when missing
+python3 -c 'import pydantic, dateutil, urllib3, typing_extensions, prometheus_client' 2>/dev/null \
+  || python3 -m pip install --quiet 'pydantic>=2' python-dateutil 'urllib3>=2' typing-extensions prometheus-client
 # install: the consumer below resolves the modules as a platform team's build would, from the local repository
 ./mvnw -B -ntp install "$@"
 # a project outside the reactor that imports only the BOM and names the modules without versions runs a job

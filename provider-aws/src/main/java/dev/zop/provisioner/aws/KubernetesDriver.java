@@ -111,10 +111,10 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
             ctx -> createCluster(ctx, spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))));
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
-      steps.add(ProviderStep.of("create-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+      steps.add(ProviderStep.each("create-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
           EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, spec, group,
           group.name())));
-      steps.add(ProviderStep.of("await-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+      steps.add(ProviderStep.each("await-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
           ctx -> awaitNodegroup(ctx, spec, group.name())));
     }
     return steps;
@@ -146,35 +146,35 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       if (was == null || !was.instanceType().equals(group.instanceType())) {
         String made = was == null ? group.name() : replacementName(group, eksName);
         if (was == null) {
-          steps.add(ProviderStep.of("create-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP,
+          steps.add(ProviderStep.each("create-nodegroup", made, List.of(EKS_DESCRIBE_NODEGROUP,
               EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> createNodegroup(ctx, revised, group,
               made)));
         } else {
-          steps.add(ProviderStep.of("create-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP,
+          steps.add(ProviderStep.each("create-nodegroup", made, List.of(EKS_DESCRIBE_NODEGROUP,
               EKS_CREATE_NODEGROUP, EKS_TAG_RESOURCE, IAM_PASS_ROLE), ctx -> {
                 ctx.recordIntent(Map.ofEntries(RETIRING_NODE_GROUP.of(group.name()).is(eksName)));
                 return createNodegroup(ctx, revised, group, made);
               }));
         }
-        steps.add(ProviderStep.of("await-nodegroup-" + made, List.of(EKS_DESCRIBE_NODEGROUP),
+        steps.add(ProviderStep.each("await-nodegroup", made, List.of(EKS_DESCRIBE_NODEGROUP),
             ctx -> awaitNodegroup(ctx, revised, made)));
         if (was != null) {
-          steps.add(ProviderStep.of("drain-and-delete-nodegroup-" + eksName, List.of(EKS_DESCRIBE_NODEGROUP,
+          steps.add(ProviderStep.each("drain-and-delete-nodegroup", eksName, List.of(EKS_DESCRIBE_NODEGROUP,
               EKS_DELETE_NODEGROUP), ctx -> retired(group, deleteNodegroup(ctx, current, eksName))));
         }
         continue;
       }
       if (!was.min().equals(group.min()) || !was.max().equals(group.max())
           || was.desiredSize() != group.desiredSize()) {
-        steps.add(ProviderStep.of("scale-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+        steps.add(ProviderStep.each("scale-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, revised, group, eksName)));
-        steps.add(ProviderStep.of("await-nodegroup-scaled-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+        steps.add(ProviderStep.each("await-nodegroup-scaled", group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
             ctx -> awaitNodegroup(ctx, revised, eksName)));
       }
       if (upgrade) {
-        steps.add(ProviderStep.of("upgrade-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+        steps.add(ProviderStep.each("upgrade-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_UPDATE_NODEGROUP_VERSION), ctx -> upgradeNodegroup(ctx, revised, eksName)));
-        steps.add(ProviderStep.of("await-nodegroup-upgraded-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+        steps.add(ProviderStep.each("await-nodegroup-upgraded", group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
             ctx -> awaitNodegroupVersion(ctx, revised, eksName)));
       }
     }
@@ -184,7 +184,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       NodeGroup group = current.nodeGroups().get(i);
       if (!kept.contains(group.name()) && recorded.has(NODE_GROUP_NAME.of(group.name()))) {
         String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
-        steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+        steps.add(ProviderStep.each("delete-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, current, eksName)));
       }
     }
@@ -243,9 +243,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       if (eksName == null) {
         continue;
       }
-      steps.add(ProviderStep.of("scale-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+      steps.add(ProviderStep.each("scale-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
           EKS_UPDATE_NODEGROUP_CONFIG), ctx -> scaleNodegroup(ctx, spec, group, eksName)));
-      steps.add(ProviderStep.of("await-nodegroup-scaled-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
+      steps.add(ProviderStep.each("await-nodegroup-scaled", group.name(), List.of(EKS_DESCRIBE_NODEGROUP),
           ctx -> awaitNodegroup(ctx, spec, eksName)));
     }
     return Revision.of(steps).inPlace("nodeGroups[*].min", "nodeGroups[*].max")
@@ -332,12 +332,12 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
           ? recorded.get(RETIRING_NODE_GROUP.of(group.name())) : "";
       if (!retiring.isEmpty()) {
         // a replacement that did not finish: its old group too
-        steps.add(ProviderStep.of("delete-nodegroup-" + retiring, List.of(EKS_DESCRIBE_NODEGROUP,
+        steps.add(ProviderStep.each("delete-nodegroup", retiring, List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, retiring)));
       }
       if (recorded.has(NODE_GROUP_NAME.of(group.name()))) {
         String eksName = recorded.get(NODE_GROUP_NAME.of(group.name()));
-        steps.add(ProviderStep.of("delete-nodegroup-" + group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
+        steps.add(ProviderStep.each("delete-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
             EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, eksName)));
       }
     }

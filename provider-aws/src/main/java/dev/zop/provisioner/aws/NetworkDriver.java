@@ -105,7 +105,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
         ctx -> createVpc(ctx, spec)).intending(ctx -> Map.ofEntries(VPC_PART.is("vpc"))));
     steps.add(ProviderStep.of("await-vpc", List.of(EC2_DESCRIBE_VPCS), this::awaitVpc));
     for (Subnet subnet : spec.subnets()) {
-      steps.add(ProviderStep.of("create-subnet-" + subnet.name(),
+      steps.add(ProviderStep.each("create-subnet", subnet.name(),
           List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_SUBNET, EC2_CREATE_TAGS), ctx -> createSubnet(ctx, spec, subnet))
           .intending(ctx -> Map.ofEntries(PART.of(subnetPart(subnet)).is(subnetPart(subnet)))));
     }
@@ -151,7 +151,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
       if (recorded.has(PART.of(subnetPart(subnet)))) {
-        steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_DELETE_SUBNET),
+        steps.add(ProviderStep.each("delete-subnet", subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_DELETE_SUBNET),
             ctx -> deleteSubnet(ctx, subnet)));
       }
     }
@@ -254,7 +254,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     }));
     for (Subnet subnet : found.subnets()) {
       String part = subnetPart(subnet);
-      steps.add(ProviderStep.of("adopt-subnet-" + subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_TAGS),
+      steps.add(ProviderStep.each("adopt-subnet", subnet.name(), List.of(EC2_DESCRIBE_SUBNETS, EC2_CREATE_TAGS),
           ctx -> {
             var match = CALLS.call(EC2_DESCRIBE_SUBNETS, () -> ec2.describeSubnets(r -> r.filters(
                 Filter.builder().name("vpc-id").values(externalId).build(),

@@ -219,7 +219,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       steps.add(ProviderStep.of("await-load-balancer", List.of(ELB_DESCRIBE_LOAD_BALANCERS),
           this::awaitLoadBalancer));
       for (Integer port : spec.listenerPorts()) {
-        steps.add(ProviderStep.of("create-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS,
+        steps.add(ProviderStep.each("create-listener", port, List.of(ELB_DESCRIBE_LISTENERS,
             ELB_CREATE_LISTENER), ctx -> createListener(ctx, spec, port)));
       }
     }
@@ -509,7 +509,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     String balancerGroup = recorded.get(LB_SECURITY_GROUP_ID);
     for (int port : revised.listenerPorts()) {
       if (!current.listenerPorts().contains(port)) {
-        steps.add(ProviderStep.of("open-listener-" + port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+        steps.add(ProviderStep.each("open-listener", port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
             EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, ELB_DESCRIBE_LISTENERS, ELB_CREATE_LISTENER), ctx -> {
               groups.allowCidr(balancerGroup, revised.vpcId(), port, "0.0.0.0/0", "listener " + port);
               return createListener(ctx, revised, port);
@@ -518,7 +518,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     }
     for (int port : current.listenerPorts()) {
       if (!revised.listenerPorts().contains(port)) {
-        steps.add(ProviderStep.of("close-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
+        steps.add(ProviderStep.each("close-listener", port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
             EC2_DESCRIBE_SECURITY_GROUPS, EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {
               deleteListener(ctx, port);
               groups.revokeCidr(balancerGroup, port, "0.0.0.0/0");
@@ -542,7 +542,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       if (current.listenerPorts().contains(port)) {
         continue;
       }
-      steps.add(ProviderStep.of("open-listener-" + port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+      steps.add(ProviderStep.each("open-listener", port, List.of(EC2_DESCRIBE_SECURITY_GROUPS,
           EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, ELB_DESCRIBE_TARGET_GROUPS, ELB_CREATE_TARGET_GROUP, ELB_ADD_TAGS,
           AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_ATTACH_LOAD_BALANCER_TARGET_GROUPS,
           ELB_DESCRIBE_LISTENERS, ELB_CREATE_LISTENER), ctx -> {
@@ -586,7 +586,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       if (revised.listenerPorts().contains(port)) {
         continue;
       }
-      steps.add(ProviderStep.of("close-listener-" + port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
+      steps.add(ProviderStep.each("close-listener", port, List.of(ELB_DESCRIBE_LISTENERS, ELB_DELETE_LISTENER,
           AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_DETACH_LOAD_BALANCER_TARGET_GROUPS,
           ELB_DESCRIBE_TARGET_GROUPS, ELB_DELETE_TARGET_GROUP, EC2_DESCRIBE_SECURITY_GROUPS,
           EC2_REVOKE_SECURITY_GROUP_INGRESS), ctx -> {

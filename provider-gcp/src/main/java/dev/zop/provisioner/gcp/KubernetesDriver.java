@@ -165,7 +165,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       NodeGroup was = before.get(group.name());
       String pool = name(revised) + "/nodePools/" + group.name();
       if (was == null) {
-        steps.add(ProviderStep.of("create-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+        steps.add(ProviderStep.each("create-node-pool", group.name(), change, ctx -> converge(ctx, revised,
             "node pool " + group.name(), cluster -> pool(cluster, group.name()) != null,
             cluster -> clients.clusterManager().createNodePool(CreateNodePoolRequest.newBuilder()
                 .setParent(name(revised)).setNodePool(nodePool(ctx, group)).build()), cluster -> StepResult.done())));
@@ -175,7 +175,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         steps.add(scaleStep(revised, group));
       }
       if (!was.instanceType().equals(group.instanceType())) {
-        steps.add(ProviderStep.of("replace-node-pool-machines-" + group.name(), change, ctx -> converge(ctx,
+        steps.add(ProviderStep.each("replace-node-pool-machines", group.name(), change, ctx -> converge(ctx,
             revised, "node pool " + group.name() + " on " + group.instanceType(),
             has(group.name(), p -> group.instanceType().equals(p.getConfig().getMachineType())),
             cluster -> clients.clusterManager().updateNodePool(UpdateNodePoolRequest.newBuilder().setName(pool)
@@ -183,7 +183,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
                 .setMachineType(group.instanceType()).build()), cluster -> StepResult.done())));
       }
       if (upgrade) {
-        steps.add(ProviderStep.of("upgrade-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+        steps.add(ProviderStep.each("upgrade-node-pool", group.name(), change, ctx -> converge(ctx, revised,
             "node pool " + group.name() + " to " + revised.version(),
             has(group.name(), p -> runs(p.getVersion(), revised.version())),
             cluster -> clients.clusterManager().updateNodePool(UpdateNodePoolRequest.newBuilder().setName(pool)
@@ -194,7 +194,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     Set<String> kept = revised.nodeGroups().stream().map(NodeGroup::name).collect(Collectors.toSet());
     for (NodeGroup group : current.nodeGroups()) {
       if (!kept.contains(group.name())) {
-        steps.add(ProviderStep.of("delete-node-pool-" + group.name(), change, ctx -> converge(ctx, revised,
+        steps.add(ProviderStep.each("delete-node-pool", group.name(), change, ctx -> converge(ctx, revised,
             "node pool " + group.name() + " deleted", cluster -> pool(cluster, group.name()) == null,
             cluster -> clients.clusterManager().deleteNodePool(DeleteNodePoolRequest.newBuilder()
                 .setName(name(revised) + "/nodePools/" + group.name()).build()), cluster -> StepResult.done())));
@@ -265,7 +265,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
 
   private Step scaleStep(KubernetesSpec spec, NodeGroup group) {
     String pool = name(spec) + "/nodePools/" + group.name();
-    return ProviderStep.of("scale-node-pool-" + group.name(), List.of(CONTAINER_CLUSTERS_GET,
+    return ProviderStep.each("scale-node-pool", group.name(), List.of(CONTAINER_CLUSTERS_GET,
         CONTAINER_CLUSTERS_UPDATE), ctx -> converge(ctx, spec, "node pool " + group.name() + " to " + group.min()
             + ".." + group.max(), has(group.name(), p -> p.getAutoscaling().getEnabled()
                 && p.getAutoscaling().getTotalMinNodeCount() == group.min()

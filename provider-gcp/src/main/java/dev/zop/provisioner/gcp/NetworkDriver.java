@@ -102,7 +102,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     steps.add(ProviderStep.of("create-network", List.of(COMPUTE_NETWORKS_GET, COMPUTE_NETWORKS_CREATE,
         COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> createNetwork(ctx, spec)));
     for (Subnet subnet : spec.subnets()) {
-      steps.add(ProviderStep.of("create-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
+      steps.add(ProviderStep.each("create-subnet", subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
           COMPUTE_SUBNETWORKS_CREATE, COMPUTE_REGION_OPERATIONS_GET), ctx -> createSubnet(ctx, spec, subnet)));
     }
     if (spec.dnsZone() != null) {
@@ -139,7 +139,7 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
     for (int i = spec.subnets().size() - 1; i >= 0; i--) {
       Subnet subnet = spec.subnets().get(i);
       if (recorded.has(GcpState.PART.of(subnetPart(subnet)))) {
-        steps.add(ProviderStep.of("delete-subnet-" + subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
+        steps.add(ProviderStep.each("delete-subnet", subnet.name(), List.of(COMPUTE_SUBNETWORKS_GET,
             COMPUTE_SUBNETWORKS_DELETE, COMPUTE_REGION_OPERATIONS_GET), ctx -> deleteSubnet(ctx, spec, subnet)));
       }
     }

@@ -346,14 +346,14 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
           : templateName(current);
       String made = templateName(revised) + "-" + revised.instanceType();
       String next = made.equals(old) ? templateName(revised) : made;
-      steps.add(ProviderStep.of("create-instance-template-" + revised.instanceType(), List.of(
+      steps.add(ProviderStep.each("create-instance-template", revised.instanceType(), List.of(
           COMPUTE_INSTANCE_TEMPLATES_GET, COMPUTE_INSTANCE_TEMPLATES_CREATE, COMPUTE_GLOBAL_OPERATIONS_GET), ctx -> {
             ctx.recordIntent(Map.ofEntries(RETIRING_TEMPLATE.is(old)));
             return resources.ensure(ctx, template(ctx, revised, next));
           }));
       steps.add(ProviderStep.of("roll-instance-group", List.of(COMPUTE_INSTANCE_GROUP_MANAGERS_GET,
           COMPUTE_INSTANCE_GROUP_MANAGERS_UPDATE), ctx -> rollGroup(ctx, revised)));
-      steps.add(ProviderStep.of("delete-instance-template-" + old, List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
+      steps.add(ProviderStep.each("delete-instance-template", old, List.of(COMPUTE_INSTANCE_TEMPLATES_GET,
           COMPUTE_INSTANCE_TEMPLATES_DELETE), ctx -> {
             StepResult removed = removeTemplate(ctx, old);
             return removed instanceof StepResult.Done ? StepResult.done(RETIRING_TEMPLATE.is("")) : removed;
@@ -415,7 +415,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
     }
     for (int port : current.listenerPorts()) {
       if (!revised.listenerPorts().contains(port)) {
-        steps.add(ProviderStep.of("delete-forwarding-rule-" + port, List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
+        steps.add(ProviderStep.each("delete-forwarding-rule", port, List.of(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
             COMPUTE_GLOBAL_FORWARDING_RULES_DELETE), ctx -> resources.remove(ctx, "forwarding rule "
                 + ruleName(current, port), () -> find(COMPUTE_GLOBAL_FORWARDING_RULES_GET,
                     () -> clients.globalForwardingRules().get(project, ruleName(current, port))),

@@ -15,17 +15,25 @@ import java.util.Map;
 final class SimSteps {
   private SimSteps() {}
 
-  /** A step that tells the cloud which step is calling (the cloud counts calls per step), then does {@code body}. */
-  private static ProviderStep tracked(String name, List<String> permissions, SimCloud cloud,
+  /**
+   * The step {@code verb} of {@code part} ({@code create-nodegroup-default}, of kind {@code create-nodegroup}),
+   * which tells the cloud which step is calling (the cloud counts calls per step), then does {@code body}.
+   */
+  private static ProviderStep tracked(String verb, Part part, List<String> permissions, SimCloud cloud,
       ProviderStep.Body body) {
-    return ProviderStep.of(name, permissions, context -> {
+    String name = verb + "-" + part.stepSuffix();
+    ProviderStep.Body calling = context -> {
       cloud.enterStep(context.jobId().value(), name);
       try {
         return body.run(context);
       } finally {
         cloud.leaveStep();
       }
-    });
+    };
+    int dot = part.key().indexOf('.');
+    return dot < 0 ? ProviderStep.of(name, permissions, calling)
+        : ProviderStep.each(verb + "-" + part.key().substring(0, dot),
+            part.key().substring(dot + 1).replace('.', '-'), permissions, calling);
   }
 
   /**
@@ -33,7 +41,7 @@ final class SimSteps {
    * name, is known before the step runs and declared, so it is recorded with the step's start.
    */
   static Step create(SimCloud cloud, Part part, String region) {
-    return tracked("create-" + part.stepSuffix(), part.createPermissions(), cloud, ctx -> {
+    return tracked("create", part, part.createPermissions(), cloud, ctx -> {
       String name = nameOf(part, ctx);
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
       Failure foreign = existing == null ? null
@@ -78,7 +86,7 @@ final class SimSteps {
 
   /** Waits, without holding a thread, until the resource leaves CREATING. */
   static Step await(SimCloud cloud, Part part) {
-    return tracked("await-" + part.stepSuffix(), List.of(part.describe()), cloud, ctx -> {
+    return tracked("await", part, List.of(part.describe()), cloud, ctx -> {
       String name = ctx.outputs().require(part.nameKey());
       SimCloud.Resource resource = cloud.describe(part.describe(), part.type(), name);
       if (resource == null) {
@@ -97,7 +105,7 @@ final class SimSteps {
    * after a crash that followed the change changes nothing again.
    */
   static Step update(SimCloud cloud, Part part, String name) {
-    return tracked("update-" + part.stepSuffix(), List.of(part.describe(), part.modify()), cloud, ctx -> {
+    return tracked("update", part, List.of(part.describe(), part.modify()), cloud, ctx -> {
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
       if (existing == null) {
         return StepResult.fail(Failure.system("resource_missing", part.type() + " " + name
@@ -119,7 +127,7 @@ final class SimSteps {
    * another job's tag is on it, tagged with this job's, and recorded under the part's keys as create would have.
    */
   static Step adopt(SimCloud cloud, Part part, List<String> names, String region) {
-    return tracked("adopt-" + part.stepSuffix(), List.of(part.describe(), part.service() + ":Tag" + part.noun()),
+    return tracked("adopt", part, List.of(part.describe(), part.service() + ":Tag" + part.noun()),
         cloud, ctx -> {
           for (String name : names) {
             SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
@@ -146,7 +154,7 @@ final class SimSteps {
 
   /** Deletes what the job created; absent is success, and a resource another job owns is left alone. */
   static Step delete(SimCloud cloud, Part part, String name) {
-    return tracked("delete-" + part.stepSuffix(), List.of(part.describe(), part.delete()), cloud, ctx -> {
+    return tracked("delete", part, List.of(part.describe(), part.delete()), cloud, ctx -> {
       SimCloud.Resource existing = cloud.describe(part.describe(), part.type(), name);
       if (existing == null) {
         return StepResult.done();

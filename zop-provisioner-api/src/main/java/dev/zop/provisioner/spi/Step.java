@@ -12,6 +12,15 @@ public interface Step {
   /** Unique within its job's step list, stable across resumes (e.g. {@code create-cluster}). */
   String name();
 
+  /**
+   * What the step does, without the names a spec chose: {@code create-nodegroup} for {@code
+   * create-nodegroup-default}. It labels the step's meters, so a provider's kinds must be a small fixed set
+   * whatever the specs say; the default, the name, suits a step whose name holds nothing a spec chose.
+   */
+  default String kind() {
+    return name();
+  }
+
   /** The cloud IAM operations this step may call, e.g. {@code eks:CreateCluster}, {@code iam:PassRole}. */
   List<String> permissions();
 

@@ -12,8 +12,11 @@ import java.util.Set;
  * A step made from a name, the cloud permissions it declares, a body and, optionally, the intent it declares
  * before it runs ({@link Step#intent}). The declared permissions are the ones {@code plan} lists; while the body
  * runs, {@link CloudCalls} refuses any call whose permission is not among them.
+ *
+ * @param kind the name without what a spec chose ({@link Step#kind}); {@link #each} makes a step of one of
+ *     several things a spec names, such as a node group
  */
-public record ProviderStep(String name, List<String> permissions, Body body, Intent declaredIntent)
+public record ProviderStep(String name, List<String> permissions, Body body, Intent declaredIntent, String kind)
     implements Step {
 
   /** What the step does. */
@@ -34,18 +37,32 @@ public record ProviderStep(String name, List<String> permissions, Body body, Int
 
   public ProviderStep {
     Objects.requireNonNull(name, "name");
+    kind = kind == null ? name : kind;
     Objects.requireNonNull(body, "body");
     Objects.requireNonNull(declaredIntent, "declaredIntent");
     permissions = List.copyOf(permissions);
   }
 
+  /** A step whose name holds nothing a spec chose (its kind is its name). */
+  public ProviderStep(String name, List<String> permissions, Body body, Intent declaredIntent) {
+    this(name, permissions, body, declaredIntent, name);
+  }
+
   /** A step that declares no intent before it runs, as before intents could be declared. */
   public ProviderStep(String name, List<String> permissions, Body body) {
-    this(name, permissions, body, NONE);
+    this(name, permissions, body, NONE, name);
   }
 
   public static ProviderStep of(String name, List<String> permissions, Body body) {
     return new ProviderStep(name, permissions, body);
+  }
+
+  /**
+   * The step {@code kind} of one thing among several that a spec names ({@code create-nodegroup} of node group
+   * {@code default}): named {@code kind-instance}, its meters labelled {@code kind}.
+   */
+  public static ProviderStep each(String kind, Object instance, List<String> permissions, Body body) {
+    return new ProviderStep(kind + "-" + instance, permissions, body, NONE, kind);
   }
 
   /**
@@ -54,7 +71,7 @@ public record ProviderStep(String name, List<String> permissions, Body body, Int
    * intent it records beyond them costs the write this saves.
    */
   public ProviderStep intending(Intent intent) {
-    return new ProviderStep(name, permissions, body, intent);
+    return new ProviderStep(name, permissions, body, intent, kind);
   }
 
   @Override

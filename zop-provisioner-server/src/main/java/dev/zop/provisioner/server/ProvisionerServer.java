@@ -30,6 +30,14 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
  * }</pre>
  */
 public final class ProvisionerServer implements AutoCloseable {
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String OPEN_METRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+  /** An API call's time: most answer in milliseconds; a plan that reads the cloud, or an await, in seconds. */
+  private static final java.time.Duration[] HTTP_BUCKETS = java.util.stream.LongStream.of(5, 10, 25, 50, 100, 250,
+      500, 1_000, 2_500, 5_000, 10_000, 30_000).mapToObj(java.time.Duration::ofMillis)
+      .toArray(java.time.Duration[]::new);
+
   public static final int DEFAULT_PORT = 5087;
   static final String VERSION = "0.1.0";
 
@@ -83,7 +91,9 @@ public final class ProvisionerServer implements AutoCloseable {
               // the route's template, not the path: ids would make a series per job
               io.micrometer.core.instrument.Timer.builder("http.server.requests")
                   .tag("method", endpoint.method()).tag("uri", endpoint.path())
-                  .tag("status", Integer.toString(ctx.statusCode())).register(builder.metrics)
+                  .tag("status", Integer.toString(ctx.statusCode()))
+                  // buckets, which add up across instances as a summary's quantiles do not
+                  .serviceLevelObjectives(HTTP_BUCKETS).register(builder.metrics)
                   .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             }
           }
@@ -107,7 +117,11 @@ public final class ProvisionerServer implements AutoCloseable {
                 + " <token>");
             return;
           }
-          ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+          // OpenMetrics to a scraper that asks for it (Prometheus does, for exemplars and created times)
+          String accept = ctx.header("Accept");
+          String type = accept != null && accept.contains("application/openmetrics-text") ? OPEN_METRICS
+              : PROMETHEUS_TEXT;
+          ctx.contentType(type).result(registry.scrape(type));
         });
       }
       config.routes.error(404, "*", ctx -> {

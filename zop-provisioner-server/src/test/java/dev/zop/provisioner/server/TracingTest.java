@@ -11,7 +11,9 @@ import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.spec.RegistrySpec;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -62,6 +64,40 @@ class TracingTest {
         assertThat(step.getParentSpanId()).isEqualTo(submitted.getSpanId());
         assertThat(step.getAttributes().asMap().toString()).contains(job.id().value(), "sim");
       });
+    }
+  }
+
+  @Test
+  void aFailedStepAndItsJobEndInErrorSpansThatNameTheFailure() {
+    InMemorySpanExporter exported = InMemorySpanExporter.create();
+    OpenTelemetrySdk otel = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+        .addSpanProcessor(SimpleSpanProcessor.create(exported)).build()).build();
+    try (ServerFixture fixture = ServerFixture.with(e -> e.openTelemetry(otel), s -> s.openTelemetry(otel));
+        Provisioner client = fixture.client(fixture.adminToken)) {
+      CloudAccount account = client.accounts().create(CloudAccountRequest.of("sim", "refused"));
+      Space space = client.spaces().create(SpaceRequest.of("sim", "refused", account.id()).region("sim-east-1"));
+      fixture.cloud.deny("registry:CreateRepository");
+
+      Job job = client.jobs().await(client.jobs().submit(space.id(), RegistrySpec.named("refused")).id(),
+          Duration.ofSeconds(30));
+      assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> exported.getFinishedSpanItems().stream()
+          .anyMatch(s -> s.getName().equals("zop.job.ended registry")));
+
+      List<SpanData> spans = exported.getFinishedSpanItems();
+      SpanData submitted = one(spans, "zop.job registry");
+      SpanData ended = one(spans, "zop.job.ended registry");
+      SpanData failedStep = spans.stream().filter(s -> s.getName().startsWith("zop.step ")
+          && s.getStatus().getStatusCode() == StatusCode.ERROR).findFirst().orElseThrow();
+      String code = job.lastFailure().code();
+      for (SpanData span : List.of(failedStep, ended)) {
+        assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(span.getAttributes().get(AttributeKey.stringKey("zop.failure.code"))).isEqualTo(code);
+        assertThat(span.getAttributes().get(AttributeKey.stringKey("zop.failure.category")))
+            .isEqualTo(job.lastFailure().category().wireName());
+      }
+      assertThat(ended.getParentSpanId()).isEqualTo(submitted.getSpanId());
+      assertThat(ended.getAttributes().get(AttributeKey.stringKey("zop.job.status"))).isEqualTo("failed");
     }
   }
 

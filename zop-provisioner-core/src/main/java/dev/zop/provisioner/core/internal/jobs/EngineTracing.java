@@ -24,6 +24,9 @@ public final class EngineTracing {
   static final AttributeKey<String> PROVIDER = AttributeKey.stringKey("zop.provider");
   static final AttributeKey<String> STEP = AttributeKey.stringKey("zop.step");
   static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("zop.step.attempt");
+  static final AttributeKey<String> STATUS = AttributeKey.stringKey("zop.job.status");
+  static final AttributeKey<String> FAILURE_CATEGORY = AttributeKey.stringKey("zop.failure.category");
+  static final AttributeKey<String> FAILURE_CODE = AttributeKey.stringKey("zop.failure.code");
 
   private static final TextMapGetter<Map<String, String>> FROM_MAP = new TextMapGetter<>() {
     @Override
@@ -61,15 +64,41 @@ public final class EngineTracing {
 
   /** A run of one step, a child of the job's span when the job kept its traceparent. */
   Span step(JobRecord job, String step, int attempt) {
-    Context parent = job.traceParent() == null ? Context.root()
-        : W3CTraceContextPropagator.getInstance().extract(Context.root(), Map.of("traceparent", job.traceParent()),
-            FROM_MAP);
-    return tracer.spanBuilder("zop.step " + step).setParent(parent).setAttribute(JOB, job.id().value())
+    return tracer.spanBuilder("zop.step " + step).setParent(parent(job)).setAttribute(JOB, job.id().value())
         .setAttribute(KIND, job.kind().wireName()).setAttribute(PROVIDER, job.provider()).setAttribute(STEP, step)
         .setAttribute(ATTEMPT, (long) attempt).startSpan();
   }
 
-  static void failed(Span span, String message) {
-    span.setStatus(StatusCode.ERROR, message);
+  /**
+   * The end of a job's phase, a child of the job's span: the submission's span ends once the job is stored, so
+   * this is the span a trace shows the job's outcome on, ERROR with the failure's category and code when it
+   * failed.
+   */
+  void ended(JobRecord job, dev.zop.provisioner.JobStatus status, dev.zop.provisioner.Failure failure) {
+    Span span = tracer.spanBuilder("zop.job.ended " + job.kind().wireName()).setParent(parent(job))
+        .setAttribute(JOB, job.id().value()).setAttribute(KIND, job.kind().wireName())
+        .setAttribute(PROVIDER, job.provider()).setAttribute(STATUS, status.wireName()).startSpan();
+    if (failure != null) {
+      failed(span, failure);
+    }
+    span.end();
+  }
+
+  private static Context parent(JobRecord job) {
+    return job.traceParent() == null ? Context.root()
+        : W3CTraceContextPropagator.getInstance().extract(Context.root(), Map.of("traceparent", job.traceParent()),
+            FROM_MAP);
+  }
+
+  /** A step or job that failed: ERROR, with the failure's category and code as attributes a query can group by. */
+  static void failed(Span span, dev.zop.provisioner.Failure failure) {
+    span.setAttribute(FAILURE_CATEGORY, failure.category().wireName()).setAttribute(FAILURE_CODE, failure.code());
+    span.setStatus(StatusCode.ERROR, failure.category().wireName() + " " + failure.code());
+  }
+
+  /** A step whose run threw. */
+  static void failed(Span span, Throwable error) {
+    span.setAttribute(FAILURE_CATEGORY, "system").setAttribute(FAILURE_CODE, error.getClass().getSimpleName());
+    span.setStatus(StatusCode.ERROR, String.valueOf(error));
   }
 }

@@ -339,17 +339,17 @@ public final class JobService {
       if (e.sqlCause() != null && db.dialect().isNotNullViolation(e.sqlCause())) {
         // only the job's organisation, taken from its space, can be null (JobRepository#inserts): the space is no
         // longer active
-        EngineTracing.failed(span, "the space changed before the job was written");
+        EngineTracing.failed(span, e);
         throw new SpaceChanged(e);
       }
       if (key != null && db.dialect().isUniqueViolation(e.sqlCause())) {
         throw e; // the key is taken: not a failure, the caller answers with the key's job
       }
-      EngineTracing.failed(span, e.getMessage());
+      EngineTracing.failed(span, e);
       throw e;
     } catch (RuntimeException e) {
       unreserve(leased);
-      EngineTracing.failed(span, e.getMessage());
+      EngineTracing.failed(span, e);
       throw e;
     } finally {
       span.end();

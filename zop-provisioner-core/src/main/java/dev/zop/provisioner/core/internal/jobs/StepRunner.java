@@ -294,7 +294,7 @@ final class StepRunner {
             new OutcomeRule.Situation(row.name(), job.phase(), next == null ? null : next.status(), attempt,
                 context.startedAt, timeLimit, stopping.getAsBoolean()),
             result, retryPolicy, Instant.now(), ThreadLocalRandom.current().nextDouble());
-        metrics.stepRan(job, row.name(), outcome(result, transition), System.nanoTime() - began);
+        metrics.stepRan(job, step.kind(), outcome(result, transition), System.nanoTime() - began);
 
         if (transition instanceof OutcomeRule.Transition.Advance advance) {
           return succeeded(i, (StepResult.Done) result, context, advance.startNext(), null);
@@ -326,7 +326,7 @@ final class StepRunner {
       // every step had succeeded already (a resumed job whose last write was lost, or an empty teardown)
       run.write(completing(new FencedWriter.Write(), job, running, jobOutputs, workflow == null));
       lease.markReleased();
-      metrics.jobEnded(job, JobStatus.SUCCEEDED);
+      ended(job, JobStatus.SUCCEEDED, null);
       journal.ended(job, JobStatus.SUCCEEDED, null);
       return false;
     }
@@ -372,7 +372,7 @@ final class StepRunner {
     /** Writes what the rule made of decision step {@code i}'s {@link Decision}. True when handed on. */
     private boolean decided(int i, OutcomeRule.Transition transition, Decision decision, LeasedContext context) {
       StepRecord row = rows.get(i);
-      metrics.stepRan(job, row.name(), decision instanceof Decision.Approved ? "approved"
+      metrics.stepRan(job, definitions.get(i).kind(), decision instanceof Decision.Approved ? "approved"
           : decision instanceof Decision.Rejected ? "rejected" : "waiting", 0);
       if (transition instanceof OutcomeRule.Transition.Advance advance) {
         return succeeded(i, new StepResult.Done(Map.of()), context, advance.startNext(),
@@ -430,7 +430,7 @@ final class StepRunner {
                 + (reason == null ? "" : ": " + reason)));
       }));
       run.lease.markReleased();
-      metrics.jobEnded(job, JobStatus.CANCELLED);
+      ended(job, JobStatus.CANCELLED, null);
       journal.ended(job, JobStatus.CANCELLED, null);
     }
 
@@ -454,7 +454,7 @@ final class StepRunner {
         }
       }));
       run.lease.markReleased();
-      metrics.jobEnded(job, JobStatus.FAILED);
+      ended(job, JobStatus.FAILED, failure);
       journal.ended(job, JobStatus.FAILED, failure);
     }
 
@@ -502,7 +502,7 @@ final class StepRunner {
       run.writeThen(succeeded, failure -> {
         if (failure == null && next == null) {
           lease.markReleased();
-          metrics.jobEnded(job, JobStatus.SUCCEEDED);
+          ended(job, JobStatus.SUCCEEDED, null);
         }
         run.handOn(failure, () -> {
           if (next != null) {
@@ -637,6 +637,12 @@ final class StepRunner {
     return transition instanceof OutcomeRule.Transition.Retry ? "retrying" : "failed";
   }
 
+  /** A job's phase ended in a write this engine committed: its meters and its span. */
+  private void ended(JobRecord job, JobStatus status, Failure failure) {
+    metrics.jobEnded(job, status);
+    tracing.ended(job, status, failure);
+  }
+
   /**
    * Runs a step inside its span (a child of the job's, see {@link EngineTracing}), with the job and step in the
    * logging MDC so whatever the step and its provider log names them.
@@ -648,11 +654,11 @@ final class StepRunner {
         MDC.MDCCloseable stepName = MDC.putCloseable("zop.step", step)) {
       StepResult result = run.get();
       if (result instanceof StepResult.Failed failed) {
-        EngineTracing.failed(span, failed.failure().category().wireName() + " " + failed.failure().code());
+        EngineTracing.failed(span, failed.failure());
       }
       return result;
     } catch (RuntimeException | Error e) {
-      EngineTracing.failed(span, String.valueOf(e));
+      EngineTracing.failed(span, e);
       throw e;
     } finally {
       span.end();
