@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
 final class ClientOptions {
   static final ObjectMapper JSON = WireJson.lenient().enable(SerializationFeature.INDENT_OUTPUT);
   private static final ObjectMapper YAML = WireJson.lenient().copyWith(new YAMLFactory()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+      // a string such as version "1.30" stays a string: unquoted, YAML reads it back as the number 1.3
+      .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
   /** Columns a table shows at most: the first scalar fields of the first row, which carry id, name and status. */
   private static final int COLUMNS = 6;
 
@@ -35,9 +37,21 @@ final class ClientOptions {
       description = "a context from `zop config set-context` (env ZOP_CONTEXT; default the current one)")
   String context;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
-      description = "table, json or yaml (default: table on a terminal, json when piped, so scripts get JSON)")
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", completionCandidates = Formats.class,
+      description = "table, wide (a table with more columns), json, yaml, name (kind/id, one a line) or"
+          + " jsonpath=EXPR (e.g. jsonpath='{.data[*].id}'); default: table on a terminal, json when piped")
   String output;
+
+  /** The formats {@code -o} takes, for shell completion. */
+  static final class Formats extends ArrayList<String> {
+    Formats() {
+      super(List.of("table", "wide", "json", "yaml", "name", "jsonpath="));
+    }
+  }
+
+  /** The client {@link #client()} made last, which tables use to show spaces by name. */
+  private Provisioner opened;
+  private final Map<dev.zop.provisioner.SpaceId, String> spaceNames = new java.util.HashMap<>();
 
   @Option(names = {"-q", "--quiet"},
       description = "print only ids (of what was made, listed or changed) and errors: no tables, no progress")
@@ -58,8 +72,33 @@ final class ClientOptions {
       throw new IllegalArgumentException("no token: pass --token, set ZOP_TOKEN, or add a context (zop config"
           + " set-context NAME --url URL --token-env VAR)");
     }
-    return ProvisionerClient.builder().baseUrl(resolvedUrl != null ? resolvedUrl : "http://localhost:5087")
+    opened = ProvisionerClient.builder().baseUrl(resolvedUrl != null ? resolvedUrl : "http://localhost:5087")
         .bearerToken(resolvedToken).build();
+    return opened;
+  }
+
+  /** The service's base URL as this command resolves it, for links to the console. */
+  String baseUrl() {
+    String resolved = url;
+    if (resolved == null) {
+      Contexts.Context chosen = Contexts.standard(System.getenv()).find(context);
+      resolved = chosen != null ? chosen.url() : null;
+    }
+    return resolved != null ? resolved : "http://localhost:5087";
+  }
+
+  /** A space's name, read once a command; its id when it cannot be read (deleted, or another organisation's). */
+  private String spaceName(dev.zop.provisioner.SpaceId id) {
+    return spaceNames.computeIfAbsent(id, key -> {
+      if (opened == null) {
+        return key.value();
+      }
+      try {
+        return opened.spaces().get(key).name();
+      } catch (RuntimeException unreadable) {
+        return key.value();
+      }
+    });
   }
 
   /**
@@ -67,7 +106,7 @@ final class ClientOptions {
    * {@code asText}, a view written for people, not the generic one.
    */
   void show(Object shown, java.util.function.Supplier<String> asText) {
-    if (!quiet && format().equals("table")) {
+    if (!quiet && (format().equals("table") || format().equals("wide"))) {
       System.out.println(asText.get());
     } else {
       show(shown);
@@ -90,13 +129,39 @@ final class ClientOptions {
       return;
     }
     String format = format();
+    if (format.startsWith("jsonpath=")) {
+      System.out.println(JsonPathOutput.select(JSON.valueToTree(value), format.substring("jsonpath=".length())));
+      return;
+    }
     System.out.println(switch (format) {
       case "json" -> write(JSON, value).stripTrailing();
       case "yaml" -> write(YAML, value).stripTrailing();
-      case "table" -> table(JSON.valueToTree(value));
-      default -> throw new IllegalArgumentException("unknown output format '" + format + "'; use table, json or"
-          + " yaml");
+      case "name" -> names(JSON.valueToTree(value));
+      case "table", "wide" -> {
+        String view = Views.of(shown, format.equals("wide"), this::spaceName, java.time.Instant.now());
+        yield view != null ? view : table(JSON.valueToTree(value));
+      }
+      default -> throw new IllegalArgumentException("unknown output format '" + format + "'; use table, wide,"
+          + " json, yaml, name or jsonpath=EXPR");
     });
+  }
+
+  /** Each id as {@code kind/id} (kubectl's {@code -o name}): {@code job/job_...}, {@code space/spc_...}. */
+  static String names(JsonNode node) {
+    String ids = ids(node);
+    return ids.lines().map(id -> noun(id) + "/" + id).collect(java.util.stream.Collectors.joining("\n"));
+  }
+
+  private static String noun(String id) {
+    String prefix = id.contains("_") ? id.substring(0, id.indexOf('_')) : "";
+    return switch (prefix) {
+      case "job" -> "job";
+      case "spc" -> "space";
+      case "ca" -> "account";
+      case "db" -> "database";
+      case "conn" -> "connection";
+      default -> "object";
+    };
   }
 
   private static Map<String, Object> restPage(dev.zop.provisioner.Page<?> page) {
@@ -158,25 +223,18 @@ final class ClientOptions {
       }
     });
     List<List<String>> cells = new ArrayList<>();
-    cells.add(columns.stream().map(c -> c.toUpperCase(java.util.Locale.ROOT)).toList());
+    cells.add(columns.stream().map(ClientOptions::header).toList());
     rows.forEach(row -> cells.add(columns.stream().map(c -> row.path(c).isNull() || row.path(c).isMissingNode()
         ? "" : row.path(c).asText()).toList()));
-    int[] widths = new int[columns.size()];
-    cells.forEach(line -> {
-      for (int i = 0; i < line.size(); i++) {
-        widths[i] = Math.max(widths[i], line.get(i).length());
-      }
-    });
-    StringBuilder out = new StringBuilder();
-    for (List<String> line : cells) {
-      for (int i = 0; i < line.size(); i++) {
-        out.append(i + 1 == line.size() ? line.get(i) : String.format("%-" + (widths[i] + 2) + "s", line.get(i)));
-      }
-      out.append('\n');
-    }
+    String out = Views.aligned(cells);
     if (node.has("nextCursor") && !node.get("nextCursor").isNull()) {
-      out.append("(more: --cursor ").append(node.get("nextCursor").asText()).append(")\n");
+      out += "\n(more: --cursor " + node.get("nextCursor").asText() + ")";
     }
-    return out.toString().stripTrailing();
+    return out;
+  }
+
+  /** A field's name as a header: {@code spaceID} reads SPACE ID, {@code jobType} JOB TYPE. */
+  static String header(String field) {
+    return field.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toUpperCase(java.util.Locale.ROOT);
   }
 }

@@ -46,6 +46,20 @@ import picocli.CommandLine.Parameters;
         JobsCommand.Patch.class, JobsCommand.Diff.class, JobsCommand.Apply.class, JobsCommand.Revisions.class,
         JobsCommand.DriftCheck.class, JobsCommand.Reconcile.class, JobsCommand.Import.class})
 final class JobsCommand {
+  /** A job's statuses as the service writes them, for shell completion. */
+  static final class Statuses extends ArrayList<String> {
+    Statuses() {
+      super(java.util.Arrays.stream(JobStatus.values()).map(JobStatus::wireName).toList());
+    }
+  }
+
+  /** The orders a list takes, for shell completion. */
+  static final class Orders extends ArrayList<String> {
+    Orders() {
+      super(List.of("newest", "oldest"));
+    }
+  }
+
   @Command(name = "list", mixinStandardHelpOptions = true,
       description = "List jobs, newest first, a page at a time.")
   static final class ListJobs implements Callable<Integer> {
@@ -55,7 +69,7 @@ final class JobsCommand {
     @Option(names = "--space", description = "only the jobs of this space (spc_...)")
     String space;
 
-    @Option(names = "--status", split = ",",
+    @Option(names = "--status", split = ",", completionCandidates = Statuses.class,
         description = "only jobs in these statuses, e.g. failed,running")
     List<String> statuses = List.of();
 
@@ -65,7 +79,8 @@ final class JobsCommand {
     @Option(names = "--cursor", description = "the next page, from the previous page's nextCursor")
     String cursor;
 
-    @Option(names = "--order", defaultValue = "newest", description = "newest (the default) or oldest first")
+    @Option(names = "--order", defaultValue = "newest", completionCandidates = Orders.class,
+        description = "newest (the default) or oldest first")
     String order;
 
     @Override
@@ -122,7 +137,8 @@ final class JobsCommand {
         description = "the same key again answers with the job it made, instead of a second job")
     String key;
 
-    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    @Option(names = "--watch", description = "follow the job's progress until it ends (and print its page in the"
+        + " web console)")
     boolean watch;
 
     @Override
@@ -141,9 +157,16 @@ final class JobsCommand {
         }
         // the id first, so a person (or a script) can come back to the job after interrupting the watch
         System.out.println(client.quiet ? submitted.id().value() : "job " + submitted.id());
-        return Watch.follow(zop, submitted.id(), client.quiet);
+        return Watch.follow(zop, submitted.id(), client);
       }
     }
+  }
+
+  /** The job's page in the service's web console. */
+  static String consoleUrl(ClientOptions client, JobId id) {
+    String base = client.baseUrl();
+    return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/ui/#/jobs/"
+        + java.net.URLEncoder.encode(id.value(), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   @Command(name = "plan", mixinStandardHelpOptions = true,
@@ -202,12 +225,19 @@ final class JobsCommand {
     @Override
     public Integer call() throws InterruptedException {
       try (Provisioner zop = client.client()) {
-        return follow(zop, JobId.of(id), client.quiet);
+        return follow(zop, JobId.of(id), client);
       }
     }
 
-    /** Follows the job to its end; {@code quiet} prints no progress, only a failure (on stderr). */
-    static int follow(Provisioner zop, JobId id, boolean quiet) throws InterruptedException {
+    /**
+     * Follows the job to its end, first printing its page in the web console; quiet, it prints no progress, only
+     * a failure (on stderr).
+     */
+    static int follow(Provisioner zop, JobId id, ClientOptions client) throws InterruptedException {
+      boolean quiet = client.quiet;
+      if (!quiet) {
+        System.out.println("console: " + consoleUrl(client, id));
+      }
       // Events only wake this thread; all printing happens here, so nothing reaches stdout after the
       // command returns. The bounded wait re-reads the job if the event stream drops silently.
       // a terminal gets one line redrawn in place; a pipe or file gets a line for each change, no \r frames
@@ -313,7 +343,8 @@ final class JobsCommand {
         description = "the job file with the revised config, YAML or JSON (its spaceID may be left out)")
     Path file;
 
-    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    @Option(names = "--watch", description = "follow the job's progress until it ends (and print its page in the"
+        + " web console)")
     boolean watch;
 
     @Override
@@ -325,7 +356,7 @@ final class JobsCommand {
           client.show(job);
           return 0;
         }
-        return Watch.follow(zop, job.id(), client.quiet);
+        return Watch.follow(zop, job.id(), client);
       }
     }
   }
@@ -350,7 +381,8 @@ final class JobsCommand {
 
   @Command(name = "drift", mixinStandardHelpOptions = true,
       description = "Check a succeeded job for drift now: each attribute the cloud has that its config does not"
-          + " say, and each resource gone; nothing changes. Exit 0 in sync, 3 drifted.")
+          + " say, and each resource gone; nothing changes. Exit 0 in sync, 5 drifted (3 stays the service"
+          + " unreachable).")
   static final class DriftCheck implements Callable<Integer> {
     @Mixin
     ClientOptions client;
@@ -366,7 +398,7 @@ final class JobsCommand {
       try (Provisioner zop = client.client()) {
         DriftReport report = last ? zop.jobs().drift(JobId.of(id)) : zop.jobs().checkDrift(JobId.of(id));
         client.show(report, () -> describe(report));
-        return report.status() == DriftReport.Status.IN_SYNC ? 0 : 3;
+        return report.status() == DriftReport.Status.IN_SYNC ? Zop.DONE : Zop.DRIFTED;
       }
     }
 
@@ -395,7 +427,8 @@ final class JobsCommand {
     @Option(names = "--plan", description = "show the reconcile's changes and steps without applying it")
     boolean plan;
 
-    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    @Option(names = "--watch", description = "follow the job's progress until it ends (and print its page in the"
+        + " web console)")
     boolean watch;
 
     @Override
@@ -411,7 +444,7 @@ final class JobsCommand {
           client.show(job);
           return 0;
         }
-        return Watch.follow(zop, job.id(), client.quiet);
+        return Watch.follow(zop, job.id(), client);
       }
     }
   }
@@ -436,7 +469,8 @@ final class JobsCommand {
     @Option(names = "--plan", description = "show the import's plan without importing")
     boolean plan;
 
-    @Option(names = "--watch", description = "follow the job's progress until it ends")
+    @Option(names = "--watch", description = "follow the job's progress until it ends (and print its page in the"
+        + " web console)")
     boolean watch;
 
     @Override
@@ -454,7 +488,7 @@ final class JobsCommand {
           return 0;
         }
         System.out.println(client.quiet ? imported.id().value() : "job " + imported.id());
-        return Watch.follow(zop, imported.id(), client.quiet);
+        return Watch.follow(zop, imported.id(), client);
       }
     }
   }
@@ -496,7 +530,7 @@ final class JobsCommand {
           client.show(deleting);
           return 0;
         }
-        return Watch.follow(zop, deleting.id(), client.quiet);
+        return Watch.follow(zop, deleting.id(), client);
       }
     }
   }

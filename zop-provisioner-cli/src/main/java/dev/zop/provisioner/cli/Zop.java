@@ -13,7 +13,7 @@ import picocli.CommandLine;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done (a watched job succeeded)", "1:refused by the service (the error says why)",
         "2:usage: a bad option or job file (the error says where)", "3:the service cannot be reached",
-        "4:the watched job ended failed"},
+        "4:the watched job ended failed", "5:drift found (zop jobs drift)"},
     subcommands = {AccountsCommand.class, SpacesCommand.class, JobsCommand.class, RemediationsCommand.class,
         ConfigCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class})
 public final class Zop implements Runnable {
@@ -22,6 +22,7 @@ public final class Zop implements Runnable {
   public static final int USAGE = 2;
   public static final int UNREACHABLE = 3;
   public static final int JOB_FAILED = 4;
+  public static final int DRIFTED = 5;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -37,7 +38,7 @@ public final class Zop implements Runnable {
 
   /**
    * Runs the command and returns its exit code: 0 done, 1 refused by the service, 2 bad usage or job file,
-   * 3 the service unreachable, 4 a watched job ended failed.
+   * 3 the service unreachable, 4 a watched job ended failed, 5 drift found.
    */
   public static int execute(String... args) {
     return command().execute(args);

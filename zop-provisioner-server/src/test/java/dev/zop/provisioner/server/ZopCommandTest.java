@@ -95,7 +95,8 @@ class ZopCommandTest {
 
     Run watched = zop("jobs", "submit", "-f", file.toString(), "--watch");
     assertThat(watched.exit()).as(watched.err()).isZero();
-    assertThat(watched.out()).startsWith("job job_").contains("[####################] 5/5 succeeded");
+    assertThat(watched.out()).startsWith("job job_").contains("[####################] 5/5 succeeded")
+        .containsPattern("console: " + java.util.regex.Pattern.quote(fixture.baseUrl()) + "/ui/#/jobs/job_\\w+");
     // not a terminal: plain lines, no carriage-return frames
     assertThat(watched.out()).doesNotContain("\r");
 
@@ -176,6 +177,94 @@ class ZopCommandTest {
   }
 
   @Test
+  void tablesReadAsPeopleReadThemAndScriptsGetNamesAndJsonPaths() {
+    dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(),
+        dev.zop.provisioner.spec.KubernetesSpec.named("cli-views").version("1.30")
+            .nodeGroup("default", "m5.large", 1, 2).build(),
+        new dev.zop.provisioner.SubmitOptions(null, "views", java.util.Map.of("team", "web"))).id(),
+        java.time.Duration.ofSeconds(60));
+    String id = job.id().value();
+
+    Run list = zop("jobs", "list", "--space", space.id().value(), "-o", "table");
+    assertThat(list.exit()).as(list.err()).isZero();
+    assertThat(list.out().lines().findFirst()).hasValueSatisfying(header -> assertThat(header)
+        .matches("ID +NAME +KIND +SPACE +STATUS +AGE"));
+    // the space by its name, an age kubectl's way
+    assertThat(list.out()).containsPattern(id + " +views +kubernetes +cli-space +succeeded +[0-9]+[smhd]");
+    Run wide = zop("jobs", "list", "--space", space.id().value(), "-o", "wide");
+    assertThat(wide.out().lines().findFirst()).hasValueSatisfying(header -> assertThat(header)
+        .contains("PHASE", "STEP", "CREATED BY", "TAGS"));
+    assertThat(wide.out()).contains("team=web");
+
+    Run got = zop("jobs", "get", id, "-o", "table");
+    assertThat(got.out()).contains("Job:     " + id + " (views)", "Space:   cli-space (" + space.id() + ")",
+        "Status:  succeeded", "Steps:", "create-cluster", "Outputs:", "Tags:    team=web")
+        .containsPattern("Took: +[0-9]+s");
+
+    Run events = zop("jobs", "events", id, "-o", "table");
+    assertThat(events.out().lines().findFirst()).hasValueSatisfying(header -> assertThat(header)
+        .matches("TIME +TYPE +STEP +STATUS +MESSAGE"));
+    assertThat(events.out()).containsPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z +step_started +create-");
+
+    Run names = zop("jobs", "list", "--space", space.id().value(), "-o", "name");
+    assertThat(names.out().lines()).contains("job/" + id).allMatch(line -> line.startsWith("job/job_"));
+    Run ids = zop("jobs", "list", "--space", space.id().value(), "-o", "jsonpath={.data[*].id}");
+    assertThat(ids.out().strip().split(" ")).contains(id);
+    Run status = zop("jobs", "get", id, "-o", "jsonpath={.status}");
+    assertThat(status.out().strip()).isEqualTo("succeeded");
+    Run badPath = zop("jobs", "get", id, "-o", "jsonpath={.status[");
+    assertThat(badPath.exit()).isEqualTo(Zop.USAGE);
+    assertThat(badPath.err()).contains("jsonpath");
+
+    // YAML keeps a version a string: unquoted, 1.30 reads back as the number 1.3
+    Run yaml = zop("jobs", "get", id, "-o", "yaml");
+    assertThat(yaml.out()).contains("version: \"1.30\"");
+
+    Run spaces = zop("spaces", "list", "-o", "table");
+    assertThat(spaces.out().lines().findFirst()).hasValueSatisfying(header -> assertThat(header)
+        .matches("ID +NAME +PROVIDER +REGION +STATUS +AGE"));
+
+    Run failed = failingJob();
+    assertThat(failed.out()).contains("Last failure:", "Status:  failed");
+  }
+
+  /** {@code zop jobs get -o table} of a job the cloud refused. */
+  private static Run failingJob() {
+    fixture.cloud.deny("registry:CreateRepository");
+    try {
+      dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(),
+          dev.zop.provisioner.spec.RegistrySpec.named("team/cli-refused")).id(), java.time.Duration.ofSeconds(60));
+      assertThat(job.status()).isEqualTo(dev.zop.provisioner.JobStatus.FAILED);
+      return zop("jobs", "get", job.id().value(), "-o", "table");
+    } finally {
+      fixture.cloud.allow("registry:CreateRepository");
+    }
+  }
+
+  @Test
+  void completionOffersTheValuesFlagsTake() throws Exception {
+    Run script = zop("generate-completion");
+    assertThat(script.exit()).isZero();
+    Path file = Files.createTempFile("zop-completion", ".sh");
+    Files.writeString(file, script.out());
+    // bash itself runs the script's completion function, as it would on a Tab
+    assertThat(complete(file, "zop jobs list --order ")).isEqualTo("newest oldest");
+    assertThat(complete(file, "zop jobs list --status f")).isEqualTo("failed");
+    assertThat(complete(file, "zop jobs get -o w")).isEqualTo("wide");
+  }
+
+  /** What bash offers for {@code line}, through the completion script in {@code script}. */
+  private static String complete(Path script, String line) throws Exception {
+    Process bash = new ProcessBuilder("bash", "-c", "source \"$1\" 2>/dev/null; read -r -a COMP_WORDS <<< \"$2\";"
+        + " [[ \"$2\" == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMP_LINE=\"$2\";"
+        + " COMP_POINT=${#COMP_LINE}; _complete_zop 2>/dev/null; echo \"${COMPREPLY[*]}\"", "complete",
+        script.toString(), line).redirectErrorStream(true).start();
+    String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(bash.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+
+  @Test
   void driftIsCheckedAndReconciledAndANetworkImportedFromTheCommandLine() throws Exception {
     dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec
         .RegistrySpec.named("team/cli-drift")).id(), java.time.Duration.ofSeconds(60));
@@ -185,11 +274,14 @@ class ZopCommandTest {
 
     fixture.cloud.changeByHand("registry", "team/cli-drift", java.util.Map.of("immutableTags", "true"));
     Run drifted = zop("jobs", "drift", job.id().value(), "-o", "table");
-    assertThat(drifted.exit()).isEqualTo(3);
+    assertThat(drifted.exit()).isEqualTo(Zop.DRIFTED);
     assertThat(drifted.out()).contains(job.id() + ": drifted",
         "  ~ registry team/cli-drift immutableTags: expected false, found true");
     Run last = zop("jobs", "drift", job.id().value(), "--last");
-    assertThat(last.exit()).isEqualTo(3);
+    assertThat(last.exit()).isEqualTo(Zop.DRIFTED);
+    // 3 stays the service unreachable, so a script tells an outage from drift
+    Run unreachable = zopAt("http://127.0.0.1:9", fixture.adminToken, "jobs", "drift", job.id().value());
+    assertThat(unreachable.exit()).isEqualTo(Zop.UNREACHABLE);
     assertThat(last.json().at("/drifts/0/actual").asText()).isEqualTo("true");
     Run planned = zop("jobs", "reconcile", job.id().value(), "--plan", "-o", "table");
     assertThat(planned.exit()).as(planned.err()).isZero();
