@@ -81,9 +81,34 @@ final class ChartFetcher {
     return file;
   }
 
+  /**
+   * GETs {@code uri}; a connection that fails says which repository it was for (the JDK's ConnectException
+   * carries no message), keeping its type, by which a failure is classified as transient.
+   */
   private HttpResponse<InputStream> get(URI uri) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).GET().build(),
-        HttpResponse.BodyHandlers.ofInputStream());
+    try {
+      return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).GET().build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+    } catch (java.net.ConnectException e) {
+      throw (IOException) new java.net.ConnectException("could not connect to the chart repository at "
+          + uri.getScheme() + "://" + uri.getAuthority() + explained(e)).initCause(e);
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw (IOException) new java.net.http.HttpTimeoutException("the chart repository at " + uri.getScheme()
+          + "://" + uri.getAuthority() + " did not answer in time" + explained(e)).initCause(e);
+    } catch (IOException e) {
+      throw new IOException("reading the chart repository at " + uri.getScheme() + "://" + uri.getAuthority()
+          + " failed" + explained(e), e);
+    }
+  }
+
+  /** ": " and what the error (or its cause) says, or its kind where it says nothing. */
+  static String explained(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return ": " + t.getMessage();
+      }
+    }
+    return " (" + e.getClass().getSimpleName() + ")";
   }
 
   private static String digest(String value) {

@@ -41,15 +41,25 @@ final class HelmErrors {
       return kubernetes(kube);
     }
     if (error instanceof ConnectException || error instanceof java.net.http.HttpTimeoutException) {
-      return Failure.transientFailure("unreachable", String.valueOf(error.getMessage()));
+      return Failure.transientFailure("unreachable", described(error));
     }
     if (error instanceof IOException) {
-      return Failure.transientFailure("io_error", String.valueOf(error.getMessage()));
+      return Failure.transientFailure("io_error", described(error));
     }
     if (error instanceof IllegalStateException && error.getMessage() != null) {
       return helm(error.getMessage());
     }
     return Failure.system(FailureCodes.UNEXPECTED_ERROR, String.valueOf(error));
+  }
+
+  /** What the error says, never "null": its kind and its cause's words where it has none of its own. */
+  private static String described(Throwable error) {
+    if (error.getMessage() != null && !error.getMessage().isBlank()) {
+      return error.getMessage();
+    }
+    String cause = ChartFetcher.explained(error);
+    return cause.startsWith(": ") ? error.getClass().getSimpleName() + cause
+        : "a " + error.getClass().getSimpleName() + " with no message";
   }
 
   private static Failure kubernetes(KubernetesClientException e) {
