@@ -47,87 +47,99 @@ public final class Quickstart {
         .creatingTime("db-instance", Duration.ofSeconds(2));
 
     // The simulated database server stands for the real PostgreSQL on this machine, so databases made below
-    // are real ones.
-    SimCloud.Server postgres = localPostgres();
+    // are real ones: said before anything is made, and left alone with --no-database.
+    boolean databases = !java.util.List.of(args).contains("--no-database");
+    SimCloud.Server postgres = databases ? localPostgres() : null;
     if (postgres != null) {
       cloud.backDatastores(DatastoreEngine.POSTGRES, postgres);
+      say("PostgreSQL answers on " + postgres.host() + ":" + postgres.port() + " (as " + postgres.adminUser()
+          + "): step 4 creates a database checkout_<id> and a role checkout_app_<id> there, logs in, and drops"
+          + " both.\nTo leave it alone: ./mvnw -q -pl examples exec:java -Dexec.args=--no-database\n");
     }
 
     // The embedded default keeps its store in ~/.local/share/zop-provisioner; the tour uses a fresh one so it
-    // can run again and again. Providers (here: sim) are found on the class path.
+    // can run again and again, and removes it at the end. Providers (here: sim) are found on the class path.
     Path store = Files.createTempDirectory("zop-quickstart");
     try (Provisioner zop = EmbeddedProvisioner.builder().dataDirectory(store).build()) {
-      say("Store: " + store);
+      say("Store: " + store + " (removed at the end)");
+      tour(zop, cloud, space(zop), postgres);
+    } finally {
+      deleteTree(store);
+    }
+  }
 
-      CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "sandbox"));
-      Space space = zop.spaces().create(SpaceRequest.of("sim", "checkout-sim-east-1", account.id())
-          .region("sim-east-1"));
-      say("Space " + space.name() + " (" + space.id() + ") in " + space.region());
+  private static Space space(Provisioner zop) {
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "sandbox"));
+    return zop.spaces().create(SpaceRequest.of("sim", "checkout-sim-east-1", account.id()).region("sim-east-1"));
+  }
 
-      // 1. Review: what a cluster job would do and cost, before anything changes.
-      KubernetesSpec cluster = KubernetesSpec.named("checkout-prod").version("1.30")
-          .nodeGroup("default", "m5.large", 2, 6)
-          .build();
-      Plan plan = zop.jobs().plan(space.id(), cluster);
-      say("\nPlan for cluster " + cluster.name() + ":");
-      for (PlanStep step : plan.steps()) {
-        say("  step %-26s %s".formatted(step.name(), String.join(", ", step.permissions())));
-      }
-      for (CostComponent cost : plan.costs()) {
-        say("  cost %-40s %s".formatted(cost.name(),
-            cost.priceKnown() ? "$" + cost.monthly() + "/month" : cost.note()));
-      }
-      say("  estimated total: $" + plan.monthlyTotal() + "/month");
+  private static void tour(Provisioner zop, SimCloud cloud, Space space, SimCloud.Server postgres)
+      throws Exception {
+    say("Space " + space.name() + " (" + space.id() + ") in " + space.region());
 
-      // 2. Provision: submit returns at once; watch shows progress as the engine works.
-      Job clusterJob = zop.jobs().submit(space.id(), cluster);
-      Job dbJob;
-      cloud.deny("database:CreateDBInstance"); // an injected fault: the account may not create databases
-      dbJob = zop.jobs().submit(space.id(), DatastoreSpec.postgres().name("checkout-db").version("16.3")
-          .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7));
-      say("\nSubmitted " + clusterJob.id() + " (cluster) and " + dbJob.id() + " (datastore)");
+    // 1. Review: what a cluster job would do and cost, before anything changes.
+    KubernetesSpec cluster = KubernetesSpec.named("checkout-prod").version("1.30")
+        .nodeGroup("default", "m5.large", 2, 6)
+        .build();
+    Plan plan = zop.jobs().plan(space.id(), cluster);
+    say("\nPlan for cluster " + cluster.name() + ":");
+    for (PlanStep step : plan.steps()) {
+      say("  step %-26s %s".formatted(step.name(), String.join(", ", step.permissions())));
+    }
+    for (CostComponent cost : plan.costs()) {
+      say("  cost %-40s %s".formatted(cost.name(),
+          cost.priceKnown() ? "$" + cost.monthly() + "/month" : cost.note()));
+    }
+    say("  estimated total: $" + plan.monthlyTotal() + "/month");
 
-      try (Subscription a = zop.jobs().watch(clusterJob.id(), Quickstart::progress);
-          Subscription b = zop.jobs().watch(dbJob.id(), Quickstart::progress)) {
-        clusterJob = zop.jobs().await(clusterJob.id(), PATIENCE);
-        dbJob = zop.jobs().await(dbJob.id(), PATIENCE);
-        Thread.sleep(300); // let the watchers print the last events
+    // 2. Provision: submit returns at once; watch shows progress as the engine works.
+    Job clusterJob = zop.jobs().submit(space.id(), cluster);
+    Job dbJob;
+    cloud.deny("database:CreateDBInstance"); // an injected fault: the account may not create databases
+    dbJob = zop.jobs().submit(space.id(), DatastoreSpec.postgres().name("checkout-db").version("16.3")
+        .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7));
+    say("\nSubmitted " + clusterJob.id() + " (cluster) and " + dbJob.id() + " (datastore)");
 
-        say("\nCluster job: " + clusterJob.status().wireName() + ", endpoint "
-            + clusterJob.outputs().get("endpoint") + ", registered as space " + clusterJob.outputs().get("spaceId"));
-        Failure failure = dbJob.lastFailure();
-        say("Datastore job: " + dbJob.status().wireName() + " - " + failure.category().wireName() + " "
-            + failure.code() + ": " + failure.message());
-        say("  fix: " + failure.fixHint());
-        say("  console: " + failure.consoleUrl());
+    try (Subscription a = zop.jobs().watch(clusterJob.id(), Quickstart::progress);
+        Subscription b = zop.jobs().watch(dbJob.id(), Quickstart::progress)) {
+      clusterJob = zop.jobs().await(clusterJob.id(), PATIENCE);
+      dbJob = zop.jobs().await(dbJob.id(), PATIENCE);
+      Thread.sleep(300); // let the watchers print the last events
 
-        // 3. Fix the cause and retry: completed steps are kept, the failed one runs again.
-        cloud.allow("database:CreateDBInstance");
-        say("\nPermission granted; retrying " + dbJob.id());
-        zop.jobs().retry(dbJob.id());
-        dbJob = zop.jobs().await(dbJob.id(), PATIENCE);
-        Thread.sleep(300);
-      }
-      say("Datastore job: " + dbJob.status().wireName() + ", host " + dbJob.outputs().get("host") + ":"
-          + dbJob.outputs().get("port"));
-      say("Simulated cloud now holds " + cloud.resources().size() + " resources");
+      say("\nCluster job: " + clusterJob.status().wireName() + ", endpoint "
+          + clusterJob.outputs().get("endpoint") + ", registered as space " + clusterJob.outputs().get("spaceId"));
+      Failure failure = dbJob.lastFailure();
+      say("Datastore job: " + dbJob.status().wireName() + " - " + failure.category().wireName() + " "
+          + failure.code() + ": " + failure.message());
+      say("  fix: " + failure.fixHint());
+      say("  console: " + failure.consoleUrl());
 
-      // 4. A database on the datastore, a connection to it, and a login with the credentials it refers to.
-      if (postgres != null) {
-        databaseTour(zop, dbJob);
-      } else {
-        say("\n(No PostgreSQL on 127.0.0.1:5432: skipping the database part of the tour.)");
-      }
+      // 3. Fix the cause and retry: completed steps are kept, the failed one runs again.
+      cloud.allow("database:CreateDBInstance");
+      say("\nPermission granted; retrying " + dbJob.id());
+      zop.jobs().retry(dbJob.id());
+      dbJob = zop.jobs().await(dbJob.id(), PATIENCE);
+      Thread.sleep(300);
+    }
+    say("Datastore job: " + dbJob.status().wireName() + ", host " + dbJob.outputs().get("host") + ":"
+        + dbJob.outputs().get("port"));
+    say("Simulated cloud now holds " + cloud.resources().size() + " resources");
 
-      // 5. Tear down: deleting a job runs its teardown steps in reverse order.
-      zop.jobs().delete(clusterJob.id());
-      zop.jobs().delete(dbJob.id());
-      say("\nTearing down: cluster " + zop.jobs().await(clusterJob.id(), PATIENCE).status().wireName()
-          + ", datastore " + zop.jobs().await(dbJob.id(), PATIENCE).status().wireName());
-      say("Simulated cloud now holds " + cloud.resources().size() + " resources");
-      if (!cloud.resources().isEmpty()) {
-        throw new IllegalStateException("teardown left resources behind: " + cloud.resources());
-      }
+    // 4. A database on the datastore, a connection to it, and a login with the credentials it refers to.
+    if (postgres != null) {
+      databaseTour(zop, dbJob);
+    } else {
+      say("\n(No PostgreSQL used: skipping the database part of the tour.)");
+    }
+
+    // 5. Tear down: deleting a job runs its teardown steps in reverse order.
+    zop.jobs().delete(clusterJob.id());
+    zop.jobs().delete(dbJob.id());
+    say("\nTearing down: cluster " + zop.jobs().await(clusterJob.id(), PATIENCE).status().wireName()
+        + ", datastore " + zop.jobs().await(dbJob.id(), PATIENCE).status().wireName());
+    say("Simulated cloud now holds " + cloud.resources().size() + " resources");
+    if (!cloud.resources().isEmpty()) {
+      throw new IllegalStateException("teardown left resources behind: " + cloud.resources());
     }
   }
 
@@ -151,6 +163,14 @@ public final class Quickstart {
     }
     zop.jobs().databases(datastore.id()).delete(db.id());
     say("Dropped database " + db.name() + " and its owner");
+  }
+
+  private static void deleteTree(Path root) throws java.io.IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   /** The machine's PostgreSQL, if one answers. */

@@ -31,10 +31,25 @@ public final class Zop implements Runnable {
     // the service logs what it does; a one-shot command prints its answer, and only warnings beside it
     // (ZOP_LOG_LEVEL sets it for either); read once, when the first logger is made
     String level = System.getenv("ZOP_LOG_LEVEL");
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level != null ? level
-        : args.length > 0 && args[0].equals("serve") ? "info" : "warn");
+    boolean serve = args.length > 0 && args[0].equals("serve");
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level != null ? level : serve ? "info" : "warn");
+    if (serve && level == null) {
+      // the service's own lines at info; its libraries' start-up chatter (each migration, Jetty's and Javalin's
+      // banners) only when something is wrong, so the address and the demo's ids are what a person sees
+      for (String library : LIBRARIES) {
+        System.setProperty("org.slf4j.simpleLogger.log." + library, "warn");
+      }
+      QUIET_JUL.setLevel(java.util.logging.Level.WARNING);
+    }
     System.exit(execute(args));
   }
+
+  private static final java.util.List<String> LIBRARIES = java.util.List.of("org.flywaydb", "org.eclipse.jetty",
+      "io.javalin", "com.zaxxer.hikari");
+
+  /** OpenTelemetry's note that its SDK is present but not autoconfigured (kept: JUL holds loggers weakly). */
+  private static final java.util.logging.Logger QUIET_JUL = java.util.logging.Logger.getLogger(
+      "io.opentelemetry.api.GlobalOpenTelemetry");
 
   /**
    * Runs the command and returns its exit code: 0 done, 1 refused by the service, 2 bad usage or job file,
