@@ -19,6 +19,7 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.spec.DatastoreEngine;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.testkit.TestDatabaseServers;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -447,6 +448,21 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void anUntouchedChangeFormOfAJobThatNamesNoSubnetsSendsItsConfigUnchanged() {
+    // a network, and the provider left to choose its subnets
+    Job job = admin.jobs().await(admin.jobs().submit(space.id(), KubernetesSpec.named("console-no-subnets")
+        .version("1.30").nodeGroup("default", "m5.large", 1, 2).vpcId("vpc-console").build()).id(), JOB_TIME);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + job.id().value() + "/change");
+    browser.until(d -> browser.present("#subnet-choices input[name=subnet]"));
+    assertThat(browser.all("#subnet-choices input[name=subnet]:checked")).isEmpty();
+    browser.click("#review-change");
+    // the form sent the job's own config back, subnets and all: the service says there is nothing to revise
+    assertThat(browser.untilText("#notice", "as it is")).contains("the revised config is the job's config as it is");
+  }
+
+  @Test
   void theNetworkFormPeersWithADiscoveredNetworkAndNamesTheZonesAlreadyThere() {
     signIn(fixture.adminToken);
     open("#/new?space=" + space.id().value() + "&kind=network");
@@ -473,9 +489,18 @@ class ConsoleBrowserTest {
     assertThat(browser.present("dialog[open]")).isFalse();
     assertThat(admin.jobs().get(job.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     browser.click("#teardown");
-    assertThat(browser.text("dialog[open]")).contains("cannot be undone");
+    assertThat(browser.text("dialog[open]")).contains("cannot be undone", "Type console-teardown to confirm");
+    // the keyboard starts on the name to type, never on the destructive button, which waits for the whole name
+    assertThat(browser.script("return document.activeElement.id")).isEqualTo("confirm-typed");
+    assertThat(browser.find("dialog[open] button[data-confirm]").isEnabled()).isFalse();
+    browser.find("#confirm-typed").sendKeys("console-teardow");
+    assertThat(browser.find("dialog[open] button[data-confirm]").isEnabled()).isFalse();
+    browser.find("#confirm-typed").sendKeys("n");
+    assertThat(browser.find("dialog[open] button[data-confirm]").isEnabled()).isTrue();
     browser.click("dialog[open] button[data-confirm]");
     awaitJobStatus("deleted");
+    // focus goes back to the page, not to <body>
+    assertThat(browser.script("return document.activeElement === document.body")).isEqualTo(false);
     assertThat(browser.all("#steps h3").stream().map(WebElement::getText).toList()).contains("Teardown");
   }
 
@@ -506,6 +531,7 @@ class ConsoleBrowserTest {
 
     open("#/jobs/" + cluster.id().value());
     browser.click("#teardown");
+    browser.find("#confirm-typed").sendKeys(cluster.name());
     browser.click("dialog[open] button[data-confirm]");
     assertThat(browser.untilText("#notice", "space_has_jobs")).contains(refusal);
     assertThat(admin.jobs().get(cluster.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -579,11 +605,78 @@ class ConsoleBrowserTest {
     assertThat(page).doesNotContain(password);
 
     browser.click("tr[data-database='console_" + unique + "'] button[data-action='drop-database']");
+    browser.find("#confirm-typed").sendKeys("console_" + unique);
     browser.click("dialog[open] button[data-confirm]");
     browser.until(d -> !browser.present("tr[data-database='console_" + unique + "']"));
     assertThat(admin.jobs().databases(datastore.id()).list()).isEmpty();
     assertThat(admin.jobs().await(admin.jobs().delete(datastore.id()).id(), JOB_TIME).status())
         .isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void aSectionThatCannotBeReadLeavesTheRestOfTheJobsPage() {
+    // the simulated cloud backs PostgreSQL here, not MySQL: a MySQL datastore records no server to reach
+    Job datastore = admin.jobs().await(admin.jobs().submit(space.id(), DatastoreSpec.mysql().name("console-my")
+        .version("8.0").instanceClass("db.t3.medium").allocatedStorageGb(20).build()).id(), JOB_TIME);
+    assertThat(datastore.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + datastore.id().value());
+    awaitJobStatus("succeeded");
+    browser.until(d -> browser.present("#databases-unavailable"));
+    assertThat(browser.text("#databases-unavailable")).contains("could not be read", "no_server");
+    assertThat(browser.present("#events li")).isTrue();
+    assertThat(browser.text("#job")).contains("Took");
+  }
+
+  @Test
+  void aJobRevisedLaterShowsItsCreationsTimeApartFromTheChanges() {
+    Job registry = admin.jobs().await(admin.jobs().submit(space.id(), RegistrySpec.named("console/timed")).id(),
+        JOB_TIME);
+    Job revised = admin.jobs().await(admin.jobs().revise(registry.id(), RegistrySpec.builder().name("console/timed")
+        .immutableTags(true)).id(), JOB_TIME);
+    assertThat(revised.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + registry.id().value());
+    awaitJobStatus("succeeded");
+    String page = browser.text("#job");
+    assertThat(page).contains("Creation took", "Last change took").doesNotContain("\nTook");
+  }
+
+  @Test
+  void theKeyboardStartsInTheTokenFieldAndCarriesOnInThePageAfterSigningIn() {
+    browser.driver.get(fixture.baseUrl() + "/ui");
+    browser.until(d -> browser.present("#token") || browser.present("#sign-out"));
+    if (browser.present("#sign-out")) {
+      browser.click("#sign-out");
+      browser.until(d -> browser.present("#token"));
+    }
+    browser.until(d -> "token".equals(browser.script("return document.activeElement.id")));
+    // typed where the focus is, with no tab presses: the token, then Enter
+    new org.openqa.selenium.interactions.Actions(browser.driver).sendKeys(fixture.adminToken + Keys.ENTER).perform();
+    browser.find("#actor");
+    // the form is gone: the focus is on the page drawn in its place, not on <body>
+    browser.until(d -> "view".equals(browser.script("return document.activeElement.id")));
+  }
+
+  @Test
+  void theWizardStartsInTheSpaceRegisteredByHandAndRemembersTheOneChosen() {
+    // a cluster registers a space of its own when it is made: newer than the space it was made in
+    assertThat(admin.jobs().await(submitCluster("console-wizard-default").id(), JOB_TIME).status())
+        .isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    browser.script("localStorage.removeItem('zop.wizard.space')");
+    open("#/new");
+    assertThat(browser.attribute("#job-space", "value")).isEqualTo(space.id().value());
+    // every option names its provider and region without an empty slot
+    assertThat(browser.all("#job-space option").stream().map(WebElement::getText).toList())
+        .allSatisfy(label -> assertThat(label).doesNotContain(", )").doesNotEndWith("()"));
+    String other = browser.all("#job-space option").stream().map(o -> o.getAttribute("value"))
+        .filter(id -> !id.equals(space.id().value())).findFirst().orElseThrow();
+    choose("#job-space", other);
+    open("#/jobs");
+    open("#/new");
+    assertThat(browser.attribute("#job-space", "value")).isEqualTo(other);
+    browser.script("localStorage.removeItem('zop.wizard.space')");
   }
 
   @Test
@@ -747,6 +840,15 @@ class ConsoleBrowserTest {
     assertThat(pool.status()).isEqualTo(JobStatus.SUCCEEDED);
     Job denied = deniedCluster(home, homeSpace, "home-denied");
     assertThat(denied.lastFailure().category()).isEqualTo(FailureCategory.USER_ACTION);
+    // a failure no permission fixes (the API answers that it does not support the call) waits on a person too
+    fixture.cloud.unsupported("registry:CreateRepository");
+    Job broken;
+    try {
+      broken = home.jobs().await(home.jobs().submit(homeSpace.id(), RegistrySpec.named("home/broken")).id(), JOB_TIME);
+    } finally {
+      fixture.cloud.support("registry:CreateRepository");
+    }
+    assertThat(broken.lastFailure().category()).isEqualTo(FailureCategory.SYSTEM);
     awaitingApproval(home, homeAccount, "home");
     fixture.cloud.stuckCreating("kubernetes-cluster");
     try {
@@ -756,7 +858,8 @@ class ConsoleBrowserTest {
           .until(() -> home.jobs().get(running.id()).status() == JobStatus.RUNNING);
       signIn(token);
       open("#/");
-      assertThat(browser.attribute("#count-action", "data-count")).isEqualTo("2");
+      assertThat(browser.attribute("#count-action", "data-count")).isEqualTo("3");
+      assertThat(browser.text("#needs-action tr[data-job='home/broken']")).contains("system", "Retry it");
       assertThat(browser.attribute("#count-running", "data-count")).isEqualTo("1");
       // the pool at its starting size: one m5.large all month
       assertThat(browser.attribute("#count-cost", "data-amount")).isEqualTo("70.08");

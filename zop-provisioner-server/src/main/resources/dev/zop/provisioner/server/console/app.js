@@ -140,6 +140,8 @@ async function render() {
     nav.hidden = true;
     who.replaceChildren();
     view.replaceChildren(signIn());
+    // the one thing to do here: the keyboard starts in the token field
+    document.getElementById('token').focus();
     return;
   }
   if (!me) {
@@ -183,12 +185,22 @@ async function render() {
     append(view, content);
     // which page is drawn: what tests (and scripts) wait on after navigating
     view.dataset.route = location.hash;
+    keepFocus();
   } catch (e) {
     if (mine !== rendering) return;
     view.replaceChildren(h('p', { class: 'muted' }, 'This page could not be shown.'));
     view.dataset.route = location.hash;
     showError(e);
   }
+}
+
+/**
+ * Where the element that had the focus is gone (a submitted form, a page redrawn), the focus goes to the new
+ * page rather than falling to <body>, so that the keyboard and a screen reader carry on from there.
+ */
+function keepFocus() {
+  const active = document.activeElement;
+  if (!active || active === document.body || !active.isConnected) view.focus({ preventScroll: true });
 }
 
 window.addEventListener('hashchange', () => { clearNotice(); render(); });

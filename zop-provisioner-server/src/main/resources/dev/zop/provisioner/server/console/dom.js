@@ -100,17 +100,37 @@ export function kv(entries) {
     .map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }
 
-/** A confirmation in a modal dialog; resolves to true when the user confirms. */
-export function confirmDialog(title, text, confirmLabel) {
+/**
+ * A confirmation in a modal dialog; resolves to true when the user confirms. Focus starts on Cancel, never on the
+ * destructive button, and goes back where it was. With {@code typed}, the user types it (a job's or a space's
+ * name) before the button can be pressed, as AWS and Argo CD ask before deleting.
+ */
+export function confirmDialog(title, text, confirmLabel, typed) {
   return new Promise(resolve => {
+    const opener = document.activeElement;
+    const confirm = h('button', { class: 'danger', type: 'button', 'data-confirm': '', onclick: () => done(true) },
+      confirmLabel);
+    const cancel = h('button', { type: 'button', onclick: () => done(false) }, 'Cancel');
+    let input = null;
+    if (typed != null) {
+      input = h('input', { id: 'confirm-typed', autocomplete: 'off', spellcheck: 'false', autofocus: '' });
+      confirm.disabled = true;
+      input.addEventListener('input', () => { confirm.disabled = input.value !== typed; });
+      input.addEventListener('keydown', event => {
+        if (event.key === 'Enter' && !confirm.disabled) done(true);
+      });
+    } else {
+      cancel.setAttribute('autofocus', '');
+    }
     const dialog = h('dialog', { 'aria-label': title },
       h('h2', null, title), h('p', null, text),
-      h('div', { class: 'actions' },
-        h('button', { class: 'danger', type: 'button', 'data-confirm': '', onclick: () => done(true) }, confirmLabel),
-        h('button', { type: 'button', onclick: () => done(false) }, 'Cancel')));
+      input ? h('label', { for: 'confirm-typed' }, 'Type ', h('strong', { class: 'mono' }, typed), ' to confirm')
+        : null, input,
+      h('div', { class: 'actions' }, confirm, cancel));
     function done(answer) {
       dialog.close();
       dialog.remove();
+      if (opener && opener.isConnected) opener.focus();
       resolve(answer);
     }
     dialog.addEventListener('cancel', () => done(false));

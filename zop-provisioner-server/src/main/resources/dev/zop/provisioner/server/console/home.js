@@ -1,4 +1,4 @@
-// The home page: what needs a person (failed jobs waiting on a fix, workflows waiting for approval), what is running,
+// The home page: what needs a person (failed jobs waiting on a fix or a retry, workflows waiting for approval), what is running,
 // and what each space costs a month.
 import { get, list } from './api.js';
 import { badge, duration, h, money, table, when } from './dom.js';
@@ -13,7 +13,9 @@ export async function homePage(ctx) {
     list('/provisioning-jobs?status=failed&limit=100'), list(`/provisioning-jobs?status=${ACTIVE}&limit=100`),
     list('/remediation-jobs?limit=100'), allSpaces()]);
   const names = Object.fromEntries(spaces.map(s => [s.id, s.name]));
-  const fixes = failed.items.filter(job => job.lastFailure?.category === 'user_action');
+  // every failed job waits on a person: a user_action one on a fix, a system one (or a transient one out of
+  // retries) on a retry or a report
+  const fixes = failed.items;
   const approvals = remediations.items.filter(job => pending(job));
   const costs = (await Promise.all(spaces.map(space => get(`/spaces/${encodeURIComponent(space.id)}/cost`)
     .then(cost => [space, cost]).catch(() => [space, null])))).filter(([, cost]) => cost && cost.jobs.length);
@@ -35,8 +37,10 @@ export async function homePage(ctx) {
     fixes.length || approvals.length ? table([['What'], ['Why'], ['Since']], [
       ...fixes.map(job => h('tr', { 'data-job': job.name, 'data-action': 'fix' }, h('td', null, jobLink(job),
         h('div', { class: 'muted' }, spaceLink(job.spaceId, names))),
-      h('td', null, job.lastFailure.message, job.lastFailure.fixHint
-        ? h('div', { class: 'muted' }, job.lastFailure.fixHint) : null), h('td', null, when(job.finishedAt || job.updatedAt)))),
+      h('td', null, badge(job.lastFailure?.category || 'failed'), ' ', job.lastFailure?.message || 'failed',
+        h('div', { class: 'muted' }, job.lastFailure?.fixHint || (job.lastFailure?.category === 'user_action' ? ''
+          : 'Retry it from its page; if it fails again, report it with the job id.'))),
+      h('td', null, when(job.finishedAt || job.updatedAt)))),
       ...approvals.map(job => h('tr', { 'data-remediation': job.id, 'data-action': 'approve' },
         h('td', null, h('a', { href: `#/remediations/${encodeURIComponent(job.id)}` }, job.templateId)),
         h('td', null, `Waiting for approval: ${pending(job).name} on ${job.subjectId}`), h('td', null, when(job.createdAt)))),

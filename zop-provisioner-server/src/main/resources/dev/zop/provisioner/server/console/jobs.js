@@ -97,7 +97,12 @@ export async function jobPage(ctx, id) {
   let loading = null;
   let again = false;
 
-  const draw = () => replace(root, ...jobView(ctx, job, reload, names), h('h2', null, 'Progress'), events, extra);
+  const draw = () => {
+    const focused = root.contains(document.activeElement);
+    replace(root, ...jobView(ctx, job, reload, names), h('h2', null, 'Progress'), events, extra);
+    // a redraw that took away the focused control (the teardown button, say) leaves the focus on the job's title
+    if (focused && !root.contains(document.activeElement)) root.querySelector('#job-title').focus({ preventScroll: true });
+  };
   async function reload() {
     if (loading) {
       again = true;
@@ -141,13 +146,30 @@ export async function jobPage(ctx, id) {
   return root;
 }
 
+/**
+ * How long the job took, phase by phase: its creation from submission to the end of its create steps, and a
+ * later change or teardown apart, so that a revision made days later is not counted as the creation's time.
+ */
+function timing(job) {
+  const steps = job.steps || [];
+  const ends = phase => steps.filter(s => s.phase === phase).map(s => s.finishedAt).filter(Boolean).sort();
+  if (job.phase === 'create') {
+    return [[job.finishedAt ? 'Took' : 'Running for', duration(job.createdAt, job.finishedAt)]];
+  }
+  const created = ends('create').pop();
+  const current = steps.filter(s => s.phase === job.phase);
+  const began = current.map(s => s.startedAt).filter(Boolean).sort()[0];
+  const what = job.phase === 'teardown' ? 'Teardown' : 'Last change';
+  return [['Creation took', created ? duration(job.createdAt, created) : '—'],
+    [job.finishedAt ? `${what} took` : `${what} running for`, began ? duration(began, job.finishedAt) : '—']];
+}
+
 function jobView(ctx, job, reload, names) {
   const out = [
-    h('h1', null, job.name, ' ', h('span', { id: 'job-status' }, badge(job.status))),
+    h('h1', { id: 'job-title', tabindex: '-1' }, job.name, ' ', h('span', { id: 'job-status' }, badge(job.status))),
     h('section', null, kv([['Kind', job.kind.replace(/_/g, ' ')], ['Phase', job.phase],
       ['Space', h('span', { id: 'job-space' }, spaceLink(job.spaceId, names))],
-      ['Started by', job.createdBy], ['Started', when(job.createdAt)],
-      [job.finishedAt ? 'Took' : 'Running for', duration(job.createdAt, job.finishedAt)],
+      ['Started by', job.createdBy], ['Started', when(job.createdAt)], ...timing(job),
       ['Job id', ident(job.id)],
       ['Tags', Object.entries(job.tags || {}).map(([k, v]) => `${k}=${v}`).join(', ')]])),
   ];
@@ -160,7 +182,7 @@ function jobView(ctx, job, reload, names) {
   if (ctx.can('provisioning:delete') && !['deleting', 'deleted'].includes(job.status)) {
     actions.append(h('button', { type: 'button', class: 'danger', id: 'teardown', onclick: async () => {
       const ok = await confirmDialog(`Tear down ${job.name}?`, 'Everything this job created is deleted in the'
-        + ' cloud, in reverse order. This cannot be undone.', 'Tear down');
+        + ' cloud, in reverse order. This cannot be undone.', 'Tear down', job.name);
       if (!ok) return;
       try {
         await call('DELETE', path(job.id));
@@ -262,7 +284,7 @@ async function datastoreSection(ctx, job) {
       const drop = ctx.can('provisioning:delete') ? h('button', { type: 'button', class: 'danger',
         'data-action': 'drop-database', onclick: async () => {
           if (await confirmDialog(`Drop ${db.name}?`, 'The database and its user are dropped on the server.',
-            'Drop database')) act(() => call('DELETE', dbPath));
+            'Drop database', db.name)) act(() => call('DELETE', dbPath));
         } }, 'Drop') : null;
       return h('tr', { 'data-database': db.name },
         h('td', null, h('strong', null, db.name), h('div', { class: 'mono muted' }, db.id)),
@@ -294,7 +316,15 @@ async function datastoreSection(ctx, job) {
       showError(e);
     }
   }
-  if (job.status === 'succeeded') await draw();
+  if (job.status === 'succeeded') {
+    try {
+      await draw();
+    } catch (e) {
+      // one section that cannot be read (a server the service cannot reach, say) leaves the rest of the page
+      replace(section, h('h2', null, 'Databases'), h('p', { class: 'section-error', id: 'databases-unavailable',
+        role: 'status' }, `The databases could not be read: ${e.message} (${e.code}).`));
+    }
+  }
   return section;
 }
 

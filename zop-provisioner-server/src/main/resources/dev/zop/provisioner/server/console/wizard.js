@@ -169,11 +169,13 @@ async function placement(spaceId, value, help) {
     }
   }
   vpc.input.addEventListener('change', () => loadSubnets(null));
-  await loadSubnets(value?.subnetIDs?.length ? value.subnetIDs : null);
+  // a job's own config ticks exactly its subnets, none when it names none; a new job's form ticks them all
+  await loadSubnets(value ? value.subnetIDs || [] : null);
   return { el: h('fieldset', { class: 'group', id: 'placement' }, h('legend', null, 'Network'), vpc.el, subnetSet),
     read: () => {
       const subnetIDs = [...subnetList.querySelectorAll('input[name=subnet]:checked')].map(i => i.value);
-      return { vpcID: vpc.read(), subnetIDs: subnetIDs.length ? subnetIDs : undefined };
+      return { vpcID: vpc.read(),
+        subnetIDs: subnetIDs.length || Array.isArray(value?.subnetIDs) ? subnetIDs : undefined };
     } };
 }
 
@@ -359,6 +361,9 @@ export async function kindForm(kind, space, config) {
 
 export const kinds = () => KINDS.map(([k]) => k);
 
+/** Where the wizard keeps the space last chosen in it (an id, not a secret): in this browser, across tabs. */
+const LAST_SPACE = 'zop.wizard.space';
+
 export async function wizardPage(ctx, params) {
   const spaces = await allSpaces();
   const active = spaces.filter(s => s.status === 'active');
@@ -366,8 +371,15 @@ export async function wizardPage(ctx, params) {
     ['Space and kind', 'Configure', 'Review plan'].map((s, i) => h('li', { 'data-stage': i }, s)));
   const stage = n => steps.querySelectorAll('li').forEach((li, i) =>
     i === n ? li.setAttribute('aria-current', 'step') : li.removeAttribute('aria-current'));
+  // the space asked for, else the one last used here, else the oldest: the one registered by hand, not the newest
+  // space a cluster job registered for itself
+  const remembered = localStorage.getItem(LAST_SPACE);
+  const oldest = [...active].sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))[0];
+  const chosenSpace = params.get('space') || (active.some(s => s.id === remembered) ? remembered : oldest?.id);
   const space = h('select', { id: 'job-space', 'data-field': 'spaceID' },
-    active.map(s => h('option', { value: s.id, selected: s.id === params.get('space') }, `${s.name} (${s.provider}, ${s.region || ''})`)));
+    [...active].sort((a, b) => a.name.localeCompare(b.name)).map(s => h('option',
+      { value: s.id, selected: s.id === chosenSpace }, `${s.name} (${[s.provider, s.region].filter(Boolean).join(', ')})`)));
+  space.addEventListener('change', () => localStorage.setItem(LAST_SPACE, space.value));
   const kind = h('select', { id: 'job-kind', 'data-field': 'kind' },
     KINDS.map(([k, label]) => h('option', { value: k, selected: k === params.get('kind') }, label)));
   const jobName = h('input', { id: 'job-name', 'data-field': 'name', autocomplete: 'off', 'aria-describedby': 'job-name-help' });
