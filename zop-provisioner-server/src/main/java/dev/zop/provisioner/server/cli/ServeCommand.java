@@ -140,6 +140,8 @@ final class ServeCommand implements Callable<Integer> {
       Space space = demoSpace(engine);
       System.out.println("demo: provider sim is a simulated cloud; nothing real is created. Organisation "
           + DEMO_ORG + ": account " + space.cloudAccountId().value() + ", space " + space.id().value() + " (demo)");
+      System.out.println("demo: recommendations rec_abc123 and rec_idle_vm (stop a running VM) wait on the console's"
+          + " Remediations page: start one, approve it, watch the VM stop");
       System.out.println("demo: break the simulated cloud on purpose from the console's Simulation page (or POST"
           + " /simulation/faults) to see each kind of failure");
       System.out.println("demo: zop tokens create --org " + DEMO_ORG + " --actor you@example.com --role admin,"
@@ -194,26 +196,45 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * The demo's simulated cloud: a few seconds per cluster and database, so a watched job shows its steps go by, and
-   * a network with two subnets and a DNS zone already there, so the wizard has something to offer.
+   * The running VMs the demo's recommendations are about: the product document's own example subject first, so
+   * its {@code POST /remediation-jobs} body runs as written.
+   */
+  static final java.util.List<String> DEMO_WORKLOADS = java.util.List.of("i-0123456789abcdef0",
+      "i-0fedcba9876543210");
+
+  /**
+   * The demo's simulated cloud: a few seconds per cluster and database, so a watched job shows its steps go by; a
+   * network with two subnets and a DNS zone already there, so the wizard has something to offer; and VMs running,
+   * so the demo's recommendations can be remediated.
    */
   static SimCloud demoCloud() {
-    return SimCloud.create().creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
+    SimCloud cloud = SimCloud.create().creatingTime("kubernetes-cluster", Duration.ofSeconds(3))
         .creatingTime("db-instance", Duration.ofSeconds(3))
         .existingNetwork("vpc-demo", "10.0.0.0/16", java.util.Map.of("subnet-demo-a", "10.0.1.0/24",
             "subnet-demo-b", "10.0.2.0/24"))
         .existingDnsZone("demo.example.com");
+    DEMO_WORKLOADS.forEach(vm -> cloud.workload(vm, "running"));
+    return cloud;
   }
 
-  /** The demo organisation's sim account and space, made the first time and found by name after that. */
+  /**
+   * The demo organisation's sim account and space, made the first time and found by name after that, and the
+   * recommendations its remediation flow starts from (the document's {@code rec_abc123} among them), recorded
+   * again at each start.
+   */
   static Space demoSpace(EmbeddedProvisioner engine) {
     Provisioner demoOrg = engine.as(new Principal(DEMO_ORG, "zop-demo", Set.of(Principal.ADMIN)));
     CloudAccount account = demoOrg.accounts().list().stream()
         .filter(a -> a.provider().equals(SimProvider.ID) && a.name().equals("demo")).findFirst()
         .orElseGet(() -> demoOrg.accounts().create(CloudAccountRequest.of(SimProvider.ID, "demo")));
-    return demoOrg.spaces().list().stream()
+    Space space = demoOrg.spaces().list().stream()
         .filter(s -> account.id().equals(s.cloudAccountId()) && s.name().equals("demo")).findFirst()
         .orElseGet(() -> demoOrg.spaces().create(SpaceRequest.of(SimProvider.ID, "demo", account.id())
             .region("sim-demo-1")));
+    demoOrg.remediations().putRecommendation(new dev.zop.provisioner.remediation.Recommendation("rec_abc123",
+        SimProvider.ID, account.id(), space.region(), "vm", DEMO_WORKLOADS.get(0), "stop"));
+    demoOrg.remediations().putRecommendation(new dev.zop.provisioner.remediation.Recommendation("rec_idle_vm",
+        SimProvider.ID, account.id(), space.region(), "vm", DEMO_WORKLOADS.get(1), "stop"));
+    return space;
   }
 }
