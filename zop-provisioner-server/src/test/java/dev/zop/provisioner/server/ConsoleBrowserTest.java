@@ -680,6 +680,31 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void driftIsCheckedFromTheJobsPageAndPutBackAfterItsPlanIsShown() {
+    Job registry = admin.jobs().await(admin.jobs().submit(space.id(), RegistrySpec.named("console/drifted")).id(),
+        JOB_TIME);
+    assertThat(registry.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    open("#/jobs/" + registry.id().value());
+    assertThat(browser.text("#drift-status")).contains("Not checked yet");
+    browser.click("#check-drift");
+    browser.until(d -> "in_sync".equals(browser.attribute("#drift-status", "data-status")));
+
+    fixture.cloud.changeByHand("registry", "console/drifted", java.util.Map.of("immutableTags", "true"));
+    browser.click("#check-drift");
+    browser.until(d -> "drifted".equals(browser.attribute("#drift-status", "data-status")));
+    assertThat(browser.text("#drifts li[data-field='immutableTags']"))
+        .contains("the config says false, the cloud has true");
+    browser.click("#plan-reconcile");
+    assertThat(browser.text("#reconcile-changes tr[data-field='immutableTags']")).contains("true", "false", "in place");
+    browser.click("#apply-reconcile");
+    browser.until(d -> "reconciling".equals(browser.attribute("#drift-status", "data-status")));
+    org.awaitility.Awaitility.await().atMost(JOB_TIME).until(() -> "false".equals(
+        fixture.cloud.find("registry", "console/drifted").attributes().get("immutableTags")));
+    assertThat(admin.jobs().await(registry.id(), JOB_TIME).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
   void jobsAreFilteredByStatusAndPaged() {
     Space paging = admin.spaces().create(SpaceRequest.of("sim", "console-paging", account.id()).region("sim-east-1"));
     for (int i = 0; i < 20; i++) {

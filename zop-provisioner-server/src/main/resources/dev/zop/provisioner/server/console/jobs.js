@@ -140,10 +140,92 @@ export async function jobPage(ctx, id) {
     addEvent(event);
     reload();
   }));
+  if (job.status === 'succeeded' && job.kind !== 'component') {
+    extra.append(await driftSection(ctx, job));
+  }
   if (job.kind === 'datastore') {
     extra.append(await datastoreSection(ctx, job));
   }
   return root;
+}
+
+/**
+ * Drift: the job's kept report (a check on request or on its space's schedule), a check now, and the plan that puts
+ * back what drifted, applied as a reconcile revision.
+ */
+async function driftSection(ctx, job) {
+  const base = path(job.id);
+  const section = h('section', { id: 'drift', 'aria-labelledby': 'drift-title' });
+  const planHolder = h('div', { id: 'reconcile-plan' });
+  const afterReconcile = () => replace(section, h('h2', { id: 'drift-title' }, 'Drift'), h('p', { id: 'drift-status',
+    'data-status': 'reconciling' }, 'Putting back what drifted: its steps are in the progress above.'));
+  const draw = report => {
+    const check = ctx.can('provisioning:update') ? h('button', { type: 'button', id: 'check-drift', onclick: async event => {
+      event.target.disabled = true;
+      try {
+        draw(await post(base + '/drift-checks'));
+      } catch (e) {
+        event.target.disabled = false;
+        showError(e);
+      }
+    } }, 'Check now') : null;
+    const reconcile = report?.status === 'drifted' ? h('button', { type: 'button', id: 'plan-reconcile',
+      onclick: async () => {
+        try {
+          replace(planHolder, ...reconcileView(ctx, job, await post(base + '/reconcile/plan'), afterReconcile));
+        } catch (e) {
+          showError(e);
+        }
+      } }, 'Plan putting it back') : null;
+    replace(section, h('h2', { id: 'drift-title' }, 'Drift'),
+      report ? h('p', { id: 'drift-status', 'data-status': report.status }, badge(report.status), ' checked ',
+        when(report.checkedAt), report.checkedBy ? ` by ${report.checkedBy}` : '', ` · ${report.cloudCalls} cloud calls`)
+        : h('p', { class: 'muted', id: 'drift-status' }, 'Not checked yet: a check reads every resource the job made'
+          + ' back from the cloud and compares it with the config; nothing changes.'),
+      report?.drifts?.length ? h('ul', { id: 'drifts' }, report.drifts.map(d => h('li', { class: 'mono',
+        'data-resource': d.resource, 'data-field': d.field ?? '' }, d.field == null ? `${d.resource}: missing from the cloud`
+        : `${d.resource} ${d.field}: the config says ${d.expected ?? '—'}, the cloud has ${d.actual ?? '(none)'}`)))
+        : null,
+      h('div', { class: 'actions' }, check, reconcile), planHolder);
+  };
+  let report = null;
+  try {
+    report = await get(base + '/drift');
+  } catch (e) {
+    if (e.status !== 404) {
+      replace(section, h('h2', { id: 'drift-title' }, 'Drift'), h('p', { class: 'section-error', role: 'status' },
+        `The drift report could not be read: ${e.message} (${e.code}).`));
+      return section;
+    }
+  }
+  draw(report);
+  return section;
+}
+
+/** A reconcile's plan: each field from the cloud's value back to the config's, and the button that does it. */
+function reconcileView(ctx, job, plan, after) {
+  const apply = ctx.can('provisioning:update') && plan.changes.length ? h('button', { type: 'button', class: 'primary',
+    id: 'apply-reconcile', onclick: async event => {
+      event.target.disabled = true;
+      try {
+        await post(path(job.id) + '/reconcile');
+        showInfo(`Putting back what drifted on ${job.name}.`);
+        after();
+      } catch (e) {
+        event.target.disabled = false;
+        showError(e);
+      }
+    } }, 'Put it back') : null;
+  return [
+    h('h3', null, 'Putting it back'),
+    plan.changes.length ? table([['Field'], ['The cloud has'], ['The config says'], ['How']], plan.changes.map(c =>
+      h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
+        h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
+        h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place',
+          c.note ? h('div', { class: 'muted' }, c.note) : null))), { id: 'reconcile-changes' })
+      : h('p', { id: 'reconcile-changes' }, 'Nothing to put back: the cloud matches the config now.'),
+    h('div', { class: 'actions' }, apply),
+  ];
 }
 
 /**
