@@ -705,6 +705,26 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aNetworkThatExistsIsImportedFromTheWizardAfterItsPlanIsShown() {
+    fixture.cloud.existingNetwork("vpc-imported", "10.6.0.0/16", java.util.Map.of("vpc-imported-a", "10.6.1.0/24"));
+    signIn(fixture.adminToken);
+    open("#/new?space=" + space.id().value() + "&kind=network");
+    browser.find("#f-config-name");
+    browser.click("#import-existing");
+    browser.type("#external-id", "vpc-imported");
+    browser.type("#f-config-name", "vpc-imported");
+    browser.type("#f-config-cidr", "10.6.0.0/16");
+    browser.type("#f-config-subnets-0-name", "a");
+    browser.type("#f-config-subnets-0-cidr", "10.6.1.0/24");
+    assertThat(browser.text("#review-plan")).isEqualTo("Review import");
+    browser.click("#review-plan");
+    assertThat(browser.text("#import-adopted")).contains("vpc-imported", "subnet vpc-imported-a");
+    browser.click("#submit-import");
+    awaitJobStatus("succeeded");
+    assertThat(fixture.cloud.find("vpc", "vpc-imported").tags()).containsKey("zop:job");
+  }
+
+  @Test
   void jobsAreFilteredByStatusAndPaged() {
     Space paging = admin.spaces().create(SpaceRequest.of("sim", "console-paging", account.id()).region("sim-east-1"));
     for (int i = 0; i < 20; i++) {

@@ -404,8 +404,25 @@ export async function wizardPage(ctx, params) {
   kind.addEventListener('change', () => { buildConfig().catch(showError); planHolder.hidden = true; stage(1); });
   space.addEventListener('change', () => { buildConfig().catch(showError); planHolder.hidden = true; stage(1); });
   await buildConfig();
+  // importing: the form describes what exists, and the plan says what is adopted and what would change
+  const importing = h('input', { type: 'checkbox', id: 'import-existing' });
+  const externalId = h('input', { id: 'external-id', 'data-field': 'externalID', autocomplete: 'off',
+    'aria-describedby': 'external-id-help' });
+  const externalField = h('div', { id: 'external-id-field', hidden: true },
+    h('label', { for: 'external-id' }, 'Its id in the cloud'), externalId,
+    h('p', { class: 'help', id: 'external-id-help' }, 'The network\'s, cluster\'s or server\'s own id or name;'
+      + ' the job adopts it and what it holds, tags them as its own, and changes nothing else until you revise it.'));
+  const review = h('button', { type: 'submit', class: 'primary', id: 'review-plan' }, 'Review plan');
+  importing.addEventListener('change', () => {
+    externalField.hidden = !importing.checked;
+    review.textContent = importing.checked ? 'Review import' : 'Review plan';
+  });
   const body = () => {
     const out = { spaceID: space.value, kind: kind.value, config: form ? form.read() : {} };
+    if (importing.checked) {
+      out.externalID = externalId.value.trim();
+      return out;
+    }
     if (jobName.value.trim()) out.name = jobName.value.trim();
     return out;
   };
@@ -414,17 +431,21 @@ export async function wizardPage(ctx, params) {
       h('label', { for: 'job-space' }, 'Space'), space,
       h('label', { for: 'job-kind' }, 'What to provision'), kind,
       h('label', { for: 'job-name' }, 'Job name'), jobName,
-      h('p', { class: 'help', id: 'job-name-help' }, 'Optional; the resource\'s name by default.')),
+      h('p', { class: 'help', id: 'job-name-help' }, 'Optional; the resource\'s name by default.'),
+      h('div', { class: 'field check' }, importing, h('label', { for: 'import-existing' },
+        'It exists already: import it instead of making it')), externalField),
     configHolder,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'review-plan' }, 'Review plan')));
+    h('div', { class: 'actions' }, review));
   clearFieldErrorOnChange(wizard);
   wizard.addEventListener('submit', async event => {
     event.preventDefault();
     clearFieldErrors(wizard);
     try {
-      const plan = await post('/provisioning-jobs/plan', body());
+      const asked = body();
+      const plan = await post(importing.checked ? '/provisioning-jobs/import/plan' : '/provisioning-jobs/plan', asked);
       clearNotice();
-      replace(planHolder, ...planView(ctx, plan, body(), wizard, planHolder, stage));
+      replace(planHolder, ...(importing.checked ? importView(ctx, plan, asked, wizard, planHolder, stage)
+        : planView(ctx, plan, asked, wizard, planHolder, stage)));
       planHolder.hidden = false;
       wizard.hidden = true;
       stage(2);
@@ -466,6 +487,41 @@ function summary(kind, config) {
     default:
       return `A ${kind.replace(/_/g, ' ')}.`;
   }
+}
+
+/** An import's plan: what is adopted, what the form says differently from the cloud, the steps; then importing. */
+function importView(ctx, plan, asked, form, holder, stage) {
+  const submit = ctx.can('provisioning:create') ? h('button', { type: 'button', class: 'primary', id: 'submit-import',
+    onclick: async event => {
+      event.target.disabled = true;
+      try {
+        const job = await post('/provisioning-jobs/import', asked);
+        ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
+      } catch (e) {
+        event.target.disabled = false;
+        showError(e);
+      }
+    } }, 'Import') : h('p', { class: 'muted' }, 'Your token may plan but not import jobs.');
+  return [
+    h('h2', { tabindex: '-1', id: 'plan-title' }, 'Import'),
+    h('p', { id: 'plan-summary', class: 'lead' }, `${asked.externalID} and what it holds become a job of its own;`
+      + ' nothing in the cloud is created or deleted.'),
+    h('h3', null, 'Adopted'),
+    h('ul', { id: 'import-adopted' }, plan.adopted.map(a => h('li', { class: 'mono' }, a))),
+    h('h3', null, 'Where the form says otherwise than the cloud'),
+    plan.changes.length ? table([['Field'], ['The cloud has'], ['The form says'], ['How']], plan.changes.map(c =>
+      h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
+        h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
+        h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place'))),
+    { id: 'import-changes' }) : h('p', { id: 'import-changes' }, 'Nothing: the form matches what exists.'),
+    h('h3', null, 'Steps, and the permissions each needs'),
+    h('ol', { id: 'plan-steps' }, plan.steps.map(st => h('li', { 'data-step': st.name }, h('strong', null, st.name),
+      st.permissions.length ? h('div', { class: 'mono muted' }, st.permissions.join(', ')) : null))),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', id: 'edit-config', onclick: () => { holder.hidden = true; form.hidden = false; stage(1); } },
+        'Back to the form'),
+      submit),
+  ];
 }
 
 function planView(ctx, plan, asked, form, holder, stage) {
