@@ -50,8 +50,14 @@ class EngineMetricsTest {
       assertThat(registry.get("zop.step.failures").tags("category", "user_action").counter().count()).isEqualTo(1);
       assertThat(registry.get("zop.step.failures").tags("category", "transient").counter().count()).isEqualTo(1);
       assertThat(registry.get("zop.claims").counter().count()).isGreaterThanOrEqualTo(3);
-      assertThat(registry.get("zop.jobs").tags("status", "succeeded").gauge().value()).isEqualTo(2);
-      assertThat(registry.get("zop.jobs").tags("status", "failed").gauge().value()).isEqualTo(1);
+      // by kind and status: a registry and a cluster succeeded, a registry failed
+      assertThat(registry.get("zop.jobs").tags("kind", "registry", "status", "succeeded").gauge().value())
+          .isEqualTo(1);
+      assertThat(registry.get("zop.jobs").tags("kind", "kubernetes", "status", "succeeded").gauge().value())
+          .isEqualTo(1);
+      assertThat(registry.get("zop.jobs").tags("kind", "registry", "status", "failed").gauge().value()).isEqualTo(1);
+      assertThat(registry.get("zop.jobs").tags("status", "succeeded").gauges().stream()
+          .mapToDouble(io.micrometer.core.instrument.Gauge::value).sum()).isEqualTo(2);
       // the engine's own pool reports beside it
       assertThat(registry.get("hikaricp.connections").tags("pool", "zop-provisioner").gauge().value())
           .isPositive();
