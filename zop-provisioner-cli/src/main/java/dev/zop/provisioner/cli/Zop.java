@@ -15,7 +15,7 @@ import picocli.CommandLine;
         "2:usage: a bad option or job file (the error says where)", "3:the service cannot be reached",
         "4:the watched job ended failed", "5:drift found (zop jobs drift)"},
     subcommands = {AccountsCommand.class, SpacesCommand.class, JobsCommand.class, RemediationsCommand.class,
-        ConfigCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class})
+        ConfigCommand.class, CommandLine.HelpCommand.class, CompletionCommand.class})
 public final class Zop implements Runnable {
   public static final int DONE = 0;
   public static final int REFUSED = 1;

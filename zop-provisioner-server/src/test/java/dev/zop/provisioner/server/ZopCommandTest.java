@@ -59,6 +59,11 @@ class ZopCommandTest {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--url=" + url);
     all.add("--token=" + token);
+    return zopWith(all);
+  }
+
+  /** Runs {@code zop} with exactly {@code all} as its arguments, capturing what it prints. */
+  static Run zopWith(List<String> all) {
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
@@ -243,7 +248,7 @@ class ZopCommandTest {
 
   @Test
   void completionOffersTheValuesFlagsTake() throws Exception {
-    Run script = zop("generate-completion");
+    Run script = zopWith(List.of("generate-completion"));
     assertThat(script.exit()).isZero();
     Path file = Files.createTempFile("zop-completion", ".sh");
     Files.writeString(file, script.out());
@@ -251,14 +256,23 @@ class ZopCommandTest {
     assertThat(complete(file, "zop jobs list --order ")).isEqualTo("newest oldest");
     assertThat(complete(file, "zop jobs list --status f")).isEqualTo("failed");
     assertThat(complete(file, "zop jobs get -o w")).isEqualTo("wide");
+    // a job id: asked of the service through the same zop, with the same URL and token
+    dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(),
+        dev.zop.provisioner.spec.RegistrySpec.named("team/cli-completed")).id(), java.time.Duration.ofSeconds(60));
+    String zop = Path.of("..", "scripts", "zop").toAbsolutePath().normalize().toString();
+    assertThat(complete(file, zop + " jobs get " + job.id().value().substring(0, 6)).split(" "))
+        .contains(job.id().value());
   }
 
   /** What bash offers for {@code line}, through the completion script in {@code script}. */
   private static String complete(Path script, String line) throws Exception {
-    Process bash = new ProcessBuilder("bash", "-c", "source \"$1\" 2>/dev/null; read -r -a COMP_WORDS <<< \"$2\";"
+    ProcessBuilder builder = new ProcessBuilder("bash", "-c", "source \"$1\" 2>/dev/null; read -r -a COMP_WORDS <<< \"$2\";"
         + " [[ \"$2\" == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMP_LINE=\"$2\";"
         + " COMP_POINT=${#COMP_LINE}; _complete_zop 2>/dev/null; echo \"${COMPREPLY[*]}\"", "complete",
-        script.toString(), line).redirectErrorStream(true).start();
+        script.toString(), line).redirectErrorStream(true);
+    builder.environment().put("ZOP_URL", fixture.baseUrl());
+    builder.environment().put("ZOP_TOKEN", fixture.adminToken);
+    Process bash = builder.start();
     String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     assertThat(bash.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     return out;
