@@ -39,6 +39,12 @@ public interface Spaces {
   /** What the space's succeeded jobs cost a month at list prices, each priced as its plan was. */
   SpaceCost cost(SpaceId id);
 
+  /**
+   * {@link #cost} of every space of the organisation that holds a succeeded job, in one answer: what an overview
+   * shows without asking once per space. A space whose provider is not loaded here is left out.
+   */
+  java.util.List<SpaceCost> costs();
+
   /** Refused with a {@link ConflictException} while jobs that are not yet deleted remain in the space. */
   void delete(SpaceId id);
 }

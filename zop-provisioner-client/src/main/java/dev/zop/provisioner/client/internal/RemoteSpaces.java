@@ -87,6 +87,12 @@ public final class RemoteSpaces implements Spaces {
   }
 
   @Override
+  public List<dev.zop.provisioner.SpaceCost> costs() {
+    return http.get(new com.fasterxml.jackson.core.type.TypeReference<List<dev.zop.provisioner.SpaceCost>>() {}
+        .getType(), "space-costs");
+  }
+
+  @Override
   public SpaceDiscovery discovery(SpaceId id) {
     String space = id.value();
     get(id); // a space that does not exist fails here, as it does embedded

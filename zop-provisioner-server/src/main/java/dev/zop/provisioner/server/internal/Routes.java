@@ -104,6 +104,7 @@ public final class Routes {
     add(t, "GET /space-discovery/{spaceID}/dns-zones", "listDnsZones", none,
         of(List.class, dev.zop.provisioner.discovery.DiscoveredDnsZone.class));
     add(t, "GET /spaces/{spaceID}/cost", "getSpaceCost", none, of(dev.zop.provisioner.SpaceCost.class));
+    add(t, "GET /space-costs", "listSpaceCosts", none, of(List.class, dev.zop.provisioner.SpaceCost.class));
     add(t, "GET /space-discovery/{spaceID}/offerings", "getOfferings", none,
         of(dev.zop.provisioner.discovery.Offerings.class));
     add(t, "GET /space-discovery/{spaceID}/clusters", "listClusters", none,
@@ -229,7 +230,7 @@ public final class Routes {
     if (path.startsWith("/cloud-accounts") || path.equals("/providers")) {
       return "accounts";
     }
-    if (path.startsWith("/spaces") || path.startsWith("/space-discovery")) {
+    if (path.startsWith("/spaces") || path.startsWith("/space-")) {
       return "spaces";
     }
     if (path.contains("/connections")) {

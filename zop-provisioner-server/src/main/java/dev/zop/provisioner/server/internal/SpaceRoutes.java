@@ -93,6 +93,9 @@ final class SpaceRoutes {
     r.route("GET", "/spaces/{spaceID}/cost", Operation.SPACES_GET,
         "What the space's succeeded jobs cost a month at list prices", 200,
         call -> call.zop().spaces().cost(space(call)));
+    r.route("GET", "/space-costs", Operation.SPACES_LIST,
+        "What each space holding a succeeded job costs a month at list prices, in one answer", 200,
+        call -> call.zop().spaces().costs());
     r.route("GET", "/space-discovery/{spaceID}/offerings", Operation.SPACES_DISCOVER,
         "What the space's provider offers in its region: sizes with their list prices, and versions", 200,
         call -> call.zop().spaces().offerings(space(call)));

@@ -17,8 +17,10 @@ export async function homePage(ctx) {
   // retries) on a retry or a report
   const fixes = failed.items;
   const approvals = remediations.items.filter(job => pending(job));
-  const costs = (await Promise.all(spaces.map(space => get(`/spaces/${encodeURIComponent(space.id)}/cost`)
-    .then(cost => [space, cost]).catch(() => [space, null])))).filter(([, cost]) => cost && cost.jobs.length);
+  // every space's cost in one request: an organisation of many spaces is not asked once per space
+  const byId = Object.fromEntries(spaces.map(s => [s.id, s]));
+  const costs = (await get('/space-costs')).filter(cost => byId[cost.spaceId] && cost.jobs.length)
+    .map(cost => [byId[cost.spaceId], cost]);
   const total = costs.reduce((sum, [, cost]) => sum + Number(cost.monthlyTotal), 0);
   const complete = costs.every(([, cost]) => cost.complete);
 

@@ -253,6 +253,10 @@ public abstract class ProvisionerContract {
     });
     assertThat(cost.monthlyTotal()).isEqualByComparingTo("70.08");
     assertThat(cost.complete()).isTrue();
+    // every space's in one answer: this one's the same, and no space without a succeeded job
+    assertThat(provisioner().spaces().costs()).filteredOn(c -> c.spaceId().equals(space.id())).singleElement()
+        .satisfies(same -> assertThat(same.monthlyTotal()).isEqualByComparingTo("70.08"));
+    assertThat(provisioner().spaces().costs()).allSatisfy(c -> assertThat(c.jobs()).isNotEmpty());
   }
 
   @Test
