@@ -725,6 +725,27 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aTokenRevokedWhileSignedInSendsThePageBackToTheSignIn() {
+    AccessStore.IssuedToken issued = fixture.access.createToken("acme", "rita@acme.com", Set.of(Policies.ADMIN), null);
+    signIn(issued.token());
+    open("#/jobs");
+    fixture.access.revoke(issued.id());
+    // moving on in the page, the next answer is a 401 (once the service looks at the token again): the page says
+    // why and offers the sign-in again, without a reload
+    String[] sections = {"#/spaces", "#/jobs"};
+    int[] next = {0};
+    org.awaitility.Awaitility.await().atMost(JOB_TIME).until(() -> {
+      if (browser.present("#token")) {
+        return true;
+      }
+      browser.script("location.hash = arguments[0]", sections[next[0]++ % 2]);
+      return false;
+    });
+    assertThat(browser.present("#sign-out")).isFalse();
+    assertThat(browser.text("#notice")).contains("revoked");
+  }
+
+  @Test
   void jobsAreFilteredByStatusAndPaged() {
     Space paging = admin.spaces().create(SpaceRequest.of("sim", "console-paging", account.id()).region("sim-east-1"));
     for (int i = 0; i < 20; i++) {

@@ -1,7 +1,7 @@
 // Cloud accounts (with the reference to their credentials, never the credentials) and, for admins, the
 // organisation's API tokens.
 import { call, get, list, post } from './api.js';
-import { clearFieldErrors, showError, showInfo } from './app.js';
+import { clearFieldErrors, showError, showInfo } from './notice.js';
 import { badge, confirmDialog, h, ident, kv, replace, table, when } from './dom.js';
 
 export async function accountsPage(ctx) {

@@ -1,6 +1,6 @@
 // The component catalog and installing a component into a space's cluster.
 import { post, get } from './api.js';
-import { clearFieldErrors, showError } from './app.js';
+import { clearFieldErrors, showError } from './notice.js';
 import { h, replace } from './dom.js';
 import { allSpaces } from './spaces.js';
 

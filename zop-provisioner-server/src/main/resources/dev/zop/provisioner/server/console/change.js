@@ -2,7 +2,7 @@
 // and how the cloud carries it out (in place, or made anew), the cost before and after, the steps and their
 // permissions — and only then the change itself.
 import { get, post } from './api.js';
-import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './app.js';
+import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './notice.js';
 import { h, money, replace, table } from './dom.js';
 import { allSpaces } from './spaces.js';
 import { kindForm, kinds } from './wizard.js';

@@ -1,7 +1,7 @@
 // Provisioning jobs: the list with filters and paging, and a job's page with its live step timeline, outputs,
 // failure, retry, teardown, and the databases and connections of a datastore.
 import { call, get, list, post, query, streamEvents } from './api.js';
-import { clearFieldErrors, showError, showInfo } from './app.js';
+import { clearFieldErrors, showError, showInfo } from './notice.js';
 import { badge, confirmDialog, duration, h, ident, replace, kv, table, when } from './dom.js';
 import { allSpaces } from './spaces.js';
 

@@ -1,7 +1,7 @@
 // Remediation workflows: pending approvals first, a workflow's steps with approve/reject and a reason, its audit
 // timeline, and the form that starts one for a recommendation.
 import { get, list, post } from './api.js';
-import { clearFieldErrors, showError, showInfo } from './app.js';
+import { clearFieldErrors, showError, showInfo } from './notice.js';
 import { badge, confirmDialog, h, replace, kv, table, when } from './dom.js';
 import { failurePanel } from './jobs.js';
 

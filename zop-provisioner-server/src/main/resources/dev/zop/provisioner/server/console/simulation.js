@@ -1,7 +1,7 @@
 // zop serve --demo only: the simulated cloud's faults, injected and lifted, so every failure screen can be seen.
 // Nothing here touches a real cloud, and the page says so.
 import { call, get, post } from './api.js';
-import { clearFieldErrors, showError, showInfo } from './app.js';
+import { clearFieldErrors, showError, showInfo } from './notice.js';
 import { h, table } from './dom.js';
 
 const KINDS = {

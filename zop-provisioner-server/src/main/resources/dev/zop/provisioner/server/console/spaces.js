@@ -1,6 +1,6 @@
 // Deployment spaces: the list with status, the form that registers one, and the guarded delete.
 import { call, get, list, post } from './api.js';
-import { clearFieldErrors, showError, showInfo } from './app.js';
+import { clearFieldErrors, showError, showInfo } from './notice.js';
 import { badge, confirmDialog, h, ident, table, when } from './dom.js';
 
 export function spaceConfig(space) {

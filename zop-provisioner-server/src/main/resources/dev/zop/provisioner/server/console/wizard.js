@@ -4,7 +4,7 @@
 // rest waits under "Advanced". Then the plan: what will be built, its steps and permissions, its cost from the
 // starting size to the largest, and the provider's defaults.
 import { get, post } from './api.js';
-import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './app.js';
+import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './notice.js';
 import { h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
 import { allSpaces } from './spaces.js';
 
