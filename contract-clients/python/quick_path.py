@@ -1,6 +1,7 @@
 """The quick path through a Python client that openapi-generator made from the service's OpenAPI document, with
 no edits: plan, submit, list a page then the next, await, events, a revision planned and applied, a drift check and
-its report, an import refused for a network that does not exist, delete. Run by GeneratedClientsTest against
+its report, an import refused for a network that does not exist, delete; then a job of every kind whose config comes
+back as that kind's, every field sent read back. Run by GeneratedClientsTest against
 `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token of the demo organisation."""
 import os
 import sys
@@ -31,22 +32,24 @@ def main():
         body = lambda n: SubmitJob.from_dict(
             {"spaceID": space, "kind": "registry", "config": {"name": f"py-{run}/app-{n}"}, "name": f"py {n}"})
 
+        # a job is one of a job per kind (its kind says which): the generated wrapper holds it as actual_instance
         plan = jobs.plan_job(body(0)).data
         check(len(plan.steps) > 0, f"plan: {len(plan.steps)} steps")
 
-        submitted = [jobs.submit_job(body(n), idempotency_key=f"py-{run}-{n}").data for n in range(3)]
+        submitted = [jobs.submit_job(body(n), idempotency_key=f"py-{run}-{n}").data.actual_instance for n in range(3)]
         check(all(j.id.startswith("job_") for j in submitted), "submitted 3 jobs")
 
         first = jobs.list_jobs(space_id=space, limit=2, status=["pending", "running", "succeeded"])
-        check(len(first.data) == 2 and first.next_cursor is not None, "first page: 2 jobs and a cursor")
-        check(first.data[0].id == submitted[2].id, "newest first: the job just submitted leads the first page")
-        second = jobs.list_jobs(space_id=space, limit=2, cursor=first.next_cursor)
-        check(len(second.data) >= 1, f"next page: {len(second.data)} job(s)")
-        check(not {j.id for j in first.data} & {j.id for j in second.data}, "the pages do not overlap")
-        oldest = jobs.list_jobs(space_id=space, limit=500, order="oldest").data
+        first_jobs = [j.actual_instance for j in first.data]
+        check(len(first_jobs) == 2 and first.next_cursor is not None, "first page: 2 jobs and a cursor")
+        check(first_jobs[0].id == submitted[2].id, "newest first: the job just submitted leads the first page")
+        second = [j.actual_instance for j in jobs.list_jobs(space_id=space, limit=2, cursor=first.next_cursor).data]
+        check(len(second) >= 1, f"next page: {len(second)} job(s)")
+        check(not {j.id for j in first_jobs} & {j.id for j in second}, "the pages do not overlap")
+        oldest = [j.actual_instance for j in jobs.list_jobs(space_id=space, limit=500, order="oldest").data]
         check([j.id for j in oldest][-3:] == [j.id for j in submitted], "order=oldest lists them as submitted")
 
-        done = [jobs.await_job(j.id, timeout_ms=20000).data for j in submitted]
+        done = [jobs.await_job(j.id, timeout_ms=20000).data.actual_instance for j in submitted]
         check(all(j.status == "succeeded" for j in done), "awaited: " + ", ".join(j.status for j in done))
 
         events = jobs.list_job_events(done[0].id, after=0).data
@@ -60,8 +63,9 @@ def main():
         changes = jobs.plan_job_revision(done[0].id, revised).data.changes
         check(sorted(c.var_field for c in changes) == ["immutableTags", "scanOnPush"]
               and all(c.effect == "in_place" for c in changes), "revision plan: immutableTags, scanOnPush in place")
-        check(jobs.revise_job(done[0].id, revised).data.phase == "update", "revision applied: the job updates")
-        updated = jobs.await_job(done[0].id, timeout_ms=20000).data
+        check(jobs.revise_job(done[0].id, revised).data.actual_instance.phase == "update",
+              "revision applied: the job updates")
+        updated = jobs.await_job(done[0].id, timeout_ms=20000).data.actual_instance
         check(updated.status == "succeeded", f"revised: {updated.status}")
         history = jobs.list_job_revisions(done[0].id).data
         check([(r.number, r.status) for r in history] == [(1, "applied"), (2, "applied")],
@@ -70,6 +74,9 @@ def main():
         checked = jobs.check_job_drift(done[0].id).data
         check(checked.status == "in_sync" and checked.drifts == [] and checked.cloud_calls >= 1,
               f"drift check: {checked.status}, {checked.cloud_calls} cloud call(s)")
+        check(type(checked.status).__name__ == "DriftReportStatus"
+              and type(history[0].status).__name__ == "JobRevisionStatus",
+              "statuses are named enums: DriftReportStatus, JobRevisionStatus")
         kept = jobs.get_job_drift(done[0].id).data
         check(kept.status == "in_sync" and kept.checked_at == checked.checked_at, "the drift report is kept")
 
@@ -81,10 +88,54 @@ def main():
             check('"not_found"' in e.body, "an import of a network that does not exist: 404 not_found")
 
         for job in done:
-            teardown = jobs.delete_job(job.id).data
-            deleted = jobs.await_job(teardown.id, timeout_ms=20000).data
+            teardown = jobs.delete_job(job.id).data.actual_instance
+            deleted = jobs.await_job(teardown.id, timeout_ms=20000).data.actual_instance
             check(deleted.status == "deleted", f"{job.id} torn down: {deleted.status}")
+
+        every_kind(jobs, space, run)
     print("python quick path: ok")
+
+
+# one config of each kind, every field given: each must come back as its own kind's, no field lost
+CONFIGS = {
+    "kubernetes": lambda run: {"name": f"py-{run}-k8s", "version": "1.30", "clusterRole": f"py-{run}-role",
+                               "nodeGroups": [{"name": "default", "instanceType": "m5.large", "min": 1, "max": 2}]},
+    "vm_pool": lambda run: {"name": f"py-{run}-pool", "instanceType": "m5.large", "min": 1, "max": 2,
+                            "createLoadBalancer": True, "loadBalancerType": "application", "listenerPorts": [80]},
+    "datastore": lambda run: {"name": f"py-{run}-db", "engine": "postgres", "version": "16.3",
+                              "instanceClass": "db.t3.medium", "allocatedStorageGB": 20, "multiAZ": True,
+                              "backupRetentionDays": 7},
+    "network": lambda run: {"name": f"py-{run}-net", "cidr": "10.40.0.0/16",
+                            "subnets": [{"name": "a", "cidr": "10.40.1.0/24"}]},
+    "registry": lambda run: {"name": f"py-{run}/every-kind", "immutableTags": True, "scanOnPush": True},
+    "load_balancer": lambda run: {"name": f"py-{run}-lb", "type": "network", "listenerPorts": [443]},
+    "component": lambda run: {"componentID": "kong", "namespace": f"py-{run}", "values": {"proxy.type": "NodePort"}},
+}
+
+
+def every_kind(jobs, space, run):
+    for kind, config in CONFIGS.items():
+        sent = config(run)
+        made = jobs.submit_job(SubmitJob.from_dict({"spaceID": space, "kind": kind, "config": sent})).data
+        read = jobs.get_job(made.actual_instance.id).data.actual_instance
+        spec = type(read.config).__name__
+        back = read.config.to_dict()
+        lost = {k: v for k, v in sent.items() if not same(back.get(k), v)}
+        check(read.kind == kind and spec.lower() == kind.replace("_", "") + "spec" and not lost,
+              f"{kind}: read back as {spec}" + (f", lost {lost} (read {back})" if lost else ", every field"))
+
+
+def same(read, sent):
+    """A field read back as sent: enums by their value, nested models by their dicts."""
+    if hasattr(read, "value"):
+        read = read.value
+    if isinstance(read, list):
+        return len(read) == len(sent) and all(same(r, s) for r, s in zip(read, sent))
+    if hasattr(read, "to_dict"):
+        read = read.to_dict()
+    if isinstance(read, dict) and isinstance(sent, dict):
+        return all(same(read.get(k), v) for k, v in sent.items())
+    return read == sent
 
 
 def check(condition, what):

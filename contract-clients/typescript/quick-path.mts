@@ -1,6 +1,7 @@
 // The quick path through openapi-fetch, typed by openapi-typescript from the service's OpenAPI document, with no
 // edits: plan, submit, list a page then the next, await, events, a revision planned and applied, a drift check and its
-// report, an import refused for a network that does not exist, delete. Type-checked strictly, then run by
+// report, an import refused for a network that does not exist, delete; then a datastore whose config, narrowed by
+// the job's kind, reads as a datastore's without a cast. Type-checked strictly, then run by
 // GeneratedClientsTest against `zop serve --demo`: ZOP_URL and ZOP_TOKEN name the service and an admin token.
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.js";
@@ -133,3 +134,30 @@ for (const job of done) {
   check(deleted.status === "deleted", `${job.id} torn down: ${deleted.status}`);
 }
 console.log("typescript quick path: ok");
+
+// a job's kind says which spec its config is: narrowed by it, a datastore's fields read without a cast
+const datastore = ok(await client.POST("/provisioning-jobs", {
+  body: { spaceID, kind: "datastore", config: { name: `ts-${run}-db`, engine: "postgres", version: "16.3",
+    instanceClass: "db.t3.medium", allocatedStorageGB: 20 } },
+}), "submit a datastore").data;
+const read = ok(await client.GET("/provisioning-jobs/{id}", { params: { path: { id: datastore.id! } } }),
+  "read the datastore back").data;
+if (read.kind === "datastore") {
+  check(read.config.engine === "postgres" && read.config.instanceClass === "db.t3.medium"
+    && read.config.allocatedStorageGB === 20, `datastore config read back as a datastore's: ${read.config.engine}`);
+} else {
+  check(false, `the datastore came back as ${read.kind}`);
+}
+
+// the documents' install-component body, free-form values and all, type-checks as written; a refusal's envelope
+// always has its error
+const install = await client.POST("/provisioning-jobs/install-component", {
+  body: { spaceID, componentID: "kong", namespace: `ts-${run}`, values: { "proxy.type": "NodePort", replicaCount: 2 } },
+});
+const installed = ok(install, "install kong").data;
+check(installed.kind === "component", `install-component: a ${installed.kind} job`);
+const unknown = await client.POST("/provisioning-jobs/install-component", {
+  body: { spaceID, componentID: "no-such-component" },
+});
+check(unknown.error !== undefined && unknown.error.error.code === "validation_failed",
+  `an unknown component is refused: ${unknown.error?.error.code}`);

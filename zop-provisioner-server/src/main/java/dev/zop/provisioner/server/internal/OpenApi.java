@@ -78,7 +78,8 @@ public final class OpenApi {
     return doc;
   }
 
-  private static final Map<String, Object> ERROR = Map.of("type", "object", "properties", Map.of("error", Map.of(
+  private static final Map<String, Object> ERROR = Map.of("type", "object", "required", List.of("error"),
+      "properties", Map.of("error", Map.of(
             "type", "object", "required", List.of("code", "message", "requestId"), "properties", Map.of(
                 "code", Map.of("type", "string"),
                 "message", Map.of("type", "string"),

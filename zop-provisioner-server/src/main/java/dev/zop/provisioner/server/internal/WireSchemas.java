@@ -54,45 +54,13 @@ final class WireSchemas {
         // a field the service has no value for is written as null
         .with(Option.NULLABLE_FIELDS_BY_DEFAULT, Option.NULLABLE_ARRAY_ITEMS_ALLOWED)
         .without(Option.SCHEMA_VERSION_INDICATOR);
-    config.forTypesInGeneral().withCustomDefinitionProvider((type, context) -> {
-      Class<?> erased = type.getErasedType();
-      if (erased == Instant.class) {
-        return inline(JSON.createObjectNode().put("type", "string").put("format", "date-time"));
+    config.forTypesInGeneral().withCustomDefinitionProvider(new com.github.victools.jsonschema.generator
+        .CustomDefinitionProviderV2() {
+      @Override
+      public CustomDefinition provideCustomSchemaDefinition(ResolvedType type,
+          com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+        return custom(type, context);
       }
-      if (erased == UUID.class) {
-        return inline(JSON.createObjectNode().put("type", "string").put("format", "uuid"));
-      }
-      if (erased == Duration.class) {
-        // JavaTimeModule writes a duration as seconds, with nanoseconds as the fraction
-        return inline(JSON.createObjectNode().put("type", "number").put("description", "seconds"));
-      }
-      if (erased == JsonNode.class) {
-        return inline(JSON.createObjectNode());
-      }
-      if (erased == Space.class) {
-        return new CustomDefinition(space());
-      }
-      if (erased == Requests.SubmitJob.class) {
-        return new CustomDefinition(submitJob(context));
-      }
-      if (erased == ResourceSpec.class) {
-        // the job's kind says which; specs share field names, so more than one may match a given config
-        ObjectNode oneOf = JSON.createObjectNode();
-        ArrayNode kinds = oneOf.putArray("anyOf");
-        for (JobKind kind : JobKind.values()) {
-          if (kind != JobKind.REMEDIATION) {
-            kinds.add(context.createDefinitionReference(context.getTypeContext().resolve(ResourceSpec.typeFor(kind))));
-          }
-        }
-        oneOf.put("description", "the spec of the job's kind");
-        return new CustomDefinition(oneOf);
-      }
-      Method value = jsonValue(erased);
-      if (value != null && !erased.isEnum()) {
-        // an id (JobId, SpaceId, ...) is written as its value
-        return inline(context.createDefinition(context.getTypeContext().resolve(value.getGenericReturnType())));
-      }
-      return null;
     });
     config.forFields().withRequiredCheck(field -> required(field.getDeclaringType().getErasedType(),
         field.getSchemaPropertyName(), field.getType() != null && field.getType().isPrimitive(),
@@ -109,6 +77,64 @@ final class WireSchemas {
       }
     });
     builder = new SchemaGenerator(config.build()).buildMultipleSchemaDefinitions();
+  }
+
+  /** The schemas written here rather than generated: see the class comment. */
+  private CustomDefinition custom(ResolvedType type,
+      com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+    Class<?> erased = type.getErasedType();
+    if (erased == Instant.class) {
+      return inline(JSON.createObjectNode().put("type", "string").put("format", "date-time"));
+    }
+    if (erased == UUID.class) {
+      return inline(JSON.createObjectNode().put("type", "string").put("format", "uuid"));
+    }
+    if (erased == Duration.class) {
+      // JavaTimeModule writes a duration as seconds, with nanoseconds as the fraction
+      return inline(JSON.createObjectNode().put("type", "number").put("description", "seconds"));
+    }
+    if (erased == JsonNode.class) {
+      return inline(JSON.createObjectNode());
+    }
+    if (erased == Space.class) {
+      return new CustomDefinition(space());
+    }
+    if (Map.class.isAssignableFrom(erased) && type.getTypeParameters().size() == 2) {
+      // a map's values typed (tags, outputs), or any JSON where it is free-form (a chart's values): a bare object
+      // read as one with no keys at all (TypeScript's Record<string, never>)
+      ResolvedType value = type.getTypeParameters().get(1);
+      ObjectNode map = JSON.createObjectNode().put("type", "object");
+      if (value.getErasedType() == Object.class) {
+        map.putObject("additionalProperties");
+      } else {
+        map.set("additionalProperties", context.createDefinitionReference(value));
+      }
+      return new CustomDefinition(map);
+    }
+    if (erased == Requests.SubmitJob.class) {
+      return new CustomDefinition(submitJob(context));
+    }
+    if (erased == Requests.ImportJob.class) {
+      return new CustomDefinition(importJob(context));
+    }
+    if (erased == ResourceSpec.class) {
+      // the job's kind says which; specs share field names, so more than one may match a given config
+      ObjectNode oneOf = JSON.createObjectNode();
+      ArrayNode kinds = oneOf.putArray("anyOf");
+      for (JobKind kind : JobKind.values()) {
+        if (kind != JobKind.REMEDIATION) {
+          kinds.add(context.createDefinitionReference(context.getTypeContext().resolve(ResourceSpec.typeFor(kind))));
+        }
+      }
+      oneOf.put("description", "the spec of the job's kind");
+      return new CustomDefinition(oneOf);
+    }
+    Method value = jsonValue(erased);
+    if (value != null && !erased.isEnum()) {
+      // an id (JobId, SpaceId, ...) is written as its value
+      return inline(context.createDefinition(context.getTypeContext().resolve(value.getGenericReturnType())));
+    }
+    return null;
   }
 
   /**
@@ -178,6 +204,7 @@ final class WireSchemas {
   ObjectNode definitions() {
     ObjectNode all = builder.collectDefinitions("components/schemas");
     written.forEach(all::set);
+    jobByKind(all);
     return all;
   }
 
@@ -214,6 +241,75 @@ final class WireSchemas {
     discriminator.put("propertyName", "kind");
     discriminator.set("mapping", mapping);
     return schema;
+  }
+
+  /**
+   * An import's body is one of a body per kind, told apart by {@code kind}, as a submit's is: the config describes
+   * what exists, in that kind's spec.
+   */
+  private ObjectNode importJob(com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+    ObjectNode schema = JSON.createObjectNode();
+    schema.put("description", "what exists, to import (or plan importing): its space, kind, id in the cloud and the"
+        + " spec of that kind describing it");
+    ArrayNode oneOf = schema.putArray("oneOf");
+    ObjectNode mapping = JSON.createObjectNode();
+    for (JobKind kind : JobKind.values()) {
+      if (kind == JobKind.REMEDIATION) {
+        continue;
+      }
+      Class<? extends ResourceSpec> spec = ResourceSpec.typeFor(kind);
+      String name = "Import" + spec.getSimpleName().replace("Spec", "") + "Job";
+      ObjectNode body = JSON.createObjectNode().put("type", "object");
+      ObjectNode properties = body.putObject("properties");
+      properties.putObject("spaceID").put("type", "string").put("description", "the space it is in");
+      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
+      properties.putObject("externalID").put("type", "string").put("description", "its id (or name) in the cloud");
+      properties.set("config", context.createDefinitionReference(context.getTypeContext().resolve(spec)));
+      body.putArray("required").add("spaceID").add("kind").add("externalID").add("config");
+      written.put(name, body);
+      oneOf.addObject().put("$ref", "#/components/schemas/" + name);
+      mapping.put(kind.wireName(), "#/components/schemas/" + name);
+    }
+    ObjectNode discriminator = schema.putObject("discriminator");
+    discriminator.put("propertyName", "kind");
+    discriminator.set("mapping", mapping);
+    return schema;
+  }
+
+  /**
+   * A job is one of a job per kind, told apart by {@code kind}: each the job's own fields with {@code kind} fixed
+   * and {@code config} that kind's spec, so that a generated client reads a datastore's config as a datastore's
+   * (an {@code anyOf} of specs sharing field names read every config as the first that fitted). Each variant has
+   * every field rather than an {@code allOf} of the common ones, which generators merge losing their nulls. Made
+   * from the generated {@code Job} once its references are filled in.
+   */
+  private static void jobByKind(ObjectNode all) {
+    ObjectNode job = (ObjectNode) all.get("Job");
+    if (job == null) {
+      return;
+    }
+    ObjectNode schema = JSON.createObjectNode();
+    schema.put("description", "a provisioning job: its kind says which spec its config is");
+    ArrayNode oneOf = schema.putArray("oneOf");
+    ObjectNode mapping = JSON.createObjectNode();
+    for (JobKind kind : JobKind.values()) {
+      if (kind == JobKind.REMEDIATION) {
+        continue;
+      }
+      String spec = ResourceSpec.typeFor(kind).getSimpleName();
+      String name = spec.replace("Spec", "") + "Job";
+      ObjectNode variant = job.deepCopy();
+      ObjectNode properties = (ObjectNode) variant.get("properties");
+      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
+      properties.putObject("config").put("$ref", "#/components/schemas/" + spec);
+      all.set(name, variant);
+      oneOf.addObject().put("$ref", "#/components/schemas/" + name);
+      mapping.put(kind.wireName(), "#/components/schemas/" + name);
+    }
+    ObjectNode discriminator = schema.putObject("discriminator");
+    discriminator.put("propertyName", "kind");
+    discriminator.set("mapping", mapping);
+    all.set("Job", schema);
   }
 
   private static CustomDefinition inline(ObjectNode node) {
@@ -254,9 +350,15 @@ final class WireSchemas {
     return Map.class.isAssignableFrom(shape.type()) ? "Status" : shape.type().getSimpleName();
   }
 
-  /** {@code Page<Job>} is {@code PageOfJob}: names OpenAPI accepts ({@code [A-Za-z0-9._-]}). */
+  /**
+   * {@code Page<Job>} is {@code PageOfJob}: names OpenAPI accepts ({@code [A-Za-z0-9._-]}). An enum declared in a
+   * record is named with it ({@code DriftReport.Status} is {@code DriftReportStatus}): two enums called Status
+   * were {@code Status-1} and {@code Status-2}, and a generated client's {@code Status1}, {@code Status2}.
+   */
   private static String name(ResolvedType type) {
-    StringBuilder name = new StringBuilder(type.getErasedType().getSimpleName());
+    Class<?> erased = type.getErasedType();
+    StringBuilder name = new StringBuilder(erased.isEnum() && erased.getEnclosingClass() != null
+        ? erased.getEnclosingClass().getSimpleName() + erased.getSimpleName() : erased.getSimpleName());
     List<ResolvedType> arguments = type.getTypeParameters();
     for (int i = 0; i < arguments.size(); i++) {
       name.append(i == 0 ? "Of" : "And").append(name(arguments.get(i)));
