@@ -157,11 +157,12 @@ class ArchitectureTest {
 
   @Test
   void theClientCommandsStandOnTheClientAlone() {
-    // what keeps `zop` fast to start: no engine, store, service or provider on its class path
+    // what keeps `zop` fast to start: no engine, store, service or provider on its class path (JSONPath, for
+    // -o jsonpath, is a library of its own)
     classes().that().resideInAPackage("dev.zop.provisioner.cli..")
         .should().onlyDependOnClassesThat().resideInAnyPackage(concat(API, "dev.zop.provisioner.cli..",
             "dev.zop.provisioner.client", "dev.zop.provisioner.wire..", "picocli..", "com.fasterxml.jackson..",
-            "java.."))
+            "com.jayway.jsonpath..", "java.."))
         .check(production);
   }
 

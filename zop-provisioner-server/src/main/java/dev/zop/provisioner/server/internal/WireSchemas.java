@@ -213,34 +213,18 @@ final class WireSchemas {
    * document builds the right {@code config} (the specs share field names, so the config alone cannot say).
    */
   private ObjectNode submitJob(com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
-    ObjectNode schema = JSON.createObjectNode();
-    schema.put("description", "the job to submit (or plan): its space, its kind and the spec of that kind");
-    ArrayNode oneOf = schema.putArray("oneOf");
-    ObjectNode mapping = JSON.createObjectNode();
-    for (JobKind kind : JobKind.values()) {
-      if (kind == JobKind.REMEDIATION) {
-        continue;
-      }
-      Class<? extends ResourceSpec> spec = ResourceSpec.typeFor(kind);
-      String name = "Submit" + spec.getSimpleName().replace("Spec", "") + "Job";
-      ObjectNode body = JSON.createObjectNode().put("type", "object");
-      ObjectNode properties = body.putObject("properties");
-      properties.putObject("spaceID").put("type", "string").put("description", "the space to provision into");
-      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
-      properties.set("config", context.createDefinitionReference(context.getTypeContext().resolve(spec)));
-      properties.putObject("name").put("description", "a display name").putArray("type").add("string").add("null");
-      ObjectNode tags = properties.putObject("tags");
-      tags.putArray("type").add("object").add("null");
-      tags.putObject("additionalProperties").put("type", "string");
-      body.putArray("required").add("spaceID").add("kind").add("config");
-      written.put(name, body);
-      oneOf.addObject().put("$ref", "#/components/schemas/" + name);
-      mapping.put(kind.wireName(), "#/components/schemas/" + name);
-    }
-    ObjectNode discriminator = schema.putObject("discriminator");
-    discriminator.put("propertyName", "kind");
-    discriminator.set("mapping", mapping);
-    return schema;
+    return byKind("the job to submit (or plan): its space, its kind and the spec of that kind", "Submit%sJob",
+        written::put, (kind, body) -> {
+          ObjectNode properties = body.putObject("properties");
+          properties.putObject("spaceID").put("type", "string").put("description", "the space to provision into");
+          properties.set("config", specReference(context, kind));
+          properties.putObject("name").put("description", "a display name").putArray("type").add("string")
+              .add("null");
+          ObjectNode tags = properties.putObject("tags");
+          tags.putArray("type").add("object").add("null");
+          tags.putObject("additionalProperties").put("type", "string");
+          body.put("type", "object").putArray("required").add("spaceID").add("kind").add("config");
+        });
   }
 
   /**
@@ -248,32 +232,20 @@ final class WireSchemas {
    * what exists, in that kind's spec.
    */
   private ObjectNode importJob(com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
-    ObjectNode schema = JSON.createObjectNode();
-    schema.put("description", "what exists, to import (or plan importing): its space, kind, id in the cloud and the"
-        + " spec of that kind describing it");
-    ArrayNode oneOf = schema.putArray("oneOf");
-    ObjectNode mapping = JSON.createObjectNode();
-    for (JobKind kind : JobKind.values()) {
-      if (kind == JobKind.REMEDIATION) {
-        continue;
-      }
-      Class<? extends ResourceSpec> spec = ResourceSpec.typeFor(kind);
-      String name = "Import" + spec.getSimpleName().replace("Spec", "") + "Job";
-      ObjectNode body = JSON.createObjectNode().put("type", "object");
-      ObjectNode properties = body.putObject("properties");
-      properties.putObject("spaceID").put("type", "string").put("description", "the space it is in");
-      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
-      properties.putObject("externalID").put("type", "string").put("description", "its id (or name) in the cloud");
-      properties.set("config", context.createDefinitionReference(context.getTypeContext().resolve(spec)));
-      body.putArray("required").add("spaceID").add("kind").add("externalID").add("config");
-      written.put(name, body);
-      oneOf.addObject().put("$ref", "#/components/schemas/" + name);
-      mapping.put(kind.wireName(), "#/components/schemas/" + name);
-    }
-    ObjectNode discriminator = schema.putObject("discriminator");
-    discriminator.put("propertyName", "kind");
-    discriminator.set("mapping", mapping);
-    return schema;
+    return byKind("what exists, to import (or plan importing): its space, kind, id in the cloud and the spec of that"
+        + " kind describing it", "Import%sJob", written::put, (kind, body) -> {
+          ObjectNode properties = body.putObject("properties");
+          properties.putObject("spaceID").put("type", "string").put("description", "the space it is in");
+          properties.putObject("externalID").put("type", "string").put("description", "its id (or name) in the"
+              + " cloud");
+          properties.set("config", specReference(context, kind));
+          body.put("type", "object").putArray("required").add("spaceID").add("kind").add("externalID").add("config");
+        });
+  }
+
+  private static ObjectNode specReference(com.github.victools.jsonschema.generator.SchemaGenerationContext context,
+      JobKind kind) {
+    return context.createDefinitionReference(context.getTypeContext().resolve(ResourceSpec.typeFor(kind)));
   }
 
   /**
@@ -288,28 +260,43 @@ final class WireSchemas {
     if (job == null) {
       return;
     }
+    all.set("Job", byKind("a provisioning job: its kind says which spec its config is", "%sJob", all::set,
+        (kind, variant) -> {
+          variant.setAll(job.deepCopy());
+          ((ObjectNode) variant.get("properties")).putObject("config").put("$ref", "#/components/schemas/"
+              + ResourceSpec.typeFor(kind).getSimpleName());
+        }));
+  }
+
+  /**
+   * One of a schema per kind (but remediation), told apart by {@code kind}: {@code fill} writes each (named
+   * {@code nameFormat} with the spec's name less "Spec") and {@code kind} is then fixed to that kind; each is kept
+   * with {@code keep}.
+   */
+  private static ObjectNode byKind(String description, String nameFormat,
+      java.util.function.BiConsumer<String, ObjectNode> keep,
+      java.util.function.BiConsumer<JobKind, ObjectNode> fill) {
     ObjectNode schema = JSON.createObjectNode();
-    schema.put("description", "a provisioning job: its kind says which spec its config is");
+    schema.put("description", description);
     ArrayNode oneOf = schema.putArray("oneOf");
     ObjectNode mapping = JSON.createObjectNode();
     for (JobKind kind : JobKind.values()) {
       if (kind == JobKind.REMEDIATION) {
         continue;
       }
-      String spec = ResourceSpec.typeFor(kind).getSimpleName();
-      String name = spec.replace("Spec", "") + "Job";
-      ObjectNode variant = job.deepCopy();
-      ObjectNode properties = (ObjectNode) variant.get("properties");
-      properties.putObject("kind").put("type", "string").putArray("enum").add(kind.wireName());
-      properties.putObject("config").put("$ref", "#/components/schemas/" + spec);
-      all.set(name, variant);
+      String name = String.format(nameFormat, ResourceSpec.typeFor(kind).getSimpleName().replace("Spec", ""));
+      ObjectNode variant = JSON.createObjectNode();
+      fill.accept(kind, variant);
+      ((ObjectNode) variant.get("properties")).putObject("kind").put("type", "string").putArray("enum")
+          .add(kind.wireName());
+      keep.accept(name, variant);
       oneOf.addObject().put("$ref", "#/components/schemas/" + name);
       mapping.put(kind.wireName(), "#/components/schemas/" + name);
     }
     ObjectNode discriminator = schema.putObject("discriminator");
     discriminator.put("propertyName", "kind");
     discriminator.set("mapping", mapping);
-    all.set("Job", schema);
+    return schema;
   }
 
   private static CustomDefinition inline(ObjectNode node) {

@@ -3,7 +3,7 @@
 // permissions — and only then the change itself.
 import { get, post } from './api.js';
 import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './notice.js';
-import { h, money, replace, table } from './dom.js';
+import { changesTable, h, money, replace, table } from './dom.js';
 import { allSpaces } from './spaces.js';
 import { kindForm, kinds } from './wizard.js';
 
@@ -63,11 +63,7 @@ function revisionView(ctx, job, plan, config, form, holder) {
     } }, plan.changes.length ? `Apply revision ${plan.revision}` : 'Nothing to apply');
   return [
     h('h2', { tabindex: '-1', id: 'revision-title' }, 'What the change does'),
-    plan.changes.length ? table([['Field'], ['Now'], ['After'], ['How']], plan.changes.map(c =>
-      h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
-        h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
-        h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place',
-          c.note ? h('div', { class: 'muted' }, c.note) : null))), { id: 'revision-changes' })
+    plan.changes.length ? changesTable(plan.changes, ['Now', 'After'], 'revision-changes')
       : h('p', { id: 'revision-changes' }, 'Nothing changes: the form holds what the job has now.'),
     h('div', { class: 'cost-cards', id: 'revision-cost' },
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month now'), h('strong', { id: 'cost-before' }, total(plan.before))),

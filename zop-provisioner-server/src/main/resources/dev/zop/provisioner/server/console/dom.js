@@ -138,3 +138,12 @@ export function confirmDialog(title, text, confirmLabel, typed) {
     dialog.showModal();
   });
 }
+
+/** A revision's changes field by field: the value before and after (under these headers), in place or made anew. */
+export function changesTable(changes, [before, after], id) {
+  return table([['Field'], [before], [after], ['How']], changes.map(c =>
+    h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
+      h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
+      h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place',
+        c.note ? h('div', { class: 'muted' }, c.note) : null))), { id });
+}

@@ -2,7 +2,7 @@
 // failure, retry, teardown, and the databases and connections of a datastore.
 import { call, get, list, post, query, streamEvents } from './api.js';
 import { clearFieldErrors, showError, showInfo } from './notice.js';
-import { badge, confirmDialog, duration, h, ident, replace, kv, table, when } from './dom.js';
+import { badge, changesTable, confirmDialog, duration, h, ident, replace, kv, table, when } from './dom.js';
 import { allSpaces } from './spaces.js';
 
 const STATUSES = ['pending', 'running', 'awaiting_user', 'succeeded', 'failed', 'cancelled', 'deleting', 'deleted'];
@@ -218,11 +218,7 @@ function reconcileView(ctx, job, plan, after) {
     } }, 'Put it back') : null;
   return [
     h('h3', null, 'Putting it back'),
-    plan.changes.length ? table([['Field'], ['The cloud has'], ['The config says'], ['How']], plan.changes.map(c =>
-      h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
-        h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
-        h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place',
-          c.note ? h('div', { class: 'muted' }, c.note) : null))), { id: 'reconcile-changes' })
+    plan.changes.length ? changesTable(plan.changes, ['The cloud has', 'The config says'], 'reconcile-changes')
       : h('p', { id: 'reconcile-changes' }, 'Nothing to put back: the cloud matches the config now.'),
     h('div', { class: 'actions' }, apply),
   ];

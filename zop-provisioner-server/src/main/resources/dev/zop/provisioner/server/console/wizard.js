@@ -5,7 +5,7 @@
 // starting size to the largest, and the provider's defaults.
 import { get, post } from './api.js';
 import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './notice.js';
-import { h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
+import { changesTable, h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
 import { allSpaces } from './spaces.js';
 
 const KINDS = [
@@ -489,6 +489,20 @@ function summary(kind, config) {
   }
 }
 
+/** A plan's steps with their permissions, then anything {@code more}, then back to the form or {@code submit}. */
+function stepsAndActions(steps, form, holder, stage, submit, more = null) {
+  return [
+    h('h3', null, 'Steps, and the permissions each needs'),
+    h('ol', { id: 'plan-steps' }, steps.map(s => h('li', { 'data-step': s.name }, h('strong', null, s.name),
+      s.permissions.length ? h('div', { class: 'mono muted' }, s.permissions.join(', ')) : null))),
+    more,
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', id: 'edit-config', onclick: () => { holder.hidden = true; form.hidden = false; stage(1); } },
+        'Back to the form'),
+      submit),
+  ];
+}
+
 /** An import's plan: what is adopted, what the form says differently from the cloud, the steps; then importing. */
 function importView(ctx, plan, asked, form, holder, stage) {
   const submit = ctx.can('provisioning:create') ? h('button', { type: 'button', class: 'primary', id: 'submit-import',
@@ -509,18 +523,9 @@ function importView(ctx, plan, asked, form, holder, stage) {
     h('h3', null, 'Adopted'),
     h('ul', { id: 'import-adopted' }, plan.adopted.map(a => h('li', { class: 'mono' }, a))),
     h('h3', null, 'Where the form says otherwise than the cloud'),
-    plan.changes.length ? table([['Field'], ['The cloud has'], ['The form says'], ['How']], plan.changes.map(c =>
-      h('tr', { 'data-field': c.field, 'data-effect': c.effect }, h('th', { scope: 'row', class: 'mono' }, c.field),
-        h('td', { class: 'mono' }, c.from ?? '—'), h('td', { class: 'mono' }, c.to ?? '—'),
-        h('td', null, c.effect === 'replace' ? h('strong', null, 'made anew') : 'in place'))),
-    { id: 'import-changes' }) : h('p', { id: 'import-changes' }, 'Nothing: the form matches what exists.'),
-    h('h3', null, 'Steps, and the permissions each needs'),
-    h('ol', { id: 'plan-steps' }, plan.steps.map(st => h('li', { 'data-step': st.name }, h('strong', null, st.name),
-      st.permissions.length ? h('div', { class: 'mono muted' }, st.permissions.join(', ')) : null))),
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', id: 'edit-config', onclick: () => { holder.hidden = true; form.hidden = false; stage(1); } },
-        'Back to the form'),
-      submit),
+    plan.changes.length ? changesTable(plan.changes, ['The cloud has', 'The form says'], 'import-changes')
+      : h('p', { id: 'import-changes' }, 'Nothing: the form matches what exists.'),
+    ...stepsAndActions(plan.steps, form, holder, stage, submit),
   ];
 }
 
@@ -556,15 +561,9 @@ function planView(ctx, plan, asked, form, holder, stage) {
         c.source ? h('div', { class: 'muted' }, c.source) : null),
       h('td', null, quantity(c.quantity, c.unit)), h('td', null, c.unitPrice == null ? '—' : `${unitMoney(c.unitPrice)} / ${c.unit}`),
       h('td', { class: 'num' }, c.monthly == null ? 'unknown' : money(c.monthly)))), { id: 'plan-costs' }),
-    h('h3', null, 'Steps, and the permissions each needs'),
-    h('ol', { id: 'plan-steps' }, plan.steps.map(s => h('li', { 'data-step': s.name }, h('strong', null, s.name),
-      s.permissions.length ? h('div', { class: 'mono muted' }, s.permissions.join(', ')) : null))),
-    plan.defaults?.length ? [h('h3', null, 'Defaults the provider fills in'),
+    ...stepsAndActions(plan.steps, form, holder, stage, submit, plan.defaults?.length ? [
+      h('h3', null, 'Defaults the provider fills in'),
       h('ul', { id: 'plan-defaults' }, plan.defaults.map(d => h('li', null, h('span', { class: 'mono' }, d.field),
-        ` = ${d.value}`, d.reason ? h('span', { class: 'muted' }, ` — ${d.reason}`) : null)))] : null,
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', id: 'edit-config', onclick: () => { holder.hidden = true; form.hidden = false; stage(1); } },
-        'Back to the form'),
-      submit),
+        ` = ${d.value}`, d.reason ? h('span', { class: 'muted' }, ` — ${d.reason}`) : null)))] : null),
   ];
 }
