@@ -49,13 +49,14 @@ final class ClientOptions {
     }
   }
 
-  /** The client {@link #client()} made last, which tables use to show spaces by name. */
-  private Provisioner opened;
-  private final Map<dev.zop.provisioner.SpaceId, String> spaceNames = new java.util.HashMap<>();
-
   @Option(names = {"-q", "--quiet"},
       description = "print only ids (of what was made, listed or changed) and errors: no tables, no progress")
   boolean quiet;
+
+  /** The client {@link #client()} made last, which tables use to show spaces by name. */
+  private Provisioner opened;
+  /** The organisation's spaces' names by id, read at the first name a table asks for. */
+  private Map<dev.zop.provisioner.SpaceId, String> spaceNames;
 
   /** Flags and environment first, then the context (named, or the current one), then the local default URL. */
   Provisioner client() {
@@ -87,18 +88,22 @@ final class ClientOptions {
     return resolved != null ? resolved : "http://localhost:5087";
   }
 
-  /** A space's name, read once a command; its id when it cannot be read (deleted, or another organisation's). */
+  /**
+   * A space's name: the organisation's spaces are listed once a command, at the first name asked for; its id when
+   * it is not among them (deleted) or they cannot be read.
+   */
   private String spaceName(dev.zop.provisioner.SpaceId id) {
-    return spaceNames.computeIfAbsent(id, key -> {
-      if (opened == null) {
-        return key.value();
-      }
+    if (spaceNames == null) {
+      spaceNames = new java.util.HashMap<>();
       try {
-        return opened.spaces().get(key).name();
+        if (opened != null) {
+          opened.spaces().list().forEach(space -> spaceNames.put(space.id(), space.name()));
+        }
       } catch (RuntimeException unreadable) {
-        return key.value();
+        // ids it is, then
       }
-    });
+    }
+    return spaceNames.getOrDefault(id, id.value());
   }
 
   /**
