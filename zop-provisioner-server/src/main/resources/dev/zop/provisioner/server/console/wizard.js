@@ -503,19 +503,25 @@ function stepsAndActions(steps, form, holder, stage, submit, more = null) {
   ];
 }
 
+/** The button that posts {@code asked} to {@code path} and opens the job made; for a token that may not, why. */
+function makeButton(ctx, id, label, path, asked, refused) {
+  if (!ctx.can('provisioning:create')) return h('p', { class: 'muted' }, refused);
+  return h('button', { type: 'button', class: 'primary', id, onclick: async event => {
+    event.target.disabled = true;
+    try {
+      const job = await post(path, asked);
+      ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
+    } catch (e) {
+      event.target.disabled = false;
+      showError(e);
+    }
+  } }, label);
+}
+
 /** An import's plan: what is adopted, what the form says differently from the cloud, the steps; then importing. */
 function importView(ctx, plan, asked, form, holder, stage) {
-  const submit = ctx.can('provisioning:create') ? h('button', { type: 'button', class: 'primary', id: 'submit-import',
-    onclick: async event => {
-      event.target.disabled = true;
-      try {
-        const job = await post('/provisioning-jobs/import', asked);
-        ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
-      } catch (e) {
-        event.target.disabled = false;
-        showError(e);
-      }
-    } }, 'Import') : h('p', { class: 'muted' }, 'Your token may plan but not import jobs.');
+  const submit = makeButton(ctx, 'submit-import', 'Import', '/provisioning-jobs/import', asked,
+    'Your token may plan but not import jobs.');
   return [
     h('h2', { tabindex: '-1', id: 'plan-title' }, 'Import'),
     h('p', { id: 'plan-summary', class: 'lead' }, `${asked.externalID} and what it holds become a job of its own;`
@@ -530,17 +536,8 @@ function importView(ctx, plan, asked, form, holder, stage) {
 }
 
 function planView(ctx, plan, asked, form, holder, stage) {
-  const submit = ctx.can('provisioning:create') ? h('button', { type: 'button', class: 'primary', id: 'submit-job',
-    onclick: async event => {
-      event.target.disabled = true;
-      try {
-        const job = await post('/provisioning-jobs', asked);
-        ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
-      } catch (e) {
-        event.target.disabled = false;
-        showError(e);
-      }
-    } }, 'Submit job') : h('p', { class: 'muted' }, 'Your token may plan but not submit jobs.');
+  const submit = makeButton(ctx, 'submit-job', 'Submit job', '/provisioning-jobs', asked,
+    'Your token may plan but not submit jobs.');
   const scales = plan.monthlyTotalAtMax != null && Number(plan.monthlyTotalAtMax) !== Number(plan.monthlyTotal);
   const atLeast = amount => plan.complete ? money(amount) : `at least ${money(amount)}`;
   const lowerBound = plan.complete ? null : h('span', { class: 'muted' }, ' (some prices are unknown: a lower bound)');
