@@ -237,24 +237,13 @@ public final class EmbeddedProvisioner implements Provisioner {
     @Override
     public dev.zop.provisioner.SpaceCost cost(SpaceId id) {
       require(Operation.SPACES_GET);
-      return assembly.jobs.spaceCost(principal, id);
+      return assembly.spaceCosts.of(principal, id);
     }
 
     @Override
     public List<dev.zop.provisioner.SpaceCost> costs() {
       require(Operation.SPACES_LIST);
-      List<dev.zop.provisioner.SpaceCost> all = new java.util.ArrayList<>();
-      for (Space space : list()) {
-        try {
-          dev.zop.provisioner.SpaceCost cost = assembly.jobs.spaceCost(principal, space.id());
-          if (!cost.jobs().isEmpty()) {
-            all.add(cost);
-          }
-        } catch (ConflictException providerNotLoaded) {
-          // provider_unavailable: its prices are not here to read
-        }
-      }
-      return List.copyOf(all);
+      return assembly.spaceCosts.of(principal, list());
     }
 
     @Override

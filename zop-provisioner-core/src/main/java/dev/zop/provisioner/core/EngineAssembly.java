@@ -41,6 +41,7 @@ final class EngineAssembly {
   final SpaceService spaces;
   final AccountService accounts;
   final JobService jobs;
+  final dev.zop.provisioner.core.internal.jobs.SpaceCosts spaceCosts;
   final JobRevisions revisions;
   final JobDrift drift;
   final JobImports imports;
@@ -82,6 +83,8 @@ final class EngineAssembly {
         new RemediationWorkflows(db, remediationRows, accountRepository, providers, templates, notifier, rules),
         notifier, settings);
     this.jobs = engine.service();
+    this.spaceCosts = new dev.zop.provisioner.core.internal.jobs.SpaceCosts(db, spaceRepository, providers, targets,
+        jobs);
     this.revisions = engine.revisions();
     this.drift = engine.drift();
     this.imports = engine.imports();

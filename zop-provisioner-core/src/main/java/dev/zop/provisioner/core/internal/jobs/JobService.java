@@ -4,7 +4,6 @@ import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.ConflictException;
-import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
@@ -24,7 +23,6 @@ import dev.zop.provisioner.Plan;
 import dev.zop.provisioner.PlanStep;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Space;
-import dev.zop.provisioner.SpaceCost;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.StepStatus;
@@ -55,7 +53,6 @@ import dev.zop.provisioner.spi.Step;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -182,44 +179,6 @@ public final class JobService {
         target.driver.warnings(spec), target.driver.state().asPlanned());
     ResourceSpec largest = atMaximum(spec);
     return largest == spec ? plan : plan.withCostsAtMax(target.driver.price(largest, target.space.region()));
-  }
-
-  /** The space's succeeded jobs, each priced by its driver as its plan was; no cloud is called. */
-  public SpaceCost spaceCost(Principal principal, SpaceId spaceId) {
-    Place place = place(principal, spaceId);
-    if (place.space() == null) {
-      throw new NotFoundException("space", spaceId.value());
-    }
-    Space space = place.space();
-    if (providers.find(space.provider()) == null) {
-      throw new ConflictException("provider_unavailable", "provider " + space.provider()
-          + " is not loaded in this engine");
-    }
-    ProviderSession session = providers.session(place.account(), space);
-    List<SpaceCost.JobCost> lines = new ArrayList<>();
-    BigDecimal total = BigDecimal.ZERO;
-    boolean complete = true;
-    JobQuery query = JobQuery.inSpace(spaceId).withStatus(JobStatus.SUCCEEDED).limit(JobQuery.MAX_LIMIT);
-    for (Page<Job> page = list(principal, query); ; page = list(principal, query.after(page.nextCursor()))) {
-      for (Job job : page.items()) {
-        // a component runs in a cluster the space's other jobs already pay for: it has no cloud price of its own
-        if (job.spec() == null || job.kind() == JobKind.COMPONENT || !providers.supports(space.provider(), job.kind())) {
-          continue;
-        }
-        List<CostComponent> costs = providers.driver(session, job.kind(),
-            () -> targets.of(principal.orgId(), spaceId)).price(job.spec(), space.region());
-        BigDecimal monthly = costs.stream().filter(CostComponent::priceKnown).map(CostComponent::monthly)
-            .reduce(BigDecimal.ZERO, BigDecimal::add);
-        boolean known = costs.stream().allMatch(CostComponent::priceKnown);
-        lines.add(new SpaceCost.JobCost(job.id(), job.name(), job.kind(), monthly, known));
-        total = total.add(monthly);
-        complete &= known;
-      }
-      if (page.nextCursor() == null) {
-        break;
-      }
-    }
-    return new SpaceCost(spaceId, total, complete, lines);
   }
 
   /** The spec with every node group and pool scaled to its maximum, or the spec itself when nothing scales. */
