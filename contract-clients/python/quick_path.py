@@ -11,10 +11,11 @@ import zop_client
 from zop_client.api.jobs_api import JobsApi
 from zop_client.api.spaces_api import SpacesApi
 from zop_client.models.registry_spec import RegistrySpec
-from zop_client.models.resource_spec import ResourceSpec
 from zop_client.exceptions import NotFoundException
 from zop_client.models.import_job import ImportJob
+from zop_client.models.revise_datastore_job import ReviseDatastoreJob
 from zop_client.models.revise_job import ReviseJob
+from zop_client.models.revise_registry_job import ReviseRegistryJob
 from zop_client.models.submit_job import SubmitJob
 
 
@@ -50,6 +51,13 @@ def main():
         check([j.id for j in oldest][-3:] == [j.id for j in submitted], "order=oldest lists them as submitted")
 
         done = [jobs.await_job(j.id, timeout_ms=20000).data.actual_instance for j in submitted]
+
+        # a conditional read: the generator raises ApiException for every status outside 2xx, 304 too, so an
+        # If-None-Match read goes through the call that hands back the response as it came
+        first_read = jobs.get_job_with_http_info(done[0].id)
+        etag = first_read.headers["ETag"]
+        unchanged = jobs.get_job_without_preload_content(done[0].id, if_none_match=etag)
+        check(unchanged.status == 304 and unchanged.data == b"", f"If-None-Match {etag}: 304, no body")
         check(all(j.status == "succeeded" for j in done), "awaited: " + ", ".join(j.status for j in done))
 
         events = jobs.list_job_events(done[0].id, after=0).data
@@ -58,8 +66,8 @@ def main():
 
         # a revision: the first repository made immutable and scanned, its plan read first (the generator names a
         # change's field and from var_field and var_from: both are reserved in Python)
-        revised = ReviseJob(config=ResourceSpec(RegistrySpec(name=f"py-{run}/app-0", immutable_tags=True,
-                                                             scan_on_push=True)))
+        revised = ReviseJob(ReviseRegistryJob(kind="registry", config=RegistrySpec(
+            name=f"py-{run}/app-0", immutable_tags=True, scan_on_push=True)))
         changes = jobs.plan_job_revision(done[0].id, revised).data.changes
         check(sorted(c.var_field for c in changes) == ["immutableTags", "scanOnPush"]
               and all(c.effect == "in_place" for c in changes), "revision plan: immutableTags, scanOnPush in place")
@@ -68,14 +76,15 @@ def main():
         updated = jobs.await_job(done[0].id, timeout_ms=20000).data.actual_instance
         check(updated.status == "succeeded", f"revised: {updated.status}")
         history = jobs.list_job_revisions(done[0].id).data
-        check([(r.number, r.status) for r in history] == [(1, "applied"), (2, "applied")],
+        check([(r.actual_instance.number, r.actual_instance.status) for r in history] == [(1, "applied"),
+                                                                                       (2, "applied")],
               "revision history: 1 and 2 applied")
 
         checked = jobs.check_job_drift(done[0].id).data
         check(checked.status == "in_sync" and checked.drifts == [] and checked.cloud_calls >= 1,
               f"drift check: {checked.status}, {checked.cloud_calls} cloud call(s)")
         check(type(checked.status).__name__ == "DriftReportStatus"
-              and type(history[0].status).__name__ == "JobRevisionStatus",
+              and type(history[0].actual_instance.status).__name__ == "JobRevisionStatus",
               "statuses are named enums: DriftReportStatus, JobRevisionStatus")
         kept = jobs.get_job_drift(done[0].id).data
         check(kept.status == "in_sync" and kept.checked_at == checked.checked_at, "the drift report is kept")
@@ -123,6 +132,19 @@ def every_kind(jobs, space, run):
         lost = {k: v for k, v in sent.items() if not same(back.get(k), v)}
         check(read.kind == kind and spec.lower() == kind.replace("_", "") + "spec" and not lost,
               f"{kind}: read back as {spec}" + (f", lost {lost} (read {back})" if lost else ", every field"))
+        if kind == "datastore":
+            read_modify_write(jobs, read)
+
+
+def read_modify_write(jobs, job):
+    """The config read back, one field changed, sent as the revision: the plan changes that field alone."""
+    done = jobs.await_job(job.id, timeout_ms=20000).data.actual_instance
+    check(done.status == "succeeded", f"datastore: {done.status}")
+    done.config.backup_retention_days = 14
+    plan = jobs.plan_job_revision(done.id, ReviseJob(ReviseDatastoreJob(kind=done.kind, config=done.config))).data
+    changes = [(c.var_field, c.var_from, c.to) for c in plan.changes]
+    check(changes == [("backupRetentionDays", "7", "14")],
+          f"datastore read, changed and sent back: the plan changes {changes}")
 
 
 def same(read, sent):

@@ -6,8 +6,8 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.js";
 
-// ids and statuses are typed `string | null` (the document marks every answer field nullable); `!` says the
-// service always fills them in an answer
+// no `!`, `?.` or `?? []` on what an answer always carries: the document marks a field nullable only where the
+// service may write null (a job's lastFailure, finishedAt), so strict mode accepts this code as written
 
 const client = createClient<paths>({
   baseUrl: process.env.ZOP_URL,
@@ -33,7 +33,7 @@ function ok<T>(answer: { data?: T; error?: unknown; response: Response }, what: 
 const spaces = ok(await client.GET("/spaces", { params: { query: { limit: 100 } } }), "list spaces").data;
 const demo = spaces.filter((s) => s.name === "demo");
 check(demo.length === 1, "the demo space is listed");
-const spaceID = demo[0].id!;
+const spaceID = demo[0].id;
 
 const run = Math.random().toString(16).slice(2, 10);
 const body = (n: number) => ({
@@ -44,7 +44,7 @@ const body = (n: number) => ({
 });
 
 const plan = ok(await client.POST("/provisioning-jobs/plan", { body: body(0) }), "plan").data;
-check((plan.steps ?? []).length > 0, `plan: ${(plan.steps ?? []).length} steps`);
+check(plan.steps.length > 0, `plan: ${plan.steps.length} steps`);
 
 const submitted = [];
 for (let n = 0; n < 3; n++) {
@@ -54,7 +54,7 @@ for (let n = 0; n < 3; n++) {
   }), "submit").data;
   submitted.push(job);
 }
-check(submitted.every((j) => j.id?.startsWith("job_")), "submitted 3 jobs");
+check(submitted.every((j) => j.id.startsWith("job_")), "submitted 3 jobs");
 
 const first = ok(await client.GET("/provisioning-jobs", {
   params: { query: { spaceID, limit: 2, status: ["pending", "running", "succeeded"] } },
@@ -76,13 +76,13 @@ check(oldest.slice(-3).map((j) => j.id).join() === submitted.map((j) => j.id).jo
 const done = [];
 for (const job of submitted) {
   done.push(ok(await client.GET("/provisioning-jobs/{id}/await", {
-    params: { path: { id: job.id! }, query: { timeoutMs: 20000 } },
+    params: { path: { id: job.id }, query: { timeoutMs: 20000 } },
   }), "await").data);
 }
 check(done.every((j) => j.status === "succeeded"), `awaited: ${done.map((j) => j.status).join(", ")}`);
 
 const events = ok(await client.GET("/provisioning-jobs/{id}/events", {
-  params: { path: { id: done[0].id! }, query: { after: 0 } },
+  params: { path: { id: done[0].id }, query: { after: 0 } },
 }), "events").data;
 check(events.length > 0 && events.every((e, i) => i === 0 || e.seq > events[i - 1].seq),
   `events: ${events.length}, in order`);
@@ -90,34 +90,34 @@ check(events.length > 0 && events.every((e, i) => i === 0 || e.seq > events[i - 
 // a revision: the first repository made immutable and scanned, its plan read first
 const revisedConfig = { name: `ts-${run}/app-0`, immutableTags: true, scanOnPush: true };
 const revisionPlan = ok(await client.POST("/provisioning-jobs/{id}/revisions/plan", {
-  params: { path: { id: done[0].id! } },
-  body: { config: revisedConfig },
+  params: { path: { id: done[0].id } },
+  body: { kind: "registry", config: revisedConfig },
 }), "revision plan").data;
-const changes = revisionPlan.changes ?? [];
+const changes = revisionPlan.changes;
 check(changes.map((c) => c.field).sort().join() === "immutableTags,scanOnPush"
   && changes.every((c) => c.effect === "in_place"), "revision plan: immutableTags, scanOnPush in place");
 const revising = ok(await client.POST("/provisioning-jobs/{id}/revisions", {
-  params: { path: { id: done[0].id! } },
-  body: { config: revisedConfig },
+  params: { path: { id: done[0].id } },
+  body: { kind: "registry", config: revisedConfig },
 }), "revise").data;
 check(revising.phase === "update", "revision applied: the job updates");
 const updated = ok(await client.GET("/provisioning-jobs/{id}/await", {
-  params: { path: { id: done[0].id! }, query: { timeoutMs: 20000 } },
+  params: { path: { id: done[0].id }, query: { timeoutMs: 20000 } },
 }), "await revision").data;
 check(updated.status === "succeeded", `revised: ${updated.status}`);
 const history = ok(await client.GET("/provisioning-jobs/{id}/revisions", {
-  params: { path: { id: done[0].id! } },
+  params: { path: { id: done[0].id } },
 }), "revision history").data;
 check(history.map((r) => `${r.number} ${r.status}`).join() === "1 applied,2 applied",
   "revision history: 1 and 2 applied");
 
 const checked = ok(await client.POST("/provisioning-jobs/{id}/drift-checks", {
-  params: { path: { id: done[0].id! } },
+  params: { path: { id: done[0].id } },
 }), "drift check").data;
-check(checked.status === "in_sync" && (checked.drifts ?? []).length === 0 && (checked.cloudCalls ?? 0) >= 1,
+check(checked.status === "in_sync" && checked.drifts.length === 0 && checked.cloudCalls >= 1,
   `drift check: ${checked.status}, ${checked.cloudCalls} cloud call(s)`);
 const kept = ok(await client.GET("/provisioning-jobs/{id}/drift", {
-  params: { path: { id: done[0].id! } },
+  params: { path: { id: done[0].id } },
 }), "drift report").data;
 check(kept.status === "in_sync" && kept.checkedAt === checked.checkedAt, "the drift report is kept");
 const refused = await client.POST("/provisioning-jobs/import/plan", {
@@ -126,10 +126,10 @@ const refused = await client.POST("/provisioning-jobs/import/plan", {
 check(refused.response.status === 404, `an import of a network that does not exist: ${refused.response.status}`);
 
 for (const job of done) {
-  const teardown = ok(await client.DELETE("/provisioning-jobs/{id}", { params: { path: { id: job.id! } } }),
+  const teardown = ok(await client.DELETE("/provisioning-jobs/{id}", { params: { path: { id: job.id } } }),
     "delete").data;
   const deleted = ok(await client.GET("/provisioning-jobs/{id}/await", {
-    params: { path: { id: teardown.id! }, query: { timeoutMs: 20000 } },
+    params: { path: { id: teardown.id }, query: { timeoutMs: 20000 } },
   }), "await teardown").data;
   check(deleted.status === "deleted", `${job.id} torn down: ${deleted.status}`);
 }
@@ -140,7 +140,7 @@ const datastore = ok(await client.POST("/provisioning-jobs", {
   body: { spaceID, kind: "datastore", config: { name: `ts-${run}-db`, engine: "postgres", version: "16.3",
     instanceClass: "db.t3.medium", allocatedStorageGB: 20 } },
 }), "submit a datastore").data;
-const read = ok(await client.GET("/provisioning-jobs/{id}", { params: { path: { id: datastore.id! } } }),
+const read = ok(await client.GET("/provisioning-jobs/{id}", { params: { path: { id: datastore.id } } }),
   "read the datastore back").data;
 if (read.kind === "datastore") {
   check(read.config.engine === "postgres" && read.config.instanceClass === "db.t3.medium"

@@ -3,6 +3,8 @@ package dev.zop.provisioner;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One priced line of an estimate, in US dollars. When a price is not known, both prices are null and
@@ -14,8 +16,9 @@ import java.util.Objects;
  * @param source   the price table the line was read from and its date ({@code "AWS on-demand list prices of
  *                 2026-11-01"}), also for a price the table did not hold; null for a line priced by hand
  */
-public record CostComponent(String name, String unit, BigDecimal quantity, BigDecimal unitPrice, BigDecimal monthly,
-    String note, String source) {
+@NullMarked
+public record CostComponent(String name, String unit, BigDecimal quantity, @Nullable BigDecimal unitPrice,
+    @Nullable BigDecimal monthly, @Nullable String note, @Nullable String source) {
 
   /** Hours in an average month, the convention cloud price pages use. */
   public static final BigDecimal HOURS_PER_MONTH = BigDecimal.valueOf(730);

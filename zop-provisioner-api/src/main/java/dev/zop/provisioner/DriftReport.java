@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a drift check of a job found: every resource the job made read back from the cloud and compared with its
@@ -15,10 +17,12 @@ import java.util.Objects;
  * @param cloudCalls how many read calls the check made to the cloud; -1 when its provider does not count them
  * @param elapsedMillis how long the check took, cloud calls included
  */
-public record DriftReport(JobId jobId, Status status, List<Drift> drifts, Instant checkedAt, String checkedBy,
-    int cloudCalls, long elapsedMillis) {
+@NullMarked
+public record DriftReport(JobId jobId, Status status, List<Drift> drifts, Instant checkedAt,
+    @Nullable String checkedBy, int cloudCalls, long elapsedMillis) {
 
   public DriftReport {
+    Objects.requireNonNull(checkedAt, "checkedAt");
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(status, "status");
     drifts = drifts == null ? List.of() : List.copyOf(drifts);

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Why a step or job failed, classified once by the provider that saw the error.
@@ -16,13 +18,14 @@ import java.util.Objects;
  * @param providerRequestId the cloud's request id, for support tickets, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@NullMarked
 public record Failure(
     FailureCategory category,
     String code,
     String message,
-    String fixHint,
-    String consoleUrl,
-    String providerRequestId) {
+    @Nullable String fixHint,
+    @Nullable String consoleUrl,
+    @Nullable String providerRequestId) {
 
   public Failure {
     Objects.requireNonNull(category, "category");

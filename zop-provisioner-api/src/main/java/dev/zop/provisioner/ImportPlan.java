@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * What an import would take over, shown before anything changes: the resources found and adopted, the config they
@@ -15,11 +17,16 @@ import java.util.Set;
  * @param observed the config the resources have now, read from the cloud
  * @param changes what a revision from {@code observed} to the requested config would change; empty when they match
  */
+@NullMarked
 public record ImportPlan(SpaceId spaceId, JobKind kind, @JsonProperty("externalID") String externalId,
     List<String> adopted, @JsonProperty("observedConfig") ResourceSpec observed, List<RevisionChange> changes,
     List<PlanStep> steps) {
 
   public ImportPlan {
+    Objects.requireNonNull(spaceId, "spaceId");
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(externalId, "externalId");
+    Objects.requireNonNull(observed, "observed");
     adopted = List.copyOf(adopted);
     changes = List.copyOf(changes);
     steps = List.copyOf(steps);

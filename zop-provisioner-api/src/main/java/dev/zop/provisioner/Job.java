@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A provisioning job as it stands: its spec, status, steps with their outputs, and the last failure.
@@ -14,6 +16,7 @@ import java.util.Objects;
  * @param lastFailure the failure that ended or last interrupted the job, or null
  * @param finishedAt when the job last reached a terminal status, or null
  */
+@NullMarked
 public record Job(
     JobId id,
     SpaceId spaceId,
@@ -25,14 +28,23 @@ public record Job(
     JobPhase phase,
     @JsonProperty("config") ResourceSpec spec,
     Map<String, String> outputs,
-    Failure lastFailure,
+    @Nullable Failure lastFailure,
     List<JobStep> steps,
     String createdBy,
     Instant createdAt,
     Instant updatedAt,
-    Instant finishedAt) {
+    @Nullable Instant finishedAt) {
 
   public Job {
+    Objects.requireNonNull(spaceId, "spaceId");
+    Objects.requireNonNull(jobType, "jobType");
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(createdBy, "createdBy");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(updatedAt, "updatedAt");
+    Objects.requireNonNull(phase, "phase");
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(status, "status");
     tags = Map.copyOf(tags);

@@ -7,6 +7,8 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One config a job was given: revision 1 is the one it was submitted with, each later one a change applied to it.
@@ -14,10 +16,15 @@ import java.util.Objects;
  * @param kind the job's kind, which says how {@code config} reads
  * @param finishedAt when the revision was applied or failed, or null while it is applied
  */
+@NullMarked
 public record JobRevision(int number, JobKind kind, @JsonProperty("config") ResourceSpec spec, Status status,
-    String createdBy, Instant createdAt, Instant finishedAt) {
+    String createdBy, Instant createdAt, @Nullable Instant finishedAt) {
 
   public JobRevision {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(createdBy, "createdBy");
+    Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(status, "status");
   }
 

@@ -1,9 +1,12 @@
 package dev.zop.provisioner;
 
 import java.util.List;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /** One page of a listing; {@code nextCursor} is null on the last page. */
-public record Page<T>(List<T> items, String nextCursor) {
+@NullMarked
+public record Page<T>(List<T> items, @Nullable String nextCursor) {
   public Page {
     items = List.copyOf(items);
   }

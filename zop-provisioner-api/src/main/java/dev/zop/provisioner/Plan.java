@@ -4,6 +4,9 @@ import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, the estimated
@@ -19,12 +22,16 @@ import java.util.Set;
  * @param state the state the job's steps will record, as its provider declares it; empty when the plan was made
  *     by a version that did not list it
  */
+@NullMarked
 public record Plan(
-    JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
-    BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
+    JobKind kind, String provider, @Nullable String region, List<PlanStep> steps, List<CostComponent> costs,
+    BigDecimal monthlyTotal, boolean complete, @Nullable String pricesAsOf, List<PlanDefault> defaults,
     List<PlanWarning> warnings, List<PlanState> state, BigDecimal monthlyTotalAtMax) {
 
   public Plan {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(monthlyTotal, "monthlyTotal");
     monthlyTotalAtMax = monthlyTotalAtMax == null ? monthlyTotal : monthlyTotalAtMax;
     steps = List.copyOf(steps);
     costs = List.copyOf(costs);

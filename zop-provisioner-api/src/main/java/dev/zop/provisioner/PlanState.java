@@ -1,6 +1,7 @@
 package dev.zop.provisioner;
 
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * One entry of the state the job's steps will record, as its provider declares it: what a later step, the
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param type {@code text}, {@code secretRef}, {@code number} or {@code flag}
  * @param perPart whether {@code key} is a family's pattern
  */
+@NullMarked
 public record PlanState(String key, String type, boolean perPart) {
   public PlanState {
     Objects.requireNonNull(key, "key");

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One field a revision changes, and what changing it does to what the job made.
@@ -13,7 +15,9 @@ import java.util.Objects;
  * @param to its value in the revision, as JSON text, or null when the revision removes it
  * @param note what the change does beyond the field itself (what a replacement destroys), or null
  */
-public record RevisionChange(String field, String from, String to, Effect effect, String note) {
+@NullMarked
+public record RevisionChange(String field, @Nullable String from, @Nullable String to, Effect effect,
+    @Nullable String note) {
   public RevisionChange {
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(effect, "effect");

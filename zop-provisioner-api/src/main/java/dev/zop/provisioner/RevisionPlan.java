@@ -3,7 +3,10 @@ package dev.zop.provisioner;
 import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a revision of a job would change, shown before anything changes: each field's change and its effect, the
@@ -18,8 +21,10 @@ import java.util.Set;
  *     line whose price is unknown is on one side and not the same on the other, the difference would otherwise
  *     count that line as $0. Always computed from {@code before} and {@code after}; a value passed in is ignored.
  */
+@NullMarked
 public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps,
-    Cost before, Cost after, String pricesAsOf, List<PlanDefault> defaults, BigDecimal monthlyDelta) {
+    Cost before, Cost after, @Nullable String pricesAsOf, List<PlanDefault> defaults,
+    @Nullable BigDecimal monthlyDelta) {
 
   /**
    * A config's monthly cost as priced components.
@@ -39,6 +44,9 @@ public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> chang
   }
 
   public RevisionPlan {
+    Objects.requireNonNull(jobId, "jobId");
+    Objects.requireNonNull(before, "before");
+    Objects.requireNonNull(after, "after");
     changes = List.copyOf(changes);
     steps = List.copyOf(steps);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);

@@ -3,6 +3,8 @@ package dev.zop.provisioner;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a space's succeeded jobs cost a month at their providers' list prices, priced as each job's plan is, at the
@@ -13,6 +15,7 @@ import java.util.Objects;
  * @param complete     false when some line of some job had no list price (the total is then a lower bound)
  * @param jobs         each priced job, newest first
  */
+@NullMarked
 public record SpaceCost(SpaceId spaceId, BigDecimal monthlyTotal, boolean complete, List<JobCost> jobs) {
 
   public SpaceCost {
@@ -22,5 +25,5 @@ public record SpaceCost(SpaceId spaceId, BigDecimal monthlyTotal, boolean comple
   }
 
   /** One job's monthly cost; {@code complete} is false when a line of it had no list price. */
-  public record JobCost(JobId jobId, String name, JobKind kind, BigDecimal monthly, boolean complete) {}
+  public record JobCost(JobId jobId, String name, JobKind kind, @Nullable BigDecimal monthly, boolean complete) {}
 }

@@ -67,7 +67,8 @@ class RetriesAndHeadersTest {
 
   static final String JOB = "{\"data\":{\"id\":\"job_1\",\"spaceId\":\"spc_1\",\"jobType\":\"provisioning\","
       + "\"kind\":\"registry\",\"name\":\"r\",\"tags\":{},\"status\":\"pending\",\"phase\":\"create\","
-      + "\"config\":{\"name\":\"r\"},\"outputs\":{},\"steps\":[]}}";
+      + "\"config\":{\"name\":\"r\"},\"outputs\":{},\"steps\":[],\"createdBy\":\"a\","
+      + "\"createdAt\":\"2026-12-03T10:15:30Z\",\"updatedAt\":\"2026-12-03T10:15:30Z\"}}";
 
   @Test
   void aRefusalBeforeActingIsRetriedAndEveryCallCarriesTheToken() throws IOException {

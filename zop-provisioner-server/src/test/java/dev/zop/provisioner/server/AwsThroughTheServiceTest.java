@@ -102,7 +102,7 @@ class AwsThroughTheServiceTest {
   /** The revision's plan over REST: its changes as {@code field:from->to:effect}, and the plan itself. */
   private static JsonNode planned(Job job, String config, List<String> changes) {
     RawHttp.Reply plan = call("POST", "/provisioning-jobs/" + job.id().value() + "/revisions/plan",
-        "{\"config\": " + config + "}");
+        "{\"kind\": \"" + job.kind().wireName() + "\", \"config\": " + config + "}");
     assertThat(plan.status()).as(plan.body()).isEqualTo(200);
     JsonNode data = plan.json().get("data");
     data.get("changes").forEach(c -> changes.add(c.get("field").asText() + ":" + c.get("from").asText() + "->"
@@ -112,7 +112,7 @@ class AwsThroughTheServiceTest {
 
   private static Job revised(Job job, String config) {
     RawHttp.Reply applied = call("POST", "/provisioning-jobs/" + job.id().value() + "/revisions",
-        "{\"config\": " + config + "}");
+        "{\"kind\": \"" + job.kind().wireName() + "\", \"config\": " + config + "}");
     assertThat(applied.status()).as(applied.body()).isEqualTo(200);
     return awaited(job.id());
   }

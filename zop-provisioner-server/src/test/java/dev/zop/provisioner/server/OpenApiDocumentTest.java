@@ -140,6 +140,11 @@ class OpenApiDocumentTest {
         new String[] {"GET", "/provisioning-jobs", "/provisioning-jobs", null},
         new String[] {"GET", "/provisioning-jobs/{id}", "/provisioning-jobs/" + job, null},
         new String[] {"GET", "/provisioning-jobs/{id}/events", "/provisioning-jobs/" + job + "/events", null},
+        new String[] {"POST", "/provisioning-jobs/{id}/revisions/plan", "/provisioning-jobs/" + job
+            + "/revisions/plan", RevisionsThroughTheServiceTest.REVISED},
+        new String[] {"GET", "/provisioning-jobs/{id}/revisions", "/provisioning-jobs/" + job + "/revisions", null},
+        new String[] {"POST", "/provisioning-jobs/{id}/drift-checks", "/provisioning-jobs/" + job + "/drift-checks",
+            null},
         new String[] {"GET", "/remediation-templates", "/remediation-templates", null},
         new String[] {"GET", "/remediation-jobs", "/remediation-jobs", null},
         new String[] {"GET", "/audit-log", "/audit-log", null},

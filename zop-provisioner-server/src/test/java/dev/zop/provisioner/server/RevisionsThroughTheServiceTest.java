@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class RevisionsThroughTheServiceTest {
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String REVISED = """
-      { "config": { "engine": "postgres", "version": "16.3", "instanceClass": "db.m5.large",
+      { "kind": "datastore", "config": { "engine": "postgres", "version": "16.3", "instanceClass": "db.m5.large",
         "allocatedStorageGB": 100, "multiAZ": true, "backupRetentionDays": 14 } }""";
 
   static ServerFixture fixture;
@@ -78,6 +78,15 @@ class RevisionsThroughTheServiceTest {
     assertThat(shrink.json().at("/error/code").asText()).isEqualTo("validation_failed");
     assertThat(shrink.json().at("/error/fields/0/field").asText()).isEqualTo("config.allocatedStorageGB");
     assertThat(shrink.json().at("/error/fields/0/code").asText()).isEqualTo("storage_shrink");
+    // the body names the job's kind, which says which spec config is: left out, or another, it is refused
+    RawHttp.Reply kindless = call("POST", jobPath + "/revisions/plan", REVISED.replace("\"kind\": \"datastore\",", ""));
+    assertThat(kindless.status()).as(kindless.body()).isEqualTo(400);
+    assertThat(kindless.json().at("/error/fields/0/field").asText()).isEqualTo("kind");
+    assertThat(kindless.json().at("/error/fields/0/code").asText()).isEqualTo("required");
+    RawHttp.Reply otherKind = call("POST", jobPath + "/revisions", REVISED.replace("\"datastore\"", "\"registry\""));
+    assertThat(otherKind.status()).as(otherKind.body()).isEqualTo(400);
+    assertThat(otherKind.json().at("/error/code").asText()).isEqualTo("kind_mismatch");
+    assertThat(otherKind.json().at("/error/fields/0/field").asText()).isEqualTo("kind");
     // a wrong type is a typed error, not a stack trace
     RawHttp.Reply wrong = call("POST", jobPath + "/revisions", REVISED.replace("100", "\"lots\""));
     assertThat(wrong.status()).as(wrong.body()).isEqualTo(400);

@@ -21,10 +21,10 @@ public final class Requests {
 
   /**
    * {@code POST /provisioning-jobs/{id}/revisions} and {@code .../revisions/plan}: the job's whole config as it
-   * should be; the job keeps its kind.
+   * should be, and the job's kind, which says which spec the config is (a revision cannot change it).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ReviseJob(JsonNode config) {}
+  public record ReviseJob(String kind, JsonNode config) {}
 
   /**
    * {@code POST /provisioning-jobs/import} and {@code .../import/plan}: a job's body as a submit's, and the cloud's id

@@ -54,8 +54,10 @@ class JobWireTest {
         RegistrySpec.named("app"), Map.of("repositoryUri", "x"), Failure.transientFailure("throttled", "slow down"),
         List.of(done, failed, pending), "alice@example.com", CREATED, CREATED.plusSeconds(61),
         Instant.parse("+12026-01-01T00:00:00Z"));
-    Job sparse = new Job(JobId.of("job_sparse"), null, JobType.REMEDIATION, JobKind.REMEDIATION, null, Map.of(),
-        JobStatus.PENDING, null, null, Map.of(), null, List.of(), null, null, null, null);
+    // just submitted: what may be null is (no failure, not finished), no steps, tags or outputs yet
+    Job sparse = new Job(JobId.of("job_sparse"), SpaceId.of("spc_1"), JobType.PROVISIONING, JobKind.REGISTRY, "",
+        Map.of(), JobStatus.PENDING, JobPhase.CREATE, RegistrySpec.named("r"), Map.of(), null, List.of(), "", CREATED,
+        CREATED, null);
     Job datastore = new Job(JobId.of("job_db"), SpaceId.of("spc_1"), JobType.PROVISIONING, JobKind.DATASTORE, "db",
         Map.of(), JobStatus.RUNNING, JobPhase.CREATE, DatastoreSpec.postgres().version("16.3")
             .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7).build(),
@@ -94,7 +96,9 @@ class JobWireTest {
         + "\"name\":\"s\",\"status\":\"running\",\"attempts\":2,\"permissions\":[\"a:B\"],\"outputs\":{\"k\":\"v\"},"
         + "\"failure\":null,\"startedAt\":\"2026-12-03T10:15:30Z\",\"finishedAt\":null,"
         + "\"estimate\":{\"seconds\":[1,2]},\"note\":\"new\"}";
-    String job = "{\"id\":\"job_1\",\"jobType\":\"provisioning\",\"kind\":\"registry\",\"status\":\"running\","
+    String job = "{\"id\":\"job_1\",\"spaceId\":\"spc_1\",\"jobType\":\"provisioning\",\"kind\":\"registry\","
+        + "\"name\":\"r\",\"status\":\"running\",\"phase\":\"create\",\"createdBy\":\"a\","
+        + "\"createdAt\":\"2026-12-03T10:15:30Z\",\"updatedAt\":\"2026-12-03T10:15:30Z\","
         + "\"config\":{\"name\":\"r\"},\"steps\":[" + step + "]}";
     JobStep read = lenient.readValue(job, Job.class).steps().get(0);
     assertThat(read).isEqualTo(new JobStep(UUID.fromString("00000000-0000-4000-8000-000000000009"),

@@ -107,13 +107,13 @@ public final class RemoteJobs implements Jobs {
 
   @Override
   public RevisionPlan planRevision(JobId id, ResourceSpec revised) {
-    return http.send("POST", new ReviseJob(http.json().valueToTree(revised)), RevisionPlan.class, JOBS, id.value(),
+    return http.send("POST", new ReviseJob(revised.kind().wireName(), http.json().valueToTree(revised)), RevisionPlan.class, JOBS, id.value(),
         "revisions", "plan");
   }
 
   @Override
   public Job revise(JobId id, ResourceSpec revised) {
-    return http.send("POST", new ReviseJob(http.json().valueToTree(revised)), Job.class, JOBS, id.value(),
+    return http.send("POST", new ReviseJob(revised.kind().wireName(), http.json().valueToTree(revised)), Job.class, JOBS, id.value(),
         "revisions");
   }
 

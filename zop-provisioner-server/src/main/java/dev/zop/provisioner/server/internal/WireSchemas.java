@@ -33,6 +33,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JSON Schemas of what the service reads and writes, made from the records themselves with Jackson's view of them
@@ -62,12 +64,13 @@ final class WireSchemas {
         return custom(type, context);
       }
     });
+    config.forFields().withNullableCheck(field -> nullable(field.getDeclaringType().getErasedType(),
+        field.getRawMember()));
     config.forFields().withRequiredCheck(field -> required(field.getDeclaringType().getErasedType(),
         field.getSchemaPropertyName(), field.getType() != null && field.getType().isPrimitive(),
         field.getAnnotationConsideringFieldAndGetter(JsonInclude.class)));
     config.forFields().withTargetTypeOverridesResolver(field ->
-        (field.getDeclaringType().getErasedType() == Requests.SubmitJob.class
-            || field.getDeclaringType().getErasedType() == Requests.ReviseJob.class) && field.getName().equals("config")
+        field.getDeclaringType().getErasedType() == Requests.SubmitJob.class && field.getName().equals("config")
             ? List.of(field.getContext().resolve(ResourceSpec.class)) : null);
     config.forTypesInGeneral().withDefinitionNamingStrategy(new SchemaDefinitionNamingStrategy() {
       @Override
@@ -117,6 +120,9 @@ final class WireSchemas {
     if (erased == Requests.ImportJob.class) {
       return new CustomDefinition(importJob(context));
     }
+    if (erased == Requests.ReviseJob.class) {
+      return new CustomDefinition(reviseJob(context));
+    }
     if (erased == ResourceSpec.class) {
       // the job's kind says which; specs share field names, so more than one may match a given config
       ObjectNode oneOf = JSON.createObjectNode();
@@ -143,7 +149,7 @@ final class WireSchemas {
    */
   private static final Map<Class<?>, Set<String>> REQUIRED_IN_REQUESTS = Map.ofEntries(
       Map.entry(Requests.SubmitJob.class, Set.of("spaceID", "kind", "config")),
-      Map.entry(Requests.ReviseJob.class, Set.of("config")),
+      Map.entry(Requests.ReviseJob.class, Set.of("kind", "config")),
       Map.entry(Requests.InstallComponent.class, Set.of("spaceID", "componentID")),
       Map.entry(Requests.CreateNamespace.class, Set.of("name")),
       Map.entry(Requests.SpaceStatusChange.class, Set.of("status")),
@@ -176,6 +182,27 @@ final class WireSchemas {
     return alwaysWritten || primitive;
   }
 
+  /**
+   * Whether a field may be written as null: in a type marked {@code @NullMarked} (or nested in one), only where the
+   * field is {@code @Nullable}, as the record's own constructor enforces; elsewhere any field may be (null: the
+   * default).
+   */
+  private static Boolean nullable(Class<?> owner, java.lang.reflect.Member member) {
+    if (member instanceof java.lang.reflect.Field field && !field.getType().isPrimitive() && nullMarked(owner)) {
+      return field.getAnnotatedType().isAnnotationPresent(Nullable.class);
+    }
+    return null;
+  }
+
+  private static boolean nullMarked(Class<?> type) {
+    for (Class<?> c = type; c != null; c = c.getEnclosingClass()) {
+      if (c.isAnnotationPresent(NullMarked.class)) {
+        return true;
+      }
+    }
+    return type.getPackage() != null && type.getPackage().isAnnotationPresent(NullMarked.class);
+  }
+
   /** What each kind's spec reports missing when a {@code config} of {@code {}} is validated. */
   private static Map<Class<?>, Set<String>> specRequirements() {
     Map<Class<?>, Set<String>> required = new java.util.HashMap<>();
@@ -204,7 +231,11 @@ final class WireSchemas {
   ObjectNode definitions() {
     ObjectNode all = builder.collectDefinitions("components/schemas");
     written.forEach(all::set);
-    jobByKind(all);
+    oneSchemaPerKind(all, "Job", "%sJob", "config", "a provisioning job: its kind says which spec its config is");
+    oneSchemaPerKind(all, "JobRevision", "%sJobRevision", "config",
+        "a revision of a job: its kind says which spec its config is");
+    oneSchemaPerKind(all, "ImportPlan", "%sImportPlan", "observedConfig",
+        "what an import would take over: its kind says which spec its observedConfig is");
     return all;
   }
 
@@ -243,29 +274,45 @@ final class WireSchemas {
         });
   }
 
+  /**
+   * A revision's body is one of a body per kind, told apart by {@code kind} (the job's, which a revision keeps), so
+   * that a generated client builds, and a read-modify-write sends back, that kind's {@code config}.
+   */
+  private ObjectNode reviseJob(com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+    return byKind("a job's whole config as it should be, and the job's kind, which says which spec it is",
+        "Revise%sJob", written::put, (kind, body) -> {
+          body.putObject("properties").set("config", specReference(context, kind));
+          body.put("type", "object").putArray("required").add("kind").add("config");
+        });
+  }
+
   private static ObjectNode specReference(com.github.victools.jsonschema.generator.SchemaGenerationContext context,
       JobKind kind) {
     return context.createDefinitionReference(context.getTypeContext().resolve(ResourceSpec.typeFor(kind)));
   }
 
   /**
-   * A job is one of a job per kind, told apart by {@code kind}: each the job's own fields with {@code kind} fixed
-   * and {@code config} that kind's spec, so that a generated client reads a datastore's config as a datastore's
-   * (an {@code anyOf} of specs sharing field names read every config as the first that fitted). Each variant has
-   * every field rather than an {@code allOf} of the common ones, which generators merge losing their nulls. Made
-   * from the generated {@code Job} once its references are filled in.
+   * An answer that carries a spec (a job, a revision, an import's plan) is one of a schema per kind, told apart by
+   * {@code kind}: each the answer's own fields with {@code kind} fixed and {@code specField} that kind's spec, so
+   * that a generated client reads a datastore's config as a datastore's (an {@code anyOf} of specs sharing field
+   * names read every config as the first that fitted). Each variant has every field rather than an {@code allOf} of
+   * the common ones, which generators merge losing their nulls. Made from the generated schema {@code name} once
+   * its references are filled in.
    */
-  private static void jobByKind(ObjectNode all) {
-    ObjectNode job = (ObjectNode) all.get("Job");
-    if (job == null) {
+  private static void oneSchemaPerKind(ObjectNode all, String name, String nameFormat, String specField,
+      String description) {
+    ObjectNode generated = (ObjectNode) all.get(name);
+    if (generated == null) {
       return;
     }
-    all.set("Job", byKind("a provisioning job: its kind says which spec its config is", "%sJob", all::set,
-        (kind, variant) -> {
-          variant.setAll(job.deepCopy());
-          ((ObjectNode) variant.get("properties")).putObject("config").put("$ref", "#/components/schemas/"
-              + ResourceSpec.typeFor(kind).getSimpleName());
-        }));
+    all.set(name, byKind(description, nameFormat, all::set, (kind, variant) -> {
+      variant.setAll(generated.deepCopy());
+      ((ObjectNode) variant.get("properties")).putObject(specField).put("$ref", "#/components/schemas/"
+          + ResourceSpec.typeFor(kind).getSimpleName());
+    }));
+    // the specs' union is referred to by nothing now
+    all.remove("ResourceSpec");
+    all.remove("ResourceSpec-nullable");
   }
 
   /**

@@ -29,7 +29,7 @@ export async function changePage(ctx, id) {
     clearFieldErrors(form);
     const config = fields.read();
     try {
-      const plan = await post(jobPath(id) + '/revisions/plan', { config });
+      const plan = await post(jobPath(id) + '/revisions/plan', { kind: job.kind, config });
       clearNotice();
       replace(planHolder, ...revisionView(ctx, job, plan, config, form, planHolder));
       planHolder.hidden = false;
@@ -54,7 +54,7 @@ function revisionView(ctx, job, plan, config, form, holder) {
     onclick: async event => {
       event.target.disabled = true;
       try {
-        await post(jobPath(job.id) + '/revisions', { config });
+        await post(jobPath(job.id) + '/revisions', { kind: job.kind, config });
         ctx.go(`#/jobs/${encodeURIComponent(job.id)}`);
       } catch (e) {
         event.target.disabled = false;
