@@ -7,4 +7,12 @@ public interface ClusterTarget {
 
   /** For messages: the space and cluster this target is. */
   String description();
+
+  /**
+   * Whether the space names a cluster at all (a kubeconfig it carries, or a cluster its provider mints for). A
+   * space that names none has its components made by its provider where the provider makes them itself.
+   */
+  default boolean named() {
+    return true;
+  }
 }

@@ -29,6 +29,9 @@ public final class ProviderRegistry implements AutoCloseable {
   private final Map<String, CloudProvider> providers;
   private final ClusterComponents components;
   private final Map<String, ProviderSession> sessions = new ConcurrentHashMap<>();
+  /** Which provider opened each session (sessions are told apart by identity). */
+  private final Map<ProviderSession, CloudProvider> owners =
+      java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
   private ProviderRegistry(Map<String, CloudProvider> providers, ClusterComponents components) {
     this.providers = Map.copyOf(providers);
@@ -78,14 +81,22 @@ public final class ProviderRegistry implements AutoCloseable {
 
   /**
    * The driver for a job of {@code kind}: components go to the installer when one is installed (with the space's
-   * cluster as their target), everything else to the space's provider.
+   * cluster as their target), everything else to the space's provider. A space that names no cluster, on a provider
+   * that makes components itself (the simulated cloud), has them made by its provider, checked against the
+   * installer's catalog as any other.
    */
   @SuppressWarnings("unchecked")
   public ResourceDriver<ResourceSpec> driver(ProviderSession session, JobKind kind,
       Supplier<ClusterTarget> cluster) {
     if (kind == JobKind.COMPONENT && components != null) {
-      ResourceDriver<? extends ResourceSpec> driver = components.driver(cluster.get());
-      return (ResourceDriver<ResourceSpec>) driver;
+      ClusterTarget target = cluster.get();
+      ResourceDriver<? extends ResourceSpec> component = components.driver(target);
+      ResourceDriver<ResourceSpec> installer = (ResourceDriver<ResourceSpec>) component;
+      CloudProvider owner = owners.get(session);
+      if (owner != null && owner.metadata().supports(JobKind.COMPONENT) && !target.named()) {
+        return new CatalogComponentsOnProvider(installer, (ResourceDriver<ResourceSpec>) session.driver(kind));
+      }
+      return installer;
     }
     return (ResourceDriver<ResourceSpec>) session.driver(kind);
   }
@@ -128,7 +139,11 @@ public final class ProviderRegistry implements AutoCloseable {
     if (provider == null) {
       throw new IllegalStateException("provider '" + found.provider() + "' is not installed");
     }
-    return sessions.computeIfAbsent(key, k -> provider.open(found, region, scope));
+    return sessions.computeIfAbsent(key, k -> {
+      ProviderSession opened = provider.open(found, region, scope);
+      owners.put(opened, provider);
+      return opened;
+    });
   }
 
   /** The values a space gives its provider's scope keys (a GCP project, an Azure resource group). */
@@ -161,5 +176,6 @@ public final class ProviderRegistry implements AutoCloseable {
       }
     });
     sessions.clear();
+    owners.clear();
   }
 }

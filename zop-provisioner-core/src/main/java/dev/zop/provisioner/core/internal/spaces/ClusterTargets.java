@@ -67,10 +67,7 @@ public final class ClusterTargets {
     return new ClusterTarget() {
       @Override
       public String kubeconfig() throws Exception {
-        Space space = db.read(c -> spaces.find(c, orgId, id));
-        if (space == null) {
-          throw new NotFoundException("space", id);
-        }
+        Space space = space();
         String ref = space.config().get(SpaceService.KUBECONFIG_REF);
         if (ref != null) {
           return secrets.resolveForEngine(SecretRef.of(ref));
@@ -81,6 +78,21 @@ public final class ClusterTargets {
       @Override
       public String description() {
         return "space " + id;
+      }
+
+      @Override
+      public boolean named() {
+        Space space = space();
+        String cluster = space.config().get("clusterName");
+        return space.config().containsKey(SpaceService.KUBECONFIG_REF) || cluster != null && !cluster.isBlank();
+      }
+
+      private Space space() {
+        Space space = db.read(c -> spaces.find(c, orgId, id));
+        if (space == null) {
+          throw new NotFoundException("space", id);
+        }
+        return space;
       }
     };
   }
