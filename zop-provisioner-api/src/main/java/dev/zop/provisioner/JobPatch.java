@@ -7,7 +7,7 @@ import java.util.Map;
  */
 public record JobPatch(String name, Map<String, String> tags) {
   public JobPatch {
-    tags = tags == null ? null : Map.copyOf(tags);
+    tags = tags == null ? null : Tags.copyOf(tags);
   }
 
   public static JobPatch name(String name) {

@@ -7,7 +7,7 @@ import java.util.Map;
  */
 public record SubmitOptions(String idempotencyKey, String name, Map<String, String> tags) {
   public SubmitOptions {
-    tags = tags == null ? Map.of() : Map.copyOf(tags);
+    tags = tags == null ? Map.of() : Tags.copyOf(tags);
     if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
       throw ValidationException.of("idempotencyKey", "invalid", "idempotency key must be 1..200 characters");
     }

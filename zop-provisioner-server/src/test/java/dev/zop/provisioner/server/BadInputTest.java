@@ -59,6 +59,7 @@ class BadInputTest {
   @Test
   void brokenBodiesAreRefusedNamingTheField() {
     String spaceId = space.id().value();
+    int spaces = acme.spaces().list().size();
     assertError(post("/provisioning-jobs", "{\"spaceID\": \"" + spaceId + "\", \"kind\": "), 400, "malformed_json");
     assertError(post("/provisioning-jobs", "[1,2,3]"), 400, "malformed_json");
 
@@ -99,7 +100,27 @@ class BadInputTest {
     assertThat(wrongTypes.json().at("/error/fields/0/message").asText()).isEqualTo("name: expected a string");
 
     assertThat(acme.jobs().list(JobQuery.inSpace(space.id())).items()).isEmpty();
-    assertThat(acme.spaces().list()).hasSize(1);
+    assertThat(acme.spaces().list()).hasSize(spaces);
+  }
+
+  @Test
+  void aNullTagValueIsRefusedNamingTheTag() {
+    // in a space of its own: the test above counts the jobs of the shared one
+    String spaceId = acme.spaces().create(dev.zop.provisioner.SpaceRequest.of("sim", "bad-input-tags",
+        space.cloudAccountId()).region("sim-east-1")).id().value();
+    // a tag's value is a string: null is refused naming the tag, not a 500
+    RawHttp.Reply nullTag = post("/provisioning-jobs", "{\"spaceID\":\"" + spaceId + "\",\"kind\":\"registry\","
+        + "\"config\":{\"name\":\"tags/null\"},\"tags\":{\"team\":null}}");
+    assertError(nullTag, 400, "validation_failed");
+    assertThat(fields(nullTag)).containsExactly("tags.team");
+    String job = post("/provisioning-jobs", "{\"spaceID\":\"" + spaceId + "\",\"kind\":\"registry\","
+        + "\"config\":{\"name\":\"tags/patched\"}}").json().at("/data/id").asText();
+    RawHttp.Reply nullPatch = RawHttp.json(fixture.baseUrl(), "PATCH", "/provisioning-jobs/" + job,
+        fixture.adminToken, "{\"tags\":{\"team\":null}}");
+    assertError(nullPatch, 400, "validation_failed");
+    assertThat(fields(nullPatch)).containsExactly("tags.team");
+
+    assertThat(acme.jobs().list(JobQuery.inSpace(dev.zop.provisioner.SpaceId.of(spaceId))).items()).hasSize(1);
   }
 
   @Test

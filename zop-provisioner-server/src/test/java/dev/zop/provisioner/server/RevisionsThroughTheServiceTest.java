@@ -83,7 +83,8 @@ class RevisionsThroughTheServiceTest {
     assertThat(kindless.status()).as(kindless.body()).isEqualTo(400);
     assertThat(kindless.json().at("/error/fields/0/field").asText()).isEqualTo("kind");
     assertThat(kindless.json().at("/error/fields/0/code").asText()).isEqualTo("required");
-    RawHttp.Reply otherKind = call("POST", jobPath + "/revisions", REVISED.replace("\"datastore\"", "\"registry\""));
+    RawHttp.Reply otherKind = call("POST", jobPath + "/revisions",
+        "{\"kind\":\"registry\",\"config\":{\"name\":\"r\"}}");
     assertThat(otherKind.status()).as(otherKind.body()).isEqualTo(400);
     assertThat(otherKind.json().at("/error/code").asText()).isEqualTo("kind_mismatch");
     assertThat(otherKind.json().at("/error/fields/0/field").asText()).isEqualTo("kind");

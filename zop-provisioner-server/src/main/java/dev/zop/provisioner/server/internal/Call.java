@@ -112,6 +112,11 @@ public final class Call {
   }
 
   RuntimeException bad(Exception e, String prefix) {
+    if (e instanceof ValueInstantiationException creator && creator.getCause() instanceof ValidationException refused) {
+      // the type's own checks refused what it was given, naming the fields: said as they said it
+      return prefix.isEmpty() ? refused : new ValidationException(refused.fieldErrors().stream()
+          .map(f -> f.under(prefix)).toList());
+    }
     if (e instanceof UnrecognizedPropertyException unknown) {
       String field = field(unknown, prefix);
       return ApiError.badRequest(field, "unknown_field", "unknown field " + field);

@@ -190,24 +190,19 @@ final class JobRoutes {
           return touched(call, call.zop().jobs().submit(space, spec, options));
         });
   }
-  /** A revision's body: the job's kind and its whole config as it should be, read as that kind's spec. */
+  /**
+   * A revision's body: the job's kind and its whole config as it should be, read as that kind's spec (the body's
+   * own faults are said before the job is looked up).
+   */
   private static ResourceSpec revised(Call call, JobId id) {
     dev.zop.provisioner.wire.Requests.ReviseJob body = call.body(dev.zop.provisioner.wire.Requests.ReviseJob.class);
-    List<FieldError> missing = new ArrayList<>();
-    if (body.kind() == null) {
-      missing.add(FieldError.of("kind", "required", "the job's kind, which says which spec config is"));
-    }
-    if (body.config() == null || !body.config().isObject()) {
-      missing.add(FieldError.of("config", "required", "config must be a JSON object"));
-    }
-    ValidationException.throwIfAny(missing);
+    // checked as a submit's kind and config are (a revision names no space: its job's is kept)
+    ResourceSpec spec = spec(call, new SubmitJob("", body.kind(), body.config(), null, null));
     JobKind kind = call.zop().jobs().get(id).kind();
-    if (!kind.wireName().equals(body.kind())) {
+    if (kind != spec.kind()) {
       throw ApiError.badRequest("kind", "kind_mismatch", "this job is a " + kind.wireName() + " job: a revision"
           + " keeps the job's kind (submit a new job for another kind)");
     }
-    ResourceSpec spec = call.convert(body.config(), ResourceSpec.typeFor(kind), "config");
-    ValidationException.throwIfAny(spec.validate().stream().map(e -> e.under("config")).toList());
     return spec;
   }
 
