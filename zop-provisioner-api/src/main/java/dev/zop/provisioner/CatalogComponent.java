@@ -2,6 +2,8 @@ package dev.zop.provisioner;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An installable in-cluster component: a Helm chart from an upstream (or mirror) repository at a pinned
@@ -18,9 +20,11 @@ import java.util.Objects;
  * @param statusReason why it is deprecated or retired, with the date where known; null when maintained
  * @param replacement  the id of the catalog component offered instead, or null
  */
-public record CatalogComponent(String id, String name, String category, String version, String description,
-    String repository, String chart, Map<String, Object> defaultValues, String appVersion,
-    ChartProvenance provenance, ComponentStatus status, String statusReason, String replacement) {
+@NullMarked
+public record CatalogComponent(String id, @Nullable String name, @Nullable String category, String version,
+    @Nullable String description, String repository, String chart, Map<String, Object> defaultValues,
+    @Nullable String appVersion, @Nullable ChartProvenance provenance, ComponentStatus status,
+    @Nullable String statusReason, @Nullable String replacement) {
 
   public CatalogComponent {
     Objects.requireNonNull(id, "id");

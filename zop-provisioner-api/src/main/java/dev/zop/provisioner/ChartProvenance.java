@@ -1,6 +1,8 @@
 package dev.zop.provisioner;
 
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a pinned chart version was published from: the chart's source repository and the release tag (with its
@@ -10,7 +12,8 @@ import java.util.Objects;
  * @param releaseTag       the git tag the chart release was published from
  * @param commit           the commit that tag names
  */
-public record ChartProvenance(String sourceRepository, String releaseTag, String commit) {
+@NullMarked
+public record ChartProvenance(String sourceRepository, String releaseTag, @Nullable String commit) {
   public ChartProvenance {
     Objects.requireNonNull(sourceRepository, "sourceRepository");
     Objects.requireNonNull(releaseTag, "releaseTag");

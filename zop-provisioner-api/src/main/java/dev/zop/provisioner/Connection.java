@@ -1,6 +1,9 @@
 package dev.zop.provisioner;
 
 import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A stored set of credentials an application fetches at deploy time: host, port, user and a secret reference.
@@ -9,15 +12,25 @@ import java.time.Instant;
  * @param databaseId the database it is scoped to, or null for a job-scoped connection
  * @param database   the database to connect to, or null for a job-scoped connection
  */
+@NullMarked
 public record Connection(
     ConnectionId id,
     JobId jobId,
-    DatabaseId databaseId,
-    String engine,
-    String host,
+    @Nullable DatabaseId databaseId,
+    @Nullable String engine,
+    @Nullable String host,
     int port,
-    String database,
+    @Nullable String database,
     String user,
     SecretRef secretRef,
     String createdBy,
-    Instant createdAt) {}
+    Instant createdAt) {
+  public Connection {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(jobId, "jobId");
+    Objects.requireNonNull(user, "user");
+    Objects.requireNonNull(secretRef, "secretRef");
+    Objects.requireNonNull(createdBy, "createdBy");
+    Objects.requireNonNull(createdAt, "createdAt");
+  }
+}

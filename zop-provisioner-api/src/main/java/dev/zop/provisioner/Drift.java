@@ -2,6 +2,8 @@ package dev.zop.provisioner;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One way the cloud differs from what a job's config says: an attribute of a resource the job made that someone
@@ -13,8 +15,10 @@ import java.util.Objects;
  * @param expected what the config says, as text; {@code present} for a missing resource
  * @param actual what the cloud has, as text; null when it has nothing there
  */
-public record Drift(String resource, String field, String expected, String actual) {
+@NullMarked
+public record Drift(String resource, @Nullable String field, String expected, @Nullable String actual) {
   public Drift {
+    Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(resource, "resource");
   }
 

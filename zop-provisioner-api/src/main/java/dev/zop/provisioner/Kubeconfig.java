@@ -2,6 +2,8 @@ package dev.zop.provisioner;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Short-lived credentials for a space's cluster. The token is a secret: it is minted on request, never stored,
@@ -9,8 +11,9 @@ import java.util.Objects;
  *
  * @param certificateAuthorityData the cluster's CA certificate, base64 as kubeconfig files carry it
  */
-public record Kubeconfig(String clusterName, String server, String certificateAuthorityData, String token,
-    Instant expiresAt) {
+@NullMarked
+public record Kubeconfig(String clusterName, String server, @Nullable String certificateAuthorityData, String token,
+    @Nullable Instant expiresAt) {
 
   public Kubeconfig {
     Objects.requireNonNull(clusterName, "clusterName");

@@ -1,5 +1,8 @@
 package dev.zop.provisioner;
 
+import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+
 /**
  * A value the provider filled in because the spec left it out, as the plan shows it before anything is made.
  *
@@ -7,4 +10,11 @@ package dev.zop.provisioner;
  * @param value  what it will be (a list as comma-separated values)
  * @param reason where the value comes from
  */
-public record PlanDefault(String field, String value, String reason) {}
+@NullMarked
+public record PlanDefault(String field, String value, String reason) {
+  public PlanDefault {
+    Objects.requireNonNull(field, "field");
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(reason, "reason");
+  }
+}

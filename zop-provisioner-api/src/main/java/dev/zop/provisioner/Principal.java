@@ -2,11 +2,13 @@ package dev.zop.provisioner;
 
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * Who is calling: the organisation every row belongs to, the actor recorded in histories and audits, and the
  * roles that decide what the actor may do (for example {@code admin}, or {@code remediation:approve}).
  */
+@NullMarked
 public record Principal(String orgId, String actor, Set<String> roles) {
   /** The role that may do everything in its organisation, approvals included. */
   public static final String ADMIN = "admin";

@@ -2,6 +2,8 @@ package dev.zop.provisioner.discovery;
 
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A size a spec may name, as a provider offers it.
@@ -14,8 +16,9 @@ import java.util.Objects;
  * @param memoryGib    memory in GiB
  * @param hourlyPrice  the list price an hour from the provider's dated price table, or null when the table has none
  */
+@NullMarked
 public record OfferedSize(String name, String providerName, String family, int vcpus, double memoryGib,
-    BigDecimal hourlyPrice) {
+    @Nullable BigDecimal hourlyPrice) {
 
   public OfferedSize {
     Objects.requireNonNull(name, "name");

@@ -3,6 +3,8 @@ package dev.zop.provisioner.discovery;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a space's provider offers to choose from, so a form can offer lists instead of free text: sizes with what
@@ -19,8 +21,9 @@ import java.util.Objects;
  * @param engineVersions     the versions offered for each datastore engine ({@code postgres}, {@code mysql},
  *                           {@code redis}), oldest first
  */
-public record Offerings(String provider, String region, String pricesAsOf, List<OfferedSize> machineSizes,
-    List<OfferedSize> databaseClasses, List<OfferedSize> cacheNodeTypes, List<String> kubernetesVersions,
+@NullMarked
+public record Offerings(String provider, @Nullable String region, @Nullable String pricesAsOf,
+    List<OfferedSize> machineSizes, List<OfferedSize> databaseClasses, List<OfferedSize> cacheNodeTypes, List<String> kubernetesVersions,
     Map<String, List<String>> engineVersions) {
 
   public Offerings {

@@ -6,11 +6,15 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.StepStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A remediation workflow run. It lives in the same job table and state machine as provisioning jobs, with
  * {@code awaiting_user} while an approval is pending.
  */
+@NullMarked
 public record RemediationJob(
     JobId id,
     String recommendationId,
@@ -21,12 +25,21 @@ public record RemediationJob(
     boolean irreversible,
     JobStatus status,
     List<RemediationStep> steps,
-    Failure lastFailure,
+    @Nullable Failure lastFailure,
     String createdBy,
     Instant createdAt,
     Instant updatedAt) {
 
   public RemediationJob {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(recommendationId, "recommendationId");
+    Objects.requireNonNull(subjectType, "subjectType");
+    Objects.requireNonNull(subjectId, "subjectId");
+    Objects.requireNonNull(templateId, "templateId");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(createdBy, "createdBy");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(updatedAt, "updatedAt");
     steps = List.copyOf(steps);
   }
 

@@ -3,6 +3,8 @@ package dev.zop.provisioner.remediation;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One step of a workflow template. The id is stable across template revisions, so approvals addressed by id
@@ -14,8 +16,9 @@ import java.util.UUID;
  *                      forever
  * @param message       for approval: what the approver is told, e.g. that the action cannot be undone
  */
-public record TemplateStep(UUID id, String name, StepKind kind, String expectedState, String action,
-    Duration timeout, String message) {
+@NullMarked
+public record TemplateStep(UUID id, String name, StepKind kind, @Nullable String expectedState, @Nullable String action,
+    @Nullable Duration timeout, @Nullable String message) {
 
   public TemplateStep {
     Objects.requireNonNull(id, "id");

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * An ordered remediation workflow for an action on some resource types.
@@ -12,6 +13,7 @@ import java.util.Set;
  * @param resourceTypes the resource types it applies to, e.g. {@code vm}, {@code dataproc-cluster}
  * @param irreversible  whether its change cannot be undone (its approval says so)
  */
+@NullMarked
 public record WorkflowTemplate(String id, int version, String action, Set<String> resourceTypes,
     List<TemplateStep> steps, boolean irreversible) {
 
