@@ -101,10 +101,10 @@ public final class JobDrift {
       throw new ConflictException("job_not_checkable", "job " + job.id() + " is " + job.status().wireName()
           + "; a drift check reads what a succeeded job made");
     }
-    JobService.Driving driving = service.driving(job);
+    JobSteps.Driving driving = service.driving(job);
     List<StepRecord> steps = db.read(c -> jobs.steps(c, job.id()));
     CloudRead<List<Drift>> read = driving.driver().observe(job.spec(),
-        StepRunner.recordedOutputs(steps, Integer.MAX_VALUE));
+        JobSteps.recordedOutputs(steps, Integer.MAX_VALUE));
     if (read == null) {
       throw new ConflictException("drift_unsupported", job.provider() + " cannot check a "
           + job.kind().wireName() + " for drift");

@@ -11,7 +11,6 @@ import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
 import dev.zop.provisioner.core.internal.store.Database;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 /** Wires the job machinery together: the API-facing service, the worker, the watch hub. */
 public final class JobEngine implements AutoCloseable {
@@ -48,23 +47,21 @@ public final class JobEngine implements AutoCloseable {
       dev.zop.provisioner.spi.Notifier notifier, Settings settings) {
     JobRepository jobs = new JobRepository();
     JobSignals signals = new JobSignals();
-    Worker[] self = new Worker[1];
-    BooleanSupplier halted = () -> self[0] != null && self[0].halted();
-    FencedWriter writer = new FencedWriter(db, jobs, signals, halted, WRITER_LANES);
+    EngineStop stop = new EngineStop();
+    FencedWriter writer = new FencedWriter(db, jobs, signals, stop::halted, WRITER_LANES);
     this.jobs = jobs;
     JobScopes scopes = new JobScopes(db, spaces, providers);
-    StepRunner runner = new StepRunner(db, jobs, accounts, completionListeners, providers, scopes,
-        settings.retryPolicy(), signals, secrets, targets, writer, workflows, halted,
-        () -> self[0] != null && self[0].stopping(), settings.metrics(), settings.tracing());
+    JobSteps steps = new JobSteps(db, jobs, accounts, providers, scopes, targets);
+    StepRunner runner = new StepRunner(db, jobs, steps, completionListeners, scopes, settings.retryPolicy(), signals,
+        secrets, writer, workflows, stop::halted, stop::stopping, settings.metrics(), settings.tracing());
     this.worker = settings.runWorkers()
-        ? new Worker(db, runner, settings.instanceId(), settings.workerThreads(), settings.lease(), settings.poll(),
-            settings.metrics())
+        ? new Worker(db, runner, stop, settings.instanceId(), settings.workerThreads(), settings.lease(),
+            settings.poll(), settings.metrics())
         : null;
     settings.metrics().watchJobs(db);
-    self[0] = worker;
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
-    this.service = new JobService(db, jobs, spaces, accounts, providers, scopes, targets, signals, watchHub, wake,
+    this.service = new JobService(db, jobs, steps, spaces, accounts, providers, targets, signals, watchHub, wake,
         worker, settings.poll(), teardownGuards, settings.tracing());
     this.revisions = new JobRevisions(db, jobs, service, signals, wake);
     this.drift = new JobDrift(db, jobs, service, signals, notifier);

@@ -59,7 +59,7 @@ public final class JobImports {
   }
 
   /** What an import found and checked: the adoption, its steps, and what a revision to the config would change. */
-  private record Found(JobService.Importing where, ResourceSpec asked, Adoption<ResourceSpec> adoption,
+  private record Found(JobPlaces.Importing where, ResourceSpec asked, Adoption<ResourceSpec> adoption,
       List<Step> steps, List<RevisionChange> changes) {}
 
   public ImportPlan plan(Principal principal, SpaceId spaceId, ImportRequest request) {
@@ -113,7 +113,7 @@ public final class JobImports {
           + " 1-255 letters, digits and . _ : / -");
     }
     ResourceSpec asked = request.config();
-    JobService.Importing where = service.importing(principal, spaceId, asked, submitting);
+    JobPlaces.Importing where = service.places().importing(principal, spaceId, asked, submitting);
     CloudRead<Adoption<ResourceSpec>> read = where.driver().findExisting(externalId);
     if (read == null) {
       throw new ConflictException("import_unsupported", where.space().provider() + " cannot import a "
@@ -139,7 +139,7 @@ public final class JobImports {
   }
 
   /** What a revision from what exists to the requested config would change, classified by the driver. */
-  private static List<RevisionChange> changes(JobService.Importing where, Adoption<ResourceSpec> adoption,
+  private static List<RevisionChange> changes(JobPlaces.Importing where, Adoption<ResourceSpec> adoption,
       ResourceSpec asked) {
     List<JobRevisions.FieldChange> diff = JobRevisions.diff(adoption.config(), asked);
     if (diff.isEmpty()) {
@@ -168,7 +168,7 @@ public final class JobImports {
    * The live job of the kind that already holds {@code externalId}: imported from it, or recording it in its outputs.
    * Jobs of other kinds may name it too (a cluster records the network it runs in) without owning it.
    */
-  private static JobId ownerOf(Connection c, JobService.Importing where, dev.zop.provisioner.JobKind kind,
+  private static JobId ownerOf(Connection c, JobPlaces.Importing where, dev.zop.provisioner.JobKind kind,
       String externalId) throws SQLException {
     String quoted = "%\"" + externalId.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "\"%";
     return Database.queryOne(c, "SELECT j.id FROM provisioning_jobs j WHERE j.cloud_account_id = ? AND j.region = ?"

@@ -3,7 +3,6 @@ package dev.zop.provisioner.core.internal.jobs;
 import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.Failure;
-import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
@@ -345,7 +344,7 @@ public final class JobRepository {
    * Parks a job that already waits for a person: unleased, due again after {@code dueInMillis} (null: not until a
    * command nudges it). Its status does not change.
    */
-  public void park(Connection c, JobId id, Long dueInMillis, dev.zop.provisioner.core.internal.store.Dialect dialect)
+  public void park(Connection c, JobId id, Long dueInMillis, Dialect dialect)
       throws SQLException {
     Database.update(c, "UPDATE provisioning_jobs SET lease_owner = NULL, lease_until = NULL, next_run_at = "
             + (dueInMillis == null ? "NULL" : dialect.nowPlusMillis()) + " WHERE id = ?",
@@ -353,17 +352,17 @@ public final class JobRepository {
   }
 
   /** Puts the job back in the queue: due after {@code delayMillis} by the database clock, unleased. */
-  public void schedule(Connection c, JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
+  public void schedule(Connection c, JobId id, long delayMillis, Dialect dialect) throws SQLException {
     Database.execute(c, scheduled(id, delayMillis, dialect));
   }
 
   /** {@link #schedule} as a row write, to run in a batch with others under the job's fence. */
-  RowWrite scheduled(JobId id, long delayMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) {
+  RowWrite scheduled(JobId id, long delayMillis, Dialect dialect) {
     return new RowWrite("UPDATE provisioning_jobs SET next_run_at = " + dialect.nowPlusMillis()
         + ", lease_owner = NULL, lease_until = NULL WHERE id = ?", delayMillis, id.value());
   }
 
-  boolean extendLease(Connection c, Lease lease, long leaseMillis, dev.zop.provisioner.core.internal.store.Dialect dialect) throws SQLException {
+  boolean extendLease(Connection c, Lease lease, long leaseMillis, Dialect dialect) throws SQLException {
     return Database.update(c, "UPDATE provisioning_jobs SET lease_until = " + dialect.nowPlusMillis()
         + ", version = version + 1 WHERE id = ? AND version = ?", leaseMillis, lease.jobId.value(),
         lease.version()) == 1;
@@ -432,95 +431,6 @@ public final class JobRepository {
             id.value(), atLeast),
         new RowWrite("UPDATE provisioning_jobs SET held_events = NULL, held_count = 0"
             + " WHERE id = ? AND held_count >= ?", id.value(), atLeast));
-  }
-
-  /** A job's entries still held on its row: the number of the last, and their lines (null when none). */
-  record Held(long lastEvent, String lines) {
-    List<JobEvent> events(JobId job) {
-      return HeldEvents.read(job, lastEvent, lines);
-    }
-  }
-
-  /** The held entries of these jobs, by job; a job that is gone has none. */
-  Map<JobId, Held> held(Connection c, Collection<JobId> ids) throws SQLException {
-    return byJob(c, "last_event, held_events", ids, rs -> new Held(rs.getLong(2), rs.getString(3)));
-  }
-
-  /** The number of each of these jobs' last event, by job; a job that is gone has none. */
-  Map<JobId, Long> lastEvents(Connection c, Collection<JobId> ids) throws SQLException {
-    return byJob(c, "last_event", ids, rs -> rs.getLong(2));
-  }
-
-  /** {@code columns} of these jobs' rows, read after their id, mapped by {@code value}, by job. */
-  private static <T> Map<JobId, T> byJob(Connection c, String columns, Collection<JobId> ids,
-      Database.RowMapper<T> value) throws SQLException {
-    Map<JobId, T> byJob = new java.util.HashMap<>();
-    if (ids.isEmpty()) {
-      return byJob;
-    }
-    for (Map.Entry<JobId, T> row : Database.query(c, "SELECT id, " + columns + " FROM provisioning_jobs WHERE id IN ("
-        + Database.marks(ids.size()) + ")", rs -> Map.entry(JobId.of(rs.getString(1)), value.map(rs)),
-        ids.stream().map(JobId::value).toArray())) {
-      byJob.put(row.getKey(), row.getValue());
-    }
-    return byJob;
-  }
-
-  private static final String EVENT_COLUMNS = "seq, job_id, event_type, step_name, status, message, created_at,"
-      + " then_type, then_step_name, then_status, then_message, last_number, events";
-
-  /**
-   * A job's events numbered after {@code afterSeq}, oldest first, at most {@code limit}: those of its
-   * {@code job_events} rows, then those its row still holds. The row is read first: entries a write moves from it
-   * into {@code job_events} in between are then found there, so none is missed (and one found twice is kept once).
-   */
-  List<JobEvent> events(Connection c, JobId id, long afterSeq, int limit) throws SQLException {
-    Held held = held(c, List.of(id)).get(id);
-    List<JobEvent> events = new ArrayList<>();
-    if (held == null || held.lastEvent() <= afterSeq) {
-      return events;
-    }
-    long last = afterSeq;
-    for (List<JobEvent> row : Database.query(c, "SELECT " + EVENT_COLUMNS + " FROM job_events"
-        + " WHERE job_id = ? AND last_number > ? ORDER BY last_number LIMIT ?", JobRepository::mapEventRow,
-        id.value(), afterSeq, limit)) {
-      for (JobEvent event : row) {
-        if (event.seq() > last && events.size() < limit) {
-          events.add(event);
-          last = event.seq();
-        }
-      }
-    }
-    for (JobEvent event : held.events(id)) {
-      if (event.seq() > last && events.size() < limit) {
-        events.add(event);
-        last = event.seq();
-      }
-    }
-    return events;
-  }
-
-  /**
-   * The events of a {@code job_events} row: the entries it took from its job's row ({@code events}), or, in a row
-   * written before they were held there (V12), one event or two numbered {@code 2 × seq} and {@code 2 × seq + 1}.
-   */
-  private static List<JobEvent> mapEventRow(ResultSet rs) throws SQLException {
-    long seq = rs.getLong(1);
-    JobId job = JobId.of(rs.getString(2));
-    String lines = rs.getString(13);
-    if (lines != null) {
-      return HeldEvents.read(job, rs.getLong(12), lines);
-    }
-    java.time.Instant at = Database.instant(rs, 7);
-    JobEvent first = new JobEvent(job, seq * 2, JobEventType.fromWire(rs.getString(3)),
-        rs.getString(4), JobStatus.fromWire(rs.getString(5)), rs.getString(6), at);
-    String thenType = rs.getString(8);
-    if (thenType == null) {
-      return List.of(first);
-    }
-    JobEvent then = new JobEvent(job, seq * 2 + 1, JobEventType.fromWire(thenType), rs.getString(9),
-        JobStatus.fromWire(rs.getString(10)), rs.getString(11), at);
-    return List.of(first, then);
   }
 
   /** A text that may be null, bound as text either way so that a batch's rows keep one parameter type. */

@@ -61,7 +61,7 @@ public final class JobRevisions {
 
   /** A revision checked against the job and its provider: what changes, how, and the steps that change it. */
   private record Prepared(JobRecord job, ResourceSpec current, List<StepRecord> steps,
-      List<JobRepository.RevisionRow> history, JobService.Revised revised, Revision revision,
+      List<JobRepository.RevisionRow> history, JobPlaces.Revised revised, Revision revision,
       List<RevisionChange> changes) {
 
     int number() {
@@ -93,7 +93,7 @@ public final class JobRevisions {
 
   /** A reconcile checked against the job: what drifted, and the steps that put it back. */
   private record Reconciling(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
-      List<Drift> drifts, List<Step> definitions, JobService.Driving driving) {
+      List<Drift> drifts, List<Step> definitions, JobSteps.Driving driving) {
 
     int number() {
       return nextNumber(history);
@@ -110,9 +110,9 @@ public final class JobRevisions {
       return new Read(job, jobs.steps(c, id), jobs.revisions(c, id));
     });
     List<Drift> drifts = drift.driftsToPutBack(read.job(), principal.actor());
-    JobService.Driving driving = service.driving(read.job());
+    JobSteps.Driving driving = service.driving(read.job());
     Revision revision = driving.driver().reconcile(read.job().spec(),
-        StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
+        JobSteps.recordedOutputs(read.steps(), Integer.MAX_VALUE));
     List<String> cannot = new ArrayList<>();
     for (Drift d : drifts) {
       String refusal = revision.refused().stream().filter(e -> covers(e.field(), d.field()))
@@ -236,7 +236,7 @@ public final class JobRevisions {
               : "; a revision is applied to a succeeded job"));
     }
     ResourceSpec current = afterFailedRevision ? lastApplied(job, read.history()) : job.spec();
-    JobService.Revised revised = service.revised(principal, job, asked);
+    JobPlaces.Revised revised = service.places().revised(principal, job, asked);
     List<FieldChange> diff = diff(current, revised.spec());
     if (diff.isEmpty()) {
       throw ValidationException.of("config", "no_change", afterFailedRevision
@@ -244,7 +244,7 @@ public final class JobRevisions {
           : "the revised config is the job's config as it is");
     }
     Revision revision = revised.driver().revise(current, revised.spec(),
-        StepRunner.recordedOutputs(read.steps(), Integer.MAX_VALUE));
+        JobSteps.recordedOutputs(read.steps(), Integer.MAX_VALUE));
     List<FieldError> errors = new ArrayList<>();
     revision.refused().forEach(e -> errors.add(e.under("config")));
     List<RevisionChange> changes = new ArrayList<>();

@@ -143,7 +143,7 @@ final class WatchHub implements AutoCloseable {
         read(take(changed, new LinkedHashSet<>(), Integer.MAX_VALUE));
       }
       List<JobId> chunk = all.subList(i, Math.min(all.size(), i + BATCH));
-      Map<JobId, Long> last = db.read(c -> jobs.lastEvents(c, chunk));
+      Map<JobId, Long> last = db.read(c -> JobHistoryRows.lastEvents(c, chunk));
       List<JobId> behind = new ArrayList<>();
       last.forEach((job, number) -> {
         if (number > oldest(job)) {
@@ -170,9 +170,9 @@ final class WatchHub implements AutoCloseable {
   }
 
   private void readChunk(List<JobId> chunk) {
-    Map<JobId, JobRepository.Held> held = db.read(c -> jobs.held(c, chunk));
+    Map<JobId, JobHistoryRows.Held> held = db.read(c -> JobHistoryRows.held(c, chunk));
     for (JobId job : chunk) {
-      JobRepository.Held row = held.get(job);
+      JobHistoryRows.Held row = held.get(job);
       long from = oldest(job);
       if (row == null || row.lastEvent() <= from) {
         continue;
@@ -185,7 +185,7 @@ final class WatchHub implements AutoCloseable {
       List<JobEvent> page;
       do {
         long after = from;
-        page = db.read(c -> jobs.events(c, job, after, BATCH));
+        page = db.read(c -> JobHistoryRows.events(c, job, after, BATCH));
         hand(job, page);
         for (JobEvent event : page) {
           from = Math.max(from, event.seq());

@@ -44,13 +44,13 @@ final class Worker implements AutoCloseable, Reservation.Source {
   private final ExecutorService pool;
   private final ScheduledExecutorService heartbeats;
   private final Thread poller;
-  private volatile boolean running = true;
-  private volatile boolean halted;
+  private final EngineStop stop;
 
   private final EngineMetrics metrics;
 
-  Worker(Database db, StepRunner runner, String owner, int threads, Duration lease, Duration poll,
+  Worker(Database db, StepRunner runner, EngineStop stop, String owner, int threads, Duration lease, Duration poll,
       EngineMetrics metrics) {
+    this.stop = stop;
     this.metrics = metrics;
     this.db = db;
     this.runner = runner;
@@ -75,14 +75,6 @@ final class Worker implements AutoCloseable, Reservation.Source {
     wakeups.changed();
   }
 
-  boolean halted() {
-    return halted;
-  }
-
-  boolean stopping() {
-    return !running;
-  }
-
   /**
    * How many jobs to claim now. A claim costs a transaction whatever it brings, so while due jobs queue up (the last
    * claim came back full) the poller claims ahead: once no more jobs are in flight than two a thread, it takes enough
@@ -103,7 +95,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
   private void poll() {
     long seen = wakeups.generation();
     boolean backlog = false;
-    while (running) {
+    while (!stop.stopping()) {
       try {
         threadBound = true; // before counting the threads: a run ending meanwhile must wake the poller
         int free = toClaim(threads, busy.get(), backlog);
@@ -133,7 +125,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        if (!running) {
+        if (stop.stopping()) {
           return;
         }
         LOG.warn("claiming jobs failed; trying again", e);
@@ -150,7 +142,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
   private void ended(Lease lease) {
     leases.remove(lease.jobId);
     busy.decrementAndGet();
-    if (threadBound || !running) { // close() waits for the runs to end
+    if (threadBound || stop.stopping()) { // close() waits for the runs to end
       wakeups.changed();
     }
   }
@@ -164,7 +156,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
    */
   @Override
   public Reservation reserve(JobId id) {
-    for (int now = busy.get(); running && now < threads; now = busy.get()) {
+    for (int now = busy.get(); !stop.stopping() && now < threads; now = busy.get()) {
       if (busy.compareAndSet(now, now + 1)) {
         return new Reserved(new Lease(id, owner, JobRepository.LEASED_AT_SUBMIT_VERSION));
       }
@@ -223,7 +215,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
    */
   @Override
   public void close() {
-    running = false;
+    stop.stop();
     wakeups.changed();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     try {
@@ -253,8 +245,7 @@ final class Worker implements AutoCloseable, Reservation.Source {
 
   /** As a crash: no further writes, no lease released, threads abandoned. */
   void halt() {
-    halted = true;
-    running = false;
+    stop.halt();
     heartbeats.shutdownNow();
     poller.interrupt();
     pool.shutdownNow();

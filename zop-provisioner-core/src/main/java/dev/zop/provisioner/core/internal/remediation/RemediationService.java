@@ -153,7 +153,7 @@ public final class RemediationService {
     if (limit < 1 || limit > 500) {
       throw ValidationException.of("limit", "out_of_range", "limit must be between 1 and 500");
     }
-    long after = JobService.parseCursor(cursor, order);
+    long after = dev.zop.provisioner.core.internal.jobs.JobCursors.parse(cursor, order);
     return db.read(c -> {
       List<Map.Entry<Long, JobRepository.StoredJob>> rows =
           jobs.list(c, principal.orgId(), JobType.REMEDIATION, null, Set.of(), after, order, limit);
@@ -164,7 +164,7 @@ public final class RemediationService {
         JobRecord job = e.getValue().parse();
         items.add(view(job, jobs.steps(c, job.id()), remediations.details(c, job.id())));
       }
-      return new Page<>(items, more ? JobService.cursor(page.get(page.size() - 1).getKey(), order) : null);
+      return new Page<>(items, more ? dev.zop.provisioner.core.internal.jobs.JobCursors.next(page.get(page.size() - 1).getKey(), order) : null);
     });
   }
 

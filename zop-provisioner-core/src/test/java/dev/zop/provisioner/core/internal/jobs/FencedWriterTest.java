@@ -513,7 +513,7 @@ class FencedWriterTest {
   }
 
   private List<JobEvent> events(JobId id) {
-    return db.read(c -> jobs.events(c, id, 0, 100));
+    return db.read(c -> JobHistoryRows.events(c, id, 0, 100));
   }
 
   private long eventRows(JobId id) {

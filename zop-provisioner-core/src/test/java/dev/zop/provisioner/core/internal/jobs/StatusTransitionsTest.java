@@ -39,7 +39,7 @@ class StatusTransitionsTest {
   }
 
   private List<JobEvent> events(JobId id) {
-    return db.read(c -> jobs.events(c, id, 0, 100));
+    return db.read(c -> JobHistoryRows.events(c, id, 0, 100));
   }
 
   @Test

@@ -73,7 +73,7 @@ class WatchHubTest {
   }
 
   private List<JobEvent> events(JobId job, long after, int limit) {
-    return db.read(c -> jobs.events(c, job, after, limit));
+    return db.read(c -> JobHistoryRows.events(c, job, after, limit));
   }
 
   private static List<String> messages(List<JobEvent> events) {
