@@ -17,6 +17,7 @@ import java.util.Set;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.metrics.MetricPublisher;
+import dev.zop.provisioner.remediation.BuiltInTemplates;
 
 /**
  * Amazon Web Services, through the AWS SDK for Java v2.
@@ -86,6 +87,13 @@ public final class AwsProvider implements CloudProvider {
   @Override
   public AwsProvider pollingEvery(Duration interval) {
     return new AwsProvider(interceptors, publishers, interval);
+  }
+
+  /** What {@link AwsController} stops: EC2 instances and RDS instances. */
+  @Override
+  public Map<String, Set<String>> remediationTypes() {
+    return Map.of(BuiltInTemplates.STOP_IDLE_VM, Set.of("ec2-instance"),
+        BuiltInTemplates.STOP_IDLE_DATABASE, Set.of("rds-instance"));
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import dev.zop.provisioner.remediation.BuiltInTemplates;
 
 /**
  * Microsoft Azure, through the Azure SDK's resource managers over the JDK's HTTP client.
@@ -100,6 +101,19 @@ public final class AzureProvider implements CloudProvider {
    */
   public AzureProvider withoutVaultChallengeVerification() {
     return new AzureProvider(credential, http, observer, pollInterval, false);
+  }
+
+  /**
+   * What {@link AzureController} acts on (ML compute and Databricks clusters are named so that their
+   * recommendations reach it, which refuses them saying why: their management libraries are not in this build).
+   */
+  @Override
+  public Map<String, Set<String>> remediationTypes() {
+    return Map.of(BuiltInTemplates.STOP_IDLE_VM, Set.of("virtual-machine", "vm-scale-set",
+            "virtual-machine-scale-set"),
+        BuiltInTemplates.STOP_IDLE_DATABASE, Set.of("azure-database-server", "azure-mysql-server"),
+        BuiltInTemplates.PAUSE_SERVICE, Set.of("synapse-pool", "ml-compute", "data-factory", "cognitive-services",
+            "databricks-cluster"));
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import dev.zop.provisioner.remediation.BuiltInTemplates;
 
 /**
  * Google Cloud, through Google's Java clients over their HTTP/JSON transport.
@@ -67,6 +68,14 @@ public final class GcpProvider implements CloudProvider {
   @Override
   public GcpProvider pollingEvery(Duration interval) {
     return new GcpProvider(observer, interval);
+  }
+
+  /** What {@link GcpController} acts on: Compute Engine instances, Cloud SQL instances, Dataproc clusters. */
+  @Override
+  public Map<String, Set<String>> remediationTypes() {
+    return Map.of(BuiltInTemplates.STOP_IDLE_VM, Set.of("compute-instance"),
+        BuiltInTemplates.STOP_IDLE_DATABASE, Set.of("cloudsql-instance"),
+        BuiltInTemplates.PAUSE_DATAPROC, Set.of("dataproc-cluster"));
   }
 
   @Override

@@ -43,6 +43,11 @@ public final class ReplacedSteps implements CloudProvider {
   }
 
   @Override
+  public java.util.Map<String, java.util.Set<String>> remediationTypes() {
+    return provider.remediationTypes();
+  }
+
+  @Override
   public ProviderSession open(CloudAccount account, String region) {
     ProviderSession session = provider.open(account, region);
     return new ProviderSession() {

@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.zop.provisioner.remediation.BuiltInTemplates;
 
 /**
  * <b>A simulation, not a cloud</b>: the {@code sim} provider provisions every job kind into an in-memory
@@ -67,6 +68,16 @@ public final class SimProvider implements CloudProvider {
 
   public SimCloud cloud() {
     return cloud;
+  }
+
+  /**
+   * The simulated cloud acts on any workload it holds; it stands in for a service without a stop and for a cluster
+   * whose pause deletes it under the clouds' own names for them.
+   */
+  @Override
+  public Map<String, Set<String>> remediationTypes() {
+    return Map.of(BuiltInTemplates.PAUSE_SERVICE, Set.of("synapse-pool"),
+        BuiltInTemplates.PAUSE_DATAPROC, Set.of("dataproc-cluster"));
   }
 
   @Override

@@ -45,4 +45,14 @@ public interface CloudProvider {
   default dev.zop.provisioner.discovery.Offerings offerings(String region) {
     return dev.zop.provisioner.discovery.Offerings.none(metadata().id(), region);
   }
+
+  /**
+   * The resource types of this cloud that each built-in remediation template acts on, by the template's id
+   * ({@link dev.zop.provisioner.remediation.BuiltInTemplates}): what a recommendation calls this cloud's VMs,
+   * databases and services without a stop. Its controller must act on each. The default names none: the
+   * cloud-neutral {@code vm} and {@code db-instance} still apply.
+   */
+  default java.util.Map<String, java.util.Set<String>> remediationTypes() {
+    return java.util.Map.of();
+  }
 }

@@ -69,7 +69,7 @@ final class EngineAssembly {
     this.accounts = new AccountService(db, accountRepository, providers, clusterAccess);
     this.databases = new DatabaseService(db, secrets);
     RecommendationStore recommendationStore = new RecommendationStore(db);
-    TemplateRegistry templates = new TemplateRegistry(builder.templates);
+    TemplateRegistry templates = new TemplateRegistry(builder.templates, providers.remediationTypes());
     RemediationRepository remediationRows = new RemediationRepository();
     Notifier notifier = builder.notifier != null ? builder.notifier : new LoggingNotifier();
     NotificationRules rules = builder.notifyTerminal != null ? new NotificationRules(builder.notifyTerminal)

@@ -101,6 +101,11 @@ public final class ProviderRegistry implements AutoCloseable {
     return (ResourceDriver<ResourceSpec>) session.driver(kind);
   }
 
+  /** Each installed provider's resource types for the built-in remediation templates. */
+  public List<Map<String, java.util.Set<String>>> remediationTypes() {
+    return providers.values().stream().map(CloudProvider::remediationTypes).toList();
+  }
+
   public CloudProvider find(String id) {
     return providers.get(id);
   }
