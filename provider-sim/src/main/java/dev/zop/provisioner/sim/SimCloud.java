@@ -206,6 +206,52 @@ public final class SimCloud {
     return this;
   }
 
+  /** This cloud's faults as a service injects and lifts them ({@code zop serve --demo}'s Simulation page). */
+  public dev.zop.provisioner.spi.FaultInjection faultInjection() {
+    SimCloud cloud = this;
+    return new dev.zop.provisioner.spi.FaultInjection() {
+      @Override
+      public void deny(String operation) {
+        cloud.deny(operation);
+      }
+
+      @Override
+      public void quotaExceeded(String resourceType) {
+        cloud.quotaExceeded(resourceType);
+      }
+
+      @Override
+      public void throttleNext(String operation, int times) {
+        cloud.throttleNext(operation, times);
+      }
+
+      @Override
+      public void unsupported(String operation) {
+        cloud.unsupported(operation);
+      }
+
+      @Override
+      public void clearFaults() {
+        cloud.clearFaults();
+      }
+
+      @Override
+      public List<Fault> faults() {
+        return cloud.faults().stream().map(f -> new Fault(f.kind(), f.target(), f.remaining())).toList();
+      }
+
+      @Override
+      public List<String> operationsCalled() {
+        return cloud.operationsCalled();
+      }
+
+      @Override
+      public List<String> resourceTypes() {
+        return cloud.resourceTypes();
+      }
+    };
+  }
+
   /** The operations called so far and the resource types made so far, each once, sorted. */
   public List<String> operationsCalled() {
     return calls.stream().map(Call::operation).distinct().sorted().toList();

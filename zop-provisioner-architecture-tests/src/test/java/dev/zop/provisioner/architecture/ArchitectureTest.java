@@ -133,6 +133,16 @@ class ArchitectureTest {
   }
 
   @Test
+  void theServerItselfNamesNoProviderNotEvenTheSimulatedCloud() {
+    // the server takes a test double's faults through the SPI (FaultInjection); only the zop command's --demo,
+    // which builds that double, names it
+    noClasses().that().resideInAPackage("dev.zop.provisioner.server..")
+        .and().resideOutsideOfPackage("dev.zop.provisioner.server.cli..")
+        .should().dependOnClassesThat().resideInAnyPackage(providers)
+        .check(production);
+  }
+
+  @Test
   void theServiceFindsItsProvidersAndNamesNone() {
     // zop serve configures whatever ServiceLoader finds (meters, poll interval) through the SPI alone; only its
     // --demo names the simulated cloud, the labelled test double it runs on

@@ -124,20 +124,35 @@ public final class ProvisionerServer implements AutoCloseable {
           ctx.contentType(type).result(registry.scrape(type));
         });
       }
-      config.routes.error(404, "*", ctx -> {
-        if (!Dispatcher.answered(ctx)) {
-          dispatcher.writeRouteError(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
+      // a path served with other methods is a 405 that lists them (RFC 9110, 15.5.6), whichever Javalin answered
+      io.javalin.http.Handler unrouted = ctx -> {
+        if (Dispatcher.answered(ctx)) {
+          return;
         }
-      });
-      config.routes.error(405, "*", ctx -> {
-        if (!Dispatcher.answered(ctx)) {
+        String allow = allowed(endpoints, ctx.path());
+        if (allow.isEmpty()) {
+          dispatcher.writeRouteError(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
+        } else {
+          ctx.header("Allow", allow);
           dispatcher.writeRouteError(ctx, 405, "method_not_allowed", ctx.method() + " is not served at " + ctx.path());
         }
-      });
+      };
+      config.routes.error(404, "*", unrouted);
+      config.routes.error(405, "*", unrouted);
       config.routes.exception(Exception.class, (e, ctx) ->
           dispatcher.writeRouteError(ctx, 400, "bad_request", "the request could not be read"));
     });
     app.start(builder.host, builder.port);
+  }
+
+  /** The methods the endpoints serve at {@code path}, as an Allow header lists them. */
+  static String allowed(List<Endpoint> endpoints, String path) {
+    String trimmed = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    return endpoints.stream()
+        .filter(e -> trimmed.matches(java.util.Arrays.stream(e.path().split("/", -1))
+            .map(part -> part.startsWith("{") ? "[^/]+" : java.util.regex.Pattern.quote(part))
+            .collect(java.util.stream.Collectors.joining("/"))))
+        .map(Endpoint::method).distinct().sorted().collect(java.util.stream.Collectors.joining(", "));
   }
 
   public static Builder builder(Provisioner engine, AccessStore access) {
@@ -217,7 +232,7 @@ public final class ProvisionerServer implements AutoCloseable {
     private Duration admissionWait = Duration.ofMillis(100);
     private io.micrometer.prometheusmetrics.PrometheusMeterRegistry metrics;
     private io.opentelemetry.api.OpenTelemetry openTelemetry;
-    private dev.zop.provisioner.sim.SimCloud simulation;
+    private dev.zop.provisioner.spi.FaultInjection simulation;
 
     private Builder(Provisioner engine, AccessStore access) {
       this.engine = Objects.requireNonNull(engine, "engine");
@@ -277,11 +292,12 @@ public final class ProvisionerServer implements AutoCloseable {
     }
 
     /**
-     * Serves {@code /simulation/faults}, through which admins inject and lift {@code cloud}'s faults (what
-     * {@code zop serve --demo} does with its simulated cloud). Never set for a service on real clouds.
+     * Serves {@code /simulation/faults}, through which admins inject and lift a test double's faults (what
+     * {@code zop serve --demo} does with its simulated cloud's: {@code SimCloud.faultInjection()}). Never set for a
+     * service on real clouds.
      */
-    public Builder simulatedCloud(dev.zop.provisioner.sim.SimCloud cloud) {
-      this.simulation = java.util.Objects.requireNonNull(cloud, "cloud");
+    public Builder faultInjection(dev.zop.provisioner.spi.FaultInjection faults) {
+      this.simulation = java.util.Objects.requireNonNull(faults, "faults");
       return this;
     }
 

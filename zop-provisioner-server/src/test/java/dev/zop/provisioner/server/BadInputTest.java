@@ -104,6 +104,17 @@ class BadInputTest {
   }
 
   @Test
+  void aMethodAPathDoesNotServeIsA405ThatSaysWhatItDoes() {
+    RawHttp.Reply put = RawHttp.json(fixture.baseUrl(), "PUT", "/provisioning-jobs", fixture.adminToken, "{}");
+    assertError(put, 405, "method_not_allowed");
+    assertThat(put.header("Allow")).isEqualTo("GET, POST");
+    RawHttp.Reply post = RawHttp.json(fixture.baseUrl(), "POST", "/provisioning-jobs/job_0123456789abcdef",
+        fixture.adminToken, "{}");
+    assertError(post, 405, "method_not_allowed");
+    assertThat(post.header("Allow")).isEqualTo("DELETE, GET, PATCH");
+  }
+
+  @Test
   void aNullTagValueIsRefusedNamingTheTag() {
     // in a space of its own: the test above counts the jobs of the shared one
     String spaceId = acme.spaces().create(dev.zop.provisioner.SpaceRequest.of("sim", "bad-input-tags",

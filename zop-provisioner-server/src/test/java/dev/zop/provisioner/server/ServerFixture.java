@@ -77,7 +77,7 @@ final class ServerFixture implements AutoCloseable {
     access = AccessStore.open(engine.dataSource());
     ProvisionerServer.Builder builder = ProvisionerServer.builder(engine, access).host("127.0.0.1").port(0);
     if (simulation) {
-      builder.simulatedCloud(cloud);
+      builder.faultInjection(cloud.faultInjection());
     }
     server = customise.apply(builder).start();
     adminToken = access.createToken("acme", "alice@acme.com", Set.of(Policies.ADMIN), null).token();

@@ -109,7 +109,7 @@ final class ServeCommand implements Callable<Integer> {
         serverBuilder.openTelemetry(telemetry.openTelemetry());
       }
       if (simulated != null) {
-        serverBuilder.simulatedCloud(simulated);
+        serverBuilder.faultInjection(simulated.faultInjection());
       }
       server = serverBuilder.start();
     } catch (RuntimeException e) {

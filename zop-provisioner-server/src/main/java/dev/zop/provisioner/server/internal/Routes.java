@@ -35,8 +35,8 @@ public final class Routes {
     this(access, streams, null);
   }
 
-  /** The routes, and the simulated cloud's fault routes when {@code simulation} is not null. */
-  public Routes(AccessStore access, JobEventStreams streams, dev.zop.provisioner.sim.SimCloud simulation) {
+  /** The routes, and a test double's fault routes when {@code simulation} is not null. */
+  public Routes(AccessStore access, JobEventStreams streams, dev.zop.provisioner.spi.FaultInjection simulation) {
     this.access = access;
     service();
     SpaceRoutes.register(this);

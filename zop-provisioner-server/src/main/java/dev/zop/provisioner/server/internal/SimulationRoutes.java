@@ -2,15 +2,15 @@ package dev.zop.provisioner.server.internal;
 
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.spi.FaultInjection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The simulated cloud's faults, for a service that runs one ({@code zop serve --demo}): set and lifted over the API,
- * so the console's failure screens can be seen without touching a real cloud. Admins only; a service without a
- * simulated cloud has none of these routes.
+ * A test double's faults, for a service that runs on one ({@code zop serve --demo}'s simulated cloud): set and lifted
+ * over the API, so the console's failure screens can be seen without touching a real cloud. Admins only; a service
+ * given no {@link FaultInjection} has none of these routes.
  */
 final class SimulationRoutes {
   /** The kinds of fault, and the failure category each provokes. */
@@ -31,12 +31,12 @@ final class SimulationRoutes {
   record FaultRequest(String kind, String target, Integer times) {}
 
   /** The faults in force, and what the simulated cloud has seen, to choose targets from. */
-  record Faults(List<SimCloud.Fault> faults, List<String> operationsCalled, List<String> resourceTypes,
+  record Faults(List<FaultInjection.Fault> faults, List<String> operationsCalled, List<String> resourceTypes,
       List<String> kinds) {}
 
   private SimulationRoutes() {}
 
-  static void register(Routes r, SimCloud cloud) {
+  static void register(Routes r, FaultInjection cloud) {
     r.route("GET", "/simulation/faults", null, "The simulated cloud's faults in force (zop serve --demo); admins only",
         200, call -> {
           Routes.admin(call);
@@ -75,7 +75,7 @@ final class SimulationRoutes {
         });
   }
 
-  private static Faults faults(SimCloud cloud) {
+  private static Faults faults(FaultInjection cloud) {
     return new Faults(cloud.faults(), cloud.operationsCalled(), cloud.resourceTypes(), KINDS);
   }
 }
