@@ -20,6 +20,6 @@ public enum ComponentStatus {
 
   @JsonCreator
   public static ComponentStatus fromWire(String value) {
-    return Wire.parse(ComponentStatus.class, value);
+    return EnumNames.parse(ComponentStatus.class, value);
   }
 }

@@ -19,6 +19,6 @@ public enum DatabaseStatus {
 
   @JsonCreator
   public static DatabaseStatus fromWire(String value) {
-    return Wire.parse(DatabaseStatus.class, value);
+    return EnumNames.parse(DatabaseStatus.class, value);
   }
 }

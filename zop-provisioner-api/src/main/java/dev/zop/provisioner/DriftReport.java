@@ -40,7 +40,7 @@ public record DriftReport(JobId jobId, Status status, List<Drift> drifts, Instan
 
     @JsonCreator
     public static Status fromWire(String value) {
-      return Wire.parse(Status.class, value);
+      return EnumNames.parse(Status.class, value);
     }
   }
 

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Lower-snake-case wire names for enums, as the REST API spells them. */
-final class Wire {
+final class EnumNames {
   /**
    * Each enum's constants by their exact wire names: the store and the service read these names for every row and
    * field (a page of jobs reads a few hundred), and trimming, upper-casing and {@code Enum.valueOf} for each cost
@@ -19,7 +19,7 @@ final class Wire {
     }
   };
 
-  private Wire() {}
+  private EnumNames() {}
 
   static <E extends Enum<E>> E parse(Class<E> type, String value) {
     if (value == null) {

@@ -26,6 +26,6 @@ public enum FailureCategory {
 
   @JsonCreator
   public static FailureCategory fromWire(String value) {
-    return Wire.parse(FailureCategory.class, value);
+    return EnumNames.parse(FailureCategory.class, value);
   }
 }

@@ -30,6 +30,6 @@ public enum JobEventType {
 
   @JsonCreator
   public static JobEventType fromWire(String value) {
-    return Wire.parse(JobEventType.class, value);
+    return EnumNames.parse(JobEventType.class, value);
   }
 }

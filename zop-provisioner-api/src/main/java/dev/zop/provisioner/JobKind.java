@@ -25,6 +25,6 @@ public enum JobKind {
 
   @JsonCreator
   public static JobKind fromWire(String value) {
-    return Wire.parse(JobKind.class, value);
+    return EnumNames.parse(JobKind.class, value);
   }
 }

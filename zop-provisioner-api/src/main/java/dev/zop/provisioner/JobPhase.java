@@ -39,6 +39,6 @@ public enum JobPhase {
 
   @JsonCreator
   public static JobPhase fromWire(String value) {
-    return Wire.parse(JobPhase.class, value);
+    return EnumNames.parse(JobPhase.class, value);
   }
 }

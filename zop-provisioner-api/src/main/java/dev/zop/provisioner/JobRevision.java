@@ -44,7 +44,7 @@ public record JobRevision(int number, JobKind kind, @JsonProperty("config") Reso
 
     @JsonCreator
     public static Status fromWire(String value) {
-      return Wire.parse(Status.class, value);
+      return EnumNames.parse(Status.class, value);
     }
   }
 }

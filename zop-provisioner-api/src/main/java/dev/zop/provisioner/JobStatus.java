@@ -60,6 +60,6 @@ public enum JobStatus {
 
   @JsonCreator
   public static JobStatus fromWire(String value) {
-    return Wire.parse(JobStatus.class, value);
+    return EnumNames.parse(JobStatus.class, value);
   }
 }

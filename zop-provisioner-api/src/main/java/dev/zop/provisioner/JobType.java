@@ -16,6 +16,6 @@ public enum JobType {
 
   @JsonCreator
   public static JobType fromWire(String value) {
-    return Wire.parse(JobType.class, value);
+    return EnumNames.parse(JobType.class, value);
   }
 }

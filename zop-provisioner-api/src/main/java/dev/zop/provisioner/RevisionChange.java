@@ -37,7 +37,7 @@ public record RevisionChange(String field, @Nullable String from, @Nullable Stri
 
     @JsonCreator
     public static Effect fromWire(String value) {
-      return Wire.parse(Effect.class, value);
+      return EnumNames.parse(Effect.class, value);
     }
   }
 }

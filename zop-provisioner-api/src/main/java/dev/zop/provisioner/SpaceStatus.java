@@ -16,6 +16,6 @@ public enum SpaceStatus {
 
   @JsonCreator
   public static SpaceStatus fromWire(String value) {
-    return Wire.parse(SpaceStatus.class, value);
+    return EnumNames.parse(SpaceStatus.class, value);
   }
 }

@@ -22,6 +22,6 @@ public enum StepStatus {
 
   @JsonCreator
   public static StepStatus fromWire(String value) {
-    return Wire.parse(StepStatus.class, value);
+    return EnumNames.parse(StepStatus.class, value);
   }
 }

@@ -8,7 +8,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** Every wire enum reads its own wire name, the same name in any case or with spaces around it, and nothing else. */
-class WireTest {
+class EnumNamesTest {
   @Test
   void wireNamesReadInAnyCaseAndOthersAreRefusedNamingTheChoices() {
     for (Class<? extends Enum<?>> type : List.of(JobStatus.class, JobKind.class, JobPhase.class, JobType.class,
@@ -20,13 +20,13 @@ class WireTest {
         assertThat(parse(type, " " + wire + "\t")).isSameAs(constant);
       }
       assertThatThrownBy(() -> parse(type, "no_such_" + type.getSimpleName())).isInstanceOf(
-          IllegalArgumentException.class).hasMessageContaining(Wire.names(type));
+          IllegalArgumentException.class).hasMessageContaining(EnumNames.names(type));
       assertThatThrownBy(() -> parse(type, null)).isInstanceOf(IllegalArgumentException.class);
     }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Enum<?> parse(Class<? extends Enum<?>> type, String value) {
-    return Wire.parse((Class) type, value);
+    return EnumNames.parse((Class) type, value);
   }
 }
