@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.ValidationException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -85,23 +83,15 @@ public record DatastoreSpec(
   }
 
   /** Builds a {@link DatastoreSpec}; {@link #build()} validates. */
-  public static final class Builder implements SpecBuilder<DatastoreSpec> {
-    private String name;
+  public static final class Builder extends PlacedSpecBuilder<Builder, DatastoreSpec> {
     private DatastoreEngine engine;
     private String version;
     private String instanceClass;
     private Integer allocatedStorageGb;
     private Boolean multiAz;
     private Integer backupRetentionDays;
-    private String vpcId;
-    private List<String> subnetIds = new ArrayList<>();
 
     private Builder() {}
-
-    public Builder name(String value) {
-      this.name = value;
-      return this;
-    }
 
     public Builder engine(DatastoreEngine value) {
       this.engine = value;
@@ -133,22 +123,10 @@ public record DatastoreSpec(
       return this;
     }
 
-    public Builder vpcId(String value) {
-      this.vpcId = value;
-      return this;
-    }
-
-    public Builder subnetIds(List<String> values) {
-      this.subnetIds = new ArrayList<>(values);
-      return this;
-    }
-
     @Override
-    public DatastoreSpec build() {
-      DatastoreSpec spec = new DatastoreSpec(name, engine, version, instanceClass, allocatedStorageGb, multiAz,
+    DatastoreSpec spec() {
+      return new DatastoreSpec(name, engine, version, instanceClass, allocatedStorageGb, multiAz,
           backupRetentionDays, vpcId, subnetIds);
-      ValidationException.throwIfAny(spec.validate());
-      return spec;
     }
   }
 }

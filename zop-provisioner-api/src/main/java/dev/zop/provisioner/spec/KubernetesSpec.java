@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.ValidationException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -82,23 +81,15 @@ public record KubernetesSpec(
   }
 
   /** Builds a {@link KubernetesSpec}; {@link #build()} validates. */
-  public static final class Builder implements SpecBuilder<KubernetesSpec> {
-    private String name;
+  public static final class Builder extends PlacedSpecBuilder<Builder, KubernetesSpec> {
     private String version;
     private List<NodeGroup> nodeGroups = new ArrayList<>();
-    private String vpcId;
-    private List<String> subnetIds = new ArrayList<>();
     private String clusterRole;
 
     private Builder() {}
 
     public Builder clusterRole(String value) {
       this.clusterRole = value;
-      return this;
-    }
-
-    public Builder name(String value) {
-      this.name = value;
       return this;
     }
 
@@ -117,25 +108,9 @@ public record KubernetesSpec(
       return this;
     }
 
-    public Builder vpcId(String value) {
-      this.vpcId = value;
-      return this;
-    }
-
-    public Builder subnetIds(List<String> values) {
-      this.subnetIds = new ArrayList<>(values);
-      return this;
-    }
-
-    public Builder subnetIds(String... values) {
-      return subnetIds(List.of(values));
-    }
-
     @Override
-    public KubernetesSpec build() {
-      KubernetesSpec spec = new KubernetesSpec(name, version, nodeGroups, vpcId, subnetIds, clusterRole);
-      ValidationException.throwIfAny(spec.validate());
-      return spec;
+    KubernetesSpec spec() {
+      return new KubernetesSpec(name, version, nodeGroups, vpcId, subnetIds, clusterRole);
     }
   }
 }

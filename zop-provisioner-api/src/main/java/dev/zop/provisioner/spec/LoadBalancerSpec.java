@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.ValidationException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,19 +56,11 @@ public record LoadBalancerSpec(
   }
 
   /** Builds a {@link LoadBalancerSpec}; {@link #build()} validates. */
-  public static final class Builder implements SpecBuilder<LoadBalancerSpec> {
-    private String name;
+  public static final class Builder extends PlacedSpecBuilder<Builder, LoadBalancerSpec> {
     private String type;
     private List<Integer> listenerPorts = new ArrayList<>();
-    private String vpcId;
-    private List<String> subnetIds = new ArrayList<>();
 
     private Builder() {}
-
-    public Builder name(String value) {
-      this.name = value;
-      return this;
-    }
 
     public Builder type(String value) {
       this.type = value;
@@ -81,21 +72,9 @@ public record LoadBalancerSpec(
       return this;
     }
 
-    public Builder vpcId(String value) {
-      this.vpcId = value;
-      return this;
-    }
-
-    public Builder subnetIds(List<String> values) {
-      this.subnetIds = new ArrayList<>(values);
-      return this;
-    }
-
     @Override
-    public LoadBalancerSpec build() {
-      LoadBalancerSpec spec = new LoadBalancerSpec(name, type, listenerPorts, vpcId, subnetIds);
-      ValidationException.throwIfAny(spec.validate());
-      return spec;
+    LoadBalancerSpec spec() {
+      return new LoadBalancerSpec(name, type, listenerPorts, vpcId, subnetIds);
     }
   }
 }

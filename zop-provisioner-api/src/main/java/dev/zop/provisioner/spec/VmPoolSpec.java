@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.JobKind;
-import dev.zop.provisioner.ValidationException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,25 +78,17 @@ public record VmPoolSpec(
   }
 
   /** Builds a {@link VmPoolSpec}; {@link #build()} validates. */
-  public static final class Builder implements SpecBuilder<VmPoolSpec> {
-    private String name;
+  public static final class Builder extends PlacedSpecBuilder<Builder, VmPoolSpec> {
     private String instanceType;
     private Integer min;
     private Integer max;
     private boolean createLoadBalancer;
     private String loadBalancerType;
     private List<Integer> listenerPorts = new ArrayList<>();
-    private String vpcId;
-    private List<String> subnetIds = new ArrayList<>();
     private String imageId;
     private String certificateArn;
 
     private Builder() {}
-
-    public Builder name(String value) {
-      this.name = value;
-      return this;
-    }
 
     public Builder instanceType(String value) {
       this.instanceType = value;
@@ -126,16 +117,6 @@ public record VmPoolSpec(
       return this;
     }
 
-    public Builder vpcId(String value) {
-      this.vpcId = value;
-      return this;
-    }
-
-    public Builder subnetIds(List<String> values) {
-      this.subnetIds = new ArrayList<>(values);
-      return this;
-    }
-
     public Builder imageId(String value) {
       this.imageId = value;
       return this;
@@ -147,11 +128,9 @@ public record VmPoolSpec(
     }
 
     @Override
-    public VmPoolSpec build() {
-      VmPoolSpec spec = new VmPoolSpec(name, instanceType, min, max, createLoadBalancer, loadBalancerType,
+    VmPoolSpec spec() {
+      return new VmPoolSpec(name, instanceType, min, max, createLoadBalancer, loadBalancerType,
           listenerPorts, vpcId, subnetIds, imageId, certificateArn);
-      ValidationException.throwIfAny(spec.validate());
-      return spec;
     }
   }
 }
