@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 @NullMarked
 public record Offerings(String provider, @Nullable String region, @Nullable String pricesAsOf,
-    List<OfferedSize> machineSizes, List<OfferedSize> databaseClasses, List<OfferedSize> cacheNodeTypes, List<String> kubernetesVersions,
-    Map<String, List<String>> engineVersions) {
+    List<OfferedSize> machineSizes, List<OfferedSize> databaseClasses, List<OfferedSize> cacheNodeTypes,
+    List<String> kubernetesVersions, Map<String, List<String>> engineVersions) {
 
   public Offerings {
     Objects.requireNonNull(provider, "provider");

@@ -2,6 +2,8 @@ package dev.zop.provisioner.remediation;
 
 import dev.zop.provisioner.CloudAccountId;
 import java.util.Objects;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A recommendation from the host application: act on one resource.
@@ -9,7 +11,8 @@ import java.util.Objects;
  * @param resourceType e.g. {@code vm}, {@code db-instance}, {@code synapse-pool}, {@code dataproc-cluster}
  * @param action       e.g. {@code stop}, {@code pause}
  */
-public record Recommendation(String id, String provider, CloudAccountId accountId, String region,
+@NullMarked
+public record Recommendation(String id, String provider, CloudAccountId accountId, @Nullable String region,
     String resourceType, String resourceId, String action) {
   public Recommendation {
     Objects.requireNonNull(id, "id");

@@ -22,6 +22,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -30,6 +31,8 @@ import javax.sql.DataSource;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service's tokens, custom roles and audit log, kept in the engine's database under their own migration
@@ -73,7 +76,14 @@ public final class AccessStore {
   }
 
   /** A token as it is made: {@link #token()} is the only time the secret is available. */
-  public record IssuedToken(String id, String token, Principal principal, Instant expiresAt) {
+  @NullMarked
+  public record IssuedToken(String id, String token, Principal principal, @Nullable Instant expiresAt) {
+    public IssuedToken {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(token, "token");
+      Objects.requireNonNull(principal, "principal");
+    }
+
     @Override
     public String toString() {
       return "IssuedToken[" + id + " for " + principal.actor() + "@" + principal.orgId() + ", token hidden]";
@@ -93,8 +103,16 @@ public final class AccessStore {
    * @param expiresAt null when it does not expire
    * @param revokedAt null while it is not revoked
    */
-  public record TokenRecord(String id, String actor, List<String> roles, Instant createdAt, Instant expiresAt,
-      Instant revokedAt) {}
+  @NullMarked
+  public record TokenRecord(String id, String actor, List<String> roles, Instant createdAt,
+      @Nullable Instant expiresAt, @Nullable Instant revokedAt) {
+    public TokenRecord {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(actor, "actor");
+      roles = List.copyOf(roles);
+      Objects.requireNonNull(createdAt, "createdAt");
+    }
+  }
 
   /**
    * {@code POST /tokens}: a token for {@code actor} holding {@code roles}.
@@ -104,8 +122,20 @@ public final class AccessStore {
   public record TokenRequest(String actor, List<String> roles, Integer expiresInDays) {}
 
   /** One audit-log entry. */
+  @NullMarked
   public record AuditRecord(long id, String orgId, String actor, String scope, String action, String method,
-      String path, String resourceId, int status, String requestId, Instant createdAt) {}
+      String path, @Nullable String resourceId, int status, String requestId, Instant createdAt) {
+    public AuditRecord {
+      Objects.requireNonNull(orgId, "orgId");
+      Objects.requireNonNull(actor, "actor");
+      Objects.requireNonNull(scope, "scope");
+      Objects.requireNonNull(action, "action");
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(requestId, "requestId");
+      Objects.requireNonNull(createdAt, "createdAt");
+    }
+  }
 
   /**
    * Makes a token for {@code actor} in {@code orgId} holding {@code roles}; each role must be a system role or a

@@ -146,6 +146,18 @@ class OpenApiDocumentTest {
         new String[] {"POST", "/provisioning-jobs/{id}/drift-checks", "/provisioning-jobs/" + job + "/drift-checks",
             null},
         new String[] {"GET", "/remediation-templates", "/remediation-templates", null},
+        new String[] {"GET", "/recommendations", "/recommendations", null},
+        new String[] {"GET", "/tokens", "/tokens", null},
+        new String[] {"GET", "/space-discovery/{spaceID}/networks", "/space-discovery/" + space.id().value()
+            + "/networks", null},
+        new String[] {"GET", "/space-discovery/{spaceID}/subnets", "/space-discovery/" + space.id().value()
+            + "/subnets", null},
+        new String[] {"GET", "/space-discovery/{spaceID}/dns-zones", "/space-discovery/" + space.id().value()
+            + "/dns-zones", null},
+        new String[] {"GET", "/space-discovery/{spaceID}/clusters", "/space-discovery/" + space.id().value()
+            + "/clusters", null},
+        new String[] {"GET", "/space-discovery/{spaceID}/offerings", "/space-discovery/" + space.id().value()
+            + "/offerings", null},
         new String[] {"GET", "/remediation-jobs", "/remediation-jobs", null},
         new String[] {"GET", "/audit-log", "/audit-log", null},
         new String[] {"DELETE", "/provisioning-jobs/{id}", "/provisioning-jobs/" + job, null});
