@@ -96,7 +96,7 @@ final class StepRunner {
     return loaded;
   }
 
-  /** Begins a run; true when it was handed on to a queued write (see {@link Run#handOn}). */
+  /** Begins a run; true when it was handed on to a queued write (see {@link StepRun#handOn}). */
   private boolean runSteps(StepRun run) {
     Lease lease = run.lease;
     LoadedJob claimed = lease.takeClaimed();
