@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a job would do, shown before anything changes in the cloud: its steps, every IAM operation, the estimated
- * monthly cost, and the state its steps will record.
+ * monthly cost, and the outputs its steps will record.
  *
  * @param monthlyTotal the sum of the known prices, at the size the job starts at (a node group's desired size or its
  *     minimum, a pool's minimum); {@code complete} says whether any line had no price
@@ -19,14 +19,14 @@ import org.jspecify.annotations.Nullable;
  * @param pricesAsOf the date of the provider's price table the costs come from, or null when it has none
  * @param defaults what the provider filled in that the spec left out, and why; the job runs with them
  * @param warnings what a person should know before the job runs that does not stop it
- * @param state the state the job's steps will record, as its provider declares it; empty when the plan was made
+ * @param outputs the outputs the job's steps will record, as its provider declares it; empty when the plan was made
  *     by a version that did not list it
  */
 @NullMarked
 public record Plan(
     JobKind kind, String provider, @Nullable String region, List<PlanStep> steps, List<CostComponent> costs,
     BigDecimal monthlyTotal, boolean complete, @Nullable String pricesAsOf, List<PlanDefault> defaults,
-    List<PlanWarning> warnings, List<PlanState> state, BigDecimal monthlyTotalAtMax) {
+    List<PlanWarning> warnings, List<PlanOutput> outputs, BigDecimal monthlyTotalAtMax) {
 
   public Plan {
     Objects.requireNonNull(kind, "kind");
@@ -37,17 +37,17 @@ public record Plan(
     costs = List.copyOf(costs);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
-    state = state == null ? List.of() : List.copyOf(state);
+    outputs = outputs == null ? List.of() : List.copyOf(outputs);
   }
 
   /** A plan whose total does not change with scale, as plans were before they priced the maximum. */
   public Plan(JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
       BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
-      List<PlanWarning> warnings, List<PlanState> state) {
-    this(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings, state, null);
+      List<PlanWarning> warnings, List<PlanOutput> outputs) {
+    this(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings, outputs, null);
   }
 
-  /** A plan without its state's declaration, as plans were before they listed it. */
+  /** A plan without its outputs' declaration, as plans were before they listed it. */
   public Plan(JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
       BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
       List<PlanWarning> warnings) {
@@ -61,16 +61,16 @@ public record Plan(
 
   public static Plan of(JobKind kind, String provider, String region, List<PlanStep> steps,
       List<CostComponent> costs, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings,
-      List<PlanState> state) {
+      List<PlanOutput> outputs) {
     boolean complete = costs.stream().allMatch(CostComponent::priceKnown);
     return new Plan(kind, provider, region, steps, costs, known(costs), complete, pricesAsOf, defaults, warnings,
-        state, null);
+        outputs, null);
   }
 
   /** This plan with the total its costs reach at maximum size ({@code atMax}, priced as {@code costs} are). */
   public Plan withCostsAtMax(List<CostComponent> atMax) {
     return new Plan(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings,
-        state, known(atMax));
+        outputs, known(atMax));
   }
 
   private static BigDecimal known(List<CostComponent> costs) {

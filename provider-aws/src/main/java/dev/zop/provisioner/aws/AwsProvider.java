@@ -89,7 +89,7 @@ public final class AwsProvider implements CloudProvider {
     return new AwsProvider(interceptors, publishers, interval);
   }
 
-  /** What {@link AwsController} stops: EC2 instances and RDS instances. */
+  /** What {@link AwsRemediationActions} stops: EC2 instances and RDS instances. */
   @Override
   public Map<String, Set<String>> remediationTypes() {
     return Map.of(BuiltInTemplates.STOP_IDLE_VM, Set.of("ec2-instance"),

@@ -6,7 +6,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
@@ -57,8 +57,8 @@ final class AwsSession implements ProviderSession {
   }
 
   @Override
-  public ResourceController controller() {
-    return new AwsController(clients.ec2, clients.rds);
+  public RemediationActions remediationActions() {
+    return new AwsRemediationActions(clients.ec2, clients.rds);
   }
 
   @Override

@@ -20,9 +20,9 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -48,13 +48,13 @@ import software.amazon.awssdk.services.rds.model.Tag;
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> DB_SUBNET_GROUP_NAME = StateKey.text("dbSubnetGroupName");
-  static final StateKey<String> DB_SECURITY_GROUP_NAME = StateKey.text("dbSecurityGroupName");
-  static final StateKey<String> DB_SECURITY_GROUP_ID = StateKey.text("dbSecurityGroupId");
-  static final StateKey<String> DB_INSTANCE_IDENTIFIER = StateKey.text("dbInstanceIdentifier");
-  static final StateKey<String> DB_INSTANCE_ARN = StateKey.text("dbInstanceArn");
-  static final StateKey<String> REPLICATION_GROUP_ID = StateKey.text("replicationGroupId");
-  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+  static final OutputKey<String> DB_SUBNET_GROUP_NAME = OutputKey.text("dbSubnetGroupName");
+  static final OutputKey<String> DB_SECURITY_GROUP_NAME = OutputKey.text("dbSecurityGroupName");
+  static final OutputKey<String> DB_SECURITY_GROUP_ID = OutputKey.text("dbSecurityGroupId");
+  static final OutputKey<String> DB_INSTANCE_IDENTIFIER = OutputKey.text("dbInstanceIdentifier");
+  static final OutputKey<String> DB_INSTANCE_ARN = OutputKey.text("dbInstanceArn");
+  static final OutputKey<String> REPLICATION_GROUP_ID = OutputKey.text("replicationGroupId");
+  static final OutputKey<SecretRef> AUTH_SECRET_REF = OutputKey.secretRef("authSecretRef");
 
   private static final String MASTER_USER = "zopadmin";
 
@@ -91,8 +91,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(DatastoreDriver.class).and(SharedState.datastore());
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(DatastoreDriver.class).and(SharedOutputs.datastore());
   }
 
   @Override
@@ -308,8 +308,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         return StepResult.done();
       }));
     }
-    if (recorded.has(SharedState.ADMIN_SECRET_REF)) {
-      SecretRef ref = recorded.get(SharedState.ADMIN_SECRET_REF);
+    if (recorded.has(SharedOutputs.ADMIN_SECRET_REF)) {
+      SecretRef ref = recorded.get(SharedOutputs.ADMIN_SECRET_REF);
       steps.add(ProviderStep.of("delete-master-secret", List.of(SECRETS_DELETE_SECRET), ctx -> {
         ctx.secrets().delete(ref);
         return StepResult.done();
@@ -371,8 +371,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private StepResult createMasterSecret(StepContext ctx) {
-    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/master");
-    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(MASTER_USER));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedOutputs.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/master");
+    return StepResult.done(SharedOutputs.ADMIN_SECRET_REF.is(ref), SharedOutputs.ADMIN_USER.is(MASTER_USER));
   }
 
   private StepResult createDatabase(StepContext ctx, DatastoreSpec spec) {
@@ -385,7 +385,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     if (existing == null) {
       ctx.recordIntent(Map.ofEntries(DB_INSTANCE_IDENTIFIER.is(id)));
-      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
       String subnetGroup = ctx.outputs().get(DB_SUBNET_GROUP_NAME);
       String securityGroup = ctx.outputs().get(DB_SECURITY_GROUP_ID);
       CALLS.call(RDS_CREATE_DB_INSTANCE, () -> rds.createDBInstance(r -> {
@@ -402,7 +402,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         }
       }));
     }
-    return StepResult.done(DB_INSTANCE_IDENTIFIER.is(id), SharedState.ENGINE.is(spec.engine().wireName()));
+    return StepResult.done(DB_INSTANCE_IDENTIFIER.is(id), SharedOutputs.ENGINE.is(spec.engine().wireName()));
   }
 
   private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) throws Exception {
@@ -411,7 +411,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     // out to the kind's time limit, whose failure names that state
     return poll.awaitReady(ctx, "RDS instance " + id, () -> findDatabase(id), DBInstance::dbInstanceStatus,
         db -> "available".equals(db.dbInstanceStatus()) && db.endpoint() != null, db -> null,
-        db -> StepResult.done(SharedState.HOST.is(db.endpoint().address()), SharedState.PORT.is(db.endpoint().port()),
+        db -> StepResult.done(SharedOutputs.HOST.is(db.endpoint().address()), SharedOutputs.PORT.is(db.endpoint().port()),
             DB_INSTANCE_ARN.is(db.dbInstanceArn())));
   }
 
@@ -474,7 +474,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           .snapshotRetentionLimit(retention)
           .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
     }
-    return StepResult.done(REPLICATION_GROUP_ID.is(id), SharedState.ENGINE.is("redis"), SharedState.TLS.is(true),
+    return StepResult.done(REPLICATION_GROUP_ID.is(id), SharedOutputs.ENGINE.is("redis"), SharedOutputs.TLS.is(true),
         AUTH_SECRET_REF.is(ctx.outputs().require(AUTH_SECRET_REF)));
   }
 
@@ -486,7 +486,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           + (group == null ? "not visible yet" : group.status()));
     }
     var endpoint = group.nodeGroups().get(0).primaryEndpoint();
-    return StepResult.done(SharedState.HOST.is(endpoint.address()), SharedState.PORT.is(endpoint.port()));
+    return StepResult.done(SharedOutputs.HOST.is(endpoint.address()), SharedOutputs.PORT.is(endpoint.port()));
   }
 
   /**

@@ -18,9 +18,9 @@ import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -39,18 +39,18 @@ import software.amazon.awssdk.services.eks.model.Nodegroup;
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> CLUSTER_ROLE_NAME = StateKey.text("clusterRole.name");
-  static final StateKey<String> CLUSTER_ROLE_ARN = StateKey.text("clusterRoleArn");
-  static final StateKey<String> NODE_ROLE_NAME = StateKey.text("nodeRole.name");
-  static final StateKey<String> NODE_ROLE_ARN = StateKey.text("nodeRoleArn");
-  static final StateKey<String> CLUSTER_ARN = StateKey.text("clusterArn");
-  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
-  static final StateKey.PerPart<String> NODE_GROUP_NAME = StateKey.textPerPart("nodegroup.%s.name");
+  static final OutputKey<String> CLUSTER_ROLE_NAME = OutputKey.text("clusterRole.name");
+  static final OutputKey<String> CLUSTER_ROLE_ARN = OutputKey.text("clusterRoleArn");
+  static final OutputKey<String> NODE_ROLE_NAME = OutputKey.text("nodeRole.name");
+  static final OutputKey<String> NODE_ROLE_ARN = OutputKey.text("nodeRoleArn");
+  static final OutputKey<String> CLUSTER_ARN = OutputKey.text("clusterArn");
+  static final OutputKey<String> ENDPOINT = OutputKey.text("endpoint");
+  static final OutputKey.PerPart<String> NODE_GROUP_NAME = OutputKey.textPerPart("nodegroup.%s.name");
   /**
    * The EKS node group a group's replacement retires, until it is deleted (then empty): recorded before the new one
    * is made, so a teardown after a failed or interrupted replacement finds both.
    */
-  static final StateKey.PerPart<String> RETIRING_NODE_GROUP = StateKey.textPerPart("nodegroup.%s.retiring");
+  static final OutputKey.PerPart<String> RETIRING_NODE_GROUP = OutputKey.textPerPart("nodegroup.%s.retiring");
 
   static final Set<String> VERSIONS = Set.of("1.28", "1.29", "1.30", "1.31", "1.32");
   private static final List<String> CLUSTER_POLICIES = List.of("arn:aws:iam::aws:policy/AmazonEKSClusterPolicy");
@@ -91,8 +91,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME));
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(KubernetesDriver.class).and(OutputKeys.of(SharedOutputs.CLUSTER_NAME));
   }
 
   @Override
@@ -108,7 +108,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .intending(ctx -> Map.ofEntries(NODE_ROLE_NAME.is(ctx.resourceName("nodes")))));
     steps.add(ProviderStep.of("create-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_CREATE_CLUSTER, EKS_TAG_RESOURCE,
         IAM_PASS_ROLE),
-            ctx -> createCluster(ctx, spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))));
+            ctx -> createCluster(ctx, spec)).intending(ctx -> Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name()))));
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
       steps.add(ProviderStep.each("create-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,
@@ -341,7 +341,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
             EKS_DELETE_NODEGROUP), ctx -> deleteNodegroup(ctx, spec, eksName)));
       }
     }
-    if (recorded.has(SharedState.CLUSTER_NAME)) {
+    if (recorded.has(SharedOutputs.CLUSTER_NAME)) {
       steps.add(ProviderStep.of("delete-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_DELETE_CLUSTER),
           ctx -> deleteCluster(ctx, spec)));
     }
@@ -377,7 +377,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   /** Records the role's deterministic name before creating it, so teardown finds it even after a crash. */
-  private StepResult ensureRole(StepContext ctx, StateKey<String> nameKey, StateKey<String> arnKey, String suffix,
+  private StepResult ensureRole(StepContext ctx, OutputKey<String> nameKey, OutputKey<String> arnKey, String suffix,
       String service, List<String> policies) {
     String name = ctx.resourceName(suffix);
     ctx.recordIntent(Map.ofEntries(nameKey.is(name)));
@@ -392,13 +392,13 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       return StepResult.fail(foreign);
     }
     if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
+      ctx.recordIntent(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
       String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require(CLUSTER_ROLE_ARN);
       CALLS.call(EKS_CREATE_CLUSTER, () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
           .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
           .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
     }
-    return StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
+    return StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
   }
 
   private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) throws Exception {

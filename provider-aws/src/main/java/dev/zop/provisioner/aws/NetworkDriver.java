@@ -23,8 +23,8 @@ import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -52,19 +52,19 @@ import software.amazon.awssdk.services.route53.model.TagResourceType;
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey.PerPart<String> PART = StateKey.textPerPart("%s.part");
-  static final StateKey.PerPart<String> PART_ID = StateKey.textPerPart("%s.id");
-  static final StateKey<String> VPC_PART = PART.of("vpc");
-  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
-  static final StateKey<String> IGW_PART = PART.of("igw");
-  static final StateKey<String> INTERNET_GATEWAY_ID = StateKey.text("internetGatewayId");
-  static final StateKey<String> PUBLIC_SUBNET_IDS = StateKey.text("publicSubnetIDs");
-  static final StateKey<String> PRIVATE_SUBNET_IDS = StateKey.text("privateSubnetIDs");
-  static final StateKey<String> DNS_ZONE_NAME = StateKey.text("dnsZone.name");
-  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
-  static final StateKey<String> PEERING_PART = PART.of("peering");
-  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
-  static final StateKey<String> PEER_ROUTE_TABLE_IDS = StateKey.text("peerRouteTableIDs");
+  static final OutputKey.PerPart<String> PART = OutputKey.textPerPart("%s.part");
+  static final OutputKey.PerPart<String> PART_ID = OutputKey.textPerPart("%s.id");
+  static final OutputKey<String> VPC_PART = PART.of("vpc");
+  static final OutputKey<String> VPC_ID = OutputKey.text("vpcId");
+  static final OutputKey<String> IGW_PART = PART.of("igw");
+  static final OutputKey<String> INTERNET_GATEWAY_ID = OutputKey.text("internetGatewayId");
+  static final OutputKey<String> PUBLIC_SUBNET_IDS = OutputKey.text("publicSubnetIDs");
+  static final OutputKey<String> PRIVATE_SUBNET_IDS = OutputKey.text("privateSubnetIDs");
+  static final OutputKey<String> DNS_ZONE_NAME = OutputKey.text("dnsZone.name");
+  static final OutputKey<String> DNS_ZONE_ID = OutputKey.text("dnsZoneId");
+  static final OutputKey<String> PEERING_PART = PART.of("peering");
+  static final OutputKey<String> PEERING_ID = OutputKey.text("peeringId");
+  static final OutputKey<String> PEER_ROUTE_TABLE_IDS = OutputKey.text("peerRouteTableIDs");
 
 
   private final Ec2Client ec2;
@@ -94,8 +94,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(NetworkDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(NetworkDriver.class);
   }
 
   @Override

@@ -17,8 +17,8 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -39,9 +39,9 @@ import software.amazon.awssdk.services.ecr.model.Tag;
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> REPOSITORY_NAME = StateKey.text("repository.name");
-  static final StateKey<String> REPOSITORY_ARN = StateKey.text("repositoryArn");
-  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+  static final OutputKey<String> REPOSITORY_NAME = OutputKey.text("repository.name");
+  static final OutputKey<String> REPOSITORY_ARN = OutputKey.text("repositoryArn");
+  static final OutputKey<String> REPOSITORY_URI = OutputKey.text("repositoryUri");
 
   private final EcrClient ecr;
 
@@ -64,8 +64,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(RegistryDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(RegistryDriver.class);
   }
 
   @Override

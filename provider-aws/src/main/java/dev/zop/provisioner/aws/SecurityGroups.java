@@ -8,7 +8,7 @@ import static dev.zop.provisioner.aws.AwsActions.EC2_REVOKE_SECURITY_GROUP_INGRE
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
 import dev.zop.provisioner.kit.CloudCallException;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 import dev.zop.provisioner.spi.StepContext;
 import java.util.Map;
 import software.amazon.awssdk.services.ec2.Ec2Client;
@@ -29,7 +29,7 @@ final class SecurityGroups {
   }
 
   /** The group's id: the one named {@code name} in {@code vpcId}, or a new one (its name recorded first). */
-  String ensure(StepContext ctx, StateKey<String> intentKey, String name, String vpcId, String description) {
+  String ensure(StepContext ctx, OutputKey<String> intentKey, String name, String vpcId, String description) {
     SecurityGroup group = find(name, vpcId);
     if (group != null) {
       return group.groupId();

@@ -18,8 +18,8 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -53,20 +53,20 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> INSTANCE_SECURITY_GROUP_NAME = StateKey.text("instanceSecurityGroupName");
-  static final StateKey<String> INSTANCE_SECURITY_GROUP_ID = StateKey.text("instanceSecurityGroupId");
-  static final StateKey<String> LB_SECURITY_GROUP_NAME = StateKey.text("lbSecurityGroupName");
-  static final StateKey<String> LB_SECURITY_GROUP_ID = StateKey.text("lbSecurityGroupId");
-  static final StateKey<String> LAUNCH_TEMPLATE_NAME = StateKey.text("launchTemplateName");
-  static final StateKey<String> LAUNCH_TEMPLATE_ID = StateKey.text("launchTemplateId");
-  static final StateKey<String> TARGET_GROUP_NAMES = StateKey.text("targetGroupNames");
-  static final StateKey<String> TARGET_GROUP_ARNS = StateKey.text("targetGroupArns");
-  static final StateKey<String> TARGET_GROUP_NAME = StateKey.text("targetGroupName");
-  static final StateKey<String> TARGET_GROUP_ARN = StateKey.text("targetGroupArn");
-  static final StateKey<String> LOAD_BALANCER_NAME = StateKey.text("loadBalancerName");
-  static final StateKey<String> LOAD_BALANCER_ARN = StateKey.text("loadBalancerArn");
-  static final StateKey<String> DNS_NAME = StateKey.text("dnsName");
-  static final StateKey<String> AUTO_SCALING_GROUP_NAME = StateKey.text("autoScalingGroupName");
+  static final OutputKey<String> INSTANCE_SECURITY_GROUP_NAME = OutputKey.text("instanceSecurityGroupName");
+  static final OutputKey<String> INSTANCE_SECURITY_GROUP_ID = OutputKey.text("instanceSecurityGroupId");
+  static final OutputKey<String> LB_SECURITY_GROUP_NAME = OutputKey.text("lbSecurityGroupName");
+  static final OutputKey<String> LB_SECURITY_GROUP_ID = OutputKey.text("lbSecurityGroupId");
+  static final OutputKey<String> LAUNCH_TEMPLATE_NAME = OutputKey.text("launchTemplateName");
+  static final OutputKey<String> LAUNCH_TEMPLATE_ID = OutputKey.text("launchTemplateId");
+  static final OutputKey<String> TARGET_GROUP_NAMES = OutputKey.text("targetGroupNames");
+  static final OutputKey<String> TARGET_GROUP_ARNS = OutputKey.text("targetGroupArns");
+  static final OutputKey<String> TARGET_GROUP_NAME = OutputKey.text("targetGroupName");
+  static final OutputKey<String> TARGET_GROUP_ARN = OutputKey.text("targetGroupArn");
+  static final OutputKey<String> LOAD_BALANCER_NAME = OutputKey.text("loadBalancerName");
+  static final OutputKey<String> LOAD_BALANCER_ARN = OutputKey.text("loadBalancerArn");
+  static final OutputKey<String> DNS_NAME = OutputKey.text("dnsName");
+  static final OutputKey<String> AUTO_SCALING_GROUP_NAME = OutputKey.text("autoScalingGroupName");
 
   private final Ec2Client ec2;
   private final AutoScalingClient autoscaling;
@@ -196,8 +196,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(VmPoolDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(VmPoolDriver.class);
   }
 
   @Override

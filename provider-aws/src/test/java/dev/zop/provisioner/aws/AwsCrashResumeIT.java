@@ -9,7 +9,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceRequest;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
-import dev.zop.provisioner.core.EngineCrashes;
+import dev.zop.provisioner.testkit.EngineCrashes;
 import dev.zop.provisioner.spec.NetworkSpec;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.rds.RdsClient;
 
-/** Stop-idle remediations of EC2 and RDS instances, through the AWS resource controller, on moto. */
+/** Stop-idle remediations of EC2 and RDS instances, through the AWS remediation actions, on moto. */
 class AwsRemediationIT {
   private static final MotoServer MOTO = MotoServer.get();
   private static final Duration WAIT = Duration.ofSeconds(60);

@@ -104,7 +104,7 @@ public final class AzureProvider implements CloudProvider {
   }
 
   /**
-   * What {@link AzureController} acts on (ML compute and Databricks clusters are named so that their
+   * What {@link AzureRemediationActions} acts on (ML compute and Databricks clusters are named so that their
    * recommendations reach it, which refuses them saying why: their management libraries are not in this build).
    */
   @Override

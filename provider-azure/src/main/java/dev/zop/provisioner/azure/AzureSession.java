@@ -10,7 +10,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
@@ -88,8 +88,8 @@ final class AzureSession implements ProviderSession {
   }
 
   @Override
-  public ResourceController controller() {
-    return new AzureController(clients, calls);
+  public RemediationActions remediationActions() {
+    return new AzureRemediationActions(clients, calls);
   }
 
   @Override

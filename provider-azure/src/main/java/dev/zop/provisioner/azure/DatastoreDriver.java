@@ -22,9 +22,9 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -50,9 +50,9 @@ import java.util.function.Supplier;
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> SERVER_NAME = StateKey.text("serverName");
-  static final StateKey<String> PRIVATE_ZONE_ID = StateKey.text("privateZoneId");
-  static final StateKey<String> PRIVATE_ZONE_LINK = StateKey.text("private-zone-link");
+  static final OutputKey<String> SERVER_NAME = OutputKey.text("serverName");
+  static final OutputKey<String> PRIVATE_ZONE_ID = OutputKey.text("privateZoneId");
+  static final OutputKey<String> PRIVATE_ZONE_LINK = OutputKey.text("private-zone-link");
 
   static final String ADMIN_USER = "zopadmin";
   /** PostgreSQL flexible servers' sizes: Burstable, General Purpose (D v5) and Memory Optimized (E v5). */
@@ -170,8 +170,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(DatastoreDriver.class, RedisCache.class).and(SharedState.datastore());
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(DatastoreDriver.class, RedisCache.class).and(SharedOutputs.datastore());
   }
 
   @Override
@@ -204,14 +204,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (spec.engine() == DatastoreEngine.REDIS) {
       return redis.teardown(spec, recorded);
     }
-    if (!recorded.has(SERVER_NAME) && !recorded.has(SharedState.ADMIN_SECRET_REF)) {
+    if (!recorded.has(SERVER_NAME) && !recorded.has(SharedOutputs.ADMIN_SECRET_REF)) {
       return List.of();
     }
     FlexibleServers servers = servers(spec);
     List<Step> steps = new ArrayList<>();
     steps.add(ProviderStep.of("delete-server", withVault(vault, List.of(servers.readAction(),
         servers.deleteAction()), KEY_VAULT_SECRETS_DELETE, KEY_VAULT_SECRETS_PURGE),
-        ctx -> deleteServer(ctx, spec, recorded.get(SERVER_NAME), recorded.get(SharedState.ADMIN_SECRET_REF))));
+        ctx -> deleteServer(ctx, spec, recorded.get(SERVER_NAME), recorded.get(SharedOutputs.ADMIN_SECRET_REF))));
     if (spec.vpcId() != null) {
       steps.add(ProviderStep.of("unlink-private-zone", List.of(ZONE_LINKS_READ, ZONE_LINKS_DELETE),
           ctx -> zones.removeLink(ctx, privateZone(ctx, spec), serverName(ctx, spec) + "-link")));
@@ -298,8 +298,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     if (foreign != null) {
       return StepResult.fail(foreign);
     }
-    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
-    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(ADMIN_USER));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedOutputs.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
+    return StepResult.done(SharedOutputs.ADMIN_SECRET_REF.is(ref), SharedOutputs.ADMIN_USER.is(ADMIN_USER));
   }
 
   private StepResult createServer(StepContext ctx, DatastoreSpec spec) {
@@ -307,7 +307,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     String name = serverName(ctx, spec);
     FlexibleServers.Server existing = servers.find(name);
     if (existing == null) {
-      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
       ctx.recordIntent(Map.ofEntries(SERVER_NAME.is(name)));
       servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
           spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
@@ -385,7 +385,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private static Map<String, String> outputs(DatastoreSpec spec, String name) {
-    return Map.ofEntries(SERVER_NAME.is(name), SharedState.ENGINE.is(spec.engine().wireName()));
+    return Map.ofEntries(SERVER_NAME.is(name), SharedOutputs.ENGINE.is(spec.engine().wireName()));
   }
 
   private StepResult awaitServer(StepContext ctx, DatastoreSpec spec) {
@@ -397,7 +397,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     String state = server.state();
     return switch (state) {
-      case "Ready" -> StepResult.done(SharedState.HOST.is(server.host()), SharedState.PORT.is(servers.port()));
+      case "Ready" -> StepResult.done(SharedOutputs.HOST.is(server.host()), SharedOutputs.PORT.is(servers.port()));
       case "Disabled", "Dropping" -> StepResult.fail(Failure.userAction("server_" + state.toLowerCase(Locale.ROOT),
           servers.label() + " " + name + " is " + state, "See the server in the portal, then retry.", null));
       default -> poll.waitFor(ctx, servers.label() + " " + name + " is " + state);

@@ -38,7 +38,7 @@ interface FlexibleServers {
   /** The server, or null when there is none of that name. */
   Server find(String name);
 
-  /** The server of that name in another resource group (the controller's, named by ARM id), or null. */
+  /** The server of that name in another resource group (remediation's, named by ARM id), or null. */
   Server find(String name, String group);
 
   void create(String name, Wanted wanted);

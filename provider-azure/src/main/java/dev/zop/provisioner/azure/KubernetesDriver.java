@@ -28,9 +28,9 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -48,10 +48,10 @@ import java.util.function.Supplier;
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> CLUSTER_ID = StateKey.text("clusterId");
-  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+  static final OutputKey<String> CLUSTER_ID = OutputKey.text("clusterId");
+  static final OutputKey<String> ENDPOINT = OutputKey.text("endpoint");
   /** A group's agent pool, where it is not the group's own name: a pool that replaced it for a new VM size. */
-  static final StateKey.PerPart<String> AGENT_POOL = StateKey.textPerPart("agentpool.%s.name");
+  static final OutputKey.PerPart<String> AGENT_POOL = OutputKey.textPerPart("agentpool.%s.name");
 
   private final AzureClients clients;
   private final CloudCalls calls;
@@ -109,8 +109,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME));
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(KubernetesDriver.class).and(OutputKeys.of(SharedOutputs.CLUSTER_NAME));
   }
 
   @Override
@@ -119,7 +119,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         ProviderStep.of("create-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE, RESOURCE_GROUPS_READ,
             SUBNETS_JOIN),
                 ctx -> createCluster(ctx,
-                    spec)).intending(ctx -> Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name()))),
+                    spec)).intending(ctx -> Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name()))),
         ProviderStep.of("await-cluster", List.of(MANAGED_CLUSTERS_READ), ctx -> awaitCluster(ctx, spec)));
   }
 
@@ -133,7 +133,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return Revision.none();
     }
     Map<String, NodeGroup> before = new java.util.LinkedHashMap<>();
@@ -194,7 +194,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public CloudRead<List<Drift>> observe(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return null;
     }
     return ProviderRead.of(List.of(MANAGED_CLUSTERS_READ), () -> {
@@ -230,7 +230,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public Revision reconcile(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return Revision.none();
     }
     Map<String, String> pools = new java.util.LinkedHashMap<>();
@@ -388,7 +388,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
     ManagedClusterInner existing = find(spec);
     if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
+      ctx.recordIntent(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
       String subnet = subnetId(spec);
       List<ManagedClusterAgentPoolProfile> pools = new ArrayList<>();
       for (NodeGroup group : spec.nodeGroups()) {
@@ -403,10 +403,10 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cluster"));
       calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
           .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
-      return StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
+      return StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
     }
     Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", spec.name());
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()));
+    return foreign != null ? StepResult.fail(foreign) : StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
   }
 
   /** Agent pool names are 1 to 12 lower-case letters and digits. */

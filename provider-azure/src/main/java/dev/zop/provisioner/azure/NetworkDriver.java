@@ -25,8 +25,8 @@ import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -49,14 +49,14 @@ import java.util.Map;
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> NETWORK_PART = StateKey.text("network.part");
-  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
-  static final StateKey<String> NETWORK_NAME = StateKey.text("networkName");
-  static final StateKey.PerPart<String> SUBNET_ID = StateKey.textPerPart("subnet-%s.id");
-  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
-  static final StateKey<String> DNS_ZONE_LINK = StateKey.text("dns-zone-link");
-  static final StateKey<String> PEERING_PART = StateKey.text("peering.part");
-  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
+  static final OutputKey<String> NETWORK_PART = OutputKey.text("network.part");
+  static final OutputKey<String> VPC_ID = OutputKey.text("vpcId");
+  static final OutputKey<String> NETWORK_NAME = OutputKey.text("networkName");
+  static final OutputKey.PerPart<String> SUBNET_ID = OutputKey.textPerPart("subnet-%s.id");
+  static final OutputKey<String> DNS_ZONE_ID = OutputKey.text("dnsZoneId");
+  static final OutputKey<String> DNS_ZONE_LINK = OutputKey.text("dns-zone-link");
+  static final OutputKey<String> PEERING_PART = OutputKey.text("peering.part");
+  static final OutputKey<String> PEERING_ID = OutputKey.text("peeringId");
 
   private final AzureClients clients;
   private final CloudCalls calls;
@@ -89,8 +89,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(NetworkDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(NetworkDriver.class);
   }
 
   @Override

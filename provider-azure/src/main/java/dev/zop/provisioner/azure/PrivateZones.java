@@ -7,7 +7,7 @@ import com.azure.resourcemanager.privatedns.fluent.models.PrivateZoneInner;
 import com.azure.resourcemanager.privatedns.fluent.models.VirtualNetworkLinkInner;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.StatusPoll;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.Map;
@@ -43,7 +43,7 @@ final class PrivateZones {
   }
 
   /** The zone, made if missing; done with its id under {@code output}. */
-  StepResult ensureZone(StepContext ctx, String zone, String part, StateKey<String> output) {
+  StepResult ensureZone(StepContext ctx, String zone, String part, OutputKey<String> output) {
     return zone(zone).ensure(ctx, poll, () -> {
       PrivateZoneInner wanted = new PrivateZoneInner();
       wanted.withLocation("global").withTags(AzureTags.OWNER.of(ctx, part));
@@ -53,7 +53,7 @@ final class PrivateZones {
   }
 
   /** The zone's link to a network (by ARM id), without registration of the network's machines. */
-  StepResult ensureLink(StepContext ctx, String zone, String link, String networkId, StateKey<String> part) {
+  StepResult ensureLink(StepContext ctx, String zone, String link, String networkId, OutputKey<String> part) {
     return link(zone, link).ensure(ctx, poll, () -> {
       VirtualNetworkLinkInner wanted = new VirtualNetworkLinkInner()
           .withVirtualNetwork(new SubResource().withId(networkId)).withRegistrationEnabled(false);

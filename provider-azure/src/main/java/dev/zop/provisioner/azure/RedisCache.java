@@ -24,8 +24,8 @@ import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -45,8 +45,8 @@ import java.util.function.Supplier;
  */
 final class RedisCache {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> CACHE_NAME = StateKey.text("cacheName");
-  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+  static final OutputKey<String> CACHE_NAME = OutputKey.text("cacheName");
+  static final OutputKey<SecretRef> AUTH_SECRET_REF = OutputKey.secretRef("authSecretRef");
 
   /** Basic and Standard sizes by their memory (GB). */
   static final MachineSizes STANDARD_SIZES = MachineSizes.of(
@@ -127,9 +127,9 @@ final class RedisCache {
     return List.of(
         ProviderStep.of("create-cache", List.of(REDIS_READ, REDIS_WRITE, RESOURCE_GROUPS_READ),
             ctx -> cache(cacheName(ctx, spec)).ensure(ctx, poll, () -> put(ctx, spec), c -> true,
-                c -> Map.ofEntries(CACHE_NAME.is(c.name()), SharedState.HOST.is(c.hostname()),
-                    SharedState.PORT.is(c.sslPort() == null
-                    ? TLS_PORT : c.sslPort()), SharedState.ENGINE.is("redis"), SharedState.TLS.is(true)))),
+                c -> Map.ofEntries(CACHE_NAME.is(c.name()), SharedOutputs.HOST.is(c.hostname()),
+                    SharedOutputs.PORT.is(c.sslPort() == null
+                    ? TLS_PORT : c.sslPort()), SharedOutputs.ENGINE.is("redis"), SharedOutputs.TLS.is(true)))),
         ProviderStep.of("store-access-key", withVault(vault, List.of(REDIS_LIST_KEYS), KEY_VAULT_SECRETS_SET),
             this::storeKey));
   }

@@ -15,8 +15,8 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -33,10 +33,10 @@ import java.util.Map;
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> REGISTRY_NAME = StateKey.text("registryName");
-  static final StateKey<String> REGISTRY_ID = StateKey.text("registryId");
-  static final StateKey<String> LOGIN_SERVER = StateKey.text("loginServer");
-  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+  static final OutputKey<String> REGISTRY_NAME = OutputKey.text("registryName");
+  static final OutputKey<String> REGISTRY_ID = OutputKey.text("registryId");
+  static final OutputKey<String> LOGIN_SERVER = OutputKey.text("loginServer");
+  static final OutputKey<String> REPOSITORY_URI = OutputKey.text("repositoryUri");
 
   private final AzureClients clients;
   private final CloudCalls calls;
@@ -77,8 +77,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(RegistryDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(RegistryDriver.class);
   }
 
   @Override

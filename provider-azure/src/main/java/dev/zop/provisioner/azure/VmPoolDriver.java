@@ -80,9 +80,9 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -112,19 +112,19 @@ import java.util.stream.Collectors;
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
-  static final StateKey<String> SECURITY_GROUP_ID = StateKey.text("securityGroupId");
-  static final StateKey<String> PUBLIC_IP_ID = StateKey.text("publicIpId");
-  static final StateKey<String> LOAD_BALANCER_ADDRESS = StateKey.text("loadBalancerAddress");
-  static final StateKey<String> DNS_NAME = StateKey.text("dnsName");
-  static final StateKey<String> LOAD_BALANCER_NAME = StateKey.text("loadBalancerName");
-  static final StateKey<String> LOAD_BALANCER_ID = StateKey.text("loadBalancerId");
-  static final StateKey<SecretRef> SSH_KEY_SECRET_REF = StateKey.secretRef("sshKeySecretRef");
-  static final StateKey<String> SCALE_SET_NAME = StateKey.text("scaleSetName");
-  static final StateKey<String> SCALE_SET_ID = StateKey.text("scaleSetId");
-  static final StateKey<String> AUTOSCALE_NAME = StateKey.text("autoscaleName");
-  static final StateKey<String> MIN_SIZE = StateKey.text("minSize");
-  static final StateKey<String> MAX_SIZE = StateKey.text("maxSize");
+  static final OutputKey<String> VPC_ID = OutputKey.text("vpcId");
+  static final OutputKey<String> SECURITY_GROUP_ID = OutputKey.text("securityGroupId");
+  static final OutputKey<String> PUBLIC_IP_ID = OutputKey.text("publicIpId");
+  static final OutputKey<String> LOAD_BALANCER_ADDRESS = OutputKey.text("loadBalancerAddress");
+  static final OutputKey<String> DNS_NAME = OutputKey.text("dnsName");
+  static final OutputKey<String> LOAD_BALANCER_NAME = OutputKey.text("loadBalancerName");
+  static final OutputKey<String> LOAD_BALANCER_ID = OutputKey.text("loadBalancerId");
+  static final OutputKey<SecretRef> SSH_KEY_SECRET_REF = OutputKey.secretRef("sshKeySecretRef");
+  static final OutputKey<String> SCALE_SET_NAME = OutputKey.text("scaleSetName");
+  static final OutputKey<String> SCALE_SET_ID = OutputKey.text("scaleSetId");
+  static final OutputKey<String> AUTOSCALE_NAME = OutputKey.text("autoscaleName");
+  static final OutputKey<String> MIN_SIZE = OutputKey.text("minSize");
+  static final OutputKey<String> MAX_SIZE = OutputKey.text("maxSize");
 
   static final String DEFAULT_IMAGE = "Canonical:ubuntu-24_04-lts:server:latest";
   static final String NETWORK = "network";
@@ -254,8 +254,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // ---- steps -------------------------------------------------------------------------------------------
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(VmPoolDriver.class).and(StateKeys.of(SharedState.ADMIN_USER));
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(VmPoolDriver.class).and(OutputKeys.of(SharedOutputs.ADMIN_USER));
   }
 
   @Override
@@ -303,7 +303,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
         ctx -> scaleSet(spec).ensure(ctx, poll, () -> putScaleSet(ctx, spec),
             set -> set.sku() != null && spec.instanceType().equals(set.sku().name()),
             set -> Map.ofEntries(SCALE_SET_NAME.is(set.name()), SCALE_SET_ID.is(set.id()),
-                SharedState.ADMIN_USER.is(ADMIN_USER))));
+                SharedOutputs.ADMIN_USER.is(ADMIN_USER))));
   }
 
   /**

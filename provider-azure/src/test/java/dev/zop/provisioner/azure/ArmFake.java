@@ -1412,7 +1412,7 @@ public final class ArmFake implements AutoCloseable {
         operationUrl(change, false), "Retry-After", "0"));
   }
 
-  // ---- power: what the controller does to scale sets, VMs, servers, SQL pools and triggers ---------------
+  // ---- power: what remediation does to scale sets, VMs, servers, SQL pools and triggers ---------------
 
   private static final java.util.regex.Pattern POWER_ACTION = java.util.regex.Pattern.compile(
       "(/subscriptions/[^/]+/resourceGroups/[^/]+/providers/.+)/(deallocate|start|stop|pause|resume|instanceView)",

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Remediation on Azure through the engine: approval, the controller's action, and its validation. */
+/** Remediation on Azure through the engine: approval, the remediation action, and its validation. */
 class AzureRemediationTest {
   private static final ArmFake FAKE = ArmFake.forTheAzureProvider();
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -86,20 +86,20 @@ class AzureRemediationTest {
     ObjectNode set = JSON.createObjectNode();
     set.putObject("sku").put("name", "Standard_D2s_v5").put("capacity", 3);
     String id = existing("Microsoft.Compute/virtualMachineScaleSets", "nightly", set);
-    AzureController controller = new AzureController(new AzureClients(AzureProviderTckTest.account(FAKE),
+    AzureRemediationActions actions = new AzureRemediationActions(new AzureClients(AzureProviderTckTest.account(FAKE),
         ArmFake.credential(), FAKE.httpClient()), AzureErrors.CALLS);
-    assertThat(controller.observe("vm-scale-set", id)).isEqualTo("running");
+    assertThat(actions.observe("vm-scale-set", id)).isEqualTo("running");
 
     RemediationJob job = started("vm-scale-set", id, "stop");
     assertThat(job.templateId()).isEqualTo("stop-idle-vm");
     zop.remediations().approve(job.id(), StepRef.name("approval"), "idle every night");
     assertThat(zop.remediations().await(job.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(FAKE.calls()).contains("Microsoft.Compute/virtualMachineScaleSets/deallocate/action");
-    assertThat(controller.observe("vm-scale-set", id)).isEqualTo("stopped");
+    assertThat(actions.observe("vm-scale-set", id)).isEqualTo("stopped");
 
     // the same resource named as <group>/<name>
-    controller.start("vm-scale-set", GROUP + "/nightly");
-    await().atMost(WAIT).until(() -> controller.observe("vm-scale-set", id).equals("running"));
+    actions.start("vm-scale-set", GROUP + "/nightly");
+    await().atMost(WAIT).until(() -> actions.observe("vm-scale-set", id).equals("running"));
   }
 
   @Test
@@ -148,7 +148,7 @@ class AzureRemediationTest {
         .isEqualTo("Stopped");
   }
 
-  /** Pauses through the pause-service template, checks the final state, and resumes through the controller. */
+  /** Pauses through the pause-service template, checks the final state, and resumes through the remediation actions. */
   private void pausedAndResumed(String type, String id, String property, String paused, String resumed) {
     RemediationJob job = started(type, id, "pause");
     assertThat(job.templateId()).isEqualTo("pause-service");
@@ -158,11 +158,11 @@ class AzureRemediationTest {
     assertThat(done.status()).as(String.valueOf(zop.remediations().audit(job.id()))).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(FAKE.resources().get(id.toLowerCase(Locale.ROOT)).at(property).asText()).isEqualTo(paused);
 
-    AzureController controller = new AzureController(new AzureClients(AzureProviderTckTest.account(FAKE),
+    AzureRemediationActions actions = new AzureRemediationActions(new AzureClients(AzureProviderTckTest.account(FAKE),
         ArmFake.credential(), FAKE.httpClient()), AzureErrors.CALLS);
-    assertThat(controller.observe(type, id)).isEqualTo("paused");
-    controller.start(type, id);
-    await().atMost(WAIT).until(() -> controller.observe(type, id).equals("running"));
+    assertThat(actions.observe(type, id)).isEqualTo("paused");
+    actions.start(type, id);
+    await().atMost(WAIT).until(() -> actions.observe(type, id).equals("running"));
     assertThat(FAKE.resources().get(id.toLowerCase(Locale.ROOT)).at(property).asText()).isEqualTo(resumed);
   }
 

@@ -8,7 +8,7 @@ import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.FailureCodes;
 import dev.zop.provisioner.kit.StatusPoll;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.util.Map;
@@ -32,7 +32,7 @@ final class ComputeOperations {
   }
 
   /** Records the operation under {@code key} so the step's next run can find it. */
-  static void remember(StepContext ctx, StateKey<String> key, Operation op) {
+  static void remember(StepContext ctx, OutputKey<String> key, Operation op) {
     ctx.recordIntent(Map.ofEntries(key.is(op.getName())));
   }
 
@@ -42,7 +42,7 @@ final class ComputeOperations {
    *
    * @param region the operation's region, or null for a global operation
    */
-  StepResult pending(StepContext ctx, StateKey<String> key, String region, String what) {
+  StepResult pending(StepContext ctx, OutputKey<String> key, String region, String what) {
     String name = ctx.outputs().get(key);
     if (name == null || name.isEmpty()) {
       return null;

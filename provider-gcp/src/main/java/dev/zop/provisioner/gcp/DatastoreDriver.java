@@ -33,9 +33,9 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -67,10 +67,10 @@ import java.util.Map;
  */
 final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> SQL_INSTANCE = StateKey.text("sqlInstance");
-  static final StateKey<String> CONNECTION_NAME = StateKey.text("connectionName");
-  static final StateKey<String> REDIS_INSTANCE = StateKey.text("redisInstance");
-  static final StateKey<SecretRef> AUTH_SECRET_REF = StateKey.secretRef("authSecretRef");
+  static final OutputKey<String> SQL_INSTANCE = OutputKey.text("sqlInstance");
+  static final OutputKey<String> CONNECTION_NAME = OutputKey.text("connectionName");
+  static final OutputKey<String> REDIS_INSTANCE = OutputKey.text("redisInstance");
+  static final OutputKey<SecretRef> AUTH_SECRET_REF = OutputKey.secretRef("authSecretRef");
 
   /**
    * Cloud SQL's tiers: the two shared-core ones and the custom ones with 1 to 32 vCPUs (1 or an even number) and
@@ -151,8 +151,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(DatastoreDriver.class).and(SharedState.datastore());
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(DatastoreDriver.class).and(SharedOutputs.datastore());
   }
 
   @Override
@@ -184,7 +184,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
       steps.add(ProviderStep.of("delete-redis-instance", List.of(REDIS_INSTANCES_GET, REDIS_INSTANCES_DELETE),
           ctx -> deleteRedis(ctx, recorded.get(REDIS_INSTANCE))));
     }
-    for (StateKey<SecretRef> secret : List.of(SharedState.ADMIN_SECRET_REF, AUTH_SECRET_REF)) {
+    for (OutputKey<SecretRef> secret : List.of(SharedOutputs.ADMIN_SECRET_REF, AUTH_SECRET_REF)) {
       if (recorded.has(secret)) {
         SecretRef ref = recorded.get(secret);
         steps.add(ProviderStep.of("delete-" + (secret == AUTH_SECRET_REF ? "auth-string" : "admin-secret"),
@@ -284,8 +284,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   private StepResult createAdminSecret(StepContext ctx, DatastoreSpec spec) {
-    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedState.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
-    return StepResult.done(SharedState.ADMIN_SECRET_REF.is(ref), SharedState.ADMIN_USER.is(adminUser(spec)));
+    SecretRef ref = GeneratedSecrets.passwordFor(ctx, SharedOutputs.ADMIN_SECRET_REF, "zop/" + ctx.jobId() + "/admin");
+    return StepResult.done(SharedOutputs.ADMIN_SECRET_REF.is(ref), SharedOutputs.ADMIN_USER.is(adminUser(spec)));
   }
 
   private StepResult createSql(StepContext ctx, DatastoreSpec spec) {
@@ -293,7 +293,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     DatabaseInstance existing = findSql(name);
     if (existing == null) {
       ctx.recordIntent(Map.ofEntries(SQL_INSTANCE.is(name)));
-      String password = ctx.secrets().get(ctx.outputs().require(SharedState.ADMIN_SECRET_REF));
+      String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
       try {
         sql(CLOUDSQL_INSTANCES_CREATE, () -> clients.sqlAdmin().api().instances().insert(project,
             desiredSql(ctx, spec, name, password)).execute());
@@ -311,7 +311,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
         ? Map.of() : existing.getSettings().getUserLabels();
     Failure foreign = GcpOwner.TAGS.refuseForeign(labels, ctx, "Cloud SQL instance", name);
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(SQL_INSTANCE.is(name), SharedState.ENGINE.is(spec.engine().wireName()));
+        : StepResult.done(SQL_INSTANCE.is(name), SharedOutputs.ENGINE.is(spec.engine().wireName()));
   }
 
   private DatabaseInstance desiredSql(StepContext ctx, DatastoreSpec spec, String name, String password) {
@@ -351,7 +351,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return switch (String.valueOf(instance.getState())) {
       case "RUNNABLE" -> {
         String host = address(instance, spec.vpcId() != null ? "PRIVATE" : "PRIMARY");
-        yield StepResult.done(SharedState.HOST.is(host), SharedState.PORT.is(spec.engine().defaultPort()),
+        yield StepResult.done(SharedOutputs.HOST.is(host), SharedOutputs.PORT.is(spec.engine().defaultPort()),
             CONNECTION_NAME.is(String.valueOf(instance.getConnectionName())));
       }
       case "FAILED", "MAINTENANCE", "SUSPENDED" -> StepResult.fail(Failure.userAction("sql_instance_"
@@ -612,8 +612,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     }
     Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "Memorystore instance", id);
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(REDIS_INSTANCE.is(existing.getName()), SharedState.ENGINE.is("redis"),
-            SharedState.TLS.is(true));
+        : StepResult.done(REDIS_INSTANCE.is(existing.getName()), SharedOutputs.ENGINE.is("redis"),
+            SharedOutputs.TLS.is(true));
   }
 
   private StepResult awaitRedis(StepContext ctx, DatastoreSpec spec) {
@@ -624,7 +624,7 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           "Retry the job to create it again.", console("memorystore/redis/instances")));
     }
     return instance.getState() == Instance.State.READY
-        ? StepResult.done(SharedState.HOST.is(instance.getHost()), SharedState.PORT.is(instance.getPort()))
+        ? StepResult.done(SharedOutputs.HOST.is(instance.getHost()), SharedOutputs.PORT.is(instance.getPort()))
         : poll.waitFor(ctx, "Memorystore instance " + instanceName(ctx, spec) + " is " + instance.getState());
   }
 

@@ -70,7 +70,7 @@ public final class GcpProvider implements CloudProvider {
     return new GcpProvider(observer, interval);
   }
 
-  /** What {@link GcpController} acts on: Compute Engine instances, Cloud SQL instances, Dataproc clusters. */
+  /** What {@link GcpRemediationActions} acts on: Compute Engine instances, Cloud SQL instances, Dataproc clusters. */
   @Override
   public Map<String, Set<String>> remediationTypes() {
     return Map.of(BuiltInTemplates.STOP_IDLE_VM, Set.of("compute-instance"),

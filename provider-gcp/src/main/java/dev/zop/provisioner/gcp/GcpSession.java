@@ -9,7 +9,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.time.Duration;
@@ -68,8 +68,8 @@ final class GcpSession implements ProviderSession {
   }
 
   @Override
-  public ResourceController controller() {
-    return new GcpController(clients, calls, project, region);
+  public RemediationActions remediationActions() {
+    return new GcpRemediationActions(clients, calls, project, region);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.zop.provisioner.gcp;
 
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 
 /**
  * The per-part state every GCP driver's compute resources record ({@link ComputeResources}): that a part may
@@ -10,9 +10,9 @@ final class GcpState {
   private GcpState() {}
 
   /** Recorded before a part is made, so teardown looks for it even after a crash. */
-  static final StateKey.PerPart<String> PART = StateKey.textPerPart("%s.part");
+  static final OutputKey.PerPart<String> PART = OutputKey.textPerPart("%s.part");
   /** The name of the operation making or removing a part; empty once it is spent. */
-  static final StateKey.PerPart<String> OPERATION = StateKey.textPerPart("%s.operation");
-  static final StateKey.PerPart<String> ID = StateKey.textPerPart("%s.id");
-  static final StateKey.PerPart<String> SELF_LINK = StateKey.textPerPart("%s.selfLink");
+  static final OutputKey.PerPart<String> OPERATION = OutputKey.textPerPart("%s.operation");
+  static final OutputKey.PerPart<String> ID = OutputKey.textPerPart("%s.id");
+  static final OutputKey.PerPart<String> SELF_LINK = OutputKey.textPerPart("%s.selfLink");
 }

@@ -36,9 +36,9 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -59,10 +59,10 @@ import java.util.stream.Collectors;
  */
 final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> CLUSTER_OPERATION = GcpState.OPERATION.of("cluster");
-  static final StateKey<String> CLUSTER_SELF_LINK = StateKey.text("clusterSelfLink");
-  static final StateKey<String> CLUSTER_VERSION = StateKey.text("clusterVersion");
-  static final StateKey<String> ENDPOINT = StateKey.text("endpoint");
+  static final OutputKey<String> CLUSTER_OPERATION = GcpState.OPERATION.of("cluster");
+  static final OutputKey<String> CLUSTER_SELF_LINK = OutputKey.text("clusterSelfLink");
+  static final OutputKey<String> CLUSTER_VERSION = OutputKey.text("clusterVersion");
+  static final OutputKey<String> ENDPOINT = OutputKey.text("endpoint");
 
   private final GcpClients clients;
   private final CloudCalls calls;
@@ -123,8 +123,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(KubernetesDriver.class).and(StateKeys.of(SharedState.CLUSTER_NAME, GcpState.PART,
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(KubernetesDriver.class).and(OutputKeys.of(SharedOutputs.CLUSTER_NAME, GcpState.PART,
         GcpState.OPERATION, GcpState.ID, GcpState.SELF_LINK));
   }
 
@@ -145,7 +145,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public Revision revise(KubernetesSpec current, KubernetesSpec revised, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return Revision.none();
     }
     List<Step> steps = new ArrayList<>();
@@ -212,7 +212,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public CloudRead<List<Drift>> observe(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return null;
     }
     return ProviderRead.of(List.of(CONTAINER_CLUSTERS_GET), () -> {
@@ -251,7 +251,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   @Override
   public Revision reconcile(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return Revision.none();
     }
     List<Step> steps = new ArrayList<>();
@@ -303,7 +303,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         config.subnetIds(List.of(cluster.getSubnetwork()));
       }
       Map<String, String> state = new LinkedHashMap<>();
-      state.put(SharedState.CLUSTER_NAME.name(), externalId);
+      state.put(SharedOutputs.CLUSTER_NAME.name(), externalId);
       state.put(ENDPOINT.name(), "https://" + cluster.getEndpoint());
       state.put(CLUSTER_VERSION.name(), cluster.getCurrentMasterVersion());
       state.put(CLUSTER_SELF_LINK.name(), cluster.getSelfLink());
@@ -335,7 +335,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
                   .setName(name(found)).putAllResourceLabels(c.getResourceLabelsMap())
                   .putAllResourceLabels(GcpOwner.labels(ctx, "cluster")).setLabelFingerprint(c.getLabelFingerprint())
                   .build()),
-              c -> StepResult.done(SharedState.CLUSTER_NAME.is(externalId), ENDPOINT.is("https://" + c.getEndpoint()),
+              c -> StepResult.done(SharedOutputs.CLUSTER_NAME.is(externalId), ENDPOINT.is("https://" + c.getEndpoint()),
                   CLUSTER_VERSION.is(c.getCurrentMasterVersion()), CLUSTER_SELF_LINK.is(c.getSelfLink())));
         }));
   }
@@ -421,7 +421,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
 
   @Override
   public List<Step> teardown(KubernetesSpec spec, Outputs recorded) {
-    if (!recorded.has(SharedState.CLUSTER_NAME)) {
+    if (!recorded.has(SharedOutputs.CLUSTER_NAME)) {
       return List.of();
     }
     return List.of(ProviderStep.of("delete-cluster", List.of(CONTAINER_CLUSTERS_GET, CONTAINER_CLUSTERS_DELETE),
@@ -459,7 +459,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
       if (failed != null) {
         return failed;
       }
-      ctx.recordIntent(Map.ofEntries(SharedState.CLUSTER_NAME.is(spec.name())));
+      ctx.recordIntent(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
       try {
         Operation op = calls.call(CONTAINER_CLUSTERS_CREATE, () -> clients.clusterManager().createCluster(
             CreateClusterRequest.newBuilder().setParent(parent()).setCluster(desired(ctx, spec)).build()));
@@ -477,7 +477,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getResourceLabelsMap(), ctx, "cluster", spec.name());
     // the operation is spent once the cluster is visible: later runs read the cluster itself
     return foreign != null ? StepResult.fail(foreign)
-        : StepResult.done(SharedState.CLUSTER_NAME.is(spec.name()), CLUSTER_OPERATION.is(""));
+        : StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()), CLUSTER_OPERATION.is(""));
   }
 
   /** The failure of a create whose cluster never appeared, from its recorded operation; null if none failed. */

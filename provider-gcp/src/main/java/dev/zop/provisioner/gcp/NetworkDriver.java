@@ -28,8 +28,8 @@ import dev.zop.provisioner.spec.Subnet;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -50,14 +50,14 @@ import java.util.Map;
  */
 final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> NETWORK_PART = GcpState.PART.of("network");
-  static final StateKey<String> VPC_ID = StateKey.text("vpcId");
-  static final StateKey<String> NETWORK_SELF_LINK = StateKey.text("networkSelfLink");
-  static final StateKey<String> DNS_ZONE_PART = GcpState.PART.of("dnsZone");
-  static final StateKey<String> DNS_ZONE_NAME = StateKey.text("dnsZone.name");
-  static final StateKey<String> DNS_ZONE_ID = StateKey.text("dnsZoneId");
-  static final StateKey<String> PEERING_PART = GcpState.PART.of("peering");
-  static final StateKey<String> PEERING_ID = StateKey.text("peeringId");
+  static final OutputKey<String> NETWORK_PART = GcpState.PART.of("network");
+  static final OutputKey<String> VPC_ID = OutputKey.text("vpcId");
+  static final OutputKey<String> NETWORK_SELF_LINK = OutputKey.text("networkSelfLink");
+  static final OutputKey<String> DNS_ZONE_PART = GcpState.PART.of("dnsZone");
+  static final OutputKey<String> DNS_ZONE_NAME = OutputKey.text("dnsZone.name");
+  static final OutputKey<String> DNS_ZONE_ID = OutputKey.text("dnsZoneId");
+  static final OutputKey<String> PEERING_PART = GcpState.PART.of("peering");
+  static final OutputKey<String> PEERING_ID = OutputKey.text("peeringId");
 
   private final GcpClients clients;
   private final CloudCalls calls;
@@ -91,8 +91,8 @@ final class NetworkDriver implements ResourceDriver<NetworkSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(NetworkDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(NetworkDriver.class).and(OutputKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
         GcpState.SELF_LINK));
   }
 

@@ -17,8 +17,8 @@ import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -34,9 +34,9 @@ import java.util.Map;
  */
 final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> REPOSITORY_PART = GcpState.PART.of("repository");
-  static final StateKey<String> REPOSITORY_NAME = StateKey.text("repositoryName");
-  static final StateKey<String> REPOSITORY_URI = StateKey.text("repositoryUri");
+  static final OutputKey<String> REPOSITORY_PART = GcpState.PART.of("repository");
+  static final OutputKey<String> REPOSITORY_NAME = OutputKey.text("repositoryName");
+  static final OutputKey<String> REPOSITORY_URI = OutputKey.text("repositoryUri");
 
   private final GcpClients clients;
   private final CloudCalls calls;
@@ -65,8 +65,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(RegistryDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(RegistryDriver.class).and(OutputKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
         GcpState.SELF_LINK));
   }
 

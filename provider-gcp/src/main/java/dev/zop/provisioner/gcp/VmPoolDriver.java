@@ -44,8 +44,8 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -74,20 +74,20 @@ import java.util.function.Supplier;
  */
 final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> INSTANCE_TEMPLATE = StateKey.text("instanceTemplate");
+  static final OutputKey<String> INSTANCE_TEMPLATE = OutputKey.text("instanceTemplate");
   /**
    * The template a rolling replacement retires, until it is deleted (then empty): recorded before the new one is
    * made, so a teardown after an interrupted replacement removes both.
    */
-  static final StateKey<String> RETIRING_TEMPLATE = StateKey.text("retiringTemplate");
-  static final StateKey<String> INSTANCE_GROUP_MANAGER = StateKey.text("instanceGroupManager");
-  static final StateKey<String> INSTANCE_GROUP = StateKey.text("instanceGroup");
-  static final StateKey<String> HEALTH_CHECK = StateKey.text("healthCheck");
-  static final StateKey<String> BACKEND_SERVICE = StateKey.text("backendService");
-  static final StateKey<String> URL_MAP = StateKey.text("urlMap");
-  static final StateKey<String> HTTP_PROXY = StateKey.text("httpProxy");
-  static final StateKey<String> HTTPS_PROXY = StateKey.text("httpsProxy");
-  static final StateKey<String> LOAD_BALANCER_ADDRESS = StateKey.text("loadBalancerAddress");
+  static final OutputKey<String> RETIRING_TEMPLATE = OutputKey.text("retiringTemplate");
+  static final OutputKey<String> INSTANCE_GROUP_MANAGER = OutputKey.text("instanceGroupManager");
+  static final OutputKey<String> INSTANCE_GROUP = OutputKey.text("instanceGroup");
+  static final OutputKey<String> HEALTH_CHECK = OutputKey.text("healthCheck");
+  static final OutputKey<String> BACKEND_SERVICE = OutputKey.text("backendService");
+  static final OutputKey<String> URL_MAP = OutputKey.text("urlMap");
+  static final OutputKey<String> HTTP_PROXY = OutputKey.text("httpProxy");
+  static final OutputKey<String> HTTPS_PROXY = OutputKey.text("httpsProxy");
+  static final OutputKey<String> LOAD_BALANCER_ADDRESS = OutputKey.text("loadBalancerAddress");
 
   static final String DEFAULT_IMAGE = "projects/debian-cloud/global/images/family/debian-12";
   static final String APPLICATION = "application";
@@ -176,8 +176,8 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   // ---- steps -------------------------------------------------------------------------------------------
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(VmPoolDriver.class).and(StateKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(VmPoolDriver.class).and(OutputKeys.of(GcpState.PART, GcpState.OPERATION, GcpState.ID,
         GcpState.SELF_LINK));
   }
 

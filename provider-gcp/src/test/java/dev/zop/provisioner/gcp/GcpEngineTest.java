@@ -496,7 +496,7 @@ class GcpEngineTest {
     assertThat(plan.defaults()).extracting(d -> d.field() + "=" + d.value())
         .contains("instanceClass=db-custom-2-4096");
     assertThat(plan.permissions()).contains("cloudsql.instances.create", "secretmanager.secrets.create");
-    assertThat(plan.state()).extracting(s -> s.key() + ":" + s.type()).contains("sqlInstance:text",
+    assertThat(plan.outputs()).extracting(s -> s.key() + ":" + s.type()).contains("sqlInstance:text",
         "connectionName:text", "adminSecretRef:secretRef", "port:number");
     // regional: 2 x 730 h x 0.1106 for db-custom-2-4096, and 2 x 50 GB of SSD at 0.17
     assertThat(plan.monthlyTotal()).isEqualByComparingTo("178.48");

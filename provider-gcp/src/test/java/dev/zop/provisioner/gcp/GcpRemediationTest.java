@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Remediation workflows acting on GCP resources through the controller, approvals given as a person would. */
+/** Remediation workflows acting on GCP resources through its remediation actions, approvals given as a person would. */
 class GcpRemediationTest {
   private static final GcpFake FAKE = new GcpFake(GcpFake.COMPUTE, GcpFake.DATAPROC, GcpFake.CLOUD_SQL);
   private static final Duration WAIT = Duration.ofSeconds(60);

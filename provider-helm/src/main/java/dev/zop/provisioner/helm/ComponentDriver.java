@@ -18,8 +18,8 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -42,14 +42,14 @@ import java.util.stream.Stream;
  */
 final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   // The state its steps hand each other, declared once: create, teardown and plan use these keys.
-  static final StateKey<String> CHART = StateKey.text("chart");
-  static final StateKey<String> CHART_VERSION = StateKey.text("chartVersion");
-  static final StateKey<String> REPOSITORY = StateKey.text("repository");
-  static final StateKey<String> NAMESPACE = StateKey.text("namespace");
-  static final StateKey<Boolean> NAMESPACE_MANAGED = StateKey.flag("namespaceManaged");
-  static final StateKey<String> RELEASE = StateKey.text("release");
-  static final StateKey<String> REVISION = StateKey.text("revision");
-  static final StateKey<String> RELEASE_STATUS = StateKey.text("releaseStatus");
+  static final OutputKey<String> CHART = OutputKey.text("chart");
+  static final OutputKey<String> CHART_VERSION = OutputKey.text("chartVersion");
+  static final OutputKey<String> REPOSITORY = OutputKey.text("repository");
+  static final OutputKey<String> NAMESPACE = OutputKey.text("namespace");
+  static final OutputKey<Boolean> NAMESPACE_MANAGED = OutputKey.flag("namespaceManaged");
+  static final OutputKey<String> RELEASE = OutputKey.text("release");
+  static final OutputKey<String> REVISION = OutputKey.text("revision");
+  static final OutputKey<String> RELEASE_STATUS = OutputKey.text("releaseStatus");
 
   private static final Duration BUSY_RETRY = Duration.ofSeconds(10);
 
@@ -115,8 +115,8 @@ final class ComponentDriver implements ResourceDriver<ComponentSpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.declaredIn(ComponentDriver.class);
+  public OutputKeys outputKeys() {
+    return OutputKeys.declaredIn(ComponentDriver.class);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.zop.provisioner.sim;
 
 import dev.zop.provisioner.spec.DatastoreEngine;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 import java.util.List;
 import java.util.Map;
 
@@ -59,11 +59,11 @@ record Part(String key, String type, String name, String suffix, String service,
     return service + ":Modify" + noun;
   }
 
-  StateKey<String> nameKey() {
+  OutputKey<String> nameKey() {
     return SimState.PART_NAME.of(key);
   }
 
-  StateKey<String> idKey() {
+  OutputKey<String> idKey() {
     return SimState.PART_ID.of(key);
   }
 

@@ -22,8 +22,8 @@ import dev.zop.provisioner.spi.CloudRead;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.SharedState;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.SharedOutputs;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +67,7 @@ final class SimDrivers {
     parts.add(Part.derived("role", "iam-role", "cluster-role", "iam", "Role"));
     parts.add(Part.named("cluster", "kubernetes-cluster", spec.name(), "kubernetes", "Cluster")
         .attributes(Map.of("version", spec.version()))
-        .outputs(Map.ofEntries(SharedState.CLUSTER_NAME.is("{name}"),
+        .outputs(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is("{name}"),
             SimState.ENDPOINT.is("https://{name}." + region + ".k8s.sim.invalid")))
         .waiting());
     for (NodeGroup group : spec.nodeGroups()) {
@@ -148,14 +148,14 @@ final class SimDrivers {
               "instanceClass", spec.instanceClass(), "multiAZ", String.valueOf(spec.multiAz()),
               "allocatedStorageGB", String.valueOf(spec.allocatedStorageGb()),
               "backupRetentionDays", String.valueOf(spec.backupRetentionDays())),
-          true, Map.ofEntries(SharedState.HOST.is("{name}." + region + ".db.sim.invalid"),
-              SharedState.PORT.is(spec.engine().defaultPort()), SharedState.ENGINE.is(spec.engine().wireName())), null)
+          true, Map.ofEntries(SharedOutputs.HOST.is("{name}." + region + ".db.sim.invalid"),
+              SharedOutputs.PORT.is(spec.engine().defaultPort()), SharedOutputs.ENGINE.is(spec.engine().wireName())), null)
           .backedBy(spec.engine()));
     } else {
       parts.add(new Part("cache", "cache-cluster", spec.name(), "cache", "cache", "ReplicationGroup",
           Map.of("engine", "redis", "version", spec.version(), "nodeType", spec.instanceClass()),
-          true, Map.ofEntries(SharedState.HOST.is("{name}." + region + ".cache.sim.invalid"), SharedState.PORT.is(6379),
-              SharedState.ENGINE.is("redis")), null));
+          true, Map.ofEntries(SharedOutputs.HOST.is("{name}." + region + ".cache.sim.invalid"), SharedOutputs.PORT.is(6379),
+              SharedOutputs.ENGINE.is("redis")), null));
     }
     return parts;
   }
@@ -233,7 +233,7 @@ final class SimDrivers {
     }
 
     @Override
-    public StateKeys state() {
+    public OutputKeys outputKeys() {
       return SimState.ALL;
     }
 

@@ -14,7 +14,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ClusterAccess;
 import dev.zop.provisioner.spi.Discovery;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.SecretStore;
 import java.net.URLEncoder;
@@ -113,8 +113,8 @@ final class SimSession implements ProviderSession {
   }
 
   @Override
-  public ResourceController controller() {
-    return new SimController(cloud);
+  public RemediationActions remediationActions() {
+    return new SimRemediationActions(cloud);
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.zop.provisioner.sim;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.SecretRef;
 import dev.zop.provisioner.kit.ProviderStep;
-import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.SharedOutputs;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -73,8 +73,8 @@ final class SimSteps {
         // the simulated instance stands for a real server; its admin login goes to the secret store
         SecretRef admin = ctx.secrets().put("zop/sim/" + ctx.jobId() + "/" + part.key() + "/admin",
             server.adminPassword());
-        outputs.putAll(Map.ofEntries(SharedState.HOST.is(server.host()), SharedState.PORT.is(server.port()),
-            SharedState.ADMIN_USER.is(server.adminUser()), SharedState.ADMIN_SECRET_REF.is(admin)));
+        outputs.putAll(Map.ofEntries(SharedOutputs.HOST.is(server.host()), SharedOutputs.PORT.is(server.port()),
+            SharedOutputs.ADMIN_USER.is(server.adminUser()), SharedOutputs.ADMIN_SECRET_REF.is(admin)));
       }
       return StepResult.done(outputs);
     }).intending(ctx -> Map.ofEntries(part.nameKey().is(nameOf(part, ctx))));
@@ -170,7 +170,7 @@ final class SimSteps {
           throw e;
         }
       }
-      SecretRef admin = ctx.outputs().get(SharedState.ADMIN_SECRET_REF);
+      SecretRef admin = ctx.outputs().get(SharedOutputs.ADMIN_SECRET_REF);
       if (part.server() != null && admin != null) {
         ctx.secrets().delete(admin);
       }

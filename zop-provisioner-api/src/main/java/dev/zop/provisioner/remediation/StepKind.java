@@ -10,7 +10,7 @@ public enum StepKind {
   PRECONDITION,
   /** Parks the job in {@code awaiting_user} until someone approves or rejects. */
   APPROVAL,
-  /** Starts or stops the resource through the provider's resource controller. */
+  /** Starts or stops the resource through the provider's remediation actions. */
   EXECUTE,
   /** Provider-owned pause for resources without a stop primitive; may be irreversible. */
   PAUSE_SERVICE,

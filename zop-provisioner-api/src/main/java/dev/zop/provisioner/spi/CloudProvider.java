@@ -49,7 +49,7 @@ public interface CloudProvider {
   /**
    * The resource types of this cloud that each built-in remediation template acts on, by the template's id
    * ({@link dev.zop.provisioner.remediation.BuiltInTemplates}): what a recommendation calls this cloud's VMs,
-   * databases and services without a stop. Its controller must act on each. The default names none: the
+   * databases and services without a stop. Its remediation actions must act on each. The default names none: the
    * cloud-neutral {@code vm} and {@code db-instance} still apply.
    */
   default java.util.Map<String, java.util.Set<String>> remediationTypes() {

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 
 /**
  * Recorded outputs of a job's steps: names, ids and endpoints, never secrets (only secret references). Read
- * them with the driver's declared {@link StateKey}s.
+ * them with the driver's declared {@link OutputKey}s.
  */
 public final class Outputs {
   private static final Consumer<String> UNOBSERVED = key -> {};
@@ -41,33 +41,33 @@ public final class Outputs {
   }
 
   /** The value, or null when not recorded. */
-  public <T> T get(StateKey<T> key) {
+  public <T> T get(OutputKey<T> key) {
     String text = get(key.name());
     return text == null ? null : key.read(text);
   }
 
-  public boolean has(StateKey<?> key) {
+  public boolean has(OutputKey<?> key) {
     return has(key.name());
   }
 
   /** The value; throws when a step that should have recorded it did not. */
-  public <T> T require(StateKey<T> key) {
+  public <T> T require(OutputKey<T> key) {
     return key.read(require(key.name()));
   }
 
-  /** The value, or null when not recorded. Prefer the declared {@link StateKey}. */
+  /** The value, or null when not recorded. Prefer the declared {@link OutputKey}. */
   public String get(String key) {
     reads.accept(key);
     return values.get(key);
   }
 
-  /** Prefer the declared {@link StateKey}. */
+  /** Prefer the declared {@link OutputKey}. */
   public boolean has(String key) {
     reads.accept(key);
     return values.containsKey(key);
   }
 
-  /** The value; throws when a step that should have recorded it did not. Prefer the declared {@link StateKey}. */
+  /** The value; throws when a step that should have recorded it did not. Prefer the declared {@link OutputKey}. */
   public String require(String key) {
     String value = get(key);
     if (value == null) {

@@ -31,7 +31,7 @@ public interface ProviderSession extends AutoCloseable {
   }
 
   /** Acts on existing resources for remediation, or null when the provider cannot. */
-  default ResourceController controller() {
+  default RemediationActions remediationActions() {
     return null;
   }
 

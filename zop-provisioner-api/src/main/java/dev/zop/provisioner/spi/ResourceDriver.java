@@ -35,13 +35,13 @@ public interface ResourceDriver<S extends ResourceSpec> {
   }
 
   /**
-   * Every entry of the job's state this driver's steps record or read ({@link StateKey}), declared once as
+   * Every entry of the job's outputs this driver's steps record or read ({@link OutputKey}), declared once as
    * constants and used by create, teardown and plan. The provider TCK fails when a step records or reads an entry
    * not declared here, so a teardown cannot look for something under a name no create step writes. The default
-   * is {@link StateKeys#undeclared()}, which the TCK refuses.
+   * is {@link OutputKeys#undeclared()}, which the TCK refuses.
    */
-  default StateKeys state() {
-    return StateKeys.undeclared();
+  default OutputKeys outputKeys() {
+    return OutputKeys.undeclared();
   }
 
   /** The ordered steps that create the resource. */
@@ -59,7 +59,7 @@ public interface ResourceDriver<S extends ResourceSpec> {
    * change the cloud cannot make, or that would lose data, is refused with its field named. The steps must be
    * deterministic for the same inputs, as {@link #create}'s: a resumed revision rebuilds them. Like every step,
    * each observes the cloud first and converges, so running it again after a crash changes nothing twice. What
-   * they record joins the job's state (teardown reads it). The default changes nothing ({@link Revision#none}).
+   * they record joins the job's outputs (teardown reads it). The default changes nothing ({@link Revision#none}).
    */
   default Revision revise(S current, S revised, Outputs recorded) {
     return Revision.none();
@@ -87,7 +87,7 @@ public interface ResourceDriver<S extends ResourceSpec> {
 
   /**
    * Finds an existing resource of this kind by the cloud's id for it, for an import: the config it has, the job
-   * state its create steps would have recorded, and its owner by the cloud's tags. The read only reads; null when
+   * outputs its create steps would have recorded, and its owner by the cloud's tags. The read only reads; null when
    * nothing has that id. Returns null from the method itself (the default) when the driver cannot import.
    */
   default CloudRead<Adoption<S>> findExisting(String externalId) {
@@ -97,7 +97,7 @@ public interface ResourceDriver<S extends ResourceSpec> {
   /**
    * The steps that take over what {@link #findExisting} found for a new job whose config is {@code found}: each
    * finds the resource again, refuses it when another job owns it, tags it as this job's where the cloud allows, and records
-   * the state create would have. Teardown, revisions and drift checks then treat it as if the job had made it.
+   * the outputs create would have. Teardown, revisions and drift checks then treat it as if the job had made it.
    */
   default List<Step> adopt(S found, String externalId) {
     return List.of();

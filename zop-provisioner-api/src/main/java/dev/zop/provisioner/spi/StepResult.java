@@ -44,7 +44,7 @@ public sealed interface StepResult {
     return new Done(outputs);
   }
 
-  /** Done, recording the entries given ({@link StateKey#is}). */
+  /** Done, recording the entries given ({@link OutputKey#is}). */
   @SafeVarargs
   static StepResult done(Map.Entry<String, String>... entries) {
     return new Done(Map.ofEntries(entries));

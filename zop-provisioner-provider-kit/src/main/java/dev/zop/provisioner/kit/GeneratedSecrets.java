@@ -1,7 +1,7 @@
 package dev.zop.provisioner.kit;
 
 import dev.zop.provisioner.SecretRef;
-import dev.zop.provisioner.spi.StateKey;
+import dev.zop.provisioner.spi.OutputKey;
 import dev.zop.provisioner.spi.StepContext;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -35,7 +35,7 @@ public final class GeneratedSecrets {
    * under {@code name}: the reference to record under {@code key}. A name derived from the job makes a second put
    * after a crash replace the first, so nothing is left behind.
    */
-  public static SecretRef passwordFor(StepContext ctx, StateKey<SecretRef> key, String name) {
+  public static SecretRef passwordFor(StepContext ctx, OutputKey<SecretRef> key, String name) {
     SecretRef existing = ctx.outputs().get(key);
     return existing != null ? existing : ctx.secrets().put(name, password());
   }

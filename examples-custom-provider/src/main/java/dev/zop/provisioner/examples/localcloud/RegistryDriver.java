@@ -10,8 +10,8 @@ import dev.zop.provisioner.kit.ProviderStep;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
-import dev.zop.provisioner.spi.StateKey;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKey;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -28,7 +28,7 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   static final PriceTable PRICES = PriceTable.load(RegistryDriver.class, "prices.json");
   /** The local cloud keeps one tag per registry: the job that made it. */
   /** The registry's name: the one entry of state its steps record. */
-  static final StateKey<String> REGISTRY_NAME = StateKey.text("registry.name");
+  static final OutputKey<String> REGISTRY_NAME = OutputKey.text("registry.name");
   private static final OwnerTags OWNER = new OwnerTags("owner", "part");
 
   private final LocalCloud cloud;
@@ -56,8 +56,8 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   }
 
   @Override
-  public StateKeys state() {
-    return StateKeys.of(REGISTRY_NAME);
+  public OutputKeys outputKeys() {
+    return OutputKeys.of(REGISTRY_NAME);
   }
 
   @Override

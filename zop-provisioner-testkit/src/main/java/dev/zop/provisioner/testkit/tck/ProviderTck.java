@@ -12,7 +12,7 @@ import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.CloudProvider;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.Step;
@@ -123,18 +123,18 @@ public abstract class ProviderTck {
   }
 
   /**
-   * Steps hand each other state only under the keys their driver declares ({@link ResourceDriver#state}): every
-   * entry create records is declared, and every key create or teardown reads, so a teardown cannot look for what
+   * Steps hand each other outputs only under the keys their driver declares ({@link ResourceDriver#outputKeys}):
+   * every entry create records is declared, and every key create or teardown reads, so a teardown cannot look for what
    * create made under a name no create step writes.
    */
   @Test
-  void stepsRecordAndReadOnlyDeclaredState() throws Exception {
-    for (ResourceSpec spec : specs("state")) {
+  void stepsRecordAndReadOnlyDeclaredOutputs() throws Exception {
+    for (ResourceSpec spec : specs("outputs")) {
       ResourceDriver<ResourceSpec> driver = driver(spec);
       String kind = spec.kind().wireName();
-      StateKeys declared = driver.state();
+      OutputKeys declared = driver.outputKeys();
       List<String> before = inventory();
-      assertThat(declared.isDeclared()).as(kind + ": the driver declares no state (ResourceDriver.state)").isTrue();
+      assertThat(declared.isDeclared()).as(kind + ": the driver declares no outputs (ResourceDriver.outputKeys)").isTrue();
       Set<String> createReads = new TreeSet<>();
       TckContext ctx = new TckContext(JobId.random(), createReads::add);
       Map<String, String> recorded = runAll(driver.create(spec), ctx, false);
@@ -433,7 +433,7 @@ public abstract class ProviderTck {
       TckContext ctx = new TckContext(JobId.random());
       List<Long> calls = new ArrayList<>();
       Map<String, String> adopted = run(driver.adopt(found.config(), id), ctx, -1, 0, calls);
-      assertThat(adopted).as(kind + ": adoption records the state find read").containsAllEntriesOf(found.state());
+      assertThat(adopted).as(kind + ": adoption records the outputs find read").containsAllEntriesOf(found.outputs());
       assertThat(observed(driver, found.config(), adopted)).as(kind + " as adopted").isEmpty();
       List<String> expected = normalised(difference(inventory(), baseline), ctx.jobId(), suffix);
       assertThat(expected).as(kind + ": adoption makes nothing").hasSameSizeAs(madeLines);

@@ -12,7 +12,7 @@ import dev.zop.provisioner.Space;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
-import dev.zop.provisioner.core.EngineCrashes;
+import dev.zop.provisioner.testkit.EngineCrashes;
 import dev.zop.provisioner.testkit.PostgresTestDatabase;
 import dev.zop.provisioner.testkit.TestEngines;
 import dev.zop.provisioner.sim.SimCloud;

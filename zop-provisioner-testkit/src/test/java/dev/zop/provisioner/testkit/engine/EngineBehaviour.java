@@ -402,12 +402,12 @@ abstract class EngineBehaviour {
     assertThat(plan.monthlyTotal()).isEqualByComparingTo(new BigDecimal("116.62"));
     assertThat(plan.complete()).isTrue();
     // the state the steps will record, as the driver declares it: the password only as a reference
-    assertThat(plan.state()).contains(new dev.zop.provisioner.PlanState("host", "text", false),
-        new dev.zop.provisioner.PlanState("port", "number", false),
-        new dev.zop.provisioner.PlanState("tls", "flag", false),
-        new dev.zop.provisioner.PlanState("adminSecretRef", "secretRef", false),
-        new dev.zop.provisioner.PlanState("{part}.name", "text", true));
-    assertThat(plan.state()).extracting(dev.zop.provisioner.PlanState::key).isSorted().doesNotHaveDuplicates();
+    assertThat(plan.outputs()).contains(new dev.zop.provisioner.PlanOutput("host", "text", false),
+        new dev.zop.provisioner.PlanOutput("port", "number", false),
+        new dev.zop.provisioner.PlanOutput("tls", "flag", false),
+        new dev.zop.provisioner.PlanOutput("adminSecretRef", "secretRef", false),
+        new dev.zop.provisioner.PlanOutput("{part}.name", "text", true));
+    assertThat(plan.outputs()).extracting(dev.zop.provisioner.PlanOutput::key).isSorted().doesNotHaveDuplicates();
     Plan unknown = zop.jobs().plan(space.id(), KubernetesSpec.named("x").version("1.30")
         .nodeGroup("gpu", "p9.mega", 1, 1));
     assertThat(unknown.complete()).isFalse();

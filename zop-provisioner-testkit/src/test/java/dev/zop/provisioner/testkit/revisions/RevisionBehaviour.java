@@ -19,7 +19,7 @@ import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.EmbeddedProvisioner;
 import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
-import dev.zop.provisioner.core.EngineCrashes;
+import dev.zop.provisioner.testkit.EngineCrashes;
 import dev.zop.provisioner.sim.SimCloud;
 import dev.zop.provisioner.spec.DatastoreSpec;
 import dev.zop.provisioner.spec.KubernetesSpec;

@@ -21,7 +21,7 @@ import dev.zop.provisioner.core.internal.store.StoreException;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.SecretStore;
-import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.SharedOutputs;
 import java.security.SecureRandom;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -305,7 +305,7 @@ public final class DatabaseService {
 
   private Server server(DatabaseRepository.Parent parent) {
     Outputs state = Outputs.of(parent.outputs());
-    String engine = state.get(SharedState.ENGINE);
+    String engine = state.get(SharedOutputs.ENGINE);
     if (engine != null && !engine.equals("postgres") && !engine.equals("mysql")) {
       throw ValidationException.of("jobID", "not_sql_datastore",
           "job " + parent.id() + " is a " + engine + " datastore; databases need postgres or mysql");
@@ -314,10 +314,10 @@ public final class DatabaseService {
       throw new ConflictException("parent_not_ready",
           "datastore job " + parent.id() + " is " + parent.status().wireName() + "; it must have succeeded");
     }
-    String host = state.get(SharedState.HOST);
-    Integer port = state.get(SharedState.PORT);
-    String adminUser = state.get(SharedState.ADMIN_USER);
-    SecretRef adminSecret = state.get(SharedState.ADMIN_SECRET_REF);
+    String host = state.get(SharedOutputs.HOST);
+    Integer port = state.get(SharedOutputs.PORT);
+    String adminUser = state.get(SharedOutputs.ADMIN_USER);
+    SecretRef adminSecret = state.get(SharedOutputs.ADMIN_SECRET_REF);
     if (engine == null || host == null || port == null || adminUser == null) {
       throw new ConflictException("no_server",
           "datastore job " + parent.id() + " recorded no reachable server (host, port, admin login)");

@@ -145,7 +145,7 @@ public final class JobImports {
     if (diff.isEmpty()) {
       return List.of();
     }
-    Revision revision = where.driver().revise(adoption.config(), asked, Outputs.of(adoption.state()));
+    Revision revision = where.driver().revise(adoption.config(), asked, Outputs.of(adoption.outputs()));
     List<RevisionChange> changes = new ArrayList<>();
     List<FieldError> refused = new ArrayList<>();
     for (JobRevisions.FieldChange field : diff) {

@@ -112,7 +112,7 @@ public final class JobService {
         .toList();
     Plan plan = Plan.of(spec.kind(), target.space().provider(), target.space().region(), steps,
         target.driver().price(spec, target.space().region()), target.driver().pricesAsOf(), defaulted.filled(),
-        target.driver().warnings(spec), target.driver().state().asPlanned());
+        target.driver().warnings(spec), target.driver().outputKeys().asPlanned());
     ResourceSpec largest = atMaximum(spec);
     return largest == spec ? plan : plan.withCostsAtMax(target.driver().price(largest, target.space().region()));
   }

@@ -11,7 +11,7 @@ import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Revision;
-import dev.zop.provisioner.spi.StateKeys;
+import dev.zop.provisioner.spi.OutputKeys;
 import dev.zop.provisioner.spi.Step;
 import java.util.List;
 
@@ -52,8 +52,8 @@ final class CatalogComponentsOnProvider implements ResourceDriver<ResourceSpec> 
   }
 
   @Override
-  public StateKeys state() {
-    return provider.state();
+  public OutputKeys outputKeys() {
+    return provider.outputKeys();
   }
 
   @Override

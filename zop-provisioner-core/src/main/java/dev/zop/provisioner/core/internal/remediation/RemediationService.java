@@ -37,7 +37,7 @@ import dev.zop.provisioner.remediation.TemplateStep;
 import dev.zop.provisioner.remediation.WorkflowTemplate;
 import dev.zop.provisioner.spi.ProviderSession;
 import dev.zop.provisioner.spi.RecommendationSource;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,8 +105,8 @@ public final class RemediationService {
           "provider '" + account.provider() + "' is not installed");
     }
     ProviderSession session = providers.session(account, rec.region());
-    ResourceController controller = session.controller();
-    if (controller == null) {
+    RemediationActions actions = session.remediationActions();
+    if (actions == null) {
       throw ValidationException.of("recommendationID", "unsupported_provider",
           "provider '" + account.provider() + "' cannot act on resources");
     }
@@ -122,7 +122,7 @@ public final class RemediationService {
     for (int i = 0; i < template.steps().size(); i++) {
       TemplateStep step = template.steps().get(i);
       rows.add(StepRecord.remediation(id.value(), i, step.id(), step.name(), step.kind().wireName(),
-          permissions(step, controller, rec.resourceType())));
+          permissions(step, actions, rec.resourceType())));
     }
     JobRecord job = new JobRecord(id, principal.orgId(), null, JobType.REMEDIATION, JobKind.REMEDIATION,
         template.id() + " " + rec.resourceId(), Map.of(), account.provider(), account.id(), rec.region(), null,
@@ -255,11 +255,11 @@ public final class RemediationService {
     return templates.all();
   }
 
-  private static List<String> permissions(TemplateStep step, ResourceController controller, String type) {
+  private static List<String> permissions(TemplateStep step, RemediationActions actions, String type) {
     return switch (step.kind()) {
-      case PRECONDITION, VALIDATE -> List.of(controller.permission("observe", type));
-      case EXECUTE -> List.of(controller.permission(step.action(), type));
-      case PAUSE_SERVICE -> List.of(controller.permission("pause", type));
+      case PRECONDITION, VALIDATE -> List.of(actions.permission("observe", type));
+      case EXECUTE -> List.of(actions.permission(step.action(), type));
+      case PAUSE_SERVICE -> List.of(actions.permission("pause", type));
       case APPROVAL -> List.of();
     };
   }

@@ -17,7 +17,7 @@ import dev.zop.provisioner.remediation.WorkflowTemplate;
 import dev.zop.provisioner.spi.Notification;
 import dev.zop.provisioner.spi.Notifier;
 import dev.zop.provisioner.spi.ProviderSession;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
@@ -66,12 +66,12 @@ public final class RemediationWorkflows implements Workflow.Source {
     WorkflowTemplate template = templates.find(details.templateId());
     ProviderSession session = providers.session(job.accountId(), job.region(),
         () -> db.read(c -> accounts.findAnyOrg(c, job.accountId())));
-    ResourceController controller = session.controller();
+    RemediationActions actions = session.remediationActions();
     List<Step> steps = new ArrayList<>();
     for (StepRecord row : rows) {
       TemplateStep step = templateStep(template, row);
       steps.add(step.kind() == StepKind.APPROVAL ? new Approval(job, row, step)
-          : new Action(row.name(), step, details, controller));
+          : new Action(row.name(), step, details, actions));
     }
     AuditJournal journal = new AuditJournal(details);
     return new Workflow() {
@@ -137,18 +137,18 @@ public final class RemediationWorkflows implements Workflow.Source {
     }
   }
 
-  /** A step that acts on the cloud through the provider's resource controller. */
+  /** A step that acts on the cloud through the provider's remediation actions. */
   private static final class Action implements Step {
     private final String name;
     private final TemplateStep step;
     private final RemediationRepository.Details details;
-    private final ResourceController controller;
+    private final RemediationActions actions;
 
-    Action(String name, TemplateStep step, RemediationRepository.Details details, ResourceController controller) {
+    Action(String name, TemplateStep step, RemediationRepository.Details details, RemediationActions actions) {
       this.name = name;
       this.step = step;
       this.details = details;
-      this.controller = controller;
+      this.actions = actions;
     }
 
     @Override
@@ -167,7 +167,7 @@ public final class RemediationWorkflows implements Workflow.Source {
       String id = details.resourceId();
       switch (step.kind()) {
         case PRECONDITION -> {
-          String state = controller.observe(type, id);
+          String state = actions.observe(type, id);
           if (!state.equals(step.expectedState())) {
             return StepResult.fail(Failure.userAction("precondition_failed", type + " " + id + " is " + state
                     + ", not " + step.expectedState() + "; nothing was changed",
@@ -176,17 +176,17 @@ public final class RemediationWorkflows implements Workflow.Source {
         }
         case EXECUTE -> {
           if ("start".equals(step.action())) {
-            controller.start(type, id);
+            actions.start(type, id);
           } else if ("stop".equals(step.action())) {
-            controller.stop(type, id);
+            actions.stop(type, id);
           } else {
             return StepResult.fail(Failure.system("unsupported_action",
                 "execute does only start and stop, not " + step.action()));
           }
         }
-        case PAUSE_SERVICE -> controller.pause(type, id);
+        case PAUSE_SERVICE -> actions.pause(type, id);
         case VALIDATE -> {
-          String state = controller.observe(type, id);
+          String state = actions.observe(type, id);
           if (TRANSITIONAL.contains(state)) {
             // the cloud is still carrying the change out: check again after a backoff
             return StepResult.fail(Failure.transientFailure("still_changing", type + " " + id + " is " + state));

@@ -14,7 +14,7 @@ import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
 import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Timestamps;
-import dev.zop.provisioner.spi.SharedState;
+import dev.zop.provisioner.spi.SharedOutputs;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -67,7 +67,7 @@ public final class ClusterSpaces implements JobCompletionListener, TeardownGuard
     if (existing != null) {
       return existing;
     }
-    String cluster = job.outputs().getOrDefault(SharedState.CLUSTER_NAME.name(), job.specName());
+    String cluster = job.outputs().getOrDefault(SharedOutputs.CLUSTER_NAME.name(), job.specName());
     String name = job.region() == null ? cluster : cluster + "-" + job.region();
     if (spaces.findByName(c, job.orgId(), name) != null) {
       name = name + "-" + job.id().value().substring(job.id().value().length() - 6);

@@ -7,14 +7,14 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * One entry of the state a job's steps hand each other (what {@link Outputs} holds): its name and how its value
+ * One entry of the outputs a job's steps hand each other (what {@link Outputs} holds): its name and how its value
  * is written and read. A driver declares each key once, as a constant, and its create steps, its teardown and
- * its plan all use that constant; {@link ResourceDriver#state} lists them, and the provider TCK fails when a step
+ * its plan all use that constant; {@link ResourceDriver#outputKeys} lists them, and the provider TCK fails when a step
  * reads or writes an entry its driver does not declare.
  *
  * <pre>{@code
- * static final StateKey<String> CLUSTER_NAME = StateKey.text("clusterName");
- * static final StateKey.PerPart<String> NODE_GROUP = StateKey.textPerPart("nodegroup.%s.name");
+ * static final OutputKey<String> CLUSTER_NAME = OutputKey.text("clusterName");
+ * static final OutputKey.PerPart<String> NODE_GROUP = OutputKey.textPerPart("nodegroup.%s.name");
  *
  * ctx.recordIntent(Map.ofEntries(CLUSTER_NAME.is(spec.name())));
  * if (recorded.has(NODE_GROUP.of(group.name()))) { ... }
@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  *
  * @param <T> the value's type; the job keeps every value as text
  */
-public final class StateKey<T> {
+public final class OutputKey<T> {
   private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.:/-]*");
 
   private final String name;
@@ -30,10 +30,10 @@ public final class StateKey<T> {
   private final Function<String, T> read;
   private final Function<T, String> write;
 
-  private StateKey(String name, String type, Function<String, T> read, Function<T, String> write) {
+  private OutputKey(String name, String type, Function<String, T> read, Function<T, String> write) {
     this.name = Objects.requireNonNull(name, "name");
     if (!NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("not a state key name: '" + name + "'");
+      throw new IllegalArgumentException("not an output key name: '" + name + "'");
     }
     this.type = type;
     this.read = read;
@@ -41,23 +41,23 @@ public final class StateKey<T> {
   }
 
   /** A key whose value is text: a name, an id, an address. */
-  public static StateKey<String> text(String name) {
-    return new StateKey<>(name, "text", Function.identity(), Function.identity());
+  public static OutputKey<String> text(String name) {
+    return new OutputKey<>(name, "text", Function.identity(), Function.identity());
   }
 
   /** A key whose value is a secret reference (never the secret). */
-  public static StateKey<SecretRef> secretRef(String name) {
-    return new StateKey<>(name, "secretRef", SecretRef::of, SecretRef::value);
+  public static OutputKey<SecretRef> secretRef(String name) {
+    return new OutputKey<>(name, "secretRef", SecretRef::of, SecretRef::value);
   }
 
   /** A key whose value is a whole number (a port, a count). */
-  public static StateKey<Integer> number(String name) {
-    return new StateKey<>(name, "number", Integer::valueOf, String::valueOf);
+  public static OutputKey<Integer> number(String name) {
+    return new OutputKey<>(name, "number", Integer::valueOf, String::valueOf);
   }
 
   /** A key whose value is true or false. */
-  public static StateKey<Boolean> flag(String name) {
-    return new StateKey<>(name, "flag", Boolean::valueOf, String::valueOf);
+  public static OutputKey<Boolean> flag(String name) {
+    return new OutputKey<>(name, "flag", Boolean::valueOf, String::valueOf);
   }
 
   /** Keys of text, one for each named part of a spec (a node group, a subnet): {@code "nodegroup.%s.name"}. */
@@ -85,7 +85,7 @@ public final class StateKey<T> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StateKey<?> other && other.name.equals(name);
+    return o instanceof OutputKey<?> other && other.name.equals(name);
   }
 
   @Override
@@ -124,11 +124,11 @@ public final class StateKey<T> {
     }
 
     /** The key of the part named {@code part}. */
-    public StateKey<T> of(String part) {
-      return new StateKey<>(template.replace("%s", part), type, read, write);
+    public OutputKey<T> of(String part) {
+      return new OutputKey<>(template.replace("%s", part), type, read, write);
     }
 
-    /** How the values are written, as {@link StateKey#type}. */
+    /** How the values are written, as {@link OutputKey#type}. */
     public String type() {
       return type;
     }

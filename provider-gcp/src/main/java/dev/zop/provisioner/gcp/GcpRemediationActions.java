@@ -6,10 +6,10 @@ import com.google.api.services.sqladmin.model.DatabaseInstance;
 import com.google.api.services.sqladmin.model.Settings;
 import com.google.cloud.compute.v1.Instance;
 import dev.zop.provisioner.kit.CloudCalls;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 
 /**
- * Observes and acts on existing GCP resources for remediation, in the controller's words ({@code running},
+ * Observes and acts on existing GCP resources for remediation, in remediation's words ({@code running},
  * {@code stopped}, {@code starting}, {@code stopping}, {@code terminated}):
  *
  * <ul>
@@ -21,13 +21,13 @@ import dev.zop.provisioner.spi.ResourceController;
  *       cluster, which is terminal — the built-in template says so and requires approval.</li>
  * </ul>
  */
-final class GcpController implements ResourceController {
+final class GcpRemediationActions implements RemediationActions {
   private final GcpClients clients;
   private final CloudCalls calls;
   private final String project;
   private final String region;
 
-  GcpController(GcpClients clients, CloudCalls calls, String project, String region) {
+  GcpRemediationActions(GcpClients clients, CloudCalls calls, String project, String region) {
     this.clients = clients;
     this.calls = calls;
     this.project = project;
@@ -129,7 +129,7 @@ final class GcpController implements ResourceController {
       case "compute-instance", "vm" -> Kind.INSTANCE;
       case "cloudsql-instance", "db-instance" -> Kind.SQL;
       case "dataproc-cluster" -> Kind.DATAPROC;
-      default -> throw new IllegalArgumentException("the GCP controller does not act on " + resourceType);
+      default -> throw new IllegalArgumentException("GCP remediation does not act on " + resourceType);
     };
   }
 

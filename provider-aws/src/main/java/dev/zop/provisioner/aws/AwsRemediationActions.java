@@ -3,7 +3,7 @@ package dev.zop.provisioner.aws;
 import static dev.zop.provisioner.aws.AwsActions.*;
 import static dev.zop.provisioner.aws.AwsErrors.CALLS;
 
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import java.util.Locale;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.Instance;
@@ -12,14 +12,14 @@ import software.amazon.awssdk.services.rds.model.DBInstance;
 
 /**
  * Observes, starts and stops EC2 instances ({@code ec2-instance}, {@code vm}) and RDS instances
- * ({@code rds-instance}, {@code db-instance}) for remediation. AWS states are reported in the controller's
+ * ({@code rds-instance}, {@code db-instance}) for remediation. AWS states are reported in remediation's
  * words: {@code running}, {@code stopped}, {@code starting}, {@code stopping}, {@code terminated}.
  */
-final class AwsController implements ResourceController {
+final class AwsRemediationActions implements RemediationActions {
   private final Ec2Client ec2;
   private final RdsClient rds;
 
-  AwsController(Ec2Client ec2, RdsClient rds) {
+  AwsRemediationActions(Ec2Client ec2, RdsClient rds) {
     this.ec2 = ec2;
     this.rds = rds;
   }
@@ -88,7 +88,7 @@ final class AwsController implements ResourceController {
     return switch (resourceType) {
       case "ec2-instance", "vm" -> true;
       case "rds-instance", "db-instance" -> false;
-      default -> throw new IllegalArgumentException("the AWS controller acts on EC2 and RDS instances, not "
+      default -> throw new IllegalArgumentException("AWS remediation acts on EC2 and RDS instances, not "
           + resourceType);
     };
   }

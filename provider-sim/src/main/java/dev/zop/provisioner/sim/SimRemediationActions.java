@@ -1,13 +1,13 @@
 package dev.zop.provisioner.sim;
 
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import java.util.Locale;
 
 /** <b>A test double</b>: starts, stops and pauses the simulated cloud's workloads. */
-final class SimController implements ResourceController {
+final class SimRemediationActions implements RemediationActions {
   private final SimCloud cloud;
 
-  SimController(SimCloud cloud) {
+  SimRemediationActions(SimCloud cloud) {
     this.cloud = cloud;
   }
 

@@ -7,7 +7,7 @@ package dev.zop.provisioner.spi;
  *
  * <p>Errors may be thrown; the session classifies them like any step's.
  */
-public interface ResourceController {
+public interface RemediationActions {
 
   String observe(String resourceType, String resourceId) throws Exception;
 

@@ -9,13 +9,13 @@ import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.ProviderException;
 import dev.zop.provisioner.kit.CloudCalls;
-import dev.zop.provisioner.spi.ResourceController;
+import dev.zop.provisioner.spi.RemediationActions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Observes and acts on existing Azure resources for remediation, in the controller's words ({@code running},
+ * Observes and acts on existing Azure resources for remediation, in remediation's words ({@code running},
  * {@code stopped}, {@code paused}, {@code starting}, {@code stopping}). A resource is named by its ARM id
  * ({@code /subscriptions/<s>/resourceGroups/<rg>/providers/...}) or by its resource group and names
  * ({@code <group>/<name>}, {@code <group>/<workspace>/<pool>}):
@@ -38,11 +38,11 @@ import java.util.Locale;
  * <p>ML compute and Databricks clusters are refused when a remediation is started (422
  * {@code unsupported_resource_type}): their management libraries are not served to this build.
  */
-final class AzureController implements ResourceController {
+final class AzureRemediationActions implements RemediationActions {
   private final AzureClients clients;
   private final CloudCalls calls;
 
-  AzureController(AzureClients clients, CloudCalls calls) {
+  AzureRemediationActions(AzureClients clients, CloudCalls calls) {
     this.clients = clients;
     this.calls = calls;
   }
@@ -272,7 +272,7 @@ final class AzureController implements ResourceController {
   }
 
   private static ProviderException unsupported(String verb, String resourceType) {
-    return new ProviderException(Failure.userAction("unsupported_action", "the Azure controller does not " + verb
+    return new ProviderException(Failure.userAction("unsupported_action", "Azure remediation does not " + verb
         + " " + resourceType, "Scale sets, VMs and database servers are stopped and started; Synapse pools, Data"
         + " Factory triggers and Cognitive Services accounts are paused and resumed.", null));
   }
@@ -291,7 +291,7 @@ final class AzureController implements ResourceController {
               + " library is not part of this build, so nothing would act on it", "Pause it in the Azure portal,"
               + " or remove the recommendation.", null));
       default -> throw new ProviderException(Failure.userAction("unsupported_resource_type", "the Azure"
-          + " controller does not act on " + resourceType, "Azure remediation acts on vm-scale-set,"
+          + " remediation does not act on " + resourceType, "Azure remediation acts on vm-scale-set,"
           + " virtual-machine, azure-database-server, synapse-pool, data-factory and cognitive-services"
           + " resources.", null));
     };
