@@ -244,27 +244,21 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   }
 
   /** Asks RDS for what differs, unless it already has (or is making) it: a resumed step asks nothing twice. */
-  private StepResult modifyDatabase(StepContext ctx, String id, DatastoreSpec revised) {
-    DBInstance db = findDatabase(id);
-    if (db == null) {
-      return StepResult.fail(Failure.system("resource_missing", "RDS instance " + id + " is gone; it cannot be"
-          + " changed"));
-    }
-    Failure foreign = AwsTags.OWNER.refuseForeign(AwsTags.asMap(db.tagList(), Tag::key, Tag::value), ctx,
-        "RDS instance", id);
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (!asRevised(db, revised)) {
-      CALLS.call(RDS_MODIFY_DB_INSTANCE, () -> rds.modifyDBInstance(r -> r.dbInstanceIdentifier(id)
-          .applyImmediately(true).dbInstanceClass(revised.instanceClass())
-          .allocatedStorage(revised.allocatedStorageGb()).multiAZ(revised.multiAz())
-          .backupRetentionPeriod(retention(revised))));
-      ctx.log("asked RDS to change instance " + id + " to " + revised.instanceClass() + ", "
-          + revised.allocatedStorageGb() + " GB, " + retention(revised) + " days of backups"
-          + (revised.multiAz() ? ", Multi-AZ" : ""));
-    }
-    return StepResult.done();
+  private StepResult modifyDatabase(StepContext ctx, String id, DatastoreSpec revised) throws Exception {
+    return AwsTags.OWNER.changeInPlace(ctx, "RDS instance", id, () -> findDatabase(id), DatastoreDriver::tagsOf,
+        db -> asRevised(db, revised), db -> {
+          CALLS.call(RDS_MODIFY_DB_INSTANCE, () -> rds.modifyDBInstance(r -> r.dbInstanceIdentifier(id)
+              .applyImmediately(true).dbInstanceClass(revised.instanceClass())
+              .allocatedStorage(revised.allocatedStorageGb()).multiAZ(revised.multiAz())
+              .backupRetentionPeriod(retention(revised))));
+          ctx.log("asked RDS to change instance " + id + " to " + revised.instanceClass() + ", "
+              + revised.allocatedStorageGb() + " GB, " + retention(revised) + " days of backups"
+              + (revised.multiAz() ? ", Multi-AZ" : ""));
+        });
+  }
+
+  private static Map<String, String> tagsOf(DBInstance db) {
+    return AwsTags.asMap(db.tagList(), Tag::key, Tag::value);
   }
 
   /** Waits until the instance is available with every change made, none pending. */
@@ -375,34 +369,26 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(SharedOutputs.ADMIN_SECRET_REF.is(ref), SharedOutputs.ADMIN_USER.is(MASTER_USER));
   }
 
-  private StepResult createDatabase(StepContext ctx, DatastoreSpec spec) {
+  private StepResult createDatabase(StepContext ctx, DatastoreSpec spec) throws Exception {
     String id = identifier(ctx, spec);
-    DBInstance existing = findDatabase(id);
-    Failure foreign = existing == null ? null
-        : AwsTags.OWNER.refuseForeign(AwsTags.asMap(existing.tagList(), Tag::key, Tag::value), ctx, "RDS instance", id);
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(DB_INSTANCE_IDENTIFIER.is(id)));
-      String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
-      String subnetGroup = ctx.outputs().get(DB_SUBNET_GROUP_NAME);
-      String securityGroup = ctx.outputs().get(DB_SECURITY_GROUP_ID);
-      CALLS.call(RDS_CREATE_DB_INSTANCE, () -> rds.createDBInstance(r -> {
-        r.dbInstanceIdentifier(id).engine(spec.engine().wireName()).engineVersion(spec.version())
-            .dbInstanceClass(spec.instanceClass()).allocatedStorage(spec.allocatedStorageGb())
-            .multiAZ(spec.multiAz()).backupRetentionPeriod(spec.backupRetentionDays() == null ? 7
-                : spec.backupRetentionDays())
-            .masterUsername(MASTER_USER).masterUserPassword(password).storageEncrypted(true).tags(jobTag(ctx));
-        if (subnetGroup != null) {
-          r.dbSubnetGroupName(subnetGroup);
-        }
-        if (securityGroup != null) {
-          r.vpcSecurityGroupIds(securityGroup);
-        }
-      }));
-    }
-    return StepResult.done(DB_INSTANCE_IDENTIFIER.is(id), SharedOutputs.ENGINE.is(spec.engine().wireName()));
+    return AwsTags.OWNER.createOrAdopt(ctx, "RDS instance", id, () -> findDatabase(id), DatastoreDriver::tagsOf,
+        Map.ofEntries(DB_INSTANCE_IDENTIFIER.is(id)), () -> {
+          String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
+          String subnetGroup = ctx.outputs().get(DB_SUBNET_GROUP_NAME);
+          String securityGroup = ctx.outputs().get(DB_SECURITY_GROUP_ID);
+          CALLS.call(RDS_CREATE_DB_INSTANCE, () -> rds.createDBInstance(r -> {
+            r.dbInstanceIdentifier(id).engine(spec.engine().wireName()).engineVersion(spec.version())
+                .dbInstanceClass(spec.instanceClass()).allocatedStorage(spec.allocatedStorageGb())
+                .multiAZ(spec.multiAz()).backupRetentionPeriod(retention(spec))
+                .masterUsername(MASTER_USER).masterUserPassword(password).storageEncrypted(true).tags(jobTag(ctx));
+            if (subnetGroup != null) {
+              r.dbSubnetGroupName(subnetGroup);
+            }
+            if (securityGroup != null) {
+              r.vpcSecurityGroupIds(securityGroup);
+            }
+          }));
+        }, Map.ofEntries(DB_INSTANCE_IDENTIFIER.is(id), SharedOutputs.ENGINE.is(spec.engine().wireName())));
   }
 
   private StepResult awaitDatabase(StepContext ctx, DatastoreSpec spec) throws Exception {

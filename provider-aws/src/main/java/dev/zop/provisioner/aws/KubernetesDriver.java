@@ -384,21 +384,14 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return StepResult.done(nameKey.is(name), arnKey.is(roles.ensure(ctx, name, service, policies)));
   }
 
-  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
-    Cluster existing = findCluster(spec.name());
-    Failure foreign = existing == null ? null
-        : AwsTags.OWNER.refuseForeign(existing.tags(), ctx, "EKS cluster", spec.name());
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
-      String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require(CLUSTER_ROLE_ARN);
-      CALLS.call(EKS_CREATE_CLUSTER, () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
-          .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
-          .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
-    }
-    return StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
+  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) throws Exception {
+    return AwsTags.OWNER.createOrAdopt(ctx, "EKS cluster", spec.name(), () -> findCluster(spec.name()),
+        Cluster::tags, Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())), () -> {
+          String roleArn = spec.clusterRole() != null ? spec.clusterRole() : ctx.outputs().require(CLUSTER_ROLE_ARN);
+          CALLS.call(EKS_CREATE_CLUSTER, () -> eks.createCluster(r -> r.name(spec.name()).version(spec.version())
+              .roleArn(roleArn).resourcesVpcConfig(v -> v.subnetIds(spec.subnetIds()))
+              .tags(Map.of(AwsTags.JOB, ctx.jobId().value())).clientRequestToken(ctx.clientToken("create-cluster"))));
+        }, Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
   }
 
   private StepResult awaitCluster(StepContext ctx, KubernetesSpec spec) throws Exception {

@@ -110,28 +110,26 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     return recorded.has(REPOSITORY_NAME) ? revise(spec, spec, recorded) : Revision.none();
   }
 
-  private StepResult updateRepository(StepContext ctx, RegistrySpec revised) {
-    Repository existing = find(revised.name());
-    if (existing == null) {
-      return StepResult.fail(Failure.system("resource_missing", "ECR repository " + revised.name() + " is gone"));
-    }
-    Failure foreign = AwsTags.OWNER.refuseForeign(tagsOf(existing), ctx, "ECR repository", revised.name());
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
+  private StepResult updateRepository(StepContext ctx, RegistrySpec revised) throws Exception {
     ImageTagMutability mutability = revised.immutableTags() ? ImageTagMutability.IMMUTABLE
         : ImageTagMutability.MUTABLE;
-    if (existing.imageTagMutability() != mutability) {
-      CALLS.call(ECR_PUT_IMAGE_TAG_MUTABILITY, () -> ecr.putImageTagMutability(r -> r
-          .repositoryName(revised.name()).imageTagMutability(mutability)));
-    }
-    boolean scanning = existing.imageScanningConfiguration() != null
-        && Boolean.TRUE.equals(existing.imageScanningConfiguration().scanOnPush());
-    if (scanning != revised.scanOnPush()) {
-      CALLS.call(ECR_PUT_IMAGE_SCANNING_CONFIGURATION, () -> ecr.putImageScanningConfiguration(r -> r
-          .repositoryName(revised.name()).imageScanningConfiguration(s -> s.scanOnPush(revised.scanOnPush()))));
-    }
-    return StepResult.done();
+    return AwsTags.OWNER.changeInPlace(ctx, "ECR repository", revised.name(), () -> find(revised.name()),
+        this::tagsOf, repository -> repository.imageTagMutability() == mutability
+            && scansOnPush(repository) == revised.scanOnPush(), repository -> {
+          if (repository.imageTagMutability() != mutability) {
+            CALLS.call(ECR_PUT_IMAGE_TAG_MUTABILITY, () -> ecr.putImageTagMutability(r -> r
+                .repositoryName(revised.name()).imageTagMutability(mutability)));
+          }
+          if (scansOnPush(repository) != revised.scanOnPush()) {
+            CALLS.call(ECR_PUT_IMAGE_SCANNING_CONFIGURATION, () -> ecr.putImageScanningConfiguration(r -> r
+                .repositoryName(revised.name()).imageScanningConfiguration(s -> s.scanOnPush(revised.scanOnPush()))));
+          }
+        });
+  }
+
+  private static boolean scansOnPush(Repository repository) {
+    return repository.imageScanningConfiguration() != null
+        && Boolean.TRUE.equals(repository.imageScanningConfiguration().scanOnPush());
   }
 
   @Override

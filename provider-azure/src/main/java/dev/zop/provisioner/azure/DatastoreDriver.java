@@ -302,21 +302,17 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     return StepResult.done(SharedOutputs.ADMIN_SECRET_REF.is(ref), SharedOutputs.ADMIN_USER.is(ADMIN_USER));
   }
 
-  private StepResult createServer(StepContext ctx, DatastoreSpec spec) {
+  private StepResult createServer(StepContext ctx, DatastoreSpec spec) throws Exception {
     FlexibleServers servers = servers(spec);
     String name = serverName(ctx, spec);
-    FlexibleServers.Server existing = servers.find(name);
-    if (existing == null) {
-      String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
-      ctx.recordIntent(Map.ofEntries(SERVER_NAME.is(name)));
-      servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
-          spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
-          spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server"),
-          spec.vpcId() == null ? null : subnetId(spec), ctx.outputs().get(PRIVATE_ZONE_ID)));
-      return StepResult.done(outputs(spec, name));
-    }
-    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, servers.label(), name);
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(outputs(spec, name));
+    return AzureTags.OWNER.createOrAdopt(ctx, servers.label(), name, () -> servers.find(name),
+        FlexibleServers.Server::tags, Map.ofEntries(SERVER_NAME.is(name)), () -> {
+          String password = ctx.secrets().get(ctx.outputs().require(SharedOutputs.ADMIN_SECRET_REF));
+          servers.create(name, new FlexibleServers.Wanted(ADMIN_USER, password, serverVersion(spec),
+              spec.allocatedStorageGb(), spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays(),
+              spec.multiAz(), spec.instanceClass(), location.get(), AzureTags.OWNER.of(ctx, "server"),
+              spec.vpcId() == null ? null : subnetId(spec), ctx.outputs().get(PRIVATE_ZONE_ID)));
+        }, outputs(spec, name));
   }
 
   /**
@@ -347,22 +343,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   /** Asks for the new shape unless the server has it; a resumed step asks nothing twice. */
   private StepResult updateServer(StepContext ctx, FlexibleServers servers, String name,
-      FlexibleServers.Shape wanted) {
-    FlexibleServers.Server server = servers.find(name);
-    if (server == null) {
-      return StepResult.fail(Failure.system("resource_missing", servers.label() + " " + name + " is gone; it"
-          + " cannot be changed"));
-    }
-    Failure foreign = AzureTags.OWNER.refuseForeign(server.tags(), ctx, servers.label(), name);
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (!wanted.equals(server.shape())) {
-      servers.update(name, wanted);
-      ctx.log("asked Azure to change " + servers.label() + " " + name + " to " + wanted.sku() + ", "
-          + wanted.storageGb() + " GB");
-    }
-    return StepResult.done();
+      FlexibleServers.Shape wanted) throws Exception {
+    return AzureTags.OWNER.changeInPlace(ctx, servers.label(), name, () -> servers.find(name),
+        FlexibleServers.Server::tags, server -> wanted.equals(server.shape()), server -> {
+          servers.update(name, wanted);
+          ctx.log("asked Azure to change " + servers.label() + " " + name + " to " + wanted.sku() + ", "
+              + wanted.storageGb() + " GB");
+        });
   }
 
   private StepResult awaitUpdated(StepContext ctx, FlexibleServers servers, String name,

@@ -75,17 +75,7 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   @Override
   public Defaulted<KubernetesSpec> withDefaults(KubernetesSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
-    List<NodeGroup> groups = new ArrayList<>();
-    for (int i = 0; i < spec.nodeGroups().size(); i++) {
-      NodeGroup group = spec.nodeGroups().get(i);
-      String size = VmSizes.SIZES.nameForAlias(group.instanceType());
-      if (size != null) {
-        filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", size, "the Azure VM size with the vCPUs"
-            + " and memory of " + group.instanceType()));
-        group = new NodeGroup(group.name(), size, group.min(), group.max(), group.desired());
-      }
-      groups.add(group);
-    }
+    List<NodeGroup> groups = VmSizes.SIZES.resolveNodeGroups(spec.nodeGroups(), VmSizes.KIND, filled);
     if (spec.subnetIds().size() > 1) {
       filled.add(new PlanDefault("subnetIDs", spec.subnetIds().get(0), "AKS nodes take one subnet: the first"
           + " named; the others are not used"));
@@ -276,26 +266,19 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return true;
   }
 
-  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised, Map<String, String> staying) {
-    ManagedClusterInner existing = find(revised);
-    if (existing == null) {
-      return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
-    }
-    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", revised.name());
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (!asRevised(existing, revised, staying)) {
-      for (NodeGroup group : revised.nodeGroups()) {
-        existing.agentPoolProfiles().stream().filter(p -> group.name().equals(staying.get(p.name()))).forEach(p -> p
-            .withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max()));
-      }
-      existing.withKubernetesVersion(revised.version());
-      calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
-          .beginCreateOrUpdate(resourceGroup, revised.name(), existing));
-      ctx.log("asked AKS to update cluster " + revised.name() + " to " + revised.version());
-    }
-    return StepResult.done();
+  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised, Map<String, String> staying)
+      throws Exception {
+    return AzureTags.OWNER.changeInPlace(ctx, "AKS cluster", revised.name(), () -> find(revised),
+        ManagedClusterInner::tags, existing -> asRevised(existing, revised, staying), existing -> {
+          for (NodeGroup group : revised.nodeGroups()) {
+            existing.agentPoolProfiles().stream().filter(p -> group.name().equals(staying.get(p.name())))
+                .forEach(p -> p.withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max()));
+          }
+          existing.withKubernetesVersion(revised.version());
+          calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
+              .beginCreateOrUpdate(resourceGroup, revised.name(), existing));
+          ctx.log("asked AKS to update cluster " + revised.name() + " to " + revised.version());
+        });
   }
 
   private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised, Map<String, String> staying) {
@@ -385,28 +368,24 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .getManagedClusters().getByResourceGroup(resourceGroup, spec.name()));
   }
 
-  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) {
-    ManagedClusterInner existing = find(spec);
-    if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
-      String subnet = subnetId(spec);
-      List<ManagedClusterAgentPoolProfile> pools = new ArrayList<>();
-      for (NodeGroup group : spec.nodeGroups()) {
-        pools.add(new ManagedClusterAgentPoolProfile().withName(poolName(group)).withVmSize(group.instanceType())
-            .withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max())
-            .withEnableAutoScaling(true).withMode(pools.isEmpty() ? AgentPoolMode.SYSTEM : AgentPoolMode.USER)
-            .withVnetSubnetId(subnet));
-      }
-      ManagedClusterInner wanted = new ManagedClusterInner().withDnsPrefix(spec.name())
-          .withKubernetesVersion(spec.version()).withAgentPoolProfiles(pools)
-          .withIdentity(new ManagedClusterIdentity().withType(ResourceIdentityType.SYSTEM_ASSIGNED));
-      wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cluster"));
-      calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
-          .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
-      return StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
-    }
-    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "AKS cluster", spec.name());
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(SharedOutputs.CLUSTER_NAME.is(spec.name()));
+  private StepResult createCluster(StepContext ctx, KubernetesSpec spec) throws Exception {
+    return AzureTags.OWNER.createOrAdopt(ctx, "AKS cluster", spec.name(), () -> find(spec),
+        ManagedClusterInner::tags, Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())), () -> {
+          String subnet = subnetId(spec);
+          List<ManagedClusterAgentPoolProfile> pools = new ArrayList<>();
+          for (NodeGroup group : spec.nodeGroups()) {
+            pools.add(new ManagedClusterAgentPoolProfile().withName(poolName(group))
+                .withVmSize(group.instanceType()).withCount(group.desiredSize()).withMinCount(group.min())
+                .withMaxCount(group.max()).withEnableAutoScaling(true)
+                .withMode(pools.isEmpty() ? AgentPoolMode.SYSTEM : AgentPoolMode.USER).withVnetSubnetId(subnet));
+          }
+          ManagedClusterInner wanted = new ManagedClusterInner().withDnsPrefix(spec.name())
+              .withKubernetesVersion(spec.version()).withAgentPoolProfiles(pools)
+              .withIdentity(new ManagedClusterIdentity().withType(ResourceIdentityType.SYSTEM_ASSIGNED));
+          wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "cluster"));
+          calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
+              .beginCreateOrUpdate(resourceGroup, spec.name(), wanted));
+        }, Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name())));
   }
 
   /** Agent pool names are 1 to 12 lower-case letters and digits. */

@@ -112,18 +112,15 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
         .getByResourceGroup(resourceGroup, registryName(spec)));
   }
 
-  private StepResult createRegistry(StepContext ctx, RegistrySpec spec) {
-    RegistryInner existing = find(spec);
-    if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(REGISTRY_NAME.is(registryName(spec))));
-      RegistryInner wanted = new RegistryInner().withSku(new Sku().withName(SkuName.BASIC)).withAdminUserEnabled(false);
-      wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "registry"));
-      calls.call(REGISTRIES_WRITE, () -> clients.registry().serviceClient().getRegistries()
-          .beginCreate(resourceGroup, registryName(spec), wanted));
-      return StepResult.done(REGISTRY_NAME.is(registryName(spec)));
-    }
-    Failure foreign = AzureTags.OWNER.refuseForeign(existing.tags(), ctx, "container registry", registryName(spec));
-    return foreign != null ? StepResult.fail(foreign) : StepResult.done(REGISTRY_NAME.is(registryName(spec)));
+  private StepResult createRegistry(StepContext ctx, RegistrySpec spec) throws Exception {
+    return AzureTags.OWNER.createOrAdopt(ctx, "container registry", registryName(spec), () -> find(spec),
+        RegistryInner::tags, Map.ofEntries(REGISTRY_NAME.is(registryName(spec))), () -> {
+          RegistryInner wanted = new RegistryInner().withSku(new Sku().withName(SkuName.BASIC))
+              .withAdminUserEnabled(false);
+          wanted.withLocation(location.get()).withTags(AzureTags.OWNER.of(ctx, "registry"));
+          calls.call(REGISTRIES_WRITE, () -> clients.registry().serviceClient().getRegistries()
+              .beginCreate(resourceGroup, registryName(spec), wanted));
+        }, Map.ofEntries(REGISTRY_NAME.is(registryName(spec))));
   }
 
   private StepResult awaitRegistry(StepContext ctx, RegistrySpec spec) {

@@ -160,12 +160,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String size = VmSizes.SIZES.nameForAlias(spec.instanceType());
-    if (size != null) {
-      builder.instanceType(size);
-      filled.add(new PlanDefault("instanceType", size, "the Azure VM size with the vCPUs and memory of "
-          + spec.instanceType()));
-    }
+    builder.instanceType(VmSizes.SIZES.resolve("instanceType", spec.instanceType(), VmSizes.KIND, filled));
     if (spec.imageId() == null) {
       builder.imageId(DEFAULT_IMAGE);
       filled.add(new PlanDefault("imageId", DEFAULT_IMAGE, "the latest Ubuntu 24.04 LTS image of Canonical"));

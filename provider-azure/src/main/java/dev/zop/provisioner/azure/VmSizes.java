@@ -11,6 +11,8 @@ import dev.zop.provisioner.kit.MachineSizes;
  * taken as it is.
  */
 final class VmSizes {
+  /** How a plan's defaults name these sizes. */
+  static final String KIND = "the Azure VM size";
   static final MachineSizes SIZES = MachineSizes.of(
       new MachineSize("Standard_B2s", Family.BURSTABLE, 2, 4),
       new MachineSize("Standard_B2ms", Family.BURSTABLE, 2, 8),

@@ -86,18 +86,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   @Override
   public Defaulted<KubernetesSpec> withDefaults(KubernetesSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
-    List<NodeGroup> groups = new ArrayList<>();
-    for (int i = 0; i < spec.nodeGroups().size(); i++) {
-      NodeGroup group = spec.nodeGroups().get(i);
-      String gcp = MachineTypes.SIZES.nameForAlias(group.instanceType());
-      if (gcp != null) {
-        filled.add(new PlanDefault("nodeGroups[" + i + "].instanceType", gcp, "the GCP machine type with the"
-            + " vCPUs and memory of " + group.instanceType()));
-        group = new NodeGroup(group.name(), gcp, group.min(), group.max(), group.desired());
-      }
-      groups.add(group);
-    }
-    KubernetesSpec.Builder builder = spec.toBuilder().nodeGroups(groups);
+    KubernetesSpec.Builder builder = spec.toBuilder().nodeGroups(MachineTypes.SIZES.resolveNodeGroups(
+        spec.nodeGroups(), MachineTypes.KIND, filled));
     if (spec.vpcId() == null) {
       builder.vpcId("default");
       filled.add(new PlanDefault("vpcID", "default", "the project's default network"));

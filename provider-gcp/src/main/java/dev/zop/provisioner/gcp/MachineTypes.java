@@ -11,6 +11,8 @@ import dev.zop.provisioner.kit.MachineSizes;
  * ({@code c3-standard-4}) is taken as it is.
  */
 final class MachineTypes {
+  /** How a plan's defaults name these sizes. */
+  static final String KIND = "the GCP machine type";
   static final MachineSizes SIZES = MachineSizes.of(
       new MachineSize("e2-micro", Family.BURSTABLE, 2, 1),         // shared cores
       new MachineSize("e2-small", Family.BURSTABLE, 2, 2),         // shared cores

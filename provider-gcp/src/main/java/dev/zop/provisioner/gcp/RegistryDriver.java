@@ -147,29 +147,21 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     return revise(spec, spec, recorded);
   }
 
-  private StepResult updateRepository(StepContext ctx, RegistrySpec spec) {
-    Repository existing = calls.findOrNull(ARTIFACTREGISTRY_REPOSITORIES_GET,
-        () -> clients.artifactRegistry().getRepository(name(spec)));
-    if (existing == null) {
-      return StepResult.fail(Failure.system("resource_missing", "repository " + repositoryId(spec) + " is gone"));
-    }
-    Failure foreign = GcpOwner.TAGS.refuseForeign(existing.getLabelsMap(), ctx, "repository", repositoryId(spec));
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (!existing.getDockerConfig().equals(docker(spec))
-        || !existing.getVulnerabilityScanningConfig().getEnablementConfig().equals(scanning(spec)
-            .getEnablementConfig())) {
-      calls.call(ARTIFACTREGISTRY_REPOSITORIES_UPDATE, () -> clients.artifactRegistry().updateRepository(
-          com.google.devtools.artifactregistry.v1.UpdateRepositoryRequest.newBuilder()
-              .setRepository(Repository.newBuilder().setName(existing.getName()).setDockerConfig(docker(spec))
-                  .setVulnerabilityScanningConfig(scanning(spec)))
-              .setUpdateMask(com.google.protobuf.FieldMask.newBuilder().addPaths("docker_config.immutable_tags")
-                  .addPaths("vulnerability_scanning_config.enablement_config")).build()));
-      ctx.log("repository " + repositoryId(spec) + " now has immutable tags " + spec.immutableTags()
-          + ", scanning " + spec.scanOnPush());
-    }
-    return StepResult.done();
+  private StepResult updateRepository(StepContext ctx, RegistrySpec spec) throws Exception {
+    return GcpOwner.TAGS.changeInPlace(ctx, "repository", repositoryId(spec), () -> calls.findOrNull(
+            ARTIFACTREGISTRY_REPOSITORIES_GET, () -> clients.artifactRegistry().getRepository(name(spec))),
+        Repository::getLabelsMap, existing -> existing.getDockerConfig().equals(docker(spec))
+            && existing.getVulnerabilityScanningConfig().getEnablementConfig()
+                .equals(scanning(spec).getEnablementConfig()), existing -> {
+          calls.call(ARTIFACTREGISTRY_REPOSITORIES_UPDATE, () -> clients.artifactRegistry().updateRepository(
+              com.google.devtools.artifactregistry.v1.UpdateRepositoryRequest.newBuilder()
+                  .setRepository(Repository.newBuilder().setName(existing.getName()).setDockerConfig(docker(spec))
+                      .setVulnerabilityScanningConfig(scanning(spec)))
+                  .setUpdateMask(com.google.protobuf.FieldMask.newBuilder().addPaths("docker_config.immutable_tags")
+                      .addPaths("vulnerability_scanning_config.enablement_config")).build()));
+          ctx.log("repository " + repositoryId(spec) + " now has immutable tags " + spec.immutableTags()
+              + ", scanning " + spec.scanOnPush());
+        });
   }
 
   static String repositoryId(RegistrySpec spec) {

@@ -124,12 +124,7 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
   public Defaulted<VmPoolSpec> withDefaults(VmPoolSpec spec) {
     List<PlanDefault> filled = new ArrayList<>();
     VmPoolSpec.Builder builder = spec.toBuilder();
-    String gcp = MachineTypes.SIZES.nameForAlias(spec.instanceType());
-    if (gcp != null) {
-      builder.instanceType(gcp);
-      filled.add(new PlanDefault("instanceType", gcp, "the GCP machine type with the vCPUs and memory of "
-          + spec.instanceType()));
-    }
+    builder.instanceType(MachineTypes.SIZES.resolve("instanceType", spec.instanceType(), MachineTypes.KIND, filled));
     if (spec.imageId() == null) {
       builder.imageId(DEFAULT_IMAGE);
       filled.add(new PlanDefault("imageId", DEFAULT_IMAGE, "the current Debian 12 image of Google's debian-cloud"

@@ -1,6 +1,8 @@
 package dev.zop.provisioner.kit;
 
+import dev.zop.provisioner.PlanDefault;
 import dev.zop.provisioner.kit.MachineSize.Family;
+import dev.zop.provisioner.spec.NodeGroup;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +159,33 @@ public final class MachineSizes {
   public String nameForAlias(String alias) {
     MachineSize size = forAlias(alias);
     return size == null ? null : size.name();
+  }
+
+  /**
+   * The size a spec's field names, as this provider's own: an alias becomes the size it stands for
+   * ({@link #forAlias}), and a default in {@code filled} says so, at {@code field}; any other name stays as written.
+   *
+   * @param sizeKind what the provider's sizes are called, e.g. {@code "the GCP machine type"}
+   */
+  public String resolve(String field, String named, String sizeKind, List<PlanDefault> filled) {
+    String own = nameForAlias(named);
+    if (own == null) {
+      return named;
+    }
+    filled.add(new PlanDefault(field, own, sizeKind + " with the vCPUs and memory of " + named));
+    return own;
+  }
+
+  /** A cluster's node groups with their instance types {@linkplain #resolve resolved}, each at its own field. */
+  public List<NodeGroup> resolveNodeGroups(List<NodeGroup> groups, String sizeKind, List<PlanDefault> filled) {
+    List<NodeGroup> resolved = new java.util.ArrayList<>();
+    for (int i = 0; i < groups.size(); i++) {
+      NodeGroup group = groups.get(i);
+      String size = resolve("nodeGroups[" + i + "].instanceType", group.instanceType(), sizeKind, filled);
+      resolved.add(size.equals(group.instanceType()) ? group
+          : new NodeGroup(group.name(), size, group.min(), group.max(), group.desired()));
+    }
+    return resolved;
   }
 
   /**

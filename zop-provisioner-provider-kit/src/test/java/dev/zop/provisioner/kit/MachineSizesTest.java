@@ -29,6 +29,24 @@ class MachineSizesTest {
   }
 
   @Test
+  void aSpecsAliasesResolveToTheProvidersSizesAndThePlanSaysSo() {
+    java.util.List<dev.zop.provisioner.PlanDefault> filled = new java.util.ArrayList<>();
+    java.util.List<dev.zop.provisioner.spec.NodeGroup> groups = cloud.resolveNodeGroups(java.util.List.of(
+        new dev.zop.provisioner.spec.NodeGroup("web", "m5.large", 1, 3, 2),
+        new dev.zop.provisioner.spec.NodeGroup("own", "memory-2", 1, 2, null)), "the cloud's size", filled);
+
+    assertThat(groups).containsExactly(new dev.zop.provisioner.spec.NodeGroup("web", "general-2", 1, 3, 2),
+        new dev.zop.provisioner.spec.NodeGroup("own", "memory-2", 1, 2, null));
+    assertThat(cloud.resolve("instanceType", "t3.medium", "the cloud's size", filled)).isEqualTo("small-burst");
+    assertThat(cloud.resolve("instanceType", "huge-1", "the cloud's size", filled)).isEqualTo("huge-1");
+    assertThat(filled).containsExactly(
+        new dev.zop.provisioner.PlanDefault("nodeGroups[0].instanceType", "general-2",
+            "the cloud's size with the vCPUs and memory of m5.large"),
+        new dev.zop.provisioner.PlanDefault("instanceType", "small-burst",
+            "the cloud's size with the vCPUs and memory of t3.medium"));
+  }
+
+  @Test
   void twoSizesThatGiveTheSameAreRefused() {
     assertThatThrownBy(() -> MachineSizes.of(new MachineSize("a", Family.GENERAL, 2, 8),
         new MachineSize("b", Family.GENERAL, 2, 8))).hasMessageContaining("a and b give the same");

@@ -1,12 +1,12 @@
 package dev.zop.provisioner.examples.localcloud;
 
 import dev.zop.provisioner.CostComponent;
-import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.kit.CloudCalls;
 import dev.zop.provisioner.kit.OwnerTags;
 import dev.zop.provisioner.kit.PriceTable;
 import dev.zop.provisioner.kit.ProviderStep;
+import dev.zop.provisioner.kit.StatusPoll;
 import dev.zop.provisioner.spec.RegistrySpec;
 import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.ResourceDriver;
@@ -16,6 +16,7 @@ import dev.zop.provisioner.spi.Step;
 import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,10 +27,12 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
   static final String CREATE = "local:CreateRegistry";
   static final String DELETE = "local:DeleteRegistry";
   static final PriceTable PRICES = PriceTable.load(RegistryDriver.class, "prices.json");
-  /** The local cloud keeps one tag per registry: the job that made it. */
-  /** The registry's name: the one entry of state its steps record. */
+  /** The registry's name: the one output its steps record. */
   static final OutputKey<String> REGISTRY_NAME = OutputKey.text("registry.name");
+  /** The local cloud keeps one tag per registry: the job that made it. */
   private static final OwnerTags OWNER = new OwnerTags("owner", "part");
+  /** How long a step waits before it looks again whether a delete has finished. */
+  private static final StatusPoll POLL = StatusPoll.every(Duration.ofSeconds(1));
 
   private final LocalCloud cloud;
   private final CloudCalls calls;
@@ -75,31 +78,28 @@ final class RegistryDriver implements ResourceDriver<RegistrySpec> {
     return PRICES.asOf();
   }
 
-  /** Observe, then adopt what is ours, refuse what is not, or create with the tag in the same call. */
-  private StepResult create(StepContext ctx, RegistrySpec spec) {
+  /**
+   * Create-or-adopt: a registry under the name that this job made (before a crash, say) is adopted, another's is
+   * refused, and none is created with the job's tag in the same call, after the name is recorded.
+   */
+  private StepResult create(StepContext ctx, RegistrySpec spec) throws Exception {
     String name = directory(spec);
-    String owner = calls.findOrNull(GET, () -> cloud.owner(name));
-    Failure foreign = owner == null ? null : OWNER.refuseForeign(Map.of(OWNER.jobKey(), owner), ctx, "registry", name);
-    if (foreign != null) {
-      return StepResult.fail(foreign);
-    }
-    if (owner == null) {
-      ctx.recordIntent(Map.ofEntries(REGISTRY_NAME.is(name)));
-      calls.run(CREATE, () -> cloud.create(name, ctx.jobId().value()));
-    } else {
-      ctx.log("adopted registry " + name);
-    }
-    return StepResult.done(REGISTRY_NAME.is(name));
+    return OWNER.createOrAdopt(ctx, "registry", name, () -> ownerOf(name), owner -> Map.of(OWNER.jobKey(), owner),
+        Map.ofEntries(REGISTRY_NAME.is(name)), () -> calls.run(CREATE, () -> cloud.create(name, ctx.jobId().value())),
+        Map.ofEntries(REGISTRY_NAME.is(name)));
   }
 
-  /** Deletes the registry if it is this job's; one that is gone, or another's, is left as it is. */
-  private StepResult delete(StepContext ctx, RegistrySpec spec) {
+  /** Delete-and-wait: the registry goes if it is this job's, and the step is done once it is gone. */
+  private StepResult delete(StepContext ctx, RegistrySpec spec) throws Exception {
     String name = directory(spec);
-    String owner = calls.findOrNull(GET, () -> cloud.owner(name));
-    if (owner != null && OWNER.owns(Map.of(OWNER.jobKey(), owner), ctx)) {
-      calls.deleteIfExists(DELETE, () -> cloud.delete(name));
-    }
-    return StepResult.done();
+    return POLL.deleteAndWait(ctx, "registry " + name, () -> ownerOf(name),
+        owner -> OWNER.owns(Map.of(OWNER.jobKey(), owner), ctx), owner -> false,
+        owner -> calls.deleteIfExists(DELETE, () -> cloud.delete(name)));
+  }
+
+  /** The job the registry's tag names, or null when there is no such registry. */
+  private String ownerOf(String name) {
+    return calls.findOrNull(GET, () -> cloud.owner(name));
   }
 
   private static String directory(RegistrySpec spec) {
