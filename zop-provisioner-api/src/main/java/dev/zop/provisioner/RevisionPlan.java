@@ -20,11 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param monthlyDelta what the revision adds a month (negative when it saves); null when it is not known: when a
  *     line whose price is unknown is on one side and not the same on the other, the difference would otherwise
  *     count that line as $0. Always computed from {@code before} and {@code after}; a value passed in is ignored.
+ * @param warnings what the plan could not show or will not change: a cloud its provider cannot read back (the
+ *     changes then compare configs only), or a value changed outside the job that the revision leaves as it is
  */
 @NullMarked
 public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps,
     Cost before, Cost after, @Nullable String pricesAsOf, List<PlanDefault> defaults,
-    @Nullable BigDecimal monthlyDelta) {
+    @Nullable BigDecimal monthlyDelta, List<PlanWarning> warnings) {
 
   /**
    * A config's monthly cost as priced components.
@@ -51,11 +53,17 @@ public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> chang
     steps = List.copyOf(steps);
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     monthlyDelta = delta(before, after);
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
   public RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps, Cost before,
       Cost after, String pricesAsOf, List<PlanDefault> defaults) {
-    this(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, null);
+    this(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, null, List.of());
+  }
+
+  public RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps, Cost before,
+      Cost after, String pricesAsOf, List<PlanDefault> defaults, List<PlanWarning> warnings) {
+    this(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, null, warnings);
   }
 
   /**

@@ -320,6 +320,9 @@ final class JobsCommand {
             .append(change.effect() == RevisionChange.Effect.REPLACE ? " (replaced)" : " (in place)")
             .append(change.note() == null ? "" : ": " + change.note()).append('\n');
       }
+      for (dev.zop.provisioner.PlanWarning warning : plan.warnings()) {
+        out.append("  ! ").append(warning.message()).append(" (").append(warning.code()).append(")\n");
+      }
       out.append("steps: ").append(plan.steps().stream().map(s -> s.name()).toList()).append('\n');
       out.append("monthly: ").append(Costs.total(plan.before().monthlyTotal(), plan.before().complete()))
           .append(" -> ").append(Costs.total(plan.after().monthlyTotal(), plan.after().complete()))

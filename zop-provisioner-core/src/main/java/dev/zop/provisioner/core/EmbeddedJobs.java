@@ -89,7 +89,7 @@ final class EmbeddedJobs implements Jobs {
   @Override
   public dev.zop.provisioner.RevisionPlan planRevision(JobId id, ResourceSpec revised) {
     require(Operation.JOBS_PLAN_REVISION);
-    return assembly.revisions.plan(principal, id, revised);
+    return assembly.revisions.plan(principal, id, revised, assembly.drift);
   }
 
   @Override

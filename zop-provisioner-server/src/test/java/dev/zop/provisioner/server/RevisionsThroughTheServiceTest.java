@@ -123,4 +123,41 @@ class RevisionsThroughTheServiceTest {
     assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(done.spec()).isEqualTo(larger);
   }
+
+  @Test
+  void aFailedRevisionStandsBesideTheConfigLastAppliedNeverInItsPlace() throws Exception {
+    DatastoreSpec first = DatastoreSpec.postgres().name("kept").version("16.3").instanceClass("db.t3.medium")
+        .allocatedStorageGb(50).build();
+    Job job = client.jobs().await(client.jobs().submit(space.id(), first).id(), WAIT);
+    DatastoreSpec larger = DatastoreSpec.postgres().name("kept").version("16.3").instanceClass("db.t3.medium")
+        .allocatedStorageGb(90).build();
+    fixture.cloud.deny("database:ModifyDBInstance");
+    try {
+      Job failed = client.jobs().await(client.jobs().revise(job.id(), larger).id(), WAIT);
+      assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(failed.spec()).as("the typed client's job").isEqualTo(first);
+      assertThat(failed.revision()).extracting(JobRevision::number, JobRevision::status, JobRevision::spec)
+          .containsExactly(2, JobRevision.Status.FAILED, larger);
+    } finally {
+      fixture.cloud.allow("database:ModifyDBInstance");
+    }
+
+    RawHttp.Reply reply = call("GET", "/provisioning-jobs/" + job.id().value(), null);
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    assertThat(reply.json().at("/data/config/allocatedStorageGB").asInt()).isEqualTo(50);
+    assertThat(reply.json().at("/data/revision/status").asText()).isEqualTo("failed");
+    assertThat(reply.json().at("/data/revision/config/allocatedStorageGB").asInt()).isEqualTo(90);
+    JsonNode document = RawHttp.json(fixture.baseUrl(), "GET", "/openapi.json", null, null).json();
+    com.fasterxml.jackson.databind.node.ObjectNode schema = (com.fasterxml.jackson.databind.node.ObjectNode) document
+        .at("/paths/~1provisioning-jobs~1{id}/get/responses/200/content/application~1json/schema").deepCopy();
+    schema.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+    schema.set("components", document.get("components"));
+    assertThat(com.networknt.schema.JsonSchemaFactory.getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012)
+        .getSchema(schema).validate(reply.json())).as("the answer as the document says it").isEmpty();
+
+    Job retried = client.jobs().await(client.jobs().retry(job.id()).id(), WAIT);
+    assertThat(retried.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(retried.spec()).isEqualTo(larger);
+    assertThat(retried.revision()).isNull();
+  }
 }

@@ -166,8 +166,12 @@ class ZopCommandTest {
           allocatedStorageGB: 20, multiAZ: true}
         """.formatted(space.id()));
 
+    // a version changed by hand, which a revision does not set back: the diff says it stays so
+    fixture.cloud.changeByHand("db-instance", "cli-priced", java.util.Map.of("version", "16.4"));
     Run diff = zop("jobs", "diff", job.id().value(), "-f", file.toString(), "-o", "table");
     assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.out()).contains("  ! db-instance cli-priced has 16.4 where the config has 16.3; this revision"
+        + " leaves it so: reconcile the job to put it back (drift_kept)");
     assertThat(diff.out()).contains("monthly: $109.72 -> at least $4.60 (difference unknown",
         "unknown price: postgres db.x2iedn.large (multi-AZ) (price unknown: no price listed for db.x2iedn.large)");
     assertThat(diff.out()).doesNotContain("-$105.12");

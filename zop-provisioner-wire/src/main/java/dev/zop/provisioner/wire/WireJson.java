@@ -279,6 +279,7 @@ public final class WireJson {
       Instant createdAt = null;
       Instant updatedAt = null;
       Instant finishedAt = null;
+      dev.zop.provisioner.JobRevision revision = null;
       for (; token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
         String field = parser.currentName();
         JsonToken value = parser.nextToken();
@@ -310,6 +311,7 @@ public final class WireJson {
           case "createdAt" -> createdAt = read(instant, parser, ctx);
           case "updatedAt" -> updatedAt = read(instant, parser, ctx);
           case "finishedAt" -> finishedAt = read(instant, parser, ctx);
+          case "revision" -> revision = ctx.readValue(parser, dev.zop.provisioner.JobRevision.class);
           default -> parser.skipChildren();
         }
       }
@@ -322,7 +324,7 @@ public final class WireJson {
       return new Job(JobId.of(id == null ? "" : id), spaceId == null ? null : SpaceId.of(spaceId),
           JobType.fromWire(jobType == null ? "" : jobType), kind, name, tags,
           JobStatus.fromWire(status == null ? "" : status), phase == null ? null : JobPhase.fromWire(phase), spec,
-          outputs, lastFailure, steps, createdBy, createdAt, updatedAt, finishedAt);
+          outputs, lastFailure, steps, createdBy, createdAt, updatedAt, finishedAt, revision);
     }
   }
 
@@ -547,6 +549,8 @@ public final class WireJson {
       writeInstant(gen, "createdAt", job.createdAt(), provider);
       writeInstant(gen, "updatedAt", job.updatedAt(), provider);
       writeInstant(gen, "finishedAt", job.finishedAt(), provider);
+      gen.writeFieldName("revision");
+      provider.defaultSerializeValue(job.revision(), gen);
       gen.writeEndObject();
     }
   }

@@ -62,7 +62,13 @@ class JobWireTest {
         Map.of(), JobStatus.RUNNING, JobPhase.CREATE, DatastoreSpec.postgres().version("16.3")
             .instanceClass("db.t3.medium").allocatedStorageGb(50).multiAz(true).backupRetentionDays(7).build(),
         Map.of(), null, List.of(pending), "bob", CREATED, CREATED, null);
-    return List.of(full, sparse, datastore);
+    // a revision that failed, beside the config last applied
+    Job revised = new Job(JobId.of("job_rev"), SpaceId.of("spc_1"), JobType.PROVISIONING, JobKind.REGISTRY, "r",
+        Map.of(), JobStatus.FAILED, JobPhase.UPDATE, RegistrySpec.named("r"), Map.of(), null, List.of(), "bob",
+        CREATED, CREATED, CREATED.plusSeconds(5), new dev.zop.provisioner.JobRevision(2, JobKind.REGISTRY,
+            RegistrySpec.builder().name("r").immutableTags(true).build(), dev.zop.provisioner.JobRevision.Status.FAILED,
+            "bob", CREATED.plusSeconds(1), CREATED.plusSeconds(5)));
+    return List.of(full, sparse, datastore, revised);
   }
 
   @Test
@@ -85,7 +91,7 @@ class JobWireTest {
     }
     Page<Job> page = new Page<>(jobs(), "c42");
     String json = strict.writeValueAsString(Map.of("data", page.items()));
-    assertThat(lenient.readTree(json).get("data")).hasSize(3);
+    assertThat(lenient.readTree(json).get("data")).hasSize(4);
     assertThat(lenient.readerForListOf(Job.class).<List<Job>>readValue(lenient.readTree(json).get("data")))
         .isEqualTo(jobs());
   }

@@ -65,6 +65,8 @@ function revisionView(ctx, job, plan, config, form, holder) {
     h('h2', { tabindex: '-1', id: 'revision-title' }, 'What the change does'),
     plan.changes.length ? changesTable(plan.changes, ['Now', 'After'], 'revision-changes')
       : h('p', { id: 'revision-changes' }, 'Nothing changes: the form holds what the job has now.'),
+    plan.warnings.length ? h('ul', { id: 'revision-warnings' },
+      plan.warnings.map(w => h('li', { 'data-warning': w.code }, w.message))) : null,
     h('div', { class: 'cost-cards', id: 'revision-cost' },
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month now'), h('strong', { id: 'cost-before' }, total(plan.before))),
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, 'A month after'), h('strong', { id: 'cost-after' }, total(plan.after))),

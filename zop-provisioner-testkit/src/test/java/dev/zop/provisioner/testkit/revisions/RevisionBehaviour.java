@@ -8,9 +8,11 @@ import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobPhase;
+import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobRevision;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
+import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.RevisionChange;
 import dev.zop.provisioner.RevisionPlan;
 import dev.zop.provisioner.Space;
@@ -193,6 +195,33 @@ abstract class RevisionBehaviour {
   }
 
   @Test
+  void aRevisionsPlanReadsTheCloudFirstAndShowsWhatItPutsBack() {
+    Job job = created(orders().build());
+    // grown and made single-zone by hand: the config still says 50 GB and Multi-AZ
+    cloud.changeByHand("db-instance", "orders", java.util.Map.of("allocatedStorageGB", "60", "multiAZ", "false",
+        "version", "16.4"));
+    DatastoreSpec revised = orders().allocatedStorageGb(60).backupRetentionDays(14).build();
+
+    RevisionPlan plan = zop.jobs().planRevision(job.id(), revised);
+    // the storage is already what the revision asks: nothing changes there; Multi-AZ is put back, and says so
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to,
+        RevisionChange::effect).containsExactlyInAnyOrder(
+            tuple("backupRetentionDays", "7", "14", RevisionChange.Effect.IN_PLACE),
+            tuple("multiAZ", "false", "true", RevisionChange.Effect.IN_PLACE));
+    assertThat(plan.changes()).filteredOn(c -> c.field().equals("multiAZ")).singleElement()
+        .extracting(RevisionChange::note).asString().contains("outside the job");
+    // a version the revision's steps do not set: it stays as the cloud has it, and the plan says so
+    assertThat(plan.warnings()).extracting(PlanWarning::code, PlanWarning::field)
+        .containsExactly(tuple("drift_kept", "version"));
+
+    Job done = zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    // what the plan showed is what changed
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("allocatedStorageGB", "60")
+        .containsEntry("multiAZ", "true").containsEntry("backupRetentionDays", "14");
+  }
+
+  @Test
   void aFailedRevisionLeavesTheJobFailedAtItsStepRetryableWithItsLastGoodConfigRecorded() {
     Job job = created(orders().build());
     cloud.deny("database:ModifyDBInstance");
@@ -205,6 +234,18 @@ abstract class RevisionBehaviour {
     assertThat(failed.lastFailure().code()).isEqualTo("access_denied");
     assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::number, JobRevision::status).containsExactly(
         tuple(1, JobRevision.Status.APPLIED), tuple(2, JobRevision.Status.FAILED));
+    // the job's config is what its resources have: the failed revision stands beside it, never in its place
+    assertThat(failed.spec()).isEqualTo(job.spec());
+    assertThat(failed.revision()).isNotNull().satisfies(r -> {
+      assertThat(r.number()).isEqualTo(2);
+      assertThat(r.status()).isEqualTo(JobRevision.Status.FAILED);
+      assertThat(r.spec()).isEqualTo(larger);
+    });
+    assertThat(zop.jobs().list(JobQuery.all()).items()).filteredOn(j -> j.id().equals(job.id()))
+        .singleElement().satisfies(listed -> {
+          assertThat(listed.spec()).isEqualTo(job.spec());
+          assertThat(listed.revision()).isEqualTo(failed.revision());
+        });
     // another revision may take its place: it is planned from the last config applied, not the failed one
     assertThat(zop.jobs().planRevision(job.id(), orders().allocatedStorageGb(300).build()).changes())
         .extracting(c -> c.field() + ":" + c.from() + "->" + c.to()).containsExactly("allocatedStorageGB:50->300");
@@ -215,6 +256,9 @@ abstract class RevisionBehaviour {
     cloud.allow("database:ModifyDBInstance");
     Job retried = zop.jobs().await(zop.jobs().retry(job.id()).id(), WAIT);
     assertThat(retried.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(retried.spec()).isEqualTo(larger);
+    assertThat(retried.revision()).isNull();
+    assertThat(zop.jobs().get(job.id()).spec()).isEqualTo(larger);
     assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("allocatedStorageGB", "200");
     assertThat(zop.jobs().revisions(job.id())).extracting(JobRevision::status)
         .containsExactly(JobRevision.Status.APPLIED, JobRevision.Status.APPLIED);

@@ -95,6 +95,18 @@ public final class JobDrift {
     return report.drifts();
   }
 
+  /**
+   * What the cloud differs in from the job's config, read now and kept nowhere: a plan's look at the cloud before
+   * it says what a change does. Null when the job's provider cannot read its kind back.
+   */
+  List<Drift> observed(JobRecord job) {
+    JobSteps.Driving driving = service.driving(job);
+    List<StepRecord> steps = db.read(c -> jobs.steps(c, job.id()));
+    CloudRead<List<Drift>> read = driving.driver().observe(job.spec(),
+        JobSteps.recordedOutputs(steps, Integer.MAX_VALUE));
+    return read == null ? null : ProviderCalls.classified(driving.session(), read::read);
+  }
+
   /** Checks {@code job} and keeps the report; when its schedule checks it next is left as a claim set it. */
   private DriftReport check(JobRecord job, String actor) {
     if (job.status() != JobStatus.SUCCEEDED) {

@@ -15,7 +15,6 @@ import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
-import dev.zop.provisioner.spec.ResourceSpec;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -103,47 +102,6 @@ public final class JobRepository {
           + " VALUES (?, ?, ?, ?)", job.orgId(), idempotencyKey, job.id(), requestHash));
     }
     return rows;
-  }
-
-  /**
-   * A {@code job_revisions} row.
-   *
-   * @param firstStep the index of the revision's first update-phase step
-   * @param reconcile whether the revision re-applies the config before it, putting back what drifted
-   */
-  public record RevisionRow(int number, String config, String outcome, int firstStep, String createdBy,
-      java.time.Instant createdAt, java.time.Instant finishedAt, boolean reconcile) {}
-
-  /** The job's revisions, oldest first; empty until its config is first revised. */
-  public List<RevisionRow> revisions(Connection c, JobId id) throws SQLException {
-    return Database.query(c, "SELECT number, config, outcome, first_step, created_by, created_at, finished_at,"
-            + " reconcile FROM job_revisions WHERE job_id = ? ORDER BY number",
-        rs -> new RevisionRow(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
-            Database.instant(rs, "created_at"), Database.instant(rs, "finished_at"), rs.getBoolean(8)), id.value());
-  }
-
-  void insertRevision(Connection c, JobId id, RevisionRow row) throws SQLException {
-    Database.update(c, "INSERT INTO job_revisions (job_id, number, config, outcome, first_step, created_by,"
-            + " created_at, finished_at, reconcile) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", id.value(), row.number(),
-        row.config(), row.outcome(), row.firstStep(), row.createdBy(), row.createdAt(), row.finishedAt(),
-        row.reconcile());
-  }
-
-  /** Ends the revision being applied: {@code applied} or {@code failed}. */
-  RowWrite revisionEnded(JobId id, String outcome) {
-    return new RowWrite("UPDATE job_revisions SET outcome = ?, finished_at = CURRENT_TIMESTAMP"
-        + " WHERE job_id = ? AND outcome = 'applying'", outcome, id.value());
-  }
-
-  /** A retry applies the failed revision again. */
-  void revisionRetried(Connection c, JobId id) throws SQLException {
-    Database.update(c, "UPDATE job_revisions SET outcome = 'applying', finished_at = NULL"
-        + " WHERE job_id = ? AND outcome = 'failed'", id.value());
-  }
-
-  /** Replaces the job's config with a revision's. */
-  void setSpec(Connection c, JobId id, ResourceSpec spec) throws SQLException {
-    Database.update(c, "UPDATE provisioning_jobs SET spec = ? WHERE id = ?", Json.write(spec), id.value());
   }
 
   /**

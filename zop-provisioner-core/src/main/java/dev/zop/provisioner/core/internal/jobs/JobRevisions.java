@@ -13,6 +13,7 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.NotFoundException;
 import dev.zop.provisioner.PlanStep;
+import dev.zop.provisioner.PlanWarning;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.RevisionChange;
 import dev.zop.provisioner.RevisionPlan;
@@ -40,8 +41,6 @@ import java.util.Set;
  * before the next.
  */
 public final class JobRevisions {
-  private static final String APPLIED = "applied";
-  private static final String APPLYING = "applying";
 
   private final Database db;
   private final JobRepository jobs;
@@ -61,7 +60,7 @@ public final class JobRevisions {
 
   /** A revision checked against the job and its provider: what changes, how, and the steps that change it. */
   private record Prepared(JobRecord job, ResourceSpec current, List<StepRecord> steps,
-      List<JobRepository.RevisionRow> history, JobPlaces.Revised revised, Revision revision,
+      List<RevisionRows.RevisionRow> history, JobPlaces.Revised revised, Revision revision,
       List<RevisionChange> changes) {
 
     int number() {
@@ -69,14 +68,64 @@ public final class JobRevisions {
     }
   }
 
-  public RevisionPlan plan(Principal principal, JobId id, ResourceSpec asked) {
+  /**
+   * A revision's plan. It reads the cloud first ({@code drift}): a change is shown from the value the cloud has, and
+   * a value changed outside the job that the revision's steps set back to the config is shown as a change of its
+   * own, so applying it changes nothing the plan did not show.
+   */
+  public RevisionPlan plan(Principal principal, JobId id, ResourceSpec asked, JobDrift drift) {
     Prepared p = prepare(principal, id, asked);
     List<PlanStep> steps = p.revision().steps().stream().map(s -> new PlanStep(s.name(), s.permissions())).toList();
     var driver = p.revised().driver();
-    return new RevisionPlan(id, p.number(), p.changes(), steps,
+    List<PlanWarning> warnings = new ArrayList<>();
+    List<Drift> drifts = drift.observed(p.job());
+    List<RevisionChange> changes = p.changes();
+    if (drifts == null) {
+      warnings.add(new PlanWarning("not_observed", null, p.job().provider() + " cannot read a "
+          + p.job().kind().wireName() + " back from the cloud: the changes compare the configs only, and a value"
+          + " changed outside the job is not shown"));
+    } else {
+      changes = fromTheCloud(changes, drifts, p.revised().spec(), p.revision(), warnings);
+    }
+    return new RevisionPlan(id, p.number(), changes, steps,
         RevisionPlan.Cost.of(driver.price(p.current(), p.revised().region())),
         RevisionPlan.Cost.of(driver.price(p.revised().spec(), p.revised().region())), driver.pricesAsOf(),
-        p.revised().filled());
+        p.revised().filled(), warnings);
+  }
+
+  /**
+   * The config-to-config changes as the cloud will see them: each drifted field a change from the cloud's value;
+   * a drifted field the revision leaves as the config has it, a change back to it where the revision's steps set
+   * that field, else a warning that it stays as the cloud has it. A field the cloud already has as revised drops
+   * out: nothing changes there.
+   */
+  private static List<RevisionChange> fromTheCloud(List<RevisionChange> changes, List<Drift> drifts,
+      ResourceSpec revised, Revision revision, List<PlanWarning> warnings) {
+    Map<String, String> wanted = new LinkedHashMap<>();
+    flatten("", Json.MAPPER.valueToTree(revised), wanted);
+    Map<String, RevisionChange> byField = new LinkedHashMap<>();
+    changes.forEach(change -> byField.put(change.field(), change));
+    for (Drift d : drifts) {
+      String to = wanted.get(d.field());
+      if (d.isMissing() || to == null) {
+        continue; // a whole resource gone, or an attribute the config does not name: a reconcile's, not a plan's
+      }
+      RevisionChange planned = byField.get(d.field());
+      String outside = "changed outside the job: the config had " + d.expected();
+      if (Objects.equals(to, d.actual())) {
+        byField.remove(d.field());
+      } else if (planned != null) {
+        byField.put(d.field(), new RevisionChange(d.field(), d.actual(), to, planned.effect(),
+            planned.note() == null ? outside : planned.note() + "; " + outside));
+      } else if (revision.effectOf(d.field()) != null) {
+        byField.put(d.field(), new RevisionChange(d.field(), d.actual(), to, revision.effectOf(d.field()),
+            "puts back what was changed outside the job"));
+      } else {
+        warnings.add(new PlanWarning("drift_kept", d.field(), d.resource() + " has " + d.actual() + " where the"
+            + " config has " + to + "; this revision leaves it so: reconcile the job to put it back"));
+      }
+    }
+    return List.copyOf(byField.values());
   }
 
   public Job revise(Principal principal, JobId id, ResourceSpec asked) {
@@ -87,12 +136,12 @@ public final class JobRevisions {
   }
 
   /** The number the next revision gets: 2 before any (the submitted config is 1), else one past the last. */
-  private static int nextNumber(List<JobRepository.RevisionRow> history) {
+  private static int nextNumber(List<RevisionRows.RevisionRow> history) {
     return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
   }
 
   /** A reconcile checked against the job: what drifted, and the steps that put it back. */
-  private record Reconciling(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history,
+  private record Reconciling(JobRecord job, List<StepRecord> steps, List<RevisionRows.RevisionRow> history,
       List<Drift> drifts, List<Step> definitions, JobSteps.Driving driving) {
 
     int number() {
@@ -101,13 +150,13 @@ public final class JobRevisions {
   }
 
   private Reconciling reconciling(Principal principal, JobId id, JobDrift drift) {
-    record Read(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history) {}
+    record Read(JobRecord job, List<StepRecord> steps, List<RevisionRows.RevisionRow> history) {}
     Read read = db.read(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       if (job == null || job.jobType() != JobType.PROVISIONING) {
         throw new NotFoundException("job", id);
       }
-      return new Read(job, jobs.steps(c, id), jobs.revisions(c, id));
+      return new Read(job, jobs.steps(c, id), RevisionRows.all(c, id));
     });
     List<Drift> drifts = drift.driftsToPutBack(read.job(), principal.actor());
     JobSteps.Driving driving = service.driving(read.job());
@@ -156,7 +205,7 @@ public final class JobRevisions {
 
   /** Writes a revision (and revision 1 before the first) with its update-phase steps, and queues the job. */
   private Job apply(Principal principal, JobRecord job, List<StepRecord> existing,
-      List<JobRepository.RevisionRow> history, ResourceSpec config, List<Step> steps, boolean reconcile,
+      List<RevisionRows.RevisionRow> history, ResourceSpec config, List<Step> steps, boolean reconcile,
       String message) {
     JobId id = job.id();
     int number = nextNumber(history);
@@ -169,10 +218,10 @@ public final class JobRevisions {
       }
       if (history.isEmpty()) {
         // the config the job was created with is revision 1
-        jobs.insertRevision(c, id, new JobRepository.RevisionRow(1, Json.write(job.spec()), APPLIED, 0,
+        RevisionRows.insert(c, id, new RevisionRows.RevisionRow(1, Json.write(job.spec()), RevisionRows.APPLIED, 0,
             job.createdBy(), job.createdAt(), job.finishedAt(), false));
       }
-      jobs.insertRevision(c, id, new JobRepository.RevisionRow(number, Json.write(config), APPLYING,
+      RevisionRows.insert(c, id, new RevisionRows.RevisionRow(number, Json.write(config), RevisionRows.APPLYING,
           firstStep, principal.actor(), now, null, reconcile));
       List<StepRecord> rows = new ArrayList<>();
       for (int i = 0; i < steps.size(); i++) {
@@ -180,7 +229,6 @@ public final class JobRevisions {
             steps.get(i).permissions()));
       }
       jobs.addSteps(c, id, rows);
-      jobs.setSpec(c, id, config);
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE,
           JobEventType.STATUS, null, message));
       return null;
@@ -197,7 +245,7 @@ public final class JobRevisions {
       if (job == null || job.jobType() != JobType.PROVISIONING) {
         throw new NotFoundException("job", id);
       }
-      List<JobRepository.RevisionRow> rows = jobs.revisions(c, id);
+      List<RevisionRows.RevisionRow> rows = RevisionRows.all(c, id);
       if (rows.isEmpty()) {
         JobRevision.Status status = job.status() == JobStatus.FAILED && job.phase() == JobPhase.CREATE
             ? JobRevision.Status.FAILED : job.status().isRunnable() && job.phase() == JobPhase.CREATE
@@ -205,8 +253,7 @@ public final class JobRevisions {
         return List.of(new JobRevision(1, job.kind(), job.spec(), status, job.createdBy(), job.createdAt(),
             status == JobRevision.Status.APPLYING ? null : job.finishedAt()));
       }
-      return rows.stream().map(r -> new JobRevision(r.number(), job.kind(), Json.spec(job.kind(), r.config()),
-          JobRevision.Status.fromWire(r.outcome()), r.createdBy(), r.createdAt(), r.finishedAt())).toList();
+      return rows.stream().map(r -> r.view(job.kind())).toList();
     });
   }
 
@@ -214,13 +261,13 @@ public final class JobRevisions {
     if (asked == null) {
       throw ValidationException.of("config", "required", "the revised config is required");
     }
-    record Read(JobRecord job, List<StepRecord> steps, List<JobRepository.RevisionRow> history) {}
+    record Read(JobRecord job, List<StepRecord> steps, List<RevisionRows.RevisionRow> history) {}
     Read read = db.read(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       if (job == null || job.jobType() != JobType.PROVISIONING) {
         throw new NotFoundException("job", id);
       }
-      return new Read(job, jobs.steps(c, id), jobs.revisions(c, id));
+      return new Read(job, jobs.steps(c, id), RevisionRows.all(c, id));
     });
     JobRecord job = read.job();
     if (asked.kind() != job.kind()) {
@@ -235,7 +282,8 @@ public final class JobRevisions {
           + (job.status() == JobStatus.FAILED ? " (" + job.phase().wireName() + "); retry or delete it first"
               : "; a revision is applied to a succeeded job"));
     }
-    ResourceSpec current = afterFailedRevision ? lastApplied(job, read.history()) : job.spec();
+    // the job's config is the one last applied, also after a revision that failed
+    ResourceSpec current = job.spec();
     JobPlaces.Revised revised = service.places().revised(principal, job, asked);
     List<FieldChange> diff = diff(current, revised.spec());
     if (diff.isEmpty()) {
@@ -261,12 +309,6 @@ public final class JobRevisions {
     }
     ValidationException.throwIfAny(errors);
     return new Prepared(job, current, read.steps(), read.history(), revised, revision, changes);
-  }
-
-  /** The config the job's last applied revision gave it. */
-  private static ResourceSpec lastApplied(JobRecord job, List<JobRepository.RevisionRow> history) {
-    return history.stream().filter(r -> r.outcome().equals(APPLIED)).reduce((a, b) -> b)
-        .map(r -> Json.spec(job.kind(), r.config())).orElseThrow();
   }
 
   private static boolean covers(String refused, String field) {

@@ -320,7 +320,8 @@ public final class JobService {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       List<StepRecord> all = jobs.steps(c, id);
       ResourceDriver<ResourceSpec> driver = jobSteps.driving(job, accounts.findAnyOrg(c, job.accountId())).driver();
-      List<Step> steps = driver.teardown(job.spec(), JobSteps.recordedOutputs(all, Integer.MAX_VALUE));
+      List<Step> steps = driver.teardown(RevisionRows.attempted(job, RevisionRows.all(c, id)),
+          JobSteps.recordedOutputs(all, Integer.MAX_VALUE));
       if (!jobs.bumpIfUnchanged(c, id, job.version())) {
         throw new ConflictException("concurrent_change", "job " + id + " changed while deleting; try again");
       }
@@ -367,7 +368,7 @@ public final class JobService {
       jobs.recordRetry(c, id, principal.actor(), job.phase(), failed == null ? null : failed.name(),
           job.failure());
       if (job.phase() == JobPhase.UPDATE) {
-        jobs.revisionRetried(c, id);
+        RevisionRows.retried(c, id);
       }
       transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
           failed == null ? null : failed.name(), "retried by " + principal.actor()

@@ -73,21 +73,19 @@ final class JobSteps {
     List<Step> definitions;
     int firstStep = 0;
     if (job.phase() == JobPhase.UPDATE) {
-      List<JobRepository.RevisionRow> revisions = db.read(c -> jobs.revisions(c, job.id()));
-      JobRepository.RevisionRow applying = revisions.get(revisions.size() - 1);
-      // the config it changes from is the last one applied
-      JobRepository.RevisionRow from = revisions.stream().filter(r -> r.number() < applying.number())
-          .filter(r -> r.outcome().equals("applied")).reduce((a, b) -> b).orElseThrow();
+      RevisionRows.RevisionRow applying = RevisionRows.latest(db.read(c -> RevisionRows.all(c, job.id())));
       Outputs recorded = recordedOutputs(all, applying.firstStep());
+      // the job's config is the one last applied: the revision changes it to the revision's own
       definitions = applying.reconcile() ? driver.reconcile(job.spec(), recorded).steps()
-          : driver.revise(Json.spec(job.kind(), from.config()), job.spec(), recorded).steps();
+          : driver.revise(job.spec(), Json.spec(job.kind(), applying.config()), recorded).steps();
       firstStep = applying.firstStep();
     } else if (job.phase() == JobPhase.CREATE) {
       // an imported job's create phase adopts what exists rather than making it
       String importedFrom = job.outputs().get(JobImports.IMPORTED_FROM);
       definitions = importedFrom != null ? driver.adopt(job.spec(), importedFrom) : driver.create(job.spec());
     } else {
-      definitions = driver.teardown(job.spec(), recordedOutputs(all, Integer.MAX_VALUE));
+      definitions = driver.teardown(RevisionRows.attempted(job, db.read(c -> RevisionRows.all(c, job.id()))),
+          recordedOutputs(all, Integer.MAX_VALUE));
     }
     return new Phase(driving.session(), definitions, firstStep,
         providers.find(job.provider()).metadata().defaultTimeouts().get(job.kind()));

@@ -5,7 +5,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobRevision;
+import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
 import dev.zop.provisioner.JobType;
 import dev.zop.provisioner.NotFoundException;
@@ -13,6 +16,8 @@ import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.AwaitTimeoutException;
 import dev.zop.provisioner.core.internal.store.Database;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +47,11 @@ final class JobViews {
         throw new NotFoundException("job", id);
       }
       Job kept = finishedView(row);
-      return kept != null ? kept : keptIfFinished(row, view(row.parse(), jobs.steps(c, id)));
+      if (kept != null) {
+        return kept;
+      }
+      JobRecord job = row.parse();
+      return keptIfFinished(row, view(job, jobs.steps(c, id), revisionBeside(c, job)));
     });
   }
 
@@ -66,7 +75,8 @@ final class JobViews {
       for (int i = 0; i < items.length; i++) {
         if (items[i] == null) {
           JobRepository.StoredJob row = page.get(i).getValue();
-          items[i] = keptIfFinished(row, view(row.parse(), steps.getOrDefault(row.id(), List.of())));
+          JobRecord job = row.parse();
+          items[i] = keptIfFinished(row, view(job, steps.getOrDefault(row.id(), List.of()), revisionBeside(c, job)));
         }
       }
       String next = more ? JobCursors.next(page.get(page.size() - 1).getKey(), query.order()) : null;
@@ -133,21 +143,37 @@ final class JobViews {
         }
         long left = (deadline - System.nanoTime()) / 1_000_000;
         if (left <= 0) {
-          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id))));
+          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id), revisionBeside(c, record))));
         }
         try {
           waiter.await(Math.min(left, awaitPoll.toMillis()));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id))));
+          throw new AwaitTimeoutException(db.read(c -> view(record, jobs.steps(c, id), revisionBeside(c, record))));
         }
       }
     }
   }
 
   static Job view(JobRecord job, List<StepRecord> steps) {
+    return view(job, steps, null);
+  }
+
+  static Job view(JobRecord job, List<StepRecord> steps, JobRevision revision) {
     return new Job(job.id(), job.spaceId(), job.jobType(), job.kind(), job.name(), job.tags(), job.status(),
         job.phase(), job.spec(), job.outputs(), job.failure(), steps.stream().map(StepRecord::toView).toList(),
-        job.createdBy(), job.createdAt(), job.updatedAt(), job.finishedAt());
+        job.createdBy(), job.createdAt(), job.updatedAt(), job.finishedAt(), revision);
+  }
+
+  /**
+   * The revision shown beside the job's config ({@link Job#revision}): the latest, while it is applied or after it
+   * failed. Only a job in its update phase that has not succeeded has one, so only such a job's revisions are read.
+   */
+  private static JobRevision revisionBeside(Connection c, JobRecord job) throws SQLException {
+    if (job.phase() != JobPhase.UPDATE || job.status() == JobStatus.SUCCEEDED) {
+      return null;
+    }
+    RevisionRows.RevisionRow latest = RevisionRows.latest(RevisionRows.all(c, job.id()));
+    return latest == null || latest.outcome().equals(RevisionRows.APPLIED) ? null : latest.view(job.kind());
   }
 }

@@ -142,7 +142,7 @@ final class TransitionWrites {
       transitions.move(c, job.id(), StatusTransitions.Move.finish(from, JobStatus.FAILED, failure,
           failure.message()));
       if (job.phase() == JobPhase.UPDATE) {
-        Database.execute(c, jobs.revisionEnded(job.id(), "failed"));
+        Database.execute(c, RevisionRows.ended(job.id(), RevisionRows.FAILED));
       }
     });
   }
@@ -177,8 +177,10 @@ final class TransitionWrites {
     JobStatus done = job.phase().done();
     transitions.move(write, job.id(), StatusTransitions.Move.finish(running, done, null, null));
     if (job.phase() == JobPhase.UPDATE) {
-      // what a job made was registered when it was created; a revision only records that it was applied
-      return write.row(jobs.revisionEnded(job.id(), "applied"));
+      // what a job made was registered when it was created; a revision records that it was applied, and its
+      // config becomes the job's
+      return write.row(RevisionRows.ended(job.id(), RevisionRows.APPLIED))
+          .row(RevisionRows.madeTheJobsConfig(job.id()));
     }
     if (completionListeners.isEmpty() || !provisioning) {
       return write;
