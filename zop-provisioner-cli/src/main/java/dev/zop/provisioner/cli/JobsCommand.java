@@ -1,16 +1,11 @@
 package dev.zop.provisioner.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Drift;
 import dev.zop.provisioner.DriftReport;
 import dev.zop.provisioner.ImportRequest;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobStep;
@@ -23,8 +18,6 @@ import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.StepStatus;
 import dev.zop.provisioner.SubmitOptions;
 import dev.zop.provisioner.Subscription;
-import dev.zop.provisioner.ValidationException;
-import dev.zop.provisioner.wire.WireJson;
 import dev.zop.provisioner.spec.ResourceSpec;
 import java.io.IOException;
 import java.nio.file.Path;
