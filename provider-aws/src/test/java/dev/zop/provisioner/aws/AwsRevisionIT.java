@@ -217,6 +217,13 @@ class AwsRevisionIT {
     assertThat(eks.at("/groups/0/maxSize").asInt()).isEqualTo(10);
     assertThat(eks.at("/groups/0/desiredSize").asInt()).isEqualTo(3);
 
+    // a group added is made beside the others: none of its fields replaces anything
+    KubernetesSpec withBatch = revised.toBuilder().nodeGroups(List.of(revised.nodeGroups().get(0),
+        new dev.zop.provisioner.spec.NodeGroup("batch", "m5.large", 1, 3, null))).build();
+    assertThat(zop.jobs().planRevision(job.id(), withBatch).changes())
+        .filteredOn(c -> c.field().startsWith("nodeGroups[1]")).isNotEmpty()
+        .allSatisfy(c -> assertThat(c.effect()).as(c.field()).isEqualTo(RevisionChange.Effect.IN_PLACE));
+
     // a new instance type: EKS cannot change a node group's, so a group of m5.xlarge replaces it
     KubernetesSpec larger = revised.toBuilder().nodeGroups(List.of(new dev.zop.provisioner.spec.NodeGroup("default",
         "m5.xlarge", 3, 10, null))).build();

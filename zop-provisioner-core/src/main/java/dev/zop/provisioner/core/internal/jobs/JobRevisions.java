@@ -296,9 +296,16 @@ public final class JobRevisions {
     List<FieldError> errors = new ArrayList<>();
     revision.refused().forEach(e -> errors.add(e.under("config")));
     List<RevisionChange> changes = new ArrayList<>();
+    Set<String> added = addedItems(diff);
     for (FieldChange field : diff) {
       String name = field.field();
       RevisionChange.Effect effect = revision.effectOf(name);
+      if (effect == RevisionChange.Effect.REPLACE && added.stream().anyMatch(item -> name.startsWith(item + "."))) {
+        // a field of an item the revision adds (a new node group's instance type) makes it; it replaces nothing
+        changes.add(new RevisionChange(name, field.from(), field.to(), RevisionChange.Effect.IN_PLACE,
+            "added with the revision"));
+        continue;
+      }
       boolean refused = revision.refused().stream().anyMatch(e -> covers(e.field(), name));
       if (effect == null && !refused) {
         errors.add(FieldError.of("config." + name, "not_revisable", job.provider() + " cannot change "
@@ -309,6 +316,17 @@ public final class JobRevisions {
     }
     ValidationException.throwIfAny(errors);
     return new Prepared(job, current, read.steps(), read.history(), revised, revision, changes);
+  }
+
+  /** The items of named lists the revision adds ({@code nodeGroups[1]}): their name is new. */
+  private static Set<String> addedItems(List<FieldChange> diff) {
+    Set<String> added = new LinkedHashSet<>();
+    for (FieldChange change : diff) {
+      if (change.from() == null && change.to() != null && change.field().matches(".*\\[\\d+]\\.name")) {
+        added.add(change.field().substring(0, change.field().length() - ".name".length()));
+      }
+    }
+    return added;
   }
 
   private static boolean covers(String refused, String field) {
