@@ -392,6 +392,11 @@ class GcpEngineTest {
 
     assertThat(zop.jobs().planReconcile(pool.id()).steps()).extracting(dev.zop.provisioner.PlanStep::name)
         .containsExactly("update-autoscaler", "restore-firewall-rules");
+    // the cost before is what the cloud has: one node at the minimum, where the config (and the cost after) has two
+    var reconcilePlan = zop.jobs().planReconcile(cluster.id());
+    assertThat(reconcilePlan.before().monthlyTotal()).isLessThan(reconcilePlan.after().monthlyTotal());
+    assertThat(reconcilePlan.monthlyDelta()).isPositive();
+    assertThat(reconcilePlan.warnings()).isEmpty();
     Job clusterBack = zop.jobs().await(zop.jobs().reconcile(cluster.id()).id(), WAIT);
     Job poolBack = zop.jobs().await(zop.jobs().reconcile(pool.id()).id(), WAIT);
     assertThat(clusterBack.status()).as(String.valueOf(clusterBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);

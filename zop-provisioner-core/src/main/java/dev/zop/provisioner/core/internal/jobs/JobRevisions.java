@@ -184,10 +184,85 @@ public final class JobRevisions {
    */
   public RevisionPlan planReconcile(Principal principal, JobId id, JobDrift drift) {
     Reconciling r = reconciling(principal, id, drift);
-    var cost = RevisionPlan.Cost.of(r.driving().driver().price(r.job().spec(), r.job().region()));
+    var driver = r.driving().driver();
+    var after = RevisionPlan.Cost.of(driver.price(r.job().spec(), r.job().region()));
+    List<PlanWarning> warnings = new ArrayList<>();
+    ResourceSpec now = asTheCloudHasIt(r.job(), r.drifts(), warnings);
+    var before = now == r.job().spec() ? after : RevisionPlan.Cost.of(driver.price(now, r.job().region()));
     return new RevisionPlan(id, r.number(), changes(r.drifts()), r.definitions().stream()
-        .map(s -> new PlanStep(s.name(), s.permissions())).toList(), cost, cost,
-        r.driving().driver().pricesAsOf(), List.of());
+        .map(s -> new PlanStep(s.name(), s.permissions())).toList(), before, after, driver.pricesAsOf(), List.of(),
+        warnings);
+  }
+
+  /**
+   * The job's config with each drifted field of its own at the value the cloud has: what its resources cost now,
+   * which a reconcile's plan prices as "before". The config itself, with a warning, when those values make none.
+   */
+  private static ResourceSpec asTheCloudHasIt(JobRecord job, List<Drift> drifts, List<PlanWarning> warnings) {
+    JsonNode tree = Json.MAPPER.valueToTree(job.spec());
+    boolean changed = false;
+    for (Drift d : drifts) {
+      if (!d.isMissing() && d.actual() != null) {
+        changed |= setLeaf(tree, d.field(), d.actual());
+      }
+    }
+    if (!changed) {
+      return job.spec();
+    }
+    try {
+      return Json.spec(job.kind(), tree.toString());
+    } catch (RuntimeException e) {
+      warnings.add(new PlanWarning("cost_before_from_config", null, "the values the cloud has make no valid "
+          + job.kind().wireName() + " config: the cost before is the config's"));
+      return job.spec();
+    }
+  }
+
+  /**
+   * Sets the leaf at {@code path} ({@code nodeGroups[0].min}) to {@code value} read as the leaf's own JSON type;
+   * false when there is no such leaf, or the value is not of its type.
+   */
+  private static final java.util.regex.Pattern INDEXED = java.util.regex.Pattern.compile("(\\w+)\\[(\\d+)]");
+
+  private static boolean setLeaf(JsonNode root, String path, String value) {
+    String[] parts = path.split("\\.");
+    JsonNode node = root;
+    for (int i = 0; i < parts.length; i++) {
+      java.util.regex.Matcher indexed = INDEXED.matcher(parts[i]);
+      String name = indexed.matches() ? indexed.group(1) : parts[i];
+      if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) || !object.has(name)) {
+        return false;
+      }
+      if (indexed.matches()) {
+        node = object.get(name).get(Integer.parseInt(indexed.group(2)));
+        if (node == null || i == parts.length - 1) {
+          return false;
+        }
+        continue;
+      }
+      if (i < parts.length - 1) {
+        node = object.get(name);
+        continue;
+      }
+      JsonNode leaf = object.get(name);
+      try {
+        if (leaf.isIntegralNumber()) {
+          object.put(name, Long.parseLong(value));
+        } else if (leaf.isNumber()) {
+          object.put(name, new java.math.BigDecimal(value));
+        } else if (leaf.isBoolean() && (value.equals("true") || value.equals("false"))) {
+          object.put(name, Boolean.parseBoolean(value));
+        } else if (leaf.isTextual()) {
+          object.put(name, value);
+        } else {
+          return false;
+        }
+      } catch (NumberFormatException e) {
+        return false;
+      }
+      return true;
+    }
+    return false;
   }
 
   /** Applies a reconcile: a revision with the config the job has, whose steps put back what drifted. */
