@@ -82,6 +82,20 @@ final class SecurityGroups {
         && p.ipRanges().stream().anyMatch(r -> cidr.equals(r.cidrIp())));
   }
 
+  /** Whether {@code group} lets TCP {@code port} in from members of {@code sourceGroupId}. */
+  boolean admits(SecurityGroup group, int port, String sourceGroupId) {
+    return group.ipPermissions().stream().anyMatch(p -> "tcp".equals(p.ipProtocol()) && p.fromPort() != null
+        && p.fromPort() == port && p.toPort() != null && p.toPort() == port
+        && p.userIdGroupPairs().stream().anyMatch(g -> sourceGroupId.equals(g.groupId())));
+  }
+
+  /** The group of that id, or null when EC2 has none. */
+  SecurityGroup byId(String groupId) {
+    var answer = CALLS.findOrNull(EC2_DESCRIBE_SECURITY_GROUPS,
+        () -> ec2.describeSecurityGroups(r -> r.groupIds(groupId)));
+    return answer == null ? null : answer.securityGroups().stream().findFirst().orElse(null);
+  }
+
   /** TCP {@code port} no longer open to {@code cidr}; nothing to do when it is not. */
   void revokeCidr(String groupId, int port, String cidr) {
     revoke(groupId, port, p -> p.ipRanges().stream().filter(r -> cidr.equals(r.cidrIp())).findFirst()

@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.autoscaling.model.AutoScalingGroup;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.SecurityGroup;
 import software.amazon.awssdk.services.ec2.model.Subnet;
 import software.amazon.awssdk.services.ec2.model.Vpc;
 import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client;
@@ -670,26 +671,120 @@ final class VmPoolDriver implements ResourceDriver<VmPoolSpec> {
       return null;
     }
     String name = recorded.get(AUTO_SCALING_GROUP_NAME);
-    return ProviderRead.of(List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS), () -> {
+    boolean balanced = spec.createLoadBalancer() && recorded.has(LOAD_BALANCER_NAME);
+    List<String> reads = balanced ? List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, ELB_DESCRIBE_LOAD_BALANCERS,
+        ELB_DESCRIBE_LISTENERS, ELB_DESCRIBE_TARGET_GROUPS, EC2_DESCRIBE_SECURITY_GROUPS)
+        : List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS);
+    return ProviderRead.of(reads, () -> {
       DriftFindings found = new DriftFindings();
       AutoScalingGroup group = findGroup(name);
       if (group == null) {
-        return found.missing("auto scaling group " + name).list();
+        found.missing("auto scaling group " + name);
+      } else {
+        found.compare("auto scaling group " + name, "min", spec.min(), group.minSize())
+            .compare("auto scaling group " + name, "max", spec.max(), group.maxSize());
       }
-      return found.compare("auto scaling group " + name, "min", spec.min(), group.minSize())
-          .compare("auto scaling group " + name, "max", spec.max(), group.maxSize()).list();
+      if (balanced) {
+        observeLoadBalancer(spec, recorded, found);
+      }
+      return found.list();
     });
   }
 
-  /** The group's min and max set back (UpdateAutoScalingGroup, the desired count kept within them). */
+  /** The drift field of a listener the pool's load balancer lacks. */
+  static final String LISTENER = "listener";
+  /** The drift field of a rule a security group the pool made lacks. */
+  static final String INGRESS = "securityGroup.ingress";
+
+  /**
+   * Every part of the pool's load balancer as its create made it: the balancer, a listener on each port, each
+   * target group, the balancer's group open to the world on each listener port and the instances' group open to
+   * the balancer's on each port its targets use.
+   */
+  private void observeLoadBalancer(VmPoolSpec spec, Outputs recorded, DriftFindings found) {
+    String lbName = recorded.get(LOAD_BALANCER_NAME);
+    LoadBalancer balancer = findLoadBalancer(lbName);
+    if (balancer == null) {
+      found.missing("load balancer " + lbName);
+    } else {
+      java.util.Set<Integer> listening = new java.util.TreeSet<>();
+      CALLS.call(ELB_DESCRIBE_LISTENERS, () -> elb.describeListeners(r -> r.loadBalancerArn(
+          balancer.loadBalancerArn()))).listeners().forEach(l -> listening.add(l.port()));
+      for (int port : spec.listenerPorts()) {
+        if (!listening.contains(port)) {
+          found.absent("load balancer " + lbName, LISTENER, "port " + port);
+        }
+      }
+    }
+    if (recorded.has(TARGET_GROUP_NAMES)) {
+      for (String target : recorded.get(TARGET_GROUP_NAMES).split(",")) {
+        if (findTargetGroup(target) == null) {
+          found.missing("target group " + target);
+        }
+      }
+    }
+    String balancerGroup = recorded.get(LB_SECURITY_GROUP_ID);
+    String instanceGroup = recorded.get(INSTANCE_SECURITY_GROUP_ID);
+    SecurityGroup lbGroup = balancerGroup == null ? null : groups.byId(balancerGroup);
+    if (balancerGroup != null && lbGroup == null) {
+      found.missing("security group " + balancerGroup);
+    } else if (lbGroup != null) {
+      for (int port : spec.listenerPorts()) {
+        if (!groups.opens(lbGroup, port, "0.0.0.0/0")) {
+          found.absent("security group " + balancerGroup, INGRESS, "tcp/" + port + " from 0.0.0.0/0");
+        }
+      }
+    }
+    SecurityGroup vmGroup = instanceGroup == null ? null : groups.byId(instanceGroup);
+    if (instanceGroup != null && vmGroup == null) {
+      found.missing("security group " + instanceGroup);
+    } else if (vmGroup != null && balancerGroup != null) {
+      for (int port : targetPorts(spec)) {
+        if (!groups.admits(vmGroup, port, balancerGroup)) {
+          found.absent("security group " + instanceGroup, INGRESS, "tcp/" + port + " from " + balancerGroup);
+        }
+      }
+    }
+  }
+
+  /** The ports the pool's instances serve the load balancer on: an application one's first, a network one's all. */
+  private static List<Integer> targetPorts(VmPoolSpec spec) {
+    return APPLICATION.equals(spec.loadBalancerType()) ? List.of(spec.listenerPorts().get(0)) : spec.listenerPorts();
+  }
+
+  /**
+   * The group's min and max set back (UpdateAutoScalingGroup, the desired count kept within them), and the load
+   * balancer's listeners and its and the instances' group rules made again where one is gone.
+   */
   @Override
   public Revision reconcile(VmPoolSpec spec, Outputs recorded) {
     if (!recorded.has(AUTO_SCALING_GROUP_NAME)) {
       return Revision.none();
     }
     String name = recorded.get(AUTO_SCALING_GROUP_NAME);
-    return Revision.of(List.of(ProviderStep.of("resize-group", List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS,
-        AUTOSCALING_UPDATE_AUTO_SCALING_GROUP), ctx -> resizeGroup(ctx, name, spec)))).inPlace("min", "max");
+    List<Step> steps = new ArrayList<>(List.of(ProviderStep.of("resize-group",
+        List.of(AUTOSCALING_DESCRIBE_AUTO_SCALING_GROUPS, AUTOSCALING_UPDATE_AUTO_SCALING_GROUP),
+        ctx -> resizeGroup(ctx, name, spec))));
+    if (!spec.createLoadBalancer() || !recorded.has(LOAD_BALANCER_ARN)) {
+      return Revision.of(steps).inPlace("min", "max");
+    }
+    String balancerGroup = recorded.get(LB_SECURITY_GROUP_ID);
+    String instanceGroup = recorded.get(INSTANCE_SECURITY_GROUP_ID);
+    steps.add(ProviderStep.of("restore-load-balancer", List.of(EC2_DESCRIBE_SECURITY_GROUPS,
+        EC2_AUTHORIZE_SECURITY_GROUP_INGRESS, ELB_DESCRIBE_LISTENERS, ELB_CREATE_LISTENER), ctx -> {
+          // each call below looks first and makes only what is missing, as create's do
+          for (int port : spec.listenerPorts()) {
+            groups.allowCidr(balancerGroup, spec.vpcId(), port, "0.0.0.0/0", "listener " + port);
+          }
+          for (int port : targetPorts(spec)) {
+            groups.allowGroup(instanceGroup, spec.vpcId(), port, balancerGroup, "the pool's load balancer");
+          }
+          for (int port : spec.listenerPorts()) {
+            createListener(ctx, spec, port);
+          }
+          return StepResult.done();
+        }));
+    return Revision.of(steps).inPlace("min", "max", LISTENER, INGRESS);
   }
 
   private StepResult resizeGroup(StepContext ctx, String name, VmPoolSpec revised) {

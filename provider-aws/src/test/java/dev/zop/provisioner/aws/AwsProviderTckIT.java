@@ -174,6 +174,17 @@ class AwsProviderTckIT extends ProviderTck {
             .imageId("ami-12c6146b").vpcId(peerVpc).subnetIds(clusterSubnets).build(),
             recorded -> autoscaling.updateAutoScalingGroup(r -> r.autoScalingGroupName(
                 recorded.get("autoScalingGroupName")).minSize(0).maxSize(6).desiredCapacity(1))),
+        // the load balancer's second listener deleted and its port closed on the balancer's group, in the console
+        new HandChange(VmPoolSpec.named("tck-lbd-" + suffix).instanceType("t3.micro").size(1, 2)
+            .imageId("ami-12c6146b").vpcId(peerVpc).subnetIds(clusterSubnets).loadBalancer(true, "application")
+            .listenerPorts(List.of(80, 8080)).build(),
+            recorded -> {
+              elb.describeListeners(r -> r.loadBalancerArn(recorded.get("loadBalancerArn"))).listeners().stream()
+                  .filter(l -> l.port() == 8080).forEach(l -> elb.deleteListener(r -> r.listenerArn(l.listenerArn())));
+              ec2.revokeSecurityGroupIngress(r -> r.groupId(recorded.get("lbSecurityGroupId"))
+                  .ipPermissions(p -> p.ipProtocol("tcp").fromPort(8080).toPort(8080)
+                      .ipRanges(i -> i.cidrIp("0.0.0.0/0"))));
+            }),
         // tags made mutable and scanning turned off in the console
         new HandChange(RegistrySpec.builder().name("tck/drift-" + suffix).immutableTags(true).scanOnPush(true).build(),
             recorded -> {

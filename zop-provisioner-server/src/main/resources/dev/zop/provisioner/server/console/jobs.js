@@ -249,7 +249,10 @@ function jobView(ctx, job, reload, names) {
       ['Space', h('span', { id: 'job-space' }, spaceLink(job.spaceId, names))],
       ['Started by', job.createdBy], ['Started', when(job.createdAt)], ...timing(job),
       ['Job id', ident(job.id)],
-      ['Tags', Object.entries(job.tags || {}).map(([k, v]) => `${k}=${v}`).join(', ')]])),
+      ['Tags', Object.entries(job.tags || {}).map(([k, v]) => `${k}=${v}`).join(', ')],
+      // the job's config is the one last applied; a revision being applied, or one that failed, stands beside it
+      ...(job.revision ? [['Revision', h('span', { id: 'job-revision' }, `${job.revision.number} ${job.revision.status}:`
+        + ' the resources keep the config last applied until it is applied')]] : [])])),
   ];
   if (job.lastFailure && job.status === 'failed') out.push(failureView(ctx, job, reload));
   const actions = h('div', { class: 'actions' });
