@@ -159,9 +159,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     List<Step> steps = new ArrayList<>();
     if (resized || !current.version().equals(revised.version())) {
       steps.add(ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
-          ctx -> updateCluster(ctx, revised, staying)));
+          ctx -> updateCluster(ctx, revised, staying, false)));
       steps.add(ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
-          ctx -> awaitUpdated(ctx, revised, staying)));
+          ctx -> awaitUpdated(ctx, revised, staying, false)));
     }
     steps.addAll(pools);
     java.util.Set<String> kept = new java.util.HashSet<>(revised.nodeGroups().stream().map(NodeGroup::name).toList());
@@ -227,9 +227,9 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     spec.nodeGroups().forEach(group -> pools.put(poolOf(recorded, group), group.name()));
     return Revision.of(List.of(
         ProviderStep.of("update-cluster", List.of(MANAGED_CLUSTERS_READ, MANAGED_CLUSTERS_WRITE),
-            ctx -> updateCluster(ctx, spec, pools)),
+            ctx -> updateCluster(ctx, spec, pools, true)),
         ProviderStep.of("await-cluster-updated", List.of(MANAGED_CLUSTERS_READ),
-            ctx -> awaitUpdated(ctx, spec, pools))))
+            ctx -> awaitUpdated(ctx, spec, pools, true))))
         .inPlace("nodeGroups[*].min", "nodeGroups[*].max")
         .refuse("version", "kubernetes_downgrade", "AKS cannot take a cluster back to an older Kubernetes version;"
             + " revise the job to the version the cluster has");
@@ -246,8 +246,13 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
   }
 
   /** Whether the cluster has what the revised spec asks of its version and its staying pools' counts. */
-  private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised, Map<String, String> staying) {
-    if (!revised.version().equals(cluster.kubernetesVersion()) || cluster.agentPoolProfiles() == null) {
+  /**
+   * Whether the cluster has the revised pools' bounds and counts and, unless {@code keepVersion} (a reconcile, which
+   * never takes a version made by hand back), the revised version.
+   */
+  private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised, Map<String, String> staying,
+      boolean keepVersion) {
+    if ((!keepVersion && !revised.version().equals(cluster.kubernetesVersion())) || cluster.agentPoolProfiles() == null) {
       return false;
     }
     for (NodeGroup group : revised.nodeGroups()) {
@@ -266,28 +271,32 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
     return true;
   }
 
-  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised, Map<String, String> staying)
-      throws Exception {
+  private StepResult updateCluster(StepContext ctx, KubernetesSpec revised, Map<String, String> staying,
+      boolean keepVersion) throws Exception {
     return AzureTags.OWNER.changeInPlace(ctx, "AKS cluster", revised.name(), () -> find(revised),
-        ManagedClusterInner::tags, existing -> asRevised(existing, revised, staying), existing -> {
+        ManagedClusterInner::tags, existing -> asRevised(existing, revised, staying, keepVersion), existing -> {
           for (NodeGroup group : revised.nodeGroups()) {
             existing.agentPoolProfiles().stream().filter(p -> group.name().equals(staying.get(p.name())))
                 .forEach(p -> p.withCount(group.desiredSize()).withMinCount(group.min()).withMaxCount(group.max()));
           }
-          existing.withKubernetesVersion(revised.version());
+          if (!keepVersion) {
+            existing.withKubernetesVersion(revised.version());
+          }
           calls.call(MANAGED_CLUSTERS_WRITE, () -> clients.containerService().serviceClient().getManagedClusters()
               .beginCreateOrUpdate(resourceGroup, revised.name(), existing));
-          ctx.log("asked AKS to update cluster " + revised.name() + " to " + revised.version());
+          ctx.log("asked AKS to update cluster " + revised.name()
+              + (keepVersion ? "'s pools" : " to " + revised.version()));
         });
   }
 
-  private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised, Map<String, String> staying) {
+  private StepResult awaitUpdated(StepContext ctx, KubernetesSpec revised, Map<String, String> staying,
+      boolean keepVersion) {
     ManagedClusterInner cluster = find(revised);
     if (cluster == null) {
       return StepResult.fail(Failure.system("resource_missing", "AKS cluster " + revised.name() + " is gone"));
     }
     String state = String.valueOf(cluster.provisioningState());
-    return "Succeeded".equals(state) && asRevised(cluster, revised, staying) ? StepResult.done()
+    return "Succeeded".equals(state) && asRevised(cluster, revised, staying, keepVersion) ? StepResult.done()
         : poll.waitFor(ctx, "cluster " + revised.name() + " is " + state);
   }
 

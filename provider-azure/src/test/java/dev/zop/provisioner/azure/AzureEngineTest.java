@@ -463,11 +463,21 @@ class AzureEngineTest {
         rules.remove(i);
       }
     }
-    assertThat(drifts(cluster)).containsExactly(
+    // and the cluster upgraded by hand, which AKS cannot take back
+    ((ObjectNode) FAKE.held(id("Microsoft.ContainerService/managedClusters", "drift-aks")).get("properties"))
+        .put("kubernetesVersion", "1.31");
+    assertThat(drifts(cluster)).contains(
         "aks agent pool drift-aks/" + poolName + "|nodeGroups[0].min|2|1",
-        "aks agent pool drift-aks/" + poolName + "|nodeGroups[0].max|6|3");
+        "aks agent pool drift-aks/" + poolName + "|nodeGroups[0].max|6|3")
+        .anyMatch(d -> d.contains("|version|1.30|1.31")).hasSize(3);
     assertThat(drifts(pool)).containsExactly("network security group checkout-edge-nsg|securityRules|80,443|80");
 
+    // what can be put back is offered; the version, which cannot, is said to stay
+    var reconcilePlan = zop.jobs().planReconcile(cluster.id());
+    assertThat(reconcilePlan.changes()).extracting(c -> c.field() + ":" + c.from() + "->" + c.to())
+        .containsExactlyInAnyOrder("nodeGroups[0].min:1->2", "nodeGroups[0].max:3->6");
+    assertThat(reconcilePlan.warnings()).extracting(w -> w.code() + " " + w.field())
+        .containsExactly("not_reconcilable version");
     Job clusterBack = zop.jobs().await(zop.jobs().reconcile(cluster.id()).id(), WAIT);
     Job poolBack = zop.jobs().await(zop.jobs().reconcile(pool.id()).id(), WAIT);
     assertThat(clusterBack.status()).as(String.valueOf(clusterBack.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
@@ -477,7 +487,9 @@ class AzureEngineTest {
     assertThat(profile.path("minCount").asInt() + ".." + profile.path("maxCount").asInt()).isEqualTo("2..6");
     assertThat(resource("Microsoft.Network/networkSecurityGroups", "checkout-edge-nsg").path("properties")
         .path("securityRules").findValuesAsText("destinationPortRange")).containsExactlyInAnyOrder("80", "443");
-    assertThat(drifts(cluster)).isEmpty();
+    assertThat(resource("Microsoft.ContainerService/managedClusters", "drift-aks").path("properties")
+        .path("kubernetesVersion").asText()).as("never taken back").isEqualTo("1.31");
+    assertThat(drifts(cluster)).singleElement().asString().contains("|version|1.30|1.31");
     assertThat(drifts(pool)).isEmpty();
 
     FAKE.remove(id("Microsoft.Insights/autoscalesettings", pool.outputs().get("autoscaleName")));

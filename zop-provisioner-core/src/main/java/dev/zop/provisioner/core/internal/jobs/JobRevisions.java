@@ -141,8 +141,13 @@ public final class JobRevisions {
   }
 
   /** A reconcile checked against the job: what drifted, and the steps that put it back. */
+  /**
+   * A reconcile checked against the job and its provider: every drift, those its steps put back, and a warning for
+   * each they leave as the cloud has it (a newer Kubernetes version made by hand).
+   */
   private record Reconciling(JobRecord job, List<StepRecord> steps, List<RevisionRows.RevisionRow> history,
-      List<Drift> drifts, List<Step> definitions, JobSteps.Driving driving) {
+      List<Drift> drifts, List<Drift> putBack, List<PlanWarning> kept, List<Step> definitions,
+      JobSteps.Driving driving) {
 
     int number() {
       return nextNumber(history);
@@ -162,36 +167,44 @@ public final class JobRevisions {
     JobSteps.Driving driving = service.driving(read.job());
     Revision revision = driving.driver().reconcile(read.job().spec(),
         JobSteps.recordedOutputs(read.steps(), Integer.MAX_VALUE));
-    List<String> cannot = new ArrayList<>();
+    List<Drift> putBack = new ArrayList<>();
+    List<PlanWarning> kept = new ArrayList<>();
     for (Drift d : drifts) {
       String refusal = revision.refused().stream().filter(e -> covers(e.field(), d.field()))
           .map(FieldError::message).findFirst().orElse(null);
       if (refusal != null || revision.effectOf(d.field()) == null) {
-        cannot.add(d.resource() + " " + d.field() + (refusal != null ? " (" + refusal + ")" : ""));
+        kept.add(new PlanWarning("not_reconcilable", d.field(), d.resource() + " " + d.field() + " stays "
+            + d.actual() + (refusal != null ? ": " + refusal : ": " + read.job().provider() + " cannot put it back")));
+      } else {
+        putBack.add(d);
       }
     }
-    if (!cannot.isEmpty() || revision.steps().isEmpty()) {
+    if (putBack.isEmpty() || revision.steps().isEmpty()) {
       throw new ConflictException("not_reconcilable", read.job().provider() + " cannot put back "
-          + (cannot.isEmpty() ? "what drifted" : String.join(", ", cannot)) + " in a " + read.job().kind().wireName()
+          + (kept.isEmpty() ? "what drifted" : String.join(", ", kept.stream().map(PlanWarning::message).toList()))
+          + " in a " + read.job().kind().wireName()
           + "; revise the job to what the cloud has, or change the cloud back by hand");
     }
-    return new Reconciling(read.job(), read.steps(), read.history(), drifts, revision.steps(), driving);
+    return new Reconciling(read.job(), read.steps(), read.history(), drifts, putBack, kept, revision.steps(),
+        driving);
   }
 
   /**
-   * A reconcile's plan: each drift a change from the cloud's value back to the config's, in place (a missing
-   * resource refuses the reconcile), and the steps that put them back; the cost stays the config's.
+   * A reconcile's plan: each drift it puts back a change from the cloud's value back to the config's, in place (a
+   * missing resource refuses the reconcile), a warning for each it leaves, and the steps; the cost before is what
+   * the cloud has now, after what it will have then (the config, but for what is left as the cloud has it).
    */
   public RevisionPlan planReconcile(Principal principal, JobId id, JobDrift drift) {
     Reconciling r = reconciling(principal, id, drift);
     var driver = r.driving().driver();
-    var after = RevisionPlan.Cost.of(driver.price(r.job().spec(), r.job().region()));
-    List<PlanWarning> warnings = new ArrayList<>();
-    ResourceSpec now = asTheCloudHasIt(r.job(), r.drifts(), warnings);
-    var before = now == r.job().spec() ? after : RevisionPlan.Cost.of(driver.price(now, r.job().region()));
-    return new RevisionPlan(id, r.number(), changes(r.drifts()), r.definitions().stream()
+    List<PlanWarning> warnings = new ArrayList<>(r.kept());
+    List<Drift> stays = r.drifts().stream().filter(d -> !r.putBack().contains(d)).toList();
+    var after = RevisionPlan.Cost.of(driver.price(asTheCloudHasIt(r.job(), stays, warnings), r.job().region()));
+    var before = RevisionPlan.Cost.of(driver.price(asTheCloudHasIt(r.job(), r.drifts(), warnings),
+        r.job().region()));
+    return new RevisionPlan(id, r.number(), changes(r.putBack()), r.definitions().stream()
         .map(s -> new PlanStep(s.name(), s.permissions())).toList(), before, after, driver.pricesAsOf(), List.of(),
-        warnings);
+        warnings.stream().distinct().toList());
   }
 
   /**
@@ -270,7 +283,7 @@ public final class JobRevisions {
     Reconciling r = reconciling(principal, id, drift);
     return apply(principal, r.job(), r.steps(), r.history(), r.job().spec(), r.definitions(), true,
         "reconcile (revision " + r.number() + ") requested by " + principal.actor() + ": puts back "
-            + String.join(", ", changes(r.drifts()).stream().map(ch -> ch.note() + " " + ch.field()).toList()));
+            + String.join(", ", changes(r.putBack()).stream().map(ch -> ch.note() + " " + ch.field()).toList()));
   }
 
   private static List<RevisionChange> changes(List<Drift> drifts) {
