@@ -235,7 +235,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     Boolean multiAz = pending != null && pending.multiAZ() != null ? pending.multiAZ() : db.multiAZ();
     Integer retention = pending != null && pending.backupRetentionPeriod() != null
         ? pending.backupRetentionPeriod() : db.backupRetentionPeriod();
-    return revised.instanceClass().equals(instanceClass) && revised.allocatedStorageGb().equals(storage)
+    // RDS storage never shrinks: more than the config asks (grown by hand, which a reconcile keeps) is as revised
+    return revised.instanceClass().equals(instanceClass) && storage != null && storage >= revised.allocatedStorageGb()
         && Boolean.valueOf(revised.multiAz()).equals(multiAz) && retention(revised).equals(retention);
   }
 
@@ -247,12 +248,14 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
   private StepResult modifyDatabase(StepContext ctx, String id, DatastoreSpec revised) throws Exception {
     return AwsTags.OWNER.changeInPlace(ctx, "RDS instance", id, () -> findDatabase(id), DatastoreDriver::tagsOf,
         db -> asRevised(db, revised), db -> {
+          int storage = db.allocatedStorage() == null ? revised.allocatedStorageGb()
+              : Math.max(revised.allocatedStorageGb(), db.allocatedStorage());
           CALLS.call(RDS_MODIFY_DB_INSTANCE, () -> rds.modifyDBInstance(r -> r.dbInstanceIdentifier(id)
               .applyImmediately(true).dbInstanceClass(revised.instanceClass())
-              .allocatedStorage(revised.allocatedStorageGb()).multiAZ(revised.multiAz())
+              .allocatedStorage(storage).multiAZ(revised.multiAz())
               .backupRetentionPeriod(retention(revised))));
           ctx.log("asked RDS to change instance " + id + " to " + revised.instanceClass() + ", "
-              + revised.allocatedStorageGb() + " GB, " + retention(revised) + " days of backups"
+              + storage + " GB, " + retention(revised) + " days of backups"
               + (revised.multiAz() ? ", Multi-AZ" : ""));
         });
   }

@@ -108,6 +108,42 @@ class AwsRevisionIT {
     assertThat(instance.get("MultiAZ").asBoolean()).as("put back, as the plan showed").isFalse();
   }
 
+  /**
+   * Grown and made Multi-AZ by hand: the storage cannot shrink back, so the reconcile puts back Multi-AZ alone and
+   * says the storage stays; RDS is never asked for less storage than it has.
+   */
+  @Test
+  void aReconcilePutsBackWhatItCanAndLeavesStorageGrownByHand() throws Exception {
+    DatastoreSpec small = JSON.readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 20,
+          "multiAZ": false, "backupRetentionDays": 7 }""", DatastoreSpec.class);
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), small).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    String id = job.outputs().get("dbInstanceIdentifier");
+    inventory("""
+        rds = boto3.client("rds", **kw)
+        rds.modify_db_instance(DBInstanceIdentifier="%s", AllocatedStorage=30, MultiAZ=True, ApplyImmediately=True)
+        print(json.dumps({}))
+        """.formatted(id));
+
+    RevisionPlan plan = zop.jobs().planReconcile(job.id());
+    assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to)
+        .containsExactly(tuple("multiAZ", "true", "false"));
+    assertThat(plan.warnings()).extracting(w -> w.code() + " " + w.field())
+        .containsExactly("not_reconcilable allocatedStorageGB");
+    Job done = zop.jobs().await(zop.jobs().reconcile(job.id()).id(), WAIT);
+    assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    JsonNode instance = inventory("""
+        rds = boto3.client("rds", **kw)
+        d = rds.describe_db_instances(DBInstanceIdentifier="%s")["DBInstances"][0]
+        print(json.dumps({"AllocatedStorage": d["AllocatedStorage"], "MultiAZ": d["MultiAZ"]}))
+        """.formatted(id));
+    assertThat(instance.get("MultiAZ").asBoolean()).isFalse();
+    assertThat(instance.get("AllocatedStorage").asInt()).as("never shrunk").isEqualTo(30);
+    assertThat(zop.jobs().checkDrift(job.id()).drifts()).extracting(d -> d.field())
+        .containsExactly("allocatedStorageGB");
+  }
+
   @Test
   void theDocumentsDatastoreGrowsWhereItStands() throws Exception {
     DatastoreSpec document = JSON.readValue("""

@@ -22,6 +22,10 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
       cmd.getErr().println("error: " + refused.code() + ": " + refused.getMessage());
       if (refused instanceof ValidationException invalid) {
         invalid.fieldErrors().forEach(f -> cmd.getErr().println("  " + f.field() + ": " + f.message()));
+        if (invalid.observedConfig() != null) {
+          cmd.getErr().println("  the resource has, as a job file's kind and config:");
+          cmd.getErr().println("    " + observed(invalid.observedConfig()));
+        }
       }
       if (refused instanceof ProviderException provider && provider.failure().fixHint() != null) {
         cmd.getErr().println("  fix: " + provider.failure().fixHint());
@@ -33,5 +37,17 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
       return Zop.USAGE;
     }
     throw new IllegalStateException(e);
+  }
+
+  /** The observed config as a job file's {@code kind} and {@code config}, one line of JSON (which YAML reads). */
+  private static String observed(dev.zop.provisioner.spec.ResourceSpec config) {
+    try {
+      java.util.Map<String, Object> file = new java.util.LinkedHashMap<>();
+      file.put("kind", config.kind().wireName());
+      file.put("config", config);
+      return dev.zop.provisioner.wire.WireJson.lenient().writeValueAsString(file);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return String.valueOf(config);
+    }
   }
 }

@@ -315,6 +315,13 @@ class ZopCommandTest {
         kind: network
         config: {name: vpc-cli, cidr: 10.7.0.0/16, subnets: [{name: a, cidr: 10.7.1.0/24}]}
         """.formatted(space.id().value()));
+    // a range the network does not have: refused, and told the config it has, to ask again with
+    Path narrower = Files.createTempFile("network", ".yaml");
+    Files.writeString(narrower, Files.readString(file).replace("cidr: 10.7.0.0/16", "cidr: 10.7.0.0/17"));
+    Run refused = zop("jobs", "import", "-f", narrower.toString(), "--id", "vpc-cli", "--plan");
+    assertThat(refused.exit()).isEqualTo(Zop.REFUSED);
+    assertThat(refused.err()).contains("config.cidr: ", "the resource has, as a job file's kind and config:",
+        "{\"kind\":\"network\",\"config\":{", "\"cidr\":\"10.7.0.0/16\"");
     Run plan = zop("jobs", "import", "-f", file.toString(), "--id", "vpc-cli", "--plan");
     assertThat(plan.exit()).as(plan.err()).isZero();
     assertThat(plan.json().at("/adopted/1").asText()).isEqualTo("subnet vpc-cli-a");

@@ -65,7 +65,12 @@ public final class Requests {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Decision(String reason) {}
 
-  /** The body of every error response, under {@code "error"}. */
+  /**
+   * The body of every error response, under {@code "error"}.
+   *
+   * @param observed where a refusal compared a config with what the cloud has (an import), that: {@code {"kind":
+   *     ..., "config": {...}}}, a body a request can take as it is; else absent
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record ErrorBody(
       String code,
@@ -74,5 +79,12 @@ public final class Requests {
       String fixHint,
       String consoleUrl,
       java.util.List<dev.zop.provisioner.FieldError> fields,
-      String requestId) {}
+      String requestId,
+      com.fasterxml.jackson.databind.JsonNode observed) {
+
+    public ErrorBody(String code, String message, String category, String fixHint, String consoleUrl,
+        java.util.List<dev.zop.provisioner.FieldError> fields, String requestId) {
+      this(code, message, category, fixHint, consoleUrl, fields, requestId, null);
+    }
+  }
 }

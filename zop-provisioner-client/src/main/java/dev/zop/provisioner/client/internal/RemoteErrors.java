@@ -29,7 +29,7 @@ final class RemoteErrors {
     String code = error.code() == null ? "http_" + status : error.code();
     return switch (status) {
       case 400, 413, 415 -> new ValidationException(error.fields() == null || error.fields().isEmpty()
-          ? List.of(FieldError.of("body", code, error.message())) : error.fields());
+          ? List.of(FieldError.of("body", code, error.message())) : error.fields(), observed(error, json));
       case 401, 403 -> new ForbiddenException(code, error.message());
       case 404 -> new NotFoundException(error.message());
       case 409 -> new ConflictException(code, error.message());
@@ -53,6 +53,20 @@ final class RemoteErrors {
       }
     }
     return status == 429 || status == 503 ? FailureCategory.TRANSIENT : FailureCategory.SYSTEM;
+  }
+
+  /** The config the refusal says the cloud has, typed by its kind; null when it says none (or one unreadable). */
+  private static dev.zop.provisioner.spec.ResourceSpec observed(ErrorBody error, ObjectMapper json) {
+    JsonNode observed = error.observed();
+    if (observed == null || !observed.path("config").isObject()) {
+      return null;
+    }
+    try {
+      return json.treeToValue(observed.get("config"), dev.zop.provisioner.spec.ResourceSpec.typeFor(
+          dev.zop.provisioner.JobKind.fromWire(observed.path("kind").asText())));
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static ErrorBody parse(byte[] body, ObjectMapper json) {

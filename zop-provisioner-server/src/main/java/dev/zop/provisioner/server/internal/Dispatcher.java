@@ -374,7 +374,10 @@ public final class Dispatcher {
       }
     } else if (e instanceof ValidationException v) {
       status = 400;
-      body = new ErrorBody(v.code(), v.getMessage(), "user_action", null, null, v.fieldErrors(), requestId);
+      body = new ErrorBody(v.code(), v.getMessage(), "user_action", null, null, v.fieldErrors(), requestId,
+          v.observedConfig() == null ? null : json.createObjectNode()
+              .put("kind", v.observedConfig().kind().wireName())
+              .set("config", json.valueToTree(v.observedConfig())));
     } else if (e instanceof NotFoundException n) {
       status = 404;
       body = new ErrorBody(n.code(), n.getMessage(), "user_action", null, null, null, requestId);

@@ -58,8 +58,9 @@ public final class OpenApi {
     doc.put("openapi", "3.1.0");
     doc.put("info", Map.of("title", "Zop Provisioner", "version", version,
         "description", "Every response is {\"data\": ...}; every error is {\"error\": {code, message, category, "
-            + "fixHint, consoleUrl, fields, requestId}}. x-policy names the policy a route needs. Lists are newest"
-            + " first unless ?order=oldest; a page's nextCursor, passed as ?cursor=, reads the page after it.",
+            + "fixHint, consoleUrl, fields, requestId, observed}}. x-policy names the policy a route needs."
+            + " Lists are newest first unless ?order=oldest; a page's nextCursor, passed as ?cursor=, reads the"
+            + " page after it.",
         "license", Map.of("name", "Apache-2.0", "identifier", "Apache-2.0"),
         "contact", Map.of("name", "Zop Provisioner", "url", "https://zop.dev")));
     doc.put("servers", List.of(Map.of("url", "http://127.0.0.1:5087",
@@ -89,7 +90,11 @@ public final class OpenApi {
                 "requestId", Map.of("type", "string"),
                 "fields", Map.of("type", "array", "items", Map.of("type", "object", "properties", Map.of(
                     "field", Map.of("type", "string"), "code", Map.of("type", "string"),
-                    "message", Map.of("type", "string"))))))));
+                    "message", Map.of("type", "string")))),
+                "observed", Map.of("type", "object", "required", List.of("kind", "config"),
+                    "description", "where a refusal compared the config with what the cloud has (an import), that,"
+                        + " as a request's kind and config",
+                    "properties", Map.of("kind", Map.of("type", "string"), "config", Map.of("type", "object")))))));
 
   private static Map<String, Object> operation(Endpoint endpoint, WireSchemas schemas,
       Map<String, Object> envelopes) {

@@ -485,6 +485,31 @@ public abstract class ProvisionerContract {
         .isInstanceOf(NotFoundException.class);
   }
 
+  /**
+   * An import whose config the resource cannot be revised to is refused by field, and the refusal carries the config
+   * the resource has, so the caller can ask again with it; asked again so, it is planned.
+   */
+  @Test
+  void aRefusedImportSaysWhatTheResourceHas() {
+    Space space = newSpace("import-refused");
+    String vpc = unique("vpc");
+    cloud().existingNetwork(vpc, "10.41.0.0/16", Map.of(vpc + "-a", "10.41.1.0/24"));
+    dev.zop.provisioner.spec.NetworkSpec narrower = dev.zop.provisioner.spec.NetworkSpec.named(vpc).cidr("10.41.0.0/17")
+        .subnet(vpc + "-a", "10.41.1.0/24").build();
+    dev.zop.provisioner.spec.ResourceSpec[] observed = new dev.zop.provisioner.spec.ResourceSpec[1];
+    assertThatThrownBy(() -> provisioner().jobs().planImport(space.id(),
+        dev.zop.provisioner.ImportRequest.of(narrower, vpc)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> {
+          assertThat(e.fieldErrors()).extracting(f -> f.field() + " " + f.code())
+              .contains("config.cidr not_revisable");
+          assertThat(e.observedConfig()).isInstanceOfSatisfying(dev.zop.provisioner.spec.NetworkSpec.class,
+              n -> assertThat(n.cidr()).isEqualTo("10.41.0.0/16"));
+          observed[0] = e.observedConfig();
+        });
+    assertThat(provisioner().jobs().planImport(space.id(), dev.zop.provisioner.ImportRequest.of(observed[0], vpc))
+        .changes()).isEmpty();
+  }
+
   @Test
   void discoveryFindsWhatTheAccountHoldsAndSubmitRefusesNetworksItDoesNotHold() {
     Space space = newSpace("discovery");

@@ -160,7 +160,10 @@ public final class JobImports {
       }
     }
     revision.refused().forEach(e -> refused.add(e.under("config")));
-    ValidationException.throwIfAny(refused);
+    if (!refused.isEmpty()) {
+      // what the resource has, so the import can be asked again with it
+      throw new ValidationException(refused, adoption.config());
+    }
     return changes;
   }
 
