@@ -75,35 +75,46 @@ class AwsRevisionIT {
     return JSON.readTree(MOTO.boto3(script));
   }
 
+  /** A datastore of 20 GB, single-zone, then grown to 30 GB and made Multi-AZ by hand with boto3. */
+  private Job grownAndMadeMultiAzByHand() throws IOException {
+    DatastoreSpec small = JSON.readValue("""
+        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 20,
+          "multiAZ": false, "backupRetentionDays": 7 }""", DatastoreSpec.class);
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), small).id(), WAIT);
+    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    inventory("""
+        rds = boto3.client("rds", **kw)
+        rds.modify_db_instance(DBInstanceIdentifier="%s", AllocatedStorage=30, MultiAZ=True, ApplyImmediately=True)
+        print(json.dumps({}))
+        """.formatted(job.outputs().get("dbInstanceIdentifier")));
+    return job;
+  }
+
+  /** The instance's storage and Multi-AZ, as boto3 reads them. */
+  private static JsonNode storageAndMultiAz(String id) throws IOException {
+    return inventory("""
+        rds = boto3.client("rds", **kw)
+        d = rds.describe_db_instances(DBInstanceIdentifier="%s")["DBInstances"][0]
+        print(json.dumps({"AllocatedStorage": d["AllocatedStorage"], "MultiAZ": d["MultiAZ"]}))
+        """.formatted(id));
+  }
+
   /**
    * Grown and made Multi-AZ by hand (with boto3), then revised to the size it already has: the plan reads the cloud
    * first, so it shows Multi-AZ turned back off, which the revision does, and not the storage, which it leaves.
    */
   @Test
   void aRevisionsPlanShowsWhatItPutsBackFromWhatTheCloudHas() throws Exception {
-    DatastoreSpec small = JSON.readValue("""
-        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 20,
-          "multiAZ": false, "backupRetentionDays": 7 }""", DatastoreSpec.class);
-    Job job = zop.jobs().await(zop.jobs().submit(space.id(), small).id(), WAIT);
-    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    Job job = grownAndMadeMultiAzByHand();
     String id = job.outputs().get("dbInstanceIdentifier");
-    inventory("""
-        rds = boto3.client("rds", **kw)
-        rds.modify_db_instance(DBInstanceIdentifier="%s", AllocatedStorage=30, MultiAZ=True, ApplyImmediately=True)
-        print(json.dumps({}))
-        """.formatted(id));
 
-    DatastoreSpec revised = small.toBuilder().allocatedStorageGb(30).build();
+    DatastoreSpec revised = ((DatastoreSpec) job.spec()).toBuilder().allocatedStorageGb(30).build();
     RevisionPlan plan = zop.jobs().planRevision(job.id(), revised);
     assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to)
         .containsExactly(tuple("multiAZ", "true", "false"));
     Job done = zop.jobs().await(zop.jobs().revise(job.id(), revised).id(), WAIT);
     assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
-    JsonNode instance = inventory("""
-        rds = boto3.client("rds", **kw)
-        d = rds.describe_db_instances(DBInstanceIdentifier="%s")["DBInstances"][0]
-        print(json.dumps({"AllocatedStorage": d["AllocatedStorage"], "MultiAZ": d["MultiAZ"]}))
-        """.formatted(id));
+    JsonNode instance = storageAndMultiAz(id);
     assertThat(instance.get("AllocatedStorage").asInt()).isEqualTo(30);
     assertThat(instance.get("MultiAZ").asBoolean()).as("put back, as the plan showed").isFalse();
   }
@@ -114,17 +125,8 @@ class AwsRevisionIT {
    */
   @Test
   void aReconcilePutsBackWhatItCanAndLeavesStorageGrownByHand() throws Exception {
-    DatastoreSpec small = JSON.readValue("""
-        { "engine": "postgres", "version": "16.3", "instanceClass": "db.t3.medium", "allocatedStorageGB": 20,
-          "multiAZ": false, "backupRetentionDays": 7 }""", DatastoreSpec.class);
-    Job job = zop.jobs().await(zop.jobs().submit(space.id(), small).id(), WAIT);
-    assertThat(job.status()).as(String.valueOf(job.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    Job job = grownAndMadeMultiAzByHand();
     String id = job.outputs().get("dbInstanceIdentifier");
-    inventory("""
-        rds = boto3.client("rds", **kw)
-        rds.modify_db_instance(DBInstanceIdentifier="%s", AllocatedStorage=30, MultiAZ=True, ApplyImmediately=True)
-        print(json.dumps({}))
-        """.formatted(id));
 
     RevisionPlan plan = zop.jobs().planReconcile(job.id());
     assertThat(plan.changes()).extracting(RevisionChange::field, RevisionChange::from, RevisionChange::to)
@@ -133,11 +135,7 @@ class AwsRevisionIT {
         .containsExactly("not_reconcilable allocatedStorageGB");
     Job done = zop.jobs().await(zop.jobs().reconcile(job.id()).id(), WAIT);
     assertThat(done.status()).as(String.valueOf(done.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
-    JsonNode instance = inventory("""
-        rds = boto3.client("rds", **kw)
-        d = rds.describe_db_instances(DBInstanceIdentifier="%s")["DBInstances"][0]
-        print(json.dumps({"AllocatedStorage": d["AllocatedStorage"], "MultiAZ": d["MultiAZ"]}))
-        """.formatted(id));
+    JsonNode instance = storageAndMultiAz(id);
     assertThat(instance.get("MultiAZ").asBoolean()).isFalse();
     assertThat(instance.get("AllocatedStorage").asInt()).as("never shrunk").isEqualTo(30);
     assertThat(zop.jobs().checkDrift(job.id()).drifts()).extracting(d -> d.field())

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zop.provisioner.FailureCategory;
 import dev.zop.provisioner.JobId;
-import dev.zop.provisioner.spi.Outputs;
-import dev.zop.provisioner.spi.SecretStore;
-import dev.zop.provisioner.spi.StepContext;
 import dev.zop.provisioner.spi.StepResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -28,10 +24,10 @@ class OwnerTagsTest {
 
   @Test
   void createOrAdoptRecordsTheIntentThenCreatesWhenNothingIsThere() throws Exception {
-    Recording ctx = new Recording("job_1");
+    TestContexts ctx = job("job_1");
     StepResult result = OWNER.createOrAdopt(ctx, "cluster", "c1", cloud::get, Held::tags, Map.of("name", "c1"),
         () -> {
-          calls.add("create with intent " + ctx.intents);
+          calls.add("create with intent " + ctx.intents());
           cloud.set(new Held(OWNER.of(ctx), 2));
         }, Map.of("name", "c1"));
 
@@ -41,14 +37,14 @@ class OwnerTagsTest {
 
   @Test
   void createOrAdoptAdoptsItsOwnJobsResourceWithoutAskingAgain() throws Exception {
-    Recording ctx = new Recording("job_1");
+    TestContexts ctx = job("job_1");
     cloud.set(new Held(OWNER.of(ctx), 2)); // an earlier run made it, then crashed before recording it
 
     StepResult result = OWNER.createOrAdopt(ctx, "cluster", "c1", cloud::get, Held::tags, Map.of("name", "c1"),
         () -> calls.add("create"), Map.of("name", "c1"));
 
     assertThat(calls).isEmpty();
-    assertThat(ctx.intents).isEmpty();
+    assertThat(ctx.intents()).isEmpty();
     assertThat(result).isEqualTo(StepResult.done(Map.of("name", "c1")));
   }
 
@@ -56,7 +52,7 @@ class OwnerTagsTest {
   void createOrAdoptRefusesANameAnotherJobHolds() throws Exception {
     cloud.set(new Held(Map.of("zop:job", "job_other"), 2));
 
-    StepResult result = OWNER.createOrAdopt(new Recording("job_1"), "cluster", "c1", cloud::get, Held::tags,
+    StepResult result = OWNER.createOrAdopt(job("job_1"), "cluster", "c1", cloud::get, Held::tags,
         Map.of(), () -> calls.add("create"), Map.of("name", "c1"));
 
     assertThat(calls).isEmpty();
@@ -69,7 +65,7 @@ class OwnerTagsTest {
 
   @Test
   void changeInPlaceChangesOnlyWhatDiffers() throws Exception {
-    Recording ctx = new Recording("job_1");
+    TestContexts ctx = job("job_1");
     cloud.set(new Held(OWNER.of(ctx), 2));
     OwnerTags.Change<Held> resize = held -> {
       calls.add("resize " + held.size() + " to 3");
@@ -88,10 +84,10 @@ class OwnerTagsTest {
   void changeInPlaceFailsWhenTheResourceIsGoneOrNotTheJobs() throws Exception {
     OwnerTags.Change<Held> resize = held -> calls.add("resize");
 
-    StepResult gone = OWNER.changeInPlace(new Recording("job_1"), "pool", "p1", cloud::get, Held::tags,
+    StepResult gone = OWNER.changeInPlace(job("job_1"), "pool", "p1", cloud::get, Held::tags,
         held -> false, resize);
     cloud.set(new Held(Map.of("zop:job", "job_other"), 2));
-    StepResult foreign = OWNER.changeInPlace(new Recording("job_1"), "pool", "p1", cloud::get, Held::tags,
+    StepResult foreign = OWNER.changeInPlace(job("job_1"), "pool", "p1", cloud::get, Held::tags,
         held -> false, resize);
 
     assertThat(calls).isEmpty();
@@ -103,53 +99,7 @@ class OwnerTagsTest {
         fail -> assertThat(fail.failure().code()).isEqualTo(FailureCodes.NAME_IN_USE));
   }
 
-  /** A step context that keeps the intents its step records. */
-  private static final class Recording implements StepContext {
-    final List<Map<String, String>> intents = new ArrayList<>();
-    private final JobId jobId;
-
-    Recording(String jobId) {
-      this.jobId = JobId.of(jobId);
-    }
-
-    @Override
-    public JobId jobId() {
-      return jobId;
-    }
-
-    @Override
-    public UUID stepId() {
-      return UUID.nameUUIDFromBytes(jobId.value().getBytes());
-    }
-
-    @Override
-    public int attempt() {
-      return 1;
-    }
-
-    @Override
-    public Instant startedAt() {
-      return Instant.now();
-    }
-
-    @Override
-    public Outputs outputs() {
-      return Outputs.empty();
-    }
-
-    @Override
-    public void recordIntent(Map<String, String> intent) {
-      intents.add(intent);
-    }
-
-    @Override
-    public SecretStore secrets() {
-      throw new UnsupportedOperationException("not used by these tests");
-    }
-
-    @Override
-    public void log(String message) {
-      // nothing to record
-    }
+  private static TestContexts job(String id) {
+    return new TestContexts(JobId.of(id), Instant.now());
   }
 }

@@ -5,11 +5,17 @@ import dev.zop.provisioner.spi.Outputs;
 import dev.zop.provisioner.spi.SecretStore;
 import dev.zop.provisioner.spi.StepContext;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** A step context with a fixed job and start time, for the kit's own tests. */
-record TestContexts(JobId jobId, Instant startedAt) implements StepContext {
+/** A step context with a fixed job and start time, for the kit's own tests; it keeps the intents steps record. */
+record TestContexts(JobId jobId, Instant startedAt, List<Map<String, String>> intents) implements StepContext {
+
+  TestContexts(JobId jobId, Instant startedAt) {
+    this(jobId, startedAt, new ArrayList<>());
+  }
 
   static TestContexts job(String id) {
     return new TestContexts(JobId.of(id), Instant.now());
@@ -32,7 +38,7 @@ record TestContexts(JobId jobId, Instant startedAt) implements StepContext {
 
   @Override
   public void recordIntent(Map<String, String> intent) {
-    throw new UnsupportedOperationException("not used by these tests");
+    intents.add(intent);
   }
 
   @Override
