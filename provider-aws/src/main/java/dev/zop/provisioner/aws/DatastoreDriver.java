@@ -400,7 +400,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     // out to the kind's time limit, whose failure names that state
     return poll.awaitReady(ctx, "RDS instance " + id, () -> findDatabase(id), DBInstance::dbInstanceStatus,
         db -> "available".equals(db.dbInstanceStatus()) && db.endpoint() != null, db -> null,
-        db -> StepResult.done(SharedOutputs.HOST.is(db.endpoint().address()), SharedOutputs.PORT.is(db.endpoint().port()),
+        db -> StepResult.done(SharedOutputs.HOST.is(db.endpoint().address()),
+            SharedOutputs.PORT.is(db.endpoint().port()),
             DB_INSTANCE_ARN.is(db.dbInstanceArn())));
   }
 

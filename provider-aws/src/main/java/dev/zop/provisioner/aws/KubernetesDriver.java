@@ -108,7 +108,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
         .intending(ctx -> Map.ofEntries(NODE_ROLE_NAME.is(ctx.resourceName("nodes")))));
     steps.add(ProviderStep.of("create-cluster", List.of(EKS_DESCRIBE_CLUSTER, EKS_CREATE_CLUSTER, EKS_TAG_RESOURCE,
         IAM_PASS_ROLE),
-            ctx -> createCluster(ctx, spec)).intending(ctx -> Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name()))));
+            ctx -> createCluster(ctx, spec))
+        .intending(ctx -> Map.ofEntries(SharedOutputs.CLUSTER_NAME.is(spec.name()))));
     steps.add(ProviderStep.of("await-cluster", List.of(EKS_DESCRIBE_CLUSTER), ctx -> awaitCluster(ctx, spec)));
     for (NodeGroup group : spec.nodeGroups()) {
       steps.add(ProviderStep.each("create-nodegroup", group.name(), List.of(EKS_DESCRIBE_NODEGROUP,

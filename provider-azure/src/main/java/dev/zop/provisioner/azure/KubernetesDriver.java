@@ -252,7 +252,8 @@ final class KubernetesDriver implements ResourceDriver<KubernetesSpec> {
    */
   private static boolean asRevised(ManagedClusterInner cluster, KubernetesSpec revised, Map<String, String> staying,
       boolean keepVersion) {
-    if ((!keepVersion && !revised.version().equals(cluster.kubernetesVersion())) || cluster.agentPoolProfiles() == null) {
+    boolean versionRight = keepVersion || revised.version().equals(cluster.kubernetesVersion());
+    if (!versionRight || cluster.agentPoolProfiles() == null) {
       return false;
     }
     for (NodeGroup group : revised.nodeGroups()) {

@@ -149,12 +149,14 @@ final class SimDrivers {
               "allocatedStorageGB", String.valueOf(spec.allocatedStorageGb()),
               "backupRetentionDays", String.valueOf(spec.backupRetentionDays())),
           true, Map.ofEntries(SharedOutputs.HOST.is("{name}." + region + ".db.sim.invalid"),
-              SharedOutputs.PORT.is(spec.engine().defaultPort()), SharedOutputs.ENGINE.is(spec.engine().wireName())), null)
+              SharedOutputs.PORT.is(spec.engine().defaultPort()),
+              SharedOutputs.ENGINE.is(spec.engine().wireName())), null)
           .backedBy(spec.engine()));
     } else {
       parts.add(new Part("cache", "cache-cluster", spec.name(), "cache", "cache", "ReplicationGroup",
           Map.of("engine", "redis", "version", spec.version(), "nodeType", spec.instanceClass()),
-          true, Map.ofEntries(SharedOutputs.HOST.is("{name}." + region + ".cache.sim.invalid"), SharedOutputs.PORT.is(6379),
+          true, Map.ofEntries(SharedOutputs.HOST.is("{name}." + region + ".cache.sim.invalid"),
+              SharedOutputs.PORT.is(6379),
               SharedOutputs.ENGINE.is("redis")), null));
     }
     return parts;

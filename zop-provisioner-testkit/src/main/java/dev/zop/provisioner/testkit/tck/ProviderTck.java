@@ -134,7 +134,8 @@ public abstract class ProviderTck {
       String kind = spec.kind().wireName();
       OutputKeys declared = driver.outputKeys();
       List<String> before = inventory();
-      assertThat(declared.isDeclared()).as(kind + ": the driver declares no outputs (ResourceDriver.outputKeys)").isTrue();
+      assertThat(declared.isDeclared()).as(kind + ": the driver declares no outputs (ResourceDriver.outputKeys)")
+          .isTrue();
       Set<String> createReads = new TreeSet<>();
       TckContext ctx = new TckContext(JobId.random(), createReads::add);
       Map<String, String> recorded = runAll(driver.create(spec), ctx, false);

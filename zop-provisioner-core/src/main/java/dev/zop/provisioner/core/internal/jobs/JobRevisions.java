@@ -140,7 +140,6 @@ public final class JobRevisions {
     return history.isEmpty() ? 2 : history.get(history.size() - 1).number() + 1;
   }
 
-  /** A reconcile checked against the job: what drifted, and the steps that put it back. */
   /**
    * A reconcile checked against the job and its provider: every drift, those its steps put back, and a warning for
    * each they leave as the cloud has it (a newer Kubernetes version made by hand).
