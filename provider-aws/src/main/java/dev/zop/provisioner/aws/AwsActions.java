@@ -95,6 +95,7 @@ final class AwsActions {
   static final String ELASTICACHE_DELETE_REPLICATION_GROUP = "elasticache:DeleteReplicationGroup";
   static final String ELASTICACHE_DESCRIBE_REPLICATION_GROUPS = "elasticache:DescribeReplicationGroups";
   static final String ELASTICACHE_MODIFY_REPLICATION_GROUP = "elasticache:ModifyReplicationGroup";
+  static final String ELASTICACHE_LIST_TAGS_FOR_RESOURCE = "elasticache:ListTagsForResource";
   // elasticloadbalancing
   static final String ELB_ADD_TAGS = "elasticloadbalancing:AddTags";
   static final String ELB_CREATE_LISTENER = "elasticloadbalancing:CreateListener";

@@ -102,7 +102,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
           ProviderStep.of("create-auth-token", List.of(SECRETS_CREATE_SECRET, SECRETS_PUT_SECRET_VALUE,
               SECRETS_TAG_RESOURCE), this::createAuthToken),
           ProviderStep.of("create-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
-              ELASTICACHE_CREATE_REPLICATION_GROUP, ELASTICACHE_ADD_TAGS_TO_RESOURCE, SECRETS_GET_SECRET_VALUE),
+              ELASTICACHE_LIST_TAGS_FOR_RESOURCE, ELASTICACHE_CREATE_REPLICATION_GROUP,
+              ELASTICACHE_ADD_TAGS_TO_RESOURCE, SECRETS_GET_SECRET_VALUE),
               ctx -> createRedis(ctx, spec)),
           ProviderStep.of("await-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS), this::awaitRedis));
     }
@@ -282,7 +283,8 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
     List<Step> steps = new ArrayList<>();
     if (recorded.has(REPLICATION_GROUP_ID)) {
       steps.add(ProviderStep.of("delete-replication-group", List.of(ELASTICACHE_DESCRIBE_REPLICATION_GROUPS,
-          ELASTICACHE_DELETE_REPLICATION_GROUP), ctx -> deleteRedis(recorded.get(REPLICATION_GROUP_ID))));
+          ELASTICACHE_LIST_TAGS_FOR_RESOURCE, ELASTICACHE_DELETE_REPLICATION_GROUP),
+          ctx -> deleteRedis(ctx, recorded.get(REPLICATION_GROUP_ID))));
     }
     if (recorded.has(DB_INSTANCE_IDENTIFIER)) {
       String id = recorded.get(DB_INSTANCE_IDENTIFIER);
@@ -448,24 +450,33 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
    * {@code backupRetentionDays} asks (default 7): all set in the create call itself, so a resumed step that finds
    * the group has nothing left to make right.
    */
-  private StepResult createRedis(StepContext ctx, DatastoreSpec spec) {
+  /**
+   * Makes the replication group unless one of its id is there: the job's own (an earlier run's) is adopted, one
+   * another made under a name the spec gives is refused ({@code name_in_use}), never taken over.
+   */
+  private StepResult createRedis(StepContext ctx, DatastoreSpec spec) throws Exception {
     String id = spec.name() != null ? spec.name() : ctx.resourceName("cache");
-    ReplicationGroup existing = findRedis(id);
-    if (existing == null) {
-      ctx.recordIntent(Map.ofEntries(REPLICATION_GROUP_ID.is(id)));
-      String token = ctx.secrets().get(ctx.outputs().require(AUTH_SECRET_REF));
-      int retention = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
-      CALLS.call(ELASTICACHE_CREATE_REPLICATION_GROUP, () -> cache.createReplicationGroup(r -> r
-          .replicationGroupId(id).replicationGroupDescription("zop job " + ctx.jobId()).engine("redis")
-          .engineVersion(spec.version()).cacheNodeType(spec.instanceClass())
-          .numCacheClusters(spec.multiAz() ? 2 : 1).automaticFailoverEnabled(spec.multiAz())
-          .multiAZEnabled(spec.multiAz())
-          .authToken(token).transitEncryptionEnabled(true).atRestEncryptionEnabled(true)
-          .snapshotRetentionLimit(retention)
-          .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
-    }
-    return StepResult.done(REPLICATION_GROUP_ID.is(id), SharedOutputs.ENGINE.is("redis"), SharedOutputs.TLS.is(true),
-        AUTH_SECRET_REF.is(ctx.outputs().require(AUTH_SECRET_REF)));
+    return AwsTags.OWNER.createOrAdopt(ctx, "ElastiCache replication group", id, () -> findRedis(id),
+        this::redisTags, Map.ofEntries(REPLICATION_GROUP_ID.is(id)), () -> {
+          String token = ctx.secrets().get(ctx.outputs().require(AUTH_SECRET_REF));
+          int retention = spec.backupRetentionDays() == null ? 7 : spec.backupRetentionDays();
+          CALLS.call(ELASTICACHE_CREATE_REPLICATION_GROUP, () -> cache.createReplicationGroup(r -> r
+              .replicationGroupId(id).replicationGroupDescription("zop job " + ctx.jobId()).engine("redis")
+              .engineVersion(spec.version()).cacheNodeType(spec.instanceClass())
+              .numCacheClusters(spec.multiAz() ? 2 : 1).automaticFailoverEnabled(spec.multiAz())
+              .multiAZEnabled(spec.multiAz())
+              .authToken(token).transitEncryptionEnabled(true).atRestEncryptionEnabled(true)
+              .snapshotRetentionLimit(retention)
+              .tags(t -> t.key(AwsTags.JOB).value(ctx.jobId().value()))));
+        }, Map.ofEntries(REPLICATION_GROUP_ID.is(id), SharedOutputs.ENGINE.is("redis"), SharedOutputs.TLS.is(true),
+            AUTH_SECRET_REF.is(ctx.outputs().require(AUTH_SECRET_REF))));
+  }
+
+  /** The replication group's tags: its description holds none, ListTagsForResource does. */
+  private Map<String, String> redisTags(ReplicationGroup group) {
+    return AwsTags.asMap(CALLS.call(ELASTICACHE_LIST_TAGS_FOR_RESOURCE, () -> cache.listTagsForResource(r -> r
+        .resourceName(group.arn()))).tagList(), software.amazon.awssdk.services.elasticache.model.Tag::key,
+        software.amazon.awssdk.services.elasticache.model.Tag::value);
   }
 
   private StepResult awaitRedis(StepContext ctx) {
@@ -536,11 +547,13 @@ final class DatastoreDriver implements ResourceDriver<DatastoreSpec> {
 
   /**
    * Nothing the job made depends on the replication group, so teardown is done once ElastiCache has accepted
-   * its deletion ({@code deleting}); waiting for it to vanish would only hold the job.
+   * its deletion ({@code deleting}); waiting for it to vanish would only hold the job. Only the job's own is
+   * deleted.
    */
-  private StepResult deleteRedis(String id) {
+  private StepResult deleteRedis(StepContext ctx, String id) {
     ReplicationGroup group = findRedis(id);
-    if (group != null && !"deleting".equals(group.status())) {
+    // a group under that id that is not the job's (another's, made after this job's was deleted) is left alone
+    if (group != null && !"deleting".equals(group.status()) && AwsTags.OWNER.owns(redisTags(group), ctx)) {
       CALLS.call(ELASTICACHE_DELETE_REPLICATION_GROUP,
           () -> cache.deleteReplicationGroup(r -> r.replicationGroupId(id)));
     }

@@ -519,6 +519,27 @@ class AwsEngineIT {
     assertThat(secrets.listSecrets().secretList()).isEmpty();
   }
 
+  /**
+   * A replication group someone made under the name a spec gives is another's: the job fails naming it
+   * ({@code name_in_use}) rather than take it over, and the job's teardown leaves it where it is.
+   */
+  @Test
+  void aCacheAnotherMadeUnderTheSpecsNameIsRefusedAndNeverDeleted() {
+    ElastiCacheClient elasticache = MOTO.client(ElastiCacheClient.builder());
+    elasticache.createReplicationGroup(r -> r.replicationGroupId("theirs").replicationGroupDescription("by hand")
+        .engine("redis").cacheNodeType("cache.t3.small").numCacheClusters(1));
+
+    Job job = zop.jobs().await(zop.jobs().submit(space.id(), DatastoreSpec.redis().name("theirs").version("7.1")
+        .instanceClass("cache.t3.small")).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(job.lastFailure().code()).isEqualTo("name_in_use");
+    assertThat(job.lastFailure().message()).contains("ElastiCache replication group 'theirs'");
+
+    assertThat(zop.jobs().await(zop.jobs().delete(job.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+    assertThat(elasticache.describeReplicationGroups(r -> r.replicationGroupId("theirs")).replicationGroups())
+        .singleElement().satisfies(g -> assertThat(g.status()).isNotEqualTo("deleting"));
+  }
+
   @Test
   void aVpcSomethingElseStillUsesFailsRetryablyNamingTheBlocker() {
     Job network = zop.jobs().await(zop.jobs().submit(space.id(), NetworkSpec.named("busy").cidr("10.10.0.0/16")
