@@ -141,14 +141,14 @@ public final class JobImports {
   /** What a revision from what exists to the requested config would change, classified by the driver. */
   private static List<RevisionChange> changes(JobPlaces.Importing where, Adoption<ResourceSpec> adoption,
       ResourceSpec asked) {
-    List<JobRevisions.FieldChange> diff = JobRevisions.diff(adoption.config(), asked);
+    List<ConfigPaths.FieldChange> diff = ConfigPaths.diff(adoption.config(), asked);
     if (diff.isEmpty()) {
       return List.of();
     }
     Revision revision = where.driver().revise(adoption.config(), asked, Outputs.of(adoption.outputs()));
     List<RevisionChange> changes = new ArrayList<>();
     List<FieldError> refused = new ArrayList<>();
-    for (JobRevisions.FieldChange field : diff) {
+    for (ConfigPaths.FieldChange field : diff) {
       RevisionChange.Effect effect = revision.effectOf(field.field());
       if (effect == null) {
         refused.add(FieldError.of("config." + field.field(), "not_revisable", "the resource has "

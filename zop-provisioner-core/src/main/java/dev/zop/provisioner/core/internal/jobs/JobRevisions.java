@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.Drift;
 import dev.zop.provisioner.FieldError;
@@ -26,9 +25,7 @@ import dev.zop.provisioner.spi.Revision;
 import dev.zop.provisioner.spi.Step;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,8 +98,7 @@ public final class JobRevisions {
    */
   private static List<RevisionChange> fromTheCloud(List<RevisionChange> changes, List<Drift> drifts,
       ResourceSpec revised, Revision revision, List<PlanWarning> warnings) {
-    Map<String, String> wanted = new LinkedHashMap<>();
-    flatten("", Json.MAPPER.valueToTree(revised), wanted);
+    Map<String, String> wanted = ConfigPaths.leaves(revised);
     Map<String, RevisionChange> byField = new LinkedHashMap<>();
     changes.forEach(change -> byField.put(change.field(), change));
     for (Drift d : drifts) {
@@ -211,70 +207,15 @@ public final class JobRevisions {
    * which a reconcile's plan prices as "before". The config itself, with a warning, when those values make none.
    */
   private static ResourceSpec asTheCloudHasIt(JobRecord job, List<Drift> drifts, List<PlanWarning> warnings) {
-    JsonNode tree = Json.MAPPER.valueToTree(job.spec());
-    boolean changed = false;
-    for (Drift d : drifts) {
-      if (!d.isMissing() && d.actual() != null) {
-        changed |= setLeaf(tree, d.field(), d.actual());
-      }
-    }
-    if (!changed) {
-      return job.spec();
-    }
+    Map<String, String> cloud = new LinkedHashMap<>();
+    drifts.stream().filter(d -> !d.isMissing() && d.actual() != null).forEach(d -> cloud.put(d.field(), d.actual()));
     try {
-      return Json.spec(job.kind(), tree.toString());
+      return ConfigPaths.withValues(job.spec(), cloud);
     } catch (RuntimeException e) {
       warnings.add(new PlanWarning("cost_before_from_config", null, "the values the cloud has make no valid "
           + job.kind().wireName() + " config: the cost before is the config's"));
       return job.spec();
     }
-  }
-
-  /**
-   * Sets the leaf at {@code path} ({@code nodeGroups[0].min}) to {@code value} read as the leaf's own JSON type;
-   * false when there is no such leaf, or the value is not of its type.
-   */
-  private static final java.util.regex.Pattern INDEXED = java.util.regex.Pattern.compile("(\\w+)\\[(\\d+)]");
-
-  private static boolean setLeaf(JsonNode root, String path, String value) {
-    String[] parts = path.split("\\.");
-    JsonNode node = root;
-    for (int i = 0; i < parts.length; i++) {
-      java.util.regex.Matcher indexed = INDEXED.matcher(parts[i]);
-      String name = indexed.matches() ? indexed.group(1) : parts[i];
-      if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) || !object.has(name)) {
-        return false;
-      }
-      if (indexed.matches()) {
-        node = object.get(name).get(Integer.parseInt(indexed.group(2)));
-        if (node == null || i == parts.length - 1) {
-          return false;
-        }
-        continue;
-      }
-      if (i < parts.length - 1) {
-        node = object.get(name);
-        continue;
-      }
-      JsonNode leaf = object.get(name);
-      try {
-        if (leaf.isIntegralNumber()) {
-          object.put(name, Long.parseLong(value));
-        } else if (leaf.isNumber()) {
-          object.put(name, new java.math.BigDecimal(value));
-        } else if (leaf.isBoolean() && (value.equals("true") || value.equals("false"))) {
-          object.put(name, Boolean.parseBoolean(value));
-        } else if (leaf.isTextual()) {
-          object.put(name, value);
-        } else {
-          return false;
-        }
-      } catch (NumberFormatException e) {
-        return false;
-      }
-      return true;
-    }
-    return false;
   }
 
   /** Applies a reconcile: a revision with the config the job has, whose steps put back what drifted. */
@@ -372,7 +313,7 @@ public final class JobRevisions {
     // the job's config is the one last applied, also after a revision that failed
     ResourceSpec current = job.spec();
     JobPlaces.Revised revised = service.places().revised(principal, job, asked);
-    List<FieldChange> diff = diff(current, revised.spec());
+    List<ConfigPaths.FieldChange> diff = ConfigPaths.diff(current, revised.spec());
     if (diff.isEmpty()) {
       throw ValidationException.of("config", "no_change", afterFailedRevision
           ? "the revised config is the last one applied; retry the failed revision or revise to another config"
@@ -383,8 +324,8 @@ public final class JobRevisions {
     List<FieldError> errors = new ArrayList<>();
     revision.refused().forEach(e -> errors.add(e.under("config")));
     List<RevisionChange> changes = new ArrayList<>();
-    Set<String> added = addedItems(diff);
-    for (FieldChange field : diff) {
+    Set<String> added = ConfigPaths.addedItems(diff);
+    for (ConfigPaths.FieldChange field : diff) {
       String name = field.field();
       RevisionChange.Effect effect = revision.effectOf(name);
       if (effect == RevisionChange.Effect.REPLACE && added.stream().anyMatch(item -> name.startsWith(item + "."))) {
@@ -405,114 +346,7 @@ public final class JobRevisions {
     return new Prepared(job, current, read.steps(), read.history(), revised, revision, changes);
   }
 
-  /** The items of named lists the revision adds ({@code nodeGroups[1]}): their name is new. */
-  private static Set<String> addedItems(List<FieldChange> diff) {
-    Set<String> added = new LinkedHashSet<>();
-    for (FieldChange change : diff) {
-      if (change.from() == null && change.to() != null && change.field().matches(".*\\[\\d+]\\.name")) {
-        added.add(change.field().substring(0, change.field().length() - ".name".length()));
-      }
-    }
-    return added;
-  }
-
   private static boolean covers(String refused, String field) {
     return field.equals(refused) || field.startsWith(refused + ".") || field.startsWith(refused + "[");
-  }
-
-  /** One leaf that differs, as the REST body spells its field ({@code nodeGroups[0].max}). */
-  record FieldChange(String field, String from, String to) {}
-
-  /**
-   * Each leaf of the two configs as the REST body spells them, where they differ. A list whose items are objects
-   * with distinct names (node groups, subnets) is compared item by name, not by place: an item kept is compared
-   * with itself wherever it moved (at its index in the revised list), an item added shows each of its fields from
-   * nothing, and an item dropped is one change at its old index, from its name to nothing.
-   */
-  static List<FieldChange> diff(ResourceSpec current, ResourceSpec revised) {
-    List<FieldChange> changes = new ArrayList<>();
-    diff("", Json.MAPPER.valueToTree(current), Json.MAPPER.valueToTree(revised), changes);
-    return changes;
-  }
-
-  private static void diff(String path, JsonNode from, JsonNode to, List<FieldChange> changes) {
-    if (from != null && to != null && from.isObject() && to.isObject()) {
-      Set<String> fields = new LinkedHashSet<>();
-      to.fieldNames().forEachRemaining(fields::add);
-      from.fieldNames().forEachRemaining(fields::add);
-      for (String field : fields) {
-        diff(path.isEmpty() ? field : path + "." + field, from.get(field), to.get(field), changes);
-      }
-      return;
-    }
-    if (from != null && to != null && from.isArray() && to.isArray() && named(from) && named(to)) {
-      Map<String, Integer> was = new LinkedHashMap<>();
-      for (int i = 0; i < from.size(); i++) {
-        was.put(from.get(i).get("name").asText(), i);
-      }
-      Set<String> kept = new LinkedHashSet<>();
-      for (int i = 0; i < to.size(); i++) {
-        String name = to.get(i).get("name").asText();
-        kept.add(name);
-        Integer before = was.get(name);
-        diff(path + "[" + i + "]", before == null ? null : from.get(before), to.get(i), changes);
-      }
-      was.forEach((name, i) -> {
-        if (!kept.contains(name)) {
-          changes.add(new FieldChange(path + "[" + i + "]", name, null));
-        }
-      });
-      return;
-    }
-    if (from != null && to != null && from.isArray() && to.isArray()) {
-      for (int i = 0; i < Math.max(from.size(), to.size()); i++) {
-        diff(path + "[" + i + "]", from.get(i), to.get(i), changes);
-      }
-      return;
-    }
-    Map<String, String> before = new LinkedHashMap<>();
-    Map<String, String> after = new LinkedHashMap<>();
-    if (from != null) {
-      flatten(path, from, before);
-    }
-    if (to != null) {
-      flatten(path, to, after);
-    }
-    after.forEach((field, value) -> {
-      if (!Objects.equals(before.get(field), value)) {
-        changes.add(new FieldChange(field, before.get(field), value));
-      }
-    });
-    before.forEach((field, value) -> {
-      if (!after.containsKey(field)) {
-        changes.add(new FieldChange(field, value, null));
-      }
-    });
-  }
-
-  /** Whether every item of a list is an object with a name no other item has. */
-  private static boolean named(JsonNode list) {
-    Set<String> names = new java.util.HashSet<>();
-    for (JsonNode item : list) {
-      if (!item.isObject() || !item.path("name").isTextual() || !names.add(item.get("name").asText())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void flatten(String path, JsonNode node, Map<String, String> leaves) {
-    if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = it.next();
-        flatten(path.isEmpty() ? field.getKey() : path + "." + field.getKey(), field.getValue(), leaves);
-      }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        flatten(path + "[" + i + "]", node.get(i), leaves);
-      }
-    } else if (!node.isNull()) {
-      leaves.put(path, node.isTextual() ? node.asText() : node.toString());
-    }
   }
 }
