@@ -210,6 +210,9 @@ abstract class RevisionBehaviour {
             tuple("multiAZ", "false", "true", RevisionChange.Effect.IN_PLACE));
     assertThat(plan.changes()).filteredOn(c -> c.field().equals("multiAZ")).singleElement()
         .extracting(RevisionChange::note).asString().contains("outside the job");
+    // the cost before is what the instance costs as it stands: 60 GB, one zone (the config says 50 GB, two)
+    assertThat(plan.before().monthlyTotal()).isEqualByComparingTo(zop.jobs().plan(space.id(),
+        orders().allocatedStorageGb(60).multiAz(false).build()).monthlyTotal());
     // a version the revision's steps do not set: it stays as the cloud has it, and the plan says so
     assertThat(plan.warnings()).extracting(PlanWarning::code, PlanWarning::field)
         .containsExactly(tuple("drift_kept", "version"));

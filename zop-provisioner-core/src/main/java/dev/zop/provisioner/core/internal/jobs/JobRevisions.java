@@ -77,15 +77,18 @@ public final class JobRevisions {
     List<PlanWarning> warnings = new ArrayList<>();
     List<Drift> drifts = drift.observed(p.job());
     List<RevisionChange> changes = p.changes();
+    ResourceSpec now = p.current();
     if (drifts == null) {
       warnings.add(new PlanWarning("not_observed", null, p.job().provider() + " cannot read a "
           + p.job().kind().wireName() + " back from the cloud: the changes compare the configs only, and a value"
           + " changed outside the job is not shown"));
     } else {
       changes = fromTheCloud(changes, drifts, p.revised().spec(), p.revision(), warnings);
+      // the cost before is what the resources cost now, as the changes start from what the cloud has
+      now = asTheCloudHasIt(p.job(), drifts, warnings);
     }
     return new RevisionPlan(id, p.number(), changes, steps,
-        RevisionPlan.Cost.of(driver.price(p.current(), p.revised().region())),
+        RevisionPlan.Cost.of(driver.price(now, p.revised().region())),
         RevisionPlan.Cost.of(driver.price(p.revised().spec(), p.revised().region())), driver.pricesAsOf(),
         p.revised().filled(), warnings);
   }
