@@ -18,7 +18,11 @@ public enum JobEventType {
   WARNING,
   /** A drift check found the cloud changed from the job's config (a new finding, not a repeat of the last). */
   DRIFTED,
-  LOG;
+  LOG,
+  /** An advisory guardrail the job's change breaks: the change went ahead. */
+  GUARDRAIL_WARNING,
+  /** Guardrails hold the job for approval, or a person decided it. */
+  GUARDRAIL_DECISION;
 
   /** Made once: a job's every write names its steps' statuses and phases, and its events' types. */
   private final String wire = name().toLowerCase(Locale.ROOT);

@@ -10,7 +10,9 @@ import java.util.Set;
 /**
  * The status of a job, with the single table of allowed transitions.
  *
- * <p>{@code pending → running → succeeded | failed | cancelled}; remediation adds {@code awaiting_user};
+ * <p>{@code pending → running → succeeded | failed | cancelled}; remediation adds {@code awaiting_user}; a guardrail
+ * at the {@code approval} level writes a job {@code awaiting_approval}, which a person moves to {@code pending}
+ * (approved) or {@code cancelled} (rejected);
  * teardown adds {@code deleting → deleted}. A failed job goes back to {@code pending} (or to {@code deleting}
  * when its teardown failed) on retry; a succeeded one goes back to {@code pending} when a revision of its config is
  * applied.
@@ -19,6 +21,7 @@ public enum JobStatus {
   PENDING,
   RUNNING,
   AWAITING_USER,
+  AWAITING_APPROVAL,
   SUCCEEDED,
   FAILED,
   CANCELLED,
@@ -29,6 +32,7 @@ public enum JobStatus {
       PENDING, EnumSet.of(RUNNING, CANCELLED, DELETING),
       RUNNING, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, AWAITING_USER),
       AWAITING_USER, EnumSet.of(RUNNING, CANCELLED, FAILED),
+      AWAITING_APPROVAL, EnumSet.of(PENDING, CANCELLED),
       SUCCEEDED, EnumSet.of(DELETING, PENDING),
       FAILED, EnumSet.of(PENDING, DELETING),
       CANCELLED, EnumSet.of(DELETING),

@@ -11,6 +11,12 @@ public interface Jobs {
   /** Plans a spec (the "Review" step): steps, IAM operations and monthly cost; nothing changes in the cloud. */
   Plan plan(SpaceId spaceId, ResourceSpec spec);
 
+  /**
+   * Plans a submit with {@code options}: the job's name and tags are part of what guardrails read, so a plan made
+   * with them shows the verdicts the submit will meet ({@link Plan#verdicts()}).
+   */
+  Plan plan(SpaceId spaceId, ResourceSpec spec, SubmitOptions options);
+
   default Plan plan(SpaceId spaceId, SpecBuilder<?> spec) {
     return plan(spaceId, spec.build());
   }

@@ -73,6 +73,14 @@ public enum Operation {
   RECOMMENDATIONS_LIST("provisioning:view"),
   TEMPLATES_LIST("provisioning:view"),
 
+  GUARDRAILS_CREATE(Policies.GUARDRAIL_MANAGE),
+  GUARDRAILS_UPDATE(Policies.GUARDRAIL_MANAGE),
+  GUARDRAILS_DELETE(Policies.GUARDRAIL_MANAGE),
+  GUARDRAILS_GET("provisioning:view"),
+  GUARDRAILS_LIST("provisioning:view"),
+  /** Approving or rejecting a job a guardrail holds; the guardrail's approver grant is checked on the job itself. */
+  GUARDRAILS_DECIDE("provisioning:view"),
+
   /** The service's audit log of the organisation's calls. */
   AUDIT_LOG_LIST("provisioning:view");
 

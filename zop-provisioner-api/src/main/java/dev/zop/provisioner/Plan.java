@@ -21,12 +21,14 @@ import org.jspecify.annotations.Nullable;
  * @param warnings what a person should know before the job runs that does not stop it
  * @param outputs the outputs the job's steps will record, as its provider declares it; empty when the plan was made
  *     by a version that did not list it
+ * @param verdicts each guardrail's answer to the plan, in the order of their names; empty when none applies
  */
 @NullMarked
 public record Plan(
     JobKind kind, String provider, @Nullable String region, List<PlanStep> steps, List<CostComponent> costs,
     BigDecimal monthlyTotal, boolean complete, @Nullable String pricesAsOf, List<PlanDefault> defaults,
-    List<PlanWarning> warnings, List<PlanOutput> outputs, BigDecimal monthlyTotalAtMax) {
+    List<PlanWarning> warnings, List<PlanOutput> outputs, BigDecimal monthlyTotalAtMax,
+    List<GuardrailVerdict> verdicts) {
 
   public Plan {
     Objects.requireNonNull(kind, "kind");
@@ -38,6 +40,15 @@ public record Plan(
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    verdicts = verdicts == null ? List.of() : List.copyOf(verdicts);
+  }
+
+  /** A plan before guardrails answered it. */
+  public Plan(JobKind kind, String provider, String region, List<PlanStep> steps, List<CostComponent> costs,
+      BigDecimal monthlyTotal, boolean complete, String pricesAsOf, List<PlanDefault> defaults,
+      List<PlanWarning> warnings, List<PlanOutput> outputs, BigDecimal monthlyTotalAtMax) {
+    this(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings, outputs,
+        monthlyTotalAtMax, List.of());
   }
 
   /** A plan whose total does not change with scale, as plans were before they priced the maximum. */
@@ -70,7 +81,13 @@ public record Plan(
   /** This plan with the total its costs reach at maximum size ({@code atMax}, priced as {@code costs} are). */
   public Plan withCostsAtMax(List<CostComponent> atMax) {
     return new Plan(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings,
-        outputs, known(atMax));
+        outputs, known(atMax), verdicts);
+  }
+
+  /** This plan with the guardrails' answers to it. */
+  public Plan withVerdicts(List<GuardrailVerdict> answered) {
+    return new Plan(kind, provider, region, steps, costs, monthlyTotal, complete, pricesAsOf, defaults, warnings,
+        outputs, monthlyTotalAtMax, answered);
   }
 
   private static BigDecimal known(List<CostComponent> costs) {

@@ -18,6 +18,13 @@ public final class Policies {
   public static final List<String> CATEGORIES = List.of("space", "provisioning", "service", "deployment");
   public static final List<String> VERBS = List.of("view", "create", "update", "delete");
   public static final String REMEDIATION_APPROVE = "remediation:approve";
+  /** Making, changing and deleting the organisation's guardrails. */
+  public static final String GUARDRAIL_MANAGE = "guardrail:manage";
+  /**
+   * Deciding a job a guardrail holds for approval; a guardrail may name a narrower grant under it,
+   * {@code guardrail:approve:<name>}, which a custom role is granted by that name.
+   */
+  public static final String GUARDRAIL_APPROVE = "guardrail:approve";
 
   public static final String ADMIN = "admin";
   public static final String OPERATOR = "operator";
@@ -28,7 +35,7 @@ public final class Policies {
       .flatMap(c -> VERBS.stream().map(v -> c + ":" + v)).toList();
 
   private static final Map<String, Set<String>> SYSTEM_ROLES = Map.of(
-      ADMIN, with(ALL, REMEDIATION_APPROVE),
+      ADMIN, with(ALL, REMEDIATION_APPROVE, GUARDRAIL_MANAGE, GUARDRAIL_APPROVE),
       // operators run and change things, and tear down what they provisioned, but do not delete spaces
       OPERATOR, Set.copyOf(ALL.stream().filter(p -> !p.equals("space:delete")).toList()),
       VIEWER, Set.copyOf(ALL.stream().filter(p -> p.endsWith(":view")).toList()));
@@ -80,12 +87,19 @@ public final class Policies {
 
   /** Whether {@code policy} is something a custom role may be granted. */
   public static boolean isGrantable(String policy) {
-    return ALL.contains(policy) || REMEDIATION_APPROVE.equals(policy);
+    return ALL.contains(policy) || REMEDIATION_APPROVE.equals(policy) || GUARDRAIL_MANAGE.equals(policy)
+        || isApproverGrant(policy);
   }
 
-  private static Set<String> with(List<String> policies, String extra) {
+  /** Whether {@code grant} may decide guardrail approvals: {@code guardrail:approve} or a narrower one under it. */
+  public static boolean isApproverGrant(String grant) {
+    return GUARDRAIL_APPROVE.equals(grant) || grant.startsWith(GUARDRAIL_APPROVE + ":")
+        && grant.length() > GUARDRAIL_APPROVE.length() + 1 && grant.length() <= 100;
+  }
+
+  private static Set<String> with(List<String> policies, String... extra) {
     Set<String> all = new LinkedHashSet<>(policies);
-    all.add(extra);
+    all.addAll(List.of(extra));
     return Set.copyOf(all);
   }
 }

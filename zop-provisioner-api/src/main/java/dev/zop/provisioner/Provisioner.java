@@ -20,6 +20,9 @@ public interface Provisioner extends AutoCloseable {
 
   Remediations remediations();
 
+  /** The organisation's guardrails, and the approvals of the jobs they hold. */
+  Guardrails guardrails();
+
   /** The in-cluster components spaces can install ({@code jobs().installComponent(...)}). */
   Catalog catalog();
 

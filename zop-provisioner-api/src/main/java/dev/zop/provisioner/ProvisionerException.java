@@ -5,7 +5,7 @@ package dev.zop.provisioner;
  */
 public abstract sealed class ProvisionerException extends RuntimeException
     permits ValidationException, NotFoundException, ConflictException, ForbiddenException, AwaitTimeoutException,
-        ProviderException {
+        ProviderException, GuardrailDeniedException {
 
   private final String code;
 

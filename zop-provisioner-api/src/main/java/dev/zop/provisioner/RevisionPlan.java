@@ -22,11 +22,12 @@ import org.jspecify.annotations.Nullable;
  *     count that line as $0. Always computed from {@code before} and {@code after}; a value passed in is ignored.
  * @param warnings what the plan could not show or will not change: a cloud its provider cannot read back (the
  *     changes then compare configs only), or a value changed outside the job that the revision leaves as it is
+ * @param verdicts each guardrail's answer to the revised config; empty when none applies
  */
 @NullMarked
 public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps,
     Cost before, Cost after, @Nullable String pricesAsOf, List<PlanDefault> defaults,
-    @Nullable BigDecimal monthlyDelta, List<PlanWarning> warnings) {
+    @Nullable BigDecimal monthlyDelta, List<PlanWarning> warnings, List<GuardrailVerdict> verdicts) {
 
   /**
    * A config's monthly cost as priced components.
@@ -54,6 +55,19 @@ public record RevisionPlan(JobId jobId, int revision, List<RevisionChange> chang
     defaults = defaults == null ? List.of() : List.copyOf(defaults);
     monthlyDelta = delta(before, after);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    verdicts = verdicts == null ? List.of() : List.copyOf(verdicts);
+  }
+
+  /** A revision plan before guardrails answered it. */
+  public RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps, Cost before,
+      Cost after, String pricesAsOf, List<PlanDefault> defaults, BigDecimal monthlyDelta, List<PlanWarning> warnings) {
+    this(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, monthlyDelta, warnings, List.of());
+  }
+
+  /** This plan with the guardrails' answers to it. */
+  public RevisionPlan withVerdicts(List<GuardrailVerdict> answered) {
+    return new RevisionPlan(jobId, revision, changes, steps, before, after, pricesAsOf, defaults, monthlyDelta,
+        warnings, answered);
   }
 
   public RevisionPlan(JobId jobId, int revision, List<RevisionChange> changes, List<PlanStep> steps, Cost before,

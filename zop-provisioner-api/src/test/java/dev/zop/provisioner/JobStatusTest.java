@@ -1,5 +1,6 @@
 package dev.zop.provisioner;
 
+import static dev.zop.provisioner.JobStatus.AWAITING_APPROVAL;
 import static dev.zop.provisioner.JobStatus.AWAITING_USER;
 import static dev.zop.provisioner.JobStatus.CANCELLED;
 import static dev.zop.provisioner.JobStatus.DELETED;
@@ -27,6 +28,8 @@ class JobStatusTest {
       List.of(RUNNING, SUCCEEDED), List.of(RUNNING, FAILED), List.of(RUNNING, CANCELLED),
       List.of(RUNNING, AWAITING_USER),
       List.of(AWAITING_USER, RUNNING), List.of(AWAITING_USER, CANCELLED), List.of(AWAITING_USER, FAILED),
+      // guardrails write a job awaiting approval; a person's decision queues it or cancels it
+      List.of(AWAITING_APPROVAL, PENDING), List.of(AWAITING_APPROVAL, CANCELLED),
       List.of(SUCCEEDED, DELETING), List.of(SUCCEEDED, PENDING),
       List.of(FAILED, PENDING), List.of(FAILED, DELETING),
       List.of(CANCELLED, DELETING),
@@ -66,6 +69,7 @@ class JobStatusTest {
     assertThat(Stream.of(JobStatus.values()).filter(JobStatus::isTerminal))
         .containsExactlyInAnyOrder(SUCCEEDED, FAILED, CANCELLED, DELETED);
     assertThat(AWAITING_USER.isRunnable()).isFalse();
+    assertThat(AWAITING_APPROVAL.isRunnable()).isFalse();
   }
 
   @Test

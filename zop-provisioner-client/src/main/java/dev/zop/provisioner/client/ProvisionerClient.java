@@ -11,6 +11,7 @@ import dev.zop.provisioner.Spaces;
 import dev.zop.provisioner.client.internal.HttpTransport;
 import dev.zop.provisioner.client.internal.Interceptors;
 import dev.zop.provisioner.client.internal.RemoteAccounts;
+import dev.zop.provisioner.client.internal.RemoteGuardrails;
 import dev.zop.provisioner.client.internal.RemoteJobs;
 import dev.zop.provisioner.client.internal.RemoteRemediations;
 import dev.zop.provisioner.client.internal.RemoteSpaces;
@@ -61,6 +62,7 @@ public final class ProvisionerClient implements Provisioner {
   private final Spaces spaces;
   private final CloudAccounts accounts;
   private final Remediations remediations;
+  private final dev.zop.provisioner.Guardrails guardrails;
   private volatile Principal principal;
 
   private ProvisionerClient(Builder builder) {
@@ -90,6 +92,7 @@ public final class ProvisionerClient implements Provisioner {
     this.spaces = new RemoteSpaces(this.http);
     this.accounts = new RemoteAccounts(this.http);
     this.remediations = new RemoteRemediations(this.http);
+    this.guardrails = new RemoteGuardrails(this.http);
   }
 
   public static Builder builder() {
@@ -122,6 +125,11 @@ public final class ProvisionerClient implements Provisioner {
   @Override
   public Remediations remediations() {
     return remediations;
+  }
+
+  @Override
+  public dev.zop.provisioner.Guardrails guardrails() {
+    return guardrails;
   }
 
   @Override

@@ -50,6 +50,12 @@ final class EmbeddedJobs implements Jobs {
   }
 
   @Override
+  public Plan plan(SpaceId spaceId, ResourceSpec spec, dev.zop.provisioner.SubmitOptions options) {
+    require(Operation.JOBS_PLAN);
+    return assembly.jobs.plan(principal, spaceId, spec, options);
+  }
+
+  @Override
   public Job submit(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
     // installing a catalog component is the service policy's, as on the REST route
     require(spec != null && spec.kind() == JobKind.COMPONENT ? Operation.COMPONENTS_INSTALL : Operation.JOBS_SUBMIT);

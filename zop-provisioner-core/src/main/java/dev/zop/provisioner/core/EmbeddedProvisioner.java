@@ -76,6 +76,11 @@ public final class EmbeddedProvisioner implements Provisioner {
   }
 
   @Override
+  public dev.zop.provisioner.Guardrails guardrails() {
+    return new EmbeddedGuardrails(assembly, principal);
+  }
+
+  @Override
   public Secrets secrets() {
     return ref -> {
       // a revealed secret is a credential: as much as creating a connection, which hands one out

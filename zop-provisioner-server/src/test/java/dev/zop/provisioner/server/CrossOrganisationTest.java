@@ -64,6 +64,7 @@ class CrossOrganisationTest {
         "stepID", remediation.steps().get(1).id().toString(), "stepName", "approval", "region", "sim-east-1",
         "clusterName", "acme-cluster"));
     values.put("tokenID", acmeToken);
+    values.put("version", "1");
     String path = endpoint.path();
     for (Map.Entry<String, String> value : values.entrySet()) {
       path = path.replace("{" + value.getKey() + "}", value.getValue());

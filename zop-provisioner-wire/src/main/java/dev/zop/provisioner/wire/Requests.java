@@ -61,6 +61,30 @@ public final class Requests {
       String subjectType,
       @JsonProperty("subjectID") @JsonAlias("subjectId") String subjectId) {}
 
+  /**
+   * {@code PATCH /guardrails/{id}}: the fields to change, the others kept; the next version is made from them.
+   * {@code rule} is a rule object with its {@code type}, as a guardrail's.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record GuardrailPatch(
+      String name,
+      dev.zop.provisioner.GuardrailLevel level,
+      dev.zop.provisioner.GuardrailRule rule,
+      dev.zop.provisioner.GuardrailScope scope,
+      String approverGrant,
+      String description,
+      Boolean enabled) {
+
+    public boolean isEmpty() {
+      return name == null && level == null && rule == null && scope == null && approverGrant == null
+          && description == null && enabled == null;
+    }
+
+    public dev.zop.provisioner.GuardrailRequest asRequest() {
+      return new dev.zop.provisioner.GuardrailRequest(name, level, rule, scope, approverGrant, description, enabled);
+    }
+  }
+
   /** Approve, reject and cancel carry an optional reason. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Decision(String reason) {}
@@ -70,6 +94,7 @@ public final class Requests {
    *
    * @param observed where a refusal compared a config with what the cloud has (an import), that: {@code {"kind":
    *     ..., "config": {...}}}, a body a request can take as it is; else absent
+   * @param verdicts where guardrails refused the change ({@code guardrail_denied}), every guardrail's verdict on it
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record ErrorBody(
@@ -80,11 +105,18 @@ public final class Requests {
       String consoleUrl,
       java.util.List<dev.zop.provisioner.FieldError> fields,
       String requestId,
-      com.fasterxml.jackson.databind.JsonNode observed) {
+      com.fasterxml.jackson.databind.JsonNode observed,
+      java.util.List<dev.zop.provisioner.GuardrailVerdict> verdicts) {
 
     public ErrorBody(String code, String message, String category, String fixHint, String consoleUrl,
         java.util.List<dev.zop.provisioner.FieldError> fields, String requestId) {
-      this(code, message, category, fixHint, consoleUrl, fields, requestId, null);
+      this(code, message, category, fixHint, consoleUrl, fields, requestId, null, null);
+    }
+
+    public ErrorBody(String code, String message, String category, String fixHint, String consoleUrl,
+        java.util.List<dev.zop.provisioner.FieldError> fields, String requestId,
+        com.fasterxml.jackson.databind.JsonNode observed) {
+      this(code, message, category, fixHint, consoleUrl, fields, requestId, observed, null);
     }
   }
 }

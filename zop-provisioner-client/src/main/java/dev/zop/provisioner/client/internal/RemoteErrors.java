@@ -27,6 +27,9 @@ final class RemoteErrors {
           "http_" + status, "the server answered HTTP " + status + " without an error body", null, null, requestId));
     }
     String code = error.code() == null ? "http_" + status : error.code();
+    if (status == 422 && "guardrail_denied".equals(code) && error.verdicts() != null) {
+      return new dev.zop.provisioner.GuardrailDeniedException(error.verdicts());
+    }
     return switch (status) {
       case 400, 413, 415 -> new ValidationException(error.fields() == null || error.fields().isEmpty()
           ? List.of(FieldError.of("body", code, error.message())) : error.fields(), observed(error, json));

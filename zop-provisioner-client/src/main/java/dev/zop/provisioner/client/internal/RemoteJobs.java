@@ -47,7 +47,12 @@ public final class RemoteJobs implements Jobs {
 
   @Override
   public Plan plan(SpaceId spaceId, ResourceSpec spec) {
-    return http.send("POST", body(spaceId, spec, SubmitOptions.none()), Plan.class, JOBS, "plan");
+    return plan(spaceId, spec, SubmitOptions.none());
+  }
+
+  @Override
+  public Plan plan(SpaceId spaceId, ResourceSpec spec, SubmitOptions options) {
+    return http.send("POST", body(spaceId, spec, options), Plan.class, JOBS, "plan");
   }
 
   @Override

@@ -378,6 +378,11 @@ public final class Dispatcher {
           v.observedConfig() == null ? null : json.createObjectNode()
               .put("kind", v.observedConfig().kind().wireName())
               .set("config", json.valueToTree(v.observedConfig())));
+    } else if (e instanceof dev.zop.provisioner.GuardrailDeniedException g) {
+      // the request is well formed; what it asks for is not allowed
+      status = 422;
+      body = new ErrorBody(g.code(), g.getMessage(), "user_action", null, null, g.fieldErrors(), requestId, null,
+          g.verdicts());
     } else if (e instanceof NotFoundException n) {
       status = 404;
       body = new ErrorBody(n.code(), n.getMessage(), "user_action", null, null, null, requestId);

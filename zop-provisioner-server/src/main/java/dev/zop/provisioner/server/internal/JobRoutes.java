@@ -56,7 +56,9 @@ final class JobRoutes {
         "Review a spec: its steps, IAM operations and monthly cost; nothing changes", 200, call -> {
           SubmitJob body = call.body(SubmitJob.class);
           ResourceSpec spec = spec(call, body); // checks spaceID is present before an id is made of it
-          return call.zop().jobs().plan(Routes.id("spaceID", body.spaceId(), SpaceId::of), spec);
+          // the name and tags a submit would carry: guardrails read them
+          return call.zop().jobs().plan(Routes.id("spaceID", body.spaceId(), SpaceId::of), spec,
+              new SubmitOptions(null, body.name(), body.tags()));
         });
     r.route("GET", "/provisioning-jobs", Operation.JOBS_LIST,
         "List provisioning jobs, newest first unless ?order=oldest, by space and status, a page at a time", 200,

@@ -30,6 +30,7 @@ public final class OpenApi {
     tags.put("connections", "Connection records of a job or a database (secret references, never secrets)");
     tags.put("catalog", "Catalog components and their installation");
     tags.put("remediations", "Remediation workflows, their approvals and audit trail");
+    tags.put("guardrails", "Limits on what may be made, checked on every plan, and the approvals of the jobs they hold");
     tags.put("access", "The caller, the organisation's API tokens (admins only) and its audit log");
     tags.put("simulation", "The simulated cloud's faults, served by zop serve --demo only");
     tags.put("health", "Liveness and readiness, served without a token");

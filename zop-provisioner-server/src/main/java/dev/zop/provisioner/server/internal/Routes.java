@@ -42,6 +42,7 @@ public final class Routes {
     SpaceRoutes.register(this);
     JobRoutes.register(this, streams);
     RemediationRoutes.register(this);
+    GuardrailRoutes.register(this);
     if (simulation != null) {
       SimulationRoutes.register(this, simulation);
     }
@@ -187,6 +188,20 @@ public final class Routes {
         of(dev.zop.provisioner.remediation.Recommendation.class), none);
     add(t, "GET /remediation-templates", "listRemediationTemplates", none,
         of(List.class, dev.zop.provisioner.remediation.WorkflowTemplate.class));
+    Endpoint.Shape guardrail = of(dev.zop.provisioner.Guardrail.class);
+    Endpoint.Shape guardrails = of(List.class, dev.zop.provisioner.Guardrail.class);
+    add(t, "POST /guardrails", "createGuardrail", of(dev.zop.provisioner.GuardrailRequest.class), guardrail);
+    add(t, "GET /guardrails", "listGuardrails", none, guardrails);
+    add(t, "GET /guardrails/{id}", "getGuardrail", none, guardrail);
+    add(t, "PATCH /guardrails/{id}", "updateGuardrail", of(dev.zop.provisioner.wire.Requests.GuardrailPatch.class),
+        guardrail);
+    add(t, "DELETE /guardrails/{id}", "deleteGuardrail", none, guardrail);
+    add(t, "GET /guardrails/{id}/versions", "listGuardrailVersions", none, guardrails);
+    add(t, "GET /guardrails/{id}/versions/{version}", "getGuardrailVersion", none, guardrail);
+    add(t, "POST /provisioning-jobs/{id}/approve", "approveJob", decision, job);
+    add(t, "POST /provisioning-jobs/{id}/reject", "rejectJob", decision, job);
+    add(t, "GET /provisioning-jobs/{id}/guardrail-decisions", "listJobGuardrailDecisions", none,
+        of(List.class, dev.zop.provisioner.GuardrailDecision.class));
     for (int i = 0; i < table.size(); i++) {
       Endpoint endpoint = table.get(i);
       Described described = t.remove(endpoint.auditAction());
@@ -226,6 +241,10 @@ public final class Routes {
     }
     if (path.startsWith("/simulation")) {
       return "simulation";
+    }
+    if (path.startsWith("/guardrails") || path.endsWith("/approve") && path.startsWith("/provisioning-jobs")
+        || path.endsWith("/reject") && path.startsWith("/provisioning-jobs") || path.endsWith("/guardrail-decisions")) {
+      return "guardrails";
     }
     if (path.startsWith("/cloud-accounts") || path.equals("/providers")) {
       return "accounts";

@@ -17,6 +17,7 @@ import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.github.victools.jsonschema.generator.naming.SchemaDefinitionNamingStrategy;
 import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
+import dev.zop.provisioner.GuardrailRule;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.Space;
 import dev.zop.provisioner.SpaceStatus;
@@ -51,7 +52,9 @@ final class WireSchemas {
     SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(JSON, SchemaVersion.DRAFT_2020_12,
         OptionPreset.PLAIN_JSON)
         .with(new JacksonModule(JacksonOption.FLATTENED_ENUMS_FROM_JSONVALUE,
-            JacksonOption.RESPECT_JSONPROPERTY_ORDER))
+            JacksonOption.RESPECT_JSONPROPERTY_ORDER,
+            // a guardrail's rule, the one type with a type property, is written below: one schema a kind
+            JacksonOption.SKIP_SUBTYPE_LOOKUP, JacksonOption.IGNORE_TYPE_INFO_TRANSFORM))
         .with(Option.DEFINITIONS_FOR_ALL_OBJECTS)
         // a field the service has no value for is written as null
         .with(Option.NULLABLE_FIELDS_BY_DEFAULT, Option.NULLABLE_ARRAY_ITEMS_ALLOWED)
@@ -61,6 +64,9 @@ final class WireSchemas {
       @Override
       public CustomDefinition provideCustomSchemaDefinition(ResolvedType type,
           com.github.victools.jsonschema.generator.SchemaGenerationContext context) {
+        if (GuardrailRule.class.isAssignableFrom(type.getErasedType())) {
+          return rule(type, context, this);
+        }
         return custom(type, context);
       }
     });
@@ -80,6 +86,37 @@ final class WireSchemas {
       }
     });
     builder = new SchemaGenerator(config.build()).buildMultipleSchemaDefinitions();
+  }
+
+  /**
+   * A guardrail's rule: one of its kinds, each an object whose {@code type} names it ({@code space_budget}, ...), as
+   * Jackson reads and writes them from {@link GuardrailRule}'s subtypes.
+   */
+  private static CustomDefinition rule(ResolvedType type,
+      com.github.victools.jsonschema.generator.SchemaGenerationContext context,
+      com.github.victools.jsonschema.generator.CustomDefinitionProviderV2 self) {
+    com.fasterxml.jackson.annotation.JsonSubTypes kinds =
+        GuardrailRule.class.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
+    if (type.getErasedType() == GuardrailRule.class) {
+      ObjectNode anyOf = JSON.createObjectNode();
+      ArrayNode each = anyOf.putArray("anyOf");
+      for (com.fasterxml.jackson.annotation.JsonSubTypes.Type kind : kinds.value()) {
+        each.add(context.createDefinitionReference(context.getTypeContext().resolve(kind.value())));
+      }
+      anyOf.put("description", "one rule; its type says which");
+      return new CustomDefinition(anyOf);
+    }
+    String name = Arrays.stream(kinds.value()).filter(k -> k.value() == type.getErasedType())
+        .map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::name).findFirst().orElseThrow();
+    ObjectNode definition = context.createStandardDefinition(type, self);
+    ObjectNode properties = JSON.createObjectNode();
+    properties.putObject("type").put("const", name);
+    definition.withObject("properties").fields().forEachRemaining(e -> properties.set(e.getKey(), e.getValue()));
+    definition.set("properties", properties);
+    ArrayNode required = JSON.createArrayNode().add("type");
+    definition.withArray("required").forEach(required::add);
+    definition.set("required", required);
+    return new CustomDefinition(definition);
   }
 
   /** The schemas written here rather than generated: see the class comment. */
@@ -156,6 +193,18 @@ final class WireSchemas {
       Map.entry(Requests.CreateDatabase.class, Set.of("name", "owner")),
       Map.entry(Requests.StartRemediation.class, Set.of("recommendationID", "subjectID")),
       Map.entry(Requests.Decision.class, Set.of()),
+      Map.entry(dev.zop.provisioner.GuardrailRequest.class, Set.of("name", "level", "rule")),
+      Map.entry(Requests.GuardrailPatch.class, Set.of()),
+      // a rule is read in a request and written in answers: what a request must carry is what a rule must have
+      Map.entry(GuardrailRule.SpaceBudget.class, Set.of("monthlyMax")),
+      Map.entry(GuardrailRule.CostIncrease.class, Set.of()),
+      Map.entry(GuardrailRule.AllowedSizes.class, Set.of("sizes")),
+      Map.entry(GuardrailRule.AllowedRegions.class, Set.of("regions")),
+      Map.entry(GuardrailRule.AllowedVersions.class, Set.of("versions")),
+      Map.entry(GuardrailRule.MaxCount.class, Set.of("max")),
+      Map.entry(GuardrailRule.RequiredTags.class, Set.of("tags")),
+      Map.entry(GuardrailRule.AllowedKinds.class, Set.of("kinds")),
+      Map.entry(GuardrailRule.Cel.class, Set.of("expression")),
       Map.entry(dev.zop.provisioner.CloudAccountRequest.class, Set.of("provider", "name")),
       Map.entry(dev.zop.provisioner.SpaceRequest.class, Set.of("provider", "name", "cloudAccountId")),
       Map.entry(dev.zop.provisioner.JobPatch.class, Set.of()));
@@ -386,12 +435,15 @@ final class WireSchemas {
 
   /**
    * {@code Page<Job>} is {@code PageOfJob}: names OpenAPI accepts ({@code [A-Za-z0-9._-]}). An enum declared in a
-   * record is named with it ({@code DriftReport.Status} is {@code DriftReportStatus}): two enums called Status
+   * record, and a kind of guardrail rule, is named with it ({@code DriftReport.Status} is {@code DriftReportStatus}): two enums called Status
    * were {@code Status-1} and {@code Status-2}, and a generated client's {@code Status1}, {@code Status2}.
    */
   private static String name(ResolvedType type) {
     Class<?> erased = type.getErasedType();
-    StringBuilder name = new StringBuilder(erased.isEnum() && erased.getEnclosingClass() != null
+    // a rule's kinds too: GuardrailRule.MaxCount is GuardrailRuleMaxCount, not a bare MaxCount
+    boolean qualified = erased.getEnclosingClass() != null
+        && (erased.isEnum() || erased.getEnclosingClass() == GuardrailRule.class);
+    StringBuilder name = new StringBuilder(qualified
         ? erased.getEnclosingClass().getSimpleName() + erased.getSimpleName() : erased.getSimpleName());
     List<ResolvedType> arguments = type.getTypeParameters();
     for (int i = 0; i < arguments.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.zop.provisioner.core.internal.jobs;
 
+import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.RetryPolicy;
 import dev.zop.provisioner.core.internal.lifecycle.JobCompletionListener;
 import dev.zop.provisioner.core.internal.lifecycle.TeardownGuard;
@@ -23,6 +24,8 @@ public final class JobEngine implements AutoCloseable {
   static final int WRITER_LANES = 2;
 
   private final JobService service;
+  private final GuardrailService guardrails;
+  private final JobApprovals approvals;
   private final JobRevisions revisions;
   private final JobDrift drift;
   private final JobImports imports;
@@ -51,6 +54,7 @@ public final class JobEngine implements AutoCloseable {
     FencedWriter writer = new FencedWriter(db, jobs, signals, stop::halted, WRITER_LANES);
     this.jobs = jobs;
     JobScopes scopes = new JobScopes(db, spaces, providers);
+    this.guardrails = new GuardrailService(db);
     JobSteps steps = new JobSteps(db, jobs, accounts, providers, scopes, targets);
     StepRunner runner = new StepRunner(db, jobs, steps, completionListeners, scopes, settings.retryPolicy(), signals,
         secrets, writer, workflows, stop::halted, stop::stopping, settings.metrics(), settings.tracing());
@@ -62,8 +66,9 @@ public final class JobEngine implements AutoCloseable {
     this.watchHub = new WatchHub(db, jobs, signals, settings.poll());
     this.wake = worker == null ? () -> { } : worker::wake;
     this.service = new JobService(db, jobs, steps, spaces, accounts, providers, targets, signals, watchHub, wake,
-        worker, settings.poll(), teardownGuards, settings.tracing());
+        worker, settings.poll(), teardownGuards, settings.tracing(), guardrails);
     this.revisions = new JobRevisions(db, jobs, service, signals, wake);
+    this.approvals = new JobApprovals(db, service, jobs, guardrails, signals, wake);
     this.drift = new JobDrift(db, jobs, service, signals, notifier);
     this.imports = new JobImports(db, jobs, service, signals, wake);
     if (worker != null) {
@@ -79,6 +84,14 @@ public final class JobEngine implements AutoCloseable {
   /** Tells the worker there is work now, rather than at its next poll. */
   public Runnable wake() {
     return wake;
+  }
+
+  public GuardrailService guardrails() {
+    return guardrails;
+  }
+
+  public JobApprovals approvals() {
+    return approvals;
   }
 
   public JobService service() {

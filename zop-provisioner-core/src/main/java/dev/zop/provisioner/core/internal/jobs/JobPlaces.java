@@ -164,6 +164,13 @@ final class JobPlaces {
     return ProviderCalls.classified(session, () -> references.check(discovery));
   }
 
+  /** The driver of {@code kind} in {@code space}, through the space's account, as {@link #target} makes it. */
+  ResourceDriver<ResourceSpec> driver(Principal principal, Space space, dev.zop.provisioner.JobKind kind) {
+    Place place = place(principal, space.id());
+    return providers.driver(providers.session(place.account(), space), kind,
+        () -> targets.of(principal.orgId(), space.id()));
+  }
+
   /** A revised config as a submit would take it: the provider's defaults filled in, validated, with its driver. */
   record Revised(ResourceSpec spec, List<PlanDefault> filled, ResourceDriver<ResourceSpec> driver,
       String region) {}

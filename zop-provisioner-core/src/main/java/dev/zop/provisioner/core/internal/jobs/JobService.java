@@ -26,6 +26,8 @@ import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
+import dev.zop.provisioner.GuardrailVerdict;
+import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.GroupCommit;
@@ -68,11 +70,12 @@ public final class JobService {
   private final Reservation.Source worker;
   private final List<TeardownGuard> teardownGuards;
   private final GroupCommit submits;
+  private final JobGuardrails guardrails;
 
   JobService(Database db, JobRepository jobs, JobSteps jobSteps, SpaceRepository spaces, AccountRepository accounts,
       ProviderRegistry providers, ClusterTargets targets, JobSignals signals, WatchHub watchHub,
       Runnable wakeWorker, Reservation.Source worker, Duration awaitPoll, List<TeardownGuard> teardownGuards,
-      EngineTracing tracing) {
+      EngineTracing tracing, GuardrailService guardrailService) {
     this.worker = worker;
     this.tracing = tracing;
     this.db = db;
@@ -89,6 +92,12 @@ public final class JobService {
     // two lanes: a transaction runs on one database backend, so with one at a time a second core sat idle (8
     // callers on PostgreSQL, 2 cores, alternating runs: 703-959 submits/s with one lane, 990-1,175 with two)
     this.submits = new GroupCommit(db, 2);
+    this.guardrails = new JobGuardrails(guardrailService, this::list, places::driver);
+  }
+
+  /** Guardrails as changes of jobs meet them; revisions and retries check theirs through it too. */
+  JobGuardrails guardrails() {
+    return guardrails;
   }
 
   /** How many times a submit reads its space again when the space changed before its job was written. */
@@ -102,6 +111,12 @@ public final class JobService {
   }
 
   public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked) {
+    return plan(principal, spaceId, asked, SubmitOptions.none());
+  }
+
+  /** The plan of a submit with {@code options}: its name and tags are what guardrails read of them. */
+  public Plan plan(Principal principal, SpaceId spaceId, ResourceSpec asked, SubmitOptions options) {
+    validateNameAndTags(options.name(), options.tags(), "");
     JobPlaces.Place place = places.place(principal, spaceId);
     Defaulted<ResourceSpec> defaulted = places.withDefaults(principal, place, asked); // asks the cloud
     ResourceSpec spec = defaulted.spec();
@@ -114,11 +129,20 @@ public final class JobService {
         target.driver().price(spec, target.space().region()), target.driver().pricesAsOf(), defaulted.filled(),
         target.driver().warnings(spec), target.driver().outputKeys().asPlanned());
     ResourceSpec largest = atMaximum(spec);
-    return largest == spec ? plan : plan.withCostsAtMax(target.driver().price(largest, target.space().region()));
+    plan = largest == spec ? plan : plan.withCostsAtMax(target.driver().price(largest, target.space().region()));
+    GuardrailService.Answer answer = guardrails.answer(principal, "create", target.space(), target.driver(), spec,
+        jobName(options, spec, null), options.tags(), List.of(), null);
+    return answer == null ? plan : plan.withVerdicts(answer.verdicts());
+  }
+
+  /** The name a job is given: the submit's, else the spec's, else its kind and a part of its id. */
+  private static String jobName(SubmitOptions options, ResourceSpec spec, JobId id) {
+    return options.name() != null ? options.name() : spec.name() != null ? spec.name()
+        : id == null ? spec.kind().wireName() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
   }
 
   /** The spec with every node group and pool scaled to its maximum, or the spec itself when nothing scales. */
-  private static ResourceSpec atMaximum(ResourceSpec spec) {
+  static ResourceSpec atMaximum(ResourceSpec spec) {
     if (spec instanceof KubernetesSpec cluster && cluster.nodeGroups().stream().anyMatch(g -> g.max() != null)) {
       // the records themselves: the spec was validated when it was planned, and priced is all this copy is for
       return new KubernetesSpec(cluster.name(), cluster.version(), cluster.nodeGroups().stream()
@@ -196,6 +220,12 @@ public final class JobService {
     LoadedJob written;
     try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
       JobPlaces.Target target = places.target(principal, place, spaceId, spec, true, networkErrors);
+      String name = jobName(options, spec, id);
+      // a refusal writes its decision and nothing else; a hold writes the job awaiting a person
+      GuardrailService.Answer answer = guardrails.enforce(principal, guardrails.answer(principal, "create",
+          target.space(), target.driver(), spec, name, options.tags(), List.of(), null), target.space());
+      boolean held = answer != null && answer.approvalRequired();
+      JobStatus initial = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
       List<Step> steps = target.driver().create(spec);
       List<StepRecord> rows = new ArrayList<>();
       for (int i = 0; i < steps.size(); i++) {
@@ -203,26 +233,28 @@ public final class JobService {
             steps.get(i).permissions()));
       }
       Instant now = Timestamps.now();
-      String name = options.name() != null ? options.name()
-          : spec.name() != null ? spec.name() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
       span.setAttribute(EngineTracing.PROVIDER, target.space().provider());
       // with a thread free here now, the job's row is written leased to this engine, which runs it once committed
-      leased = worker == null ? null : worker.reserve(id);
+      leased = worker == null || held ? null : worker.reserve(id);
       JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, spec.kind(), name,
           options.tags(), target.space().provider(), target.account().id(), target.space().region(), spec,
-          JobStatus.PENDING, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
+          initial, JobPhase.CREATE, Map.of(), null, principal.actor(), now, now, null,
           leased == null ? 0 : JobRepository.LEASED_AT_SUBMIT_VERSION, traceParent);
       JobRepository.StoredJob row = JobRepository.asWritten(job);
       List<NewEvent> events = new ArrayList<>();
-      events.add(new NewEvent(JobEventType.SUBMITTED, null, JobStatus.PENDING,
-          "submitted by " + principal.actor()));
+      events.add(new NewEvent(JobEventType.SUBMITTED, null, initial, "submitted by " + principal.actor()));
+      events.addAll(guardrailEvents(answer, initial));
       // what the plan warned of stays with the job, for whoever submitted without planning
       for (dev.zop.provisioner.PlanWarning warning : target.driver().warnings(spec)) {
-        events.add(new NewEvent(JobEventType.WARNING, null, JobStatus.PENDING,
+        events.add(new NewEvent(JobEventType.WARNING, null, initial,
             warning.message() + " (" + warning.code() + ")"));
       }
-      List<RowWrite> inserts = jobs.inserts(row, key, hash, rows, events, true,
-          leased == null ? null : leased.leaseAtSubmit(), db.dialect());
+      List<RowWrite> inserts = new ArrayList<>(jobs.inserts(row, key, hash, rows, events, true,
+          leased == null ? null : leased.leaseAtSubmit(), db.dialect()));
+      if (answer != null) {
+        inserts.add(guardrails.service().decisionRow(principal.orgId(), answer.decision(id, spaceId, principal),
+            answer.planJson()));
+      }
       // reads nothing inside its transaction, so concurrent submits share commits
       submits.write(inserts);
       // the answer is the job as written: reading it back would cost two more round trips
@@ -255,6 +287,29 @@ public final class JobService {
       wakeWorker.run();
     }
     return submitted;
+  }
+
+  /**
+   * The history entries of a guardrails' answer: a {@code guardrail_warning} for each advisory guardrail the change
+   * breaks, and a {@code guardrail_decision} naming those that hold it for approval.
+   */
+  static List<NewEvent> guardrailEvents(GuardrailService.Answer answer, JobStatus status) {
+    if (answer == null) {
+      return List.of();
+    }
+    List<NewEvent> events = new ArrayList<>();
+    for (GuardrailVerdict warning : answer.warnings()) {
+      events.add(new NewEvent(JobEventType.GUARDRAIL_WARNING, null, status, "guardrail " + warning.name() + " (v"
+          + warning.version() + "): " + warning.message()));
+    }
+    List<String> holding = answer.verdicts().stream()
+        .filter(v -> v.outcome() == GuardrailVerdict.Outcome.APPROVAL_REQUIRED)
+        .map(v -> v.name() + " (v" + v.version() + "): " + v.message()).toList();
+    if (!holding.isEmpty()) {
+      events.add(new NewEvent(JobEventType.GUARDRAIL_DECISION, null, status, "awaiting approval: "
+          + String.join("; ", holding)));
+    }
+    return events;
   }
 
   /** A thread reserved for a job whose row was not written (or not known to be): its lease, if any, runs out. */

@@ -1,0 +1,51 @@
+package dev.zop.provisioner;
+
+import java.util.List;
+
+/**
+ * An organisation's guardrails: limits on what may be made, checked on every plan ({@link Plan#verdicts()}) and
+ * wherever a change is decided (submit, revision, reconcile, retry). Managing them needs
+ * {@link Policies#GUARDRAIL_MANAGE}; reading them, {@code provisioning:view}.
+ */
+public interface Guardrails {
+
+  /**
+   * Makes a guardrail at version 1.
+   *
+   * @throws ValidationException naming each bad field; a CEL expression that does not compile names its line and
+   *     column, and one whose cost is beyond the bound is refused
+   * @throws ConflictException when the organisation already has a guardrail of that name ({@code name_taken})
+   */
+  Guardrail create(GuardrailRequest request);
+
+  /** The guardrail's latest version, deleted or not. */
+  Guardrail get(GuardrailId id);
+
+  /** One version of the guardrail. */
+  Guardrail get(GuardrailId id, int version);
+
+  /** The latest version of each guardrail not deleted, by name. */
+  List<Guardrail> list();
+
+  /** Every version of the guardrail, oldest first. */
+  List<Guardrail> versions(GuardrailId id);
+
+  /** Makes the next version: fields left null in {@code request} keep their value. */
+  Guardrail update(GuardrailId id, GuardrailRequest request);
+
+  /** Makes a last version that is deleted: no longer listed or checked; its versions stay readable. */
+  Guardrail delete(GuardrailId id);
+
+  /**
+   * Approves a job guardrails hold {@code awaiting_approval}: it is queued and runs. The caller must not be its
+   * submitter and must hold the approver grant of every guardrail holding it (an admin holds them all); of two
+   * decisions at once one wins, the other is a {@link ConflictException}.
+   */
+  Job approve(JobId job, String reason);
+
+  /** Rejects a job guardrails hold: it ends {@code cancelled} with nothing made. Who may is as for {@link #approve}. */
+  Job reject(JobId job, String reason);
+
+  /** What guardrails decided on the job, oldest first: each change, and each person's approval or rejection. */
+  List<GuardrailDecision> decisions(JobId job);
+}

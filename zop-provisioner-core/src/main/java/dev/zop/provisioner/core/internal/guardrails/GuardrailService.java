@@ -1,0 +1,429 @@
+package dev.zop.provisioner.core.internal.guardrails;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.cel.runtime.CelRuntime;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.Guardrail;
+import dev.zop.provisioner.GuardrailDecision;
+import dev.zop.provisioner.GuardrailId;
+import dev.zop.provisioner.GuardrailLevel;
+import dev.zop.provisioner.GuardrailRequest;
+import dev.zop.provisioner.GuardrailRule;
+import dev.zop.provisioner.GuardrailVerdict;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.NotFoundException;
+import dev.zop.provisioner.Policies;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
+import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.core.internal.store.StoreException;
+import dev.zop.provisioner.core.internal.store.Timestamps;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * An organisation's guardrails: their versions, and their answers to a plan's document. Checking a plan is a pure
+ * function of the guardrails that apply and the document; the caller decides what an answer means for its change
+ * and records the decision with the change's own rows.
+ */
+public final class GuardrailService {
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,98}[a-z0-9])?");
+  /** How long one CEL rule may run on one plan before it fails closed. */
+  static final long EVAL_MILLIS = 100;
+
+  private final Database db;
+  private final GuardrailRepository rows = new GuardrailRepository();
+  /** Compiled once per guardrail version: a version never changes. */
+  private final Cache<String, Compiled> compiled = Caffeine.newBuilder().maximumSize(10_000).build();
+
+  private record Compiled(CelRuntime.Program rule, CelRuntime.Program message, String error) {}
+
+  public GuardrailService(Database db) {
+    this.db = db;
+  }
+
+  /**
+   * The guardrails' answer to one plan.
+   *
+   * @param planJson the document as recorded with the decision
+   * @param planHash the SHA-256 of {@code planJson}, hex
+   */
+  public record Answer(PlanDocument plan, String planJson, String planHash, List<GuardrailVerdict> verdicts) {
+    public GuardrailDecision.Outcome outcome() {
+      if (has(GuardrailVerdict.Outcome.DENIED)) {
+        return GuardrailDecision.Outcome.DENIED;
+      }
+      if (has(GuardrailVerdict.Outcome.APPROVAL_REQUIRED)) {
+        return GuardrailDecision.Outcome.APPROVAL_REQUIRED;
+      }
+      return has(GuardrailVerdict.Outcome.WARNED) ? GuardrailDecision.Outcome.WARNED
+          : GuardrailDecision.Outcome.ALLOWED;
+    }
+
+    public boolean denied() {
+      return has(GuardrailVerdict.Outcome.DENIED);
+    }
+
+    public boolean approvalRequired() {
+      return outcome() == GuardrailDecision.Outcome.APPROVAL_REQUIRED;
+    }
+
+    /** The verdicts that warn: advisory guardrails the plan breaks. */
+    public List<GuardrailVerdict> warnings() {
+      return verdicts.stream().filter(v -> v.outcome() == GuardrailVerdict.Outcome.WARNED).toList();
+    }
+
+    private boolean has(GuardrailVerdict.Outcome outcome) {
+      return verdicts.stream().anyMatch(v -> v.outcome() == outcome);
+    }
+
+    /** This answer as the audit keeps it. */
+    public GuardrailDecision decision(JobId job, SpaceId space, Principal by) {
+      return new GuardrailDecision(UUID.randomUUID().toString(), job, space, plan.action(), planHash, outcome(),
+          verdicts, by.actor(), Timestamps.now());
+    }
+  }
+
+  // ---- answers ----
+
+  /** The guardrails that check a change in {@code space}, on {@code provider}, of {@code kind}; by name. */
+  public List<Guardrail> applicable(String orgId, SpaceId space, String provider, JobKind kind) {
+    return db.read(c -> rows.latest(c, orgId)).stream().filter(g -> g.appliesTo(space, provider, kind)).toList();
+  }
+
+  /** Every guardrail of {@code guardrails} answers {@code plan}. */
+  public Answer answer(List<Guardrail> guardrails, PlanDocument plan) {
+    Map<String, Object> celValue = null;
+    List<GuardrailVerdict> verdicts = new ArrayList<>(guardrails.size());
+    for (Guardrail g : guardrails) {
+      RuleChecks.Broken broken;
+      if (g.rule() instanceof GuardrailRule.Cel cel) {
+        celValue = celValue == null ? plan.asCelValue() : celValue;
+        broken = runCel(g, cel, celValue);
+      } else {
+        broken = RuleChecks.check(g.rule(), plan);
+      }
+      verdicts.add(verdict(g, broken));
+    }
+    String json = Json.write(plan);
+    return new Answer(plan, json, sha256(json), verdicts);
+  }
+
+  private static GuardrailVerdict verdict(Guardrail g, RuleChecks.Broken broken) {
+    if (broken == null) {
+      return new GuardrailVerdict(g.id(), g.name(), g.version(), g.level(), GuardrailVerdict.Outcome.PASSED, null,
+          "passed", null);
+    }
+    GuardrailVerdict.Outcome outcome = broken.failClosed() ? GuardrailVerdict.Outcome.DENIED : switch (g.level()) {
+      case ADVISORY -> GuardrailVerdict.Outcome.WARNED;
+      case APPROVAL -> GuardrailVerdict.Outcome.APPROVAL_REQUIRED;
+      case DENY -> GuardrailVerdict.Outcome.DENIED;
+    };
+    return new GuardrailVerdict(g.id(), g.name(), g.version(), g.level(), outcome, broken.field(), broken.message(),
+        broken.fixHint());
+  }
+
+  private RuleChecks.Broken runCel(Guardrail g, GuardrailRule.Cel cel, Map<String, Object> plan) {
+    Compiled program = compiled.get(g.id().value() + "@" + g.version(), key -> compile(cel));
+    if (program.error() != null) {
+      return RuleChecks.Broken.cannotTell(null, "its expression no longer compiles: " + program.error(),
+          "fix the guardrail's expression");
+    }
+    Object result;
+    try {
+      result = CelPrograms.run(program.rule(), plan, EVAL_MILLIS);
+    } catch (Exception e) { // an evaluation error, a bound crossed: the check cannot tell, so it refuses
+      return RuleChecks.Broken.cannotTell(null, "its expression failed on this plan: " + rootMessage(e),
+          "fix the guardrail's expression, or exempt this change");
+    }
+    if (Boolean.TRUE.equals(result)) {
+      return null;
+    }
+    String message = "the plan does not satisfy " + cel.expression();
+    if (program.message() != null) {
+      try {
+        message = String.valueOf(CelPrograms.run(program.message(), plan, EVAL_MILLIS));
+      } catch (Exception e) {
+        message += " (its message failed: " + rootMessage(e) + ")";
+      }
+    }
+    return RuleChecks.Broken.of(null, message, "change the plan so that the guardrail's expression holds");
+  }
+
+  private static Compiled compile(GuardrailRule.Cel cel) {
+    CelPrograms.Result rule = CelPrograms.compileRule(cel.expression(), "rule.expression");
+    if (!rule.errors().isEmpty()) {
+      return new Compiled(null, null, rule.errors().get(0).message());
+    }
+    CelPrograms.Result message = cel.message() == null ? null : CelPrograms.compileMessage(cel.message(),
+        "rule.message");
+    if (message != null && !message.errors().isEmpty()) {
+      return new Compiled(null, null, message.errors().get(0).message());
+    }
+    return new Compiled(rule.program(), message == null ? null : message.program(), null);
+  }
+
+  /** The decision's row, written in the transaction of the change it decided. */
+  public RowWrite decisionRow(String orgId, GuardrailDecision decision, String planJson) {
+    return new RowWrite("INSERT INTO guardrail_decisions (id, job_id, space_id, action, plan_hash, outcome, verdicts,"
+        + " actor, decided_at, plan, org_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        decision.id(), decision.jobId() == null ? Database.NULL_TEXT : decision.jobId().value(),
+        decision.spaceId().value(), decision.action(), decision.planHash(), decision.outcome().wireName(),
+        Json.write(decision.verdicts()), decision.actor(), decision.decidedAt(), planJson, orgId);
+  }
+
+  /** Records a decision on its own: a refusal, which writes nothing else. */
+  public void record(String orgId, GuardrailDecision decision, String planJson) {
+    db.tx(c -> {
+      rows.decided(c, orgId, decision, planJson);
+      return null;
+    });
+  }
+
+  /** The decisions on a job, oldest first. */
+  public List<GuardrailDecision> decisions(Principal principal, JobId job) {
+    return db.read(c -> rows.decisions(c, principal.orgId(), job));
+  }
+
+  /** The decisions on a job, in the caller's transaction. */
+  public List<GuardrailDecision> decisions(Connection c, String orgId, JobId job) throws SQLException {
+    return rows.decisions(c, orgId, job);
+  }
+
+  // ---- the guardrails themselves ----
+
+  public Guardrail create(Principal principal, GuardrailRequest request) {
+    validate(request, true);
+    Guardrail made = new Guardrail(GuardrailId.random(), request.name(), 1, request.level(), request.rule(),
+        request.scope(), request.approverGrant(), request.description(),
+        request.enabled() == null || request.enabled(), false, principal.actor(), Timestamps.now());
+    try {
+      db.tx(c -> {
+        rows.takeName(c, principal.orgId(), made.name(), made.id());
+        rows.insert(c, principal.orgId(), made);
+        return null;
+      });
+    } catch (StoreException e) {
+      throw nameTaken(e, made.name());
+    }
+    return made;
+  }
+
+  public Guardrail get(Principal principal, GuardrailId id) {
+    List<Guardrail> all = versions(principal, id);
+    return all.get(all.size() - 1);
+  }
+
+  public Guardrail get(Principal principal, GuardrailId id, int version) {
+    return versions(principal, id).stream().filter(g -> g.version() == version).findFirst()
+        .orElseThrow(() -> new NotFoundException("guardrail version", id.value() + " v" + version));
+  }
+
+  /** The latest version of each guardrail not deleted, by name. */
+  public List<Guardrail> list(Principal principal) {
+    return db.read(c -> rows.latest(c, principal.orgId())).stream().filter(g -> !g.deleted()).toList();
+  }
+
+  public List<Guardrail> versions(Principal principal, GuardrailId id) {
+    List<Guardrail> all = db.read(c -> rows.versions(c, principal.orgId(), id));
+    if (all.isEmpty()) {
+      throw new NotFoundException("guardrail", id.value());
+    }
+    return all;
+  }
+
+  public Guardrail update(Principal principal, GuardrailId id, GuardrailRequest request) {
+    Guardrail current = get(principal, id);
+    if (current.deleted()) {
+      throw new ConflictException("guardrail_deleted", "guardrail " + id + " was deleted at version "
+          + current.version() + "; make a new one");
+    }
+    GuardrailRequest merged = new GuardrailRequest(
+        request.name() != null ? request.name() : current.name(),
+        request.level() != null ? request.level() : current.level(),
+        request.rule() != null ? request.rule() : current.rule(),
+        request.scope() != null ? request.scope() : current.scope(),
+        request.approverGrant() != null ? request.approverGrant() : current.approverGrant(),
+        request.description() != null ? request.description() : current.description(),
+        request.enabled() != null ? request.enabled() : current.enabled());
+    validate(merged, false);
+    Guardrail next = new Guardrail(id, merged.name(), current.version() + 1, merged.level(), merged.rule(),
+        merged.scope(), merged.approverGrant(), merged.description(), merged.enabled(), false, principal.actor(),
+        Timestamps.now());
+    write(principal, current, next);
+    return next;
+  }
+
+  public Guardrail delete(Principal principal, GuardrailId id) {
+    Guardrail current = get(principal, id);
+    if (current.deleted()) {
+      return current;
+    }
+    Guardrail gone = new Guardrail(id, current.name(), current.version() + 1, current.level(), current.rule(),
+        current.scope(), current.approverGrant(), current.description(), false, true, principal.actor(),
+        Timestamps.now());
+    write(principal, current, gone);
+    return gone;
+  }
+
+  /** The next version, and the name it holds moved with it; a version another change wrote first is a conflict. */
+  private void write(Principal principal, Guardrail current, Guardrail next) {
+    try {
+      db.tx(c -> {
+        if (next.deleted() || !next.name().equals(current.name())) {
+          rows.freeName(c, principal.orgId(), current.name(), current.id());
+        }
+        if (!next.deleted() && !next.name().equals(current.name())) {
+          rows.takeName(c, principal.orgId(), next.name(), next.id());
+        }
+        rows.insert(c, principal.orgId(), next);
+        return null;
+      });
+    } catch (StoreException e) {
+      if (e.sqlCause() != null && db.dialect().isUniqueViolation(e.sqlCause())
+          && next.name().equals(current.name())) {
+        throw new ConflictException("guardrail_changed", "guardrail " + current.id() + " was changed by another"
+            + " call while this one made version " + next.version() + "; read it again and retry");
+      }
+      throw nameTaken(e, next.name());
+    }
+  }
+
+  private RuntimeException nameTaken(StoreException e, String name) {
+    if (e.sqlCause() != null && db.dialect().isUniqueViolation(e.sqlCause())) {
+      return new ConflictException("name_taken", "the organisation already has a guardrail named " + name);
+    }
+    return e;
+  }
+
+  // ---- validation ----
+
+  /** Every problem with a guardrail as written, at once. */
+  static void validate(GuardrailRequest request, boolean creating) {
+    List<FieldError> errors = new ArrayList<>();
+    if (request.name() == null || request.name().isBlank()) {
+      errors.add(FieldError.required("name"));
+    } else if (!NAME.matcher(request.name()).matches()) {
+      errors.add(FieldError.of("name", "invalid", "name must be 1-100 lower-case letters, digits and dashes,"
+          + " starting and ending with a letter or digit"));
+    }
+    if (request.level() == null) {
+      errors.add(FieldError.of("level", "required", "level is required: advisory, approval or deny"));
+    }
+    if (request.rule() == null) {
+      errors.add(FieldError.of("rule", "required", "rule is required; its type is one of space_budget,"
+          + " cost_increase, allowed_sizes, allowed_regions, allowed_versions, max_count, required_tags,"
+          + " allowed_kinds, cel"));
+    } else {
+      errors.addAll(ruleErrors(request.rule()));
+    }
+    if (request.approverGrant() != null && !Policies.isApproverGrant(request.approverGrant())) {
+      errors.add(FieldError.of("approverGrant", "invalid", "approverGrant must be " + Policies.GUARDRAIL_APPROVE
+          + " or a grant under it, " + Policies.GUARDRAIL_APPROVE + ":<name>"));
+    }
+    if (request.description() != null && request.description().length() > 2000) {
+      errors.add(FieldError.of("description", "too_long", "description is longer than 2000 characters"));
+    }
+    ValidationException.throwIfAny(errors);
+  }
+
+  private static List<FieldError> ruleErrors(GuardrailRule rule) {
+    List<FieldError> errors = new ArrayList<>();
+    if (rule instanceof GuardrailRule.SpaceBudget budget) {
+      notNegative(errors, "rule.monthlyMax", budget.monthlyMax(), true);
+    } else if (rule instanceof GuardrailRule.CostIncrease increase) {
+      if (increase.monthlyMax() == null && increase.percentMax() == null) {
+        errors.add(FieldError.of("rule.monthlyMax", "required", "a cost_increase rule needs monthlyMax,"
+            + " percentMax or both"));
+      }
+      notNegative(errors, "rule.monthlyMax", increase.monthlyMax(), false);
+      notNegative(errors, "rule.percentMax", increase.percentMax(), false);
+    } else if (rule instanceof GuardrailRule.AllowedSizes sizes) {
+      nonEmpty(errors, "rule.sizes", sizes.sizes());
+    } else if (rule instanceof GuardrailRule.AllowedRegions regions) {
+      nonEmpty(errors, "rule.regions", regions.regions());
+    } else if (rule instanceof GuardrailRule.AllowedVersions versions) {
+      nonEmpty(errors, "rule.versions", versions.versions());
+    } else if (rule instanceof GuardrailRule.MaxCount count) {
+      if (count.max() < 0) {
+        errors.add(FieldError.of("rule.max", "invalid", "max must not be negative"));
+      }
+    } else if (rule instanceof GuardrailRule.RequiredTags tags) {
+      if (tags.tags().isEmpty()) {
+        errors.add(FieldError.of("rule.tags", "required", "name at least one tag"));
+      }
+      tags.tags().forEach((key, regex) -> {
+        if (key == null || key.isBlank()) {
+          errors.add(FieldError.of("rule.tags", "invalid", "a tag's key must not be blank"));
+        } else if (regex != null) {
+          try {
+            Pattern.compile(regex);
+          } catch (PatternSyntaxException e) {
+            errors.add(FieldError.of("rule.tags." + key, "invalid_regex", e.getDescription() + " at index "
+                + e.getIndex()));
+          }
+        }
+      });
+    } else if (rule instanceof GuardrailRule.AllowedKinds kinds) {
+      if (kinds.kinds().isEmpty()) {
+        errors.add(FieldError.of("rule.kinds", "required", "name at least one kind"));
+      }
+    } else if (rule instanceof GuardrailRule.Cel cel) {
+      errors.addAll(CelPrograms.compileRule(cel.expression(), "rule.expression").errors());
+      if (cel.message() != null) {
+        errors.addAll(CelPrograms.compileMessage(cel.message(), "rule.message").errors());
+      }
+    }
+    return errors;
+  }
+
+  private static void notNegative(List<FieldError> errors, String field, BigDecimal value, boolean required) {
+    if (value == null) {
+      if (required) {
+        errors.add(FieldError.required(field));
+      }
+    } else if (value.signum() < 0) {
+      errors.add(FieldError.of(field, "invalid", field + " must not be negative"));
+    }
+  }
+
+  private static void nonEmpty(List<FieldError> errors, String field, List<String> values) {
+    if (values.isEmpty() || values.stream().anyMatch(v -> v == null || v.isBlank())) {
+      errors.add(FieldError.of(field, "required", field + " needs at least one value, none blank"));
+    }
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,348 @@
+package dev.zop.provisioner.testkit.guardrails;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.zop.provisioner.CloudAccount;
+import dev.zop.provisioner.CloudAccountRequest;
+import dev.zop.provisioner.ConflictException;
+import dev.zop.provisioner.FieldError;
+import dev.zop.provisioner.ForbiddenException;
+import dev.zop.provisioner.Guardrail;
+import dev.zop.provisioner.GuardrailDecision;
+import dev.zop.provisioner.GuardrailDeniedException;
+import dev.zop.provisioner.GuardrailLevel;
+import dev.zop.provisioner.GuardrailRequest;
+import dev.zop.provisioner.GuardrailRule;
+import dev.zop.provisioner.GuardrailScope;
+import dev.zop.provisioner.GuardrailVerdict;
+import dev.zop.provisioner.GuardrailVerdict.Outcome;
+import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEvent;
+import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobKind;
+import dev.zop.provisioner.JobQuery;
+import dev.zop.provisioner.JobStatus;
+import dev.zop.provisioner.Plan;
+import dev.zop.provisioner.Principal;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceRequest;
+import dev.zop.provisioner.SubmitOptions;
+import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.core.EmbeddedProvisioner;
+import dev.zop.provisioner.core.EmbeddedProvisionerBuilder;
+import dev.zop.provisioner.sim.SimCloud;
+import dev.zop.provisioner.spec.DatastoreSpec;
+import dev.zop.provisioner.spec.KubernetesSpec;
+import dev.zop.provisioner.spec.RegistrySpec;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Guardrails on the sim cloud: each rule kind and level, versions, scope, approvals, and refusals that write nothing;
+ * once per store.
+ */
+abstract class GuardrailBehaviour {
+  static final Duration WAIT = Duration.ofSeconds(30);
+  static final Map<String, String> OWNED = Map.of("owner", "team-payments", "cost-center", "cc-1234");
+
+  SimCloud cloud;
+  EmbeddedProvisioner zop;
+  Space space;
+  Provisioner alice; // a developer: submits, cannot approve
+  Provisioner bob; // a finance approver: holds the approver grant, not admin
+
+  abstract EmbeddedProvisionerBuilder engine(SimCloud simCloud);
+
+  @BeforeEach
+  void start() {
+    cloud = SimCloud.create();
+    zop = engine(cloud).build();
+    CloudAccount account = zop.accounts().create(CloudAccountRequest.of("sim", "guardrails"));
+    space = zop.spaces().create(SpaceRequest.of("sim", "guardrails", account.id()).region("sim-east-1"));
+    alice = zop.as(new Principal("default", "alice", Set.of("operator")));
+    bob = zop.as(new Principal("default", "bob", Set.of("viewer", "guardrail:approve")));
+  }
+
+  @AfterEach
+  void stop() {
+    if (zop != null) {
+      zop.close();
+    }
+  }
+
+  static KubernetesSpec cluster(String name, String size, int max) {
+    return KubernetesSpec.named(name).version("1.30").nodeGroup("general", size, 1, max).build();
+  }
+
+  Guardrail guardrail(String name, GuardrailLevel level, GuardrailRule rule) {
+    return zop.guardrails().create(GuardrailRequest.of(name, level, rule));
+  }
+
+  static GuardrailVerdict only(List<GuardrailVerdict> verdicts) {
+    assertThat(verdicts).hasSize(1);
+    return verdicts.get(0);
+  }
+
+  @Test
+  void aDenyGuardrailShowsOnThePlanAndRefusesTheSubmitWritingNoJob() {
+    guardrail("sizes", GuardrailLevel.DENY, new GuardrailRule.AllowedSizes(List.of("m5.large", "t3.medium")));
+
+    Plan plan = alice.jobs().plan(space.id(), cluster("big", "m5.4xlarge", 3));
+    GuardrailVerdict verdict = only(plan.verdicts());
+    assertThat(verdict.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(verdict.field()).isEqualTo("config.nodeGroups[0].instanceType");
+    assertThat(verdict.message()).contains("m5.4xlarge").contains("[m5.large, t3.medium]");
+    assertThat(verdict.fixHint()).contains("m5.large");
+
+    assertThatThrownBy(() -> alice.jobs().submit(space.id(), cluster("big", "m5.4xlarge", 3)))
+        .isInstanceOfSatisfying(GuardrailDeniedException.class, e -> {
+          assertThat(e.code()).isEqualTo("guardrail_denied");
+          assertThat(e.fieldErrors()).extracting(FieldError::field, FieldError::code)
+              .containsExactly(tuple("config.nodeGroups[0].instanceType", "guardrail_denied"));
+          assertThat(e.fieldErrors().get(0).message()).startsWith("sizes (v1): ").contains("fix: use one of");
+        });
+    assertThat(zop.jobs().list(JobQuery.all()).items()).isEmpty();
+    assertThat(cloud.resources()).isEmpty();
+
+    // an allowed size passes, and the job records the decision with the plan's hash
+    Job job = alice.jobs().await(alice.jobs().submit(space.id(), cluster("small", "m5.large", 3)).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    GuardrailDecision decision = only(zop.guardrails().decisions(job.id()));
+    assertThat(decision.outcome()).isEqualTo(GuardrailDecision.Outcome.ALLOWED);
+    assertThat(decision.planHash()).hasSize(64);
+    assertThat(decision.verdicts()).extracting(GuardrailVerdict::name, GuardrailVerdict::version,
+        GuardrailVerdict::outcome).containsExactly(tuple("sizes", 1, Outcome.PASSED));
+  }
+
+  private static GuardrailDecision only(List<GuardrailDecision> decisions, Object... ignored) {
+    assertThat(decisions).hasSize(1);
+    return decisions.get(0);
+  }
+
+  @Test
+  void anAdvisoryGuardrailWarnsOnThePlanAndAsAnEventAndTheJobRuns() {
+    guardrail("tagged", GuardrailLevel.ADVISORY, new GuardrailRule.RequiredTags(
+        new LinkedHashMap<>(Map.of("owner", "team-[a-z]+"))));
+
+    Plan untagged = alice.jobs().plan(space.id(), cluster("c1", "m5.large", 2));
+    assertThat(only(untagged.verdicts())).extracting(GuardrailVerdict::outcome, GuardrailVerdict::field)
+        .containsExactly(Outcome.WARNED, "tags.owner");
+    Plan badlyTagged = alice.jobs().plan(space.id(), cluster("c1", "m5.large", 2),
+        SubmitOptions.none().withTags(Map.of("owner", "Payments")));
+    assertThat(only(badlyTagged.verdicts()).message()).contains("'Payments'").contains("does not match");
+    Plan tagged = alice.jobs().plan(space.id(), cluster("c1", "m5.large", 2),
+        SubmitOptions.none().withTags(OWNED));
+    assertThat(only(tagged.verdicts()).outcome()).isEqualTo(Outcome.PASSED);
+
+    Job job = alice.jobs().await(alice.jobs().submit(space.id(), cluster("c1", "m5.large", 2)).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(alice.jobs().events(job.id(), 0)).filteredOn(e -> e.type() == JobEventType.GUARDRAIL_WARNING)
+        .extracting(JobEvent::message).singleElement().asString()
+        .startsWith("guardrail tagged (v1): tag 'owner' is missing");
+    assertThat(only(zop.guardrails().decisions(job.id())).outcome()).isEqualTo(GuardrailDecision.Outcome.WARNED);
+  }
+
+  @Test
+  void anApprovalGuardrailHoldsTheJobUntilAnotherPersonWithTheGrantApprovesIt() {
+    guardrail("node-cap", GuardrailLevel.APPROVAL, new GuardrailRule.MaxCount(5));
+
+    Job held = alice.jobs().submit(space.id(), cluster("wide", "m5.large", 8));
+    assertThat(held.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    assertThat(alice.jobs().list(JobQuery.all().withStatus(JobStatus.AWAITING_APPROVAL)).items())
+        .extracting(Job::id).containsExactly(held.id());
+    assertThat(alice.jobs().events(held.id(), 0)).filteredOn(e -> e.type() == JobEventType.GUARDRAIL_DECISION)
+        .extracting(JobEvent::message).singleElement().asString()
+        .contains("node-cap (v1): node_group 'general' runs up to 8 nodes, more than the 5 allowed");
+
+    // nothing runs while it waits
+    assertThat(cloud.resources()).isEmpty();
+    // the submitter cannot approve their own job, even as an admin would
+    assertThatThrownBy(() -> alice.guardrails().approve(held.id(), "mine"))
+        .isInstanceOfSatisfying(ForbiddenException.class, e -> assertThat(e.code()).isEqualTo("self_approval"));
+    // someone without the grant cannot either
+    Provisioner carol = zop.as(new Principal("default", "carol", Set.of("operator")));
+    assertThatThrownBy(() -> carol.guardrails().approve(held.id(), "looks fine"))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("guardrail:approve (guardrail node-cap)");
+
+    Job approved = bob.guardrails().approve(held.id(), "peak season");
+    assertThat(approved.status()).isIn(JobStatus.PENDING, JobStatus.RUNNING, JobStatus.SUCCEEDED);
+    assertThat(zop.jobs().await(held.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.resources()).isNotEmpty();
+    // one decision wins: the job is no longer awaiting
+    assertThatThrownBy(() -> bob.guardrails().reject(held.id(), "late"))
+        .isInstanceOfSatisfying(ConflictException.class,
+            e -> assertThat(e.code()).isEqualTo("not_awaiting_approval"));
+    assertThat(zop.guardrails().decisions(held.id())).extracting(GuardrailDecision::outcome,
+            GuardrailDecision::actor, GuardrailDecision::action)
+        .containsExactly(tuple(GuardrailDecision.Outcome.APPROVAL_REQUIRED, "alice", "create"),
+            tuple(GuardrailDecision.Outcome.APPROVED, "bob", "approve"));
+    assertThat(zop.guardrails().decisions(held.id()).get(1).verdicts().get(0).message())
+        .isEqualTo("approved by bob: peak season");
+  }
+
+  @Test
+  void aRejectedJobIsCancelledWithNothingMadeAndANarrowerApproverGrantIsHonoured() {
+    zop.guardrails().create(GuardrailRequest.of("node-cap", GuardrailLevel.APPROVAL, new GuardrailRule.MaxCount(5))
+        .withApproverGrant("guardrail:approve:platform"));
+    Job held = alice.jobs().submit(space.id(), cluster("wide", "m5.large", 8));
+
+    // bob holds guardrail:approve, not the narrower grant this guardrail asks for
+    assertThatThrownBy(() -> bob.guardrails().reject(held.id(), "no"))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("guardrail:approve:platform");
+    Provisioner dana = zop.as(new Principal("default", "dana", Set.of("viewer", "guardrail:approve:platform")));
+    Job rejected = dana.guardrails().reject(held.id(), "use the shared cluster");
+    assertThat(rejected.status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(cloud.resources()).isEmpty();
+    assertThat(zop.jobs().events(held.id(), 0)).extracting(JobEvent::message)
+        .contains("rejected by dana: use the shared cluster");
+    // a cancelled job with nothing made tears down to deleted
+    assertThat(zop.jobs().await(zop.jobs().delete(held.id()).id(), WAIT).status()).isEqualTo(JobStatus.DELETED);
+  }
+
+  @Test
+  void aSpaceBudgetCountsTheSpacesJobsAtTheirMaximumSizeAndThePlan() {
+    // on the sim a cluster's control plane is $73.00 a month and an m5.large node $70.08
+    Job first = alice.jobs().await(alice.jobs().submit(space.id(), cluster("first", "m5.large", 3)).id(), WAIT);
+    assertThat(first.status()).isEqualTo(JobStatus.SUCCEEDED);
+    BigDecimal firstAtMax = zop.jobs().plan(space.id(), cluster("first", "m5.large", 3)).monthlyTotalAtMax();
+    guardrail("budget", GuardrailLevel.DENY, new GuardrailRule.SpaceBudget(firstAtMax.add(new BigDecimal("150"))));
+
+    // a second cluster of one node at most fits under the extra $150 a month ($143.08); of two it does not
+    assertThat(only(alice.jobs().plan(space.id(), cluster("second", "m5.large", 1)).verdicts()).outcome())
+        .isEqualTo(Outcome.PASSED);
+    GuardrailVerdict over = only(alice.jobs().plan(space.id(), cluster("second", "m5.large", 2)).verdicts());
+    assertThat(over.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(over.message()).contains("up to $" + firstAtMax.add(new BigDecimal("213.16")).setScale(2))
+        .contains("over its budget of $" + firstAtMax.add(new BigDecimal("150")).setScale(2));
+
+    // a registry's storage has no price: under the budget, the space's cost cannot be known, so it refuses
+    GuardrailVerdict unknown = only(alice.jobs().plan(space.id(), RegistrySpec.named("images")).verdicts());
+    assertThat(unknown.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(unknown.message()).startsWith("the guardrail could not be evaluated, so it refuses");
+  }
+
+  @Test
+  void aCostIncreaseGuardrailBoundsWhatANewJobAdds() {
+    guardrail("increase", GuardrailLevel.DENY, new GuardrailRule.CostIncrease(new BigDecimal("150"), null));
+    assertThat(only(alice.jobs().plan(space.id(), cluster("a", "m5.large", 2)).verdicts()).outcome())
+        .isEqualTo(Outcome.PASSED);
+    // what a job adds is priced at the size it starts at: the control plane and two m5.xlarge, $353.32
+    KubernetesSpec big = KubernetesSpec.named("b").version("1.30").nodeGroup("general", "m5.xlarge", 2, 4).build();
+    Plan plan = alice.jobs().plan(space.id(), big);
+    assertThat(plan.monthlyTotal()).isEqualByComparingTo("353.32");
+    assertThat(only(plan.verdicts()).message())
+        .isEqualTo("the change adds $353.32 a month, more than the $150.00 allowed");
+  }
+
+  @Test
+  void regionsVersionsAndKindsAreCheckedAgainstTheirLists() {
+    guardrail("regions", GuardrailLevel.DENY, new GuardrailRule.AllowedRegions(List.of("sim-west-2")));
+    guardrail("versions", GuardrailLevel.DENY, new GuardrailRule.AllowedVersions(List.of("1.31", "16")));
+    guardrail("kinds", GuardrailLevel.DENY, new GuardrailRule.AllowedKinds(List.of(JobKind.KUBERNETES)));
+
+    Plan plan = alice.jobs().plan(space.id(), DatastoreSpec.postgres().name("orders").version("15.4")
+        .instanceClass("db.t3.medium").allocatedStorageGb(20).build());
+    assertThat(plan.verdicts()).extracting(GuardrailVerdict::name, GuardrailVerdict::outcome, GuardrailVerdict::field)
+        .containsExactly(tuple("kinds", Outcome.DENIED, "kind"), tuple("regions", Outcome.DENIED, "region"),
+            tuple("versions", Outcome.DENIED, "config.version"));
+    // "16" allows 16.3, not 1.6 or 160
+    assertThat(alice.jobs().plan(space.id(), DatastoreSpec.postgres().name("orders").version("16.3")
+        .instanceClass("db.t3.medium").allocatedStorageGb(20).build()).verdicts())
+        .filteredOn(v -> v.name().equals("versions")).extracting(GuardrailVerdict::outcome)
+        .containsExactly(Outcome.PASSED);
+    assertThat(alice.jobs().plan(space.id(), cluster("c", "m5.large", 2)).verdicts())
+        .filteredOn(v -> v.name().equals("versions")).extracting(GuardrailVerdict::message).singleElement()
+        .asString().contains("runs version '1.30', not one of [1.31, 16]");
+  }
+
+  @Test
+  void aCelRuleReadsThePlansDocumentAndItsMessageSaysWhatToFix() {
+    guardrail("gpu-free", GuardrailLevel.DENY, new GuardrailRule.Cel(
+        "plan.resources.all(r, r.type != 'node_group' || r.countMax <= 4) && plan.cost.afterAtMax < 1000.0",
+        "'at most 4 nodes a group and $1000 a month; asked ' + string(plan.maxCount) + ' nodes'"));
+
+    assertThat(only(alice.jobs().plan(space.id(), cluster("ok", "m5.large", 4)).verdicts()).outcome())
+        .isEqualTo(Outcome.PASSED);
+    GuardrailVerdict refused = only(alice.jobs().plan(space.id(), cluster("wide", "m5.large", 6)).verdicts());
+    assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(refused.message()).isEqualTo("at most 4 nodes a group and $1000 a month; asked 6 nodes");
+  }
+
+  @Test
+  void aCelExpressionThatDoesNotCompileOrCostsTooMuchIsRefusedWhenSaved() {
+    assertThatThrownBy(() -> guardrail("typo", GuardrailLevel.DENY, new GuardrailRule.Cel("plan.kind == 'x' &&\n"
+        + "  plan.cots.after < 10.0", null)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field, FieldError::code, FieldError::message)
+            .containsExactly(tuple("rule.expression", "cel_invalid", "line 2, column 7: undefined field 'cots'")));
+    assertThatThrownBy(() -> guardrail("not-bool", GuardrailLevel.DENY, new GuardrailRule.Cel("plan.kind", null)))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("expected type 'bool'");
+    // three loops deep over the resources: some fifteen million nodes at a hundred resources
+    assertThatThrownBy(() -> guardrail("costly", GuardrailLevel.DENY, new GuardrailRule.Cel(
+        "plan.resources.all(a, plan.resources.all(b, plan.resources.all(c, a.countMax + b.countMax + c.countMax"
+            + " < 100)))", null)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::code).containsExactly("cel_too_costly"));
+    // two loops deep is allowed
+    guardrail("pairs", GuardrailLevel.ADVISORY, new GuardrailRule.Cel(
+        "plan.resources.all(a, plan.resources.all(b, a.name == b.name || a.size == b.size))", null));
+    assertThat(zop.guardrails().list()).extracting(Guardrail::name).containsExactly("pairs");
+  }
+
+  @Test
+  void aChangeIsANewVersionTheOldOnesStayReadableAndScopeNarrowsWhereItApplies() {
+    Guardrail v1 = guardrail("sizes", GuardrailLevel.ADVISORY, new GuardrailRule.AllowedSizes(List.of("t3.medium")));
+    assertThatThrownBy(() -> guardrail("sizes", GuardrailLevel.DENY, new GuardrailRule.MaxCount(1)))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.code()).isEqualTo("name_taken"));
+    Guardrail v2 = zop.guardrails().update(v1.id(), new GuardrailRequest(null, GuardrailLevel.DENY, null, null, null,
+        null, null));
+    assertThat(v2.version()).isEqualTo(2);
+    assertThat(v2.rule()).isEqualTo(v1.rule());
+    assertThat(zop.guardrails().get(v1.id(), 1).level()).isEqualTo(GuardrailLevel.ADVISORY);
+    assertThat(only(alice.jobs().plan(space.id(), cluster("c", "m5.large", 2)).verdicts()))
+        .extracting(GuardrailVerdict::version, GuardrailVerdict::outcome).containsExactly(2, Outcome.DENIED);
+
+    // narrowed to another space, it no longer applies here
+    CloudAccount other = zop.accounts().create(CloudAccountRequest.of("sim", "other"));
+    Space elsewhere = zop.spaces().create(SpaceRequest.of("sim", "elsewhere", other.id()).region("sim-east-1"));
+    zop.guardrails().update(v1.id(), new GuardrailRequest(null, null, null,
+        new GuardrailScope(List.of(elsewhere.id()), List.of(), List.of()), null, null, null));
+    assertThat(alice.jobs().plan(space.id(), cluster("c", "m5.large", 2)).verdicts()).isEmpty();
+    assertThat(alice.jobs().plan(elsewhere.id(), cluster("c", "m5.large", 2)).verdicts()).hasSize(1);
+
+    // deleted: not listed, not checked, its versions readable, its name free again
+    Guardrail gone = zop.guardrails().delete(v1.id());
+    assertThat(gone.version()).isEqualTo(4);
+    assertThat(zop.guardrails().list()).isEmpty();
+    assertThat(zop.guardrails().versions(v1.id())).extracting(Guardrail::version).containsExactly(1, 2, 3, 4);
+    assertThat(alice.jobs().plan(elsewhere.id(), cluster("c", "m5.large", 2)).verdicts()).isEmpty();
+    assertThat(guardrail("sizes", GuardrailLevel.DENY, new GuardrailRule.MaxCount(1)).id()).isNotEqualTo(v1.id());
+
+    // only those granted guardrail:manage change guardrails; anyone who may plan reads them
+    assertThatThrownBy(() -> alice.guardrails().create(GuardrailRequest.of("mine", GuardrailLevel.ADVISORY,
+        new GuardrailRule.MaxCount(3)))).isInstanceOf(ForbiddenException.class).hasMessageContaining("guardrail:manage");
+    assertThat(alice.guardrails().list()).hasSize(1);
+  }
+
+  @Test
+  void badRulesAreRefusedFieldByField() {
+    assertThatThrownBy(() -> zop.guardrails().create(new GuardrailRequest("Bad Name", null,
+        new GuardrailRule.RequiredTags(Map.of("owner", "team-[")), null, "approve-all", null, null)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("name", "level", "rule.tags.owner", "approverGrant"));
+    assertThatThrownBy(() -> guardrail("budget", GuardrailLevel.DENY,
+        new GuardrailRule.SpaceBudget(new BigDecimal("-1"))))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("rule.monthlyMax");
+    assertThat(zop.guardrails().list()).isEmpty();
+  }
+}
