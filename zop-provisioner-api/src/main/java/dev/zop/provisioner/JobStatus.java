@@ -11,8 +11,9 @@ import java.util.Set;
  * The status of a job, with the single table of allowed transitions.
  *
  * <p>{@code pending → running → succeeded | failed | cancelled}; remediation adds {@code awaiting_user}; a guardrail
- * at the {@code approval} level writes a job {@code awaiting_approval}, which a person moves to {@code pending}
- * (approved) or {@code cancelled} (rejected);
+ * at the {@code approval} level holds a change {@code awaiting_approval}: a new job, a revision, a reconcile or a
+ * retry (from {@code succeeded} or {@code failed}), which a person moves on to {@code pending} (approved) or back
+ * (rejected: a new job to {@code cancelled}, the others to the status they left);
  * teardown adds {@code deleting → deleted}. A failed job goes back to {@code pending} (or to {@code deleting}
  * when its teardown failed) on retry; a succeeded one goes back to {@code pending} when a revision of its config is
  * applied.
@@ -32,9 +33,9 @@ public enum JobStatus {
       PENDING, EnumSet.of(RUNNING, CANCELLED, DELETING),
       RUNNING, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, AWAITING_USER),
       AWAITING_USER, EnumSet.of(RUNNING, CANCELLED, FAILED),
-      AWAITING_APPROVAL, EnumSet.of(PENDING, CANCELLED),
-      SUCCEEDED, EnumSet.of(DELETING, PENDING),
-      FAILED, EnumSet.of(PENDING, DELETING),
+      AWAITING_APPROVAL, EnumSet.of(PENDING, CANCELLED, SUCCEEDED, FAILED),
+      SUCCEEDED, EnumSet.of(DELETING, PENDING, AWAITING_APPROVAL),
+      FAILED, EnumSet.of(PENDING, DELETING, AWAITING_APPROVAL),
       CANCELLED, EnumSet.of(DELETING),
       DELETING, EnumSet.of(DELETED, FAILED),
       DELETED, EnumSet.noneOf(JobStatus.class));

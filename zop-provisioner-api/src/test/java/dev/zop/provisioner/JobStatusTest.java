@@ -28,8 +28,11 @@ class JobStatusTest {
       List.of(RUNNING, SUCCEEDED), List.of(RUNNING, FAILED), List.of(RUNNING, CANCELLED),
       List.of(RUNNING, AWAITING_USER),
       List.of(AWAITING_USER, RUNNING), List.of(AWAITING_USER, CANCELLED), List.of(AWAITING_USER, FAILED),
-      // guardrails write a job awaiting approval; a person's decision queues it or cancels it
+      // guardrails hold a change awaiting approval: a new job, or a revision, reconcile or retry of a job that
+      // succeeded or failed; a person's decision queues it, or cancels the new job and sends the others back
       List.of(AWAITING_APPROVAL, PENDING), List.of(AWAITING_APPROVAL, CANCELLED),
+      List.of(AWAITING_APPROVAL, SUCCEEDED), List.of(AWAITING_APPROVAL, FAILED),
+      List.of(SUCCEEDED, AWAITING_APPROVAL), List.of(FAILED, AWAITING_APPROVAL),
       List.of(SUCCEEDED, DELETING), List.of(SUCCEEDED, PENDING),
       List.of(FAILED, PENDING), List.of(FAILED, DELETING),
       List.of(CANCELLED, DELETING),

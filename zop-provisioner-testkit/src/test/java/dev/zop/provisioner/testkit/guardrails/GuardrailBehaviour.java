@@ -345,4 +345,78 @@ abstract class GuardrailBehaviour {
         .isInstanceOf(ValidationException.class).hasMessageContaining("rule.monthlyMax");
     assertThat(zop.guardrails().list()).isEmpty();
   }
+
+  static DatastoreSpec.Builder orders() {
+    return DatastoreSpec.postgres().name("orders").version("16.3").instanceClass("db.t3.medium")
+        .allocatedStorageGb(20);
+  }
+
+  @Test
+  void aRevisionIsDecidedAsASubmitIsDeniedWithNothingChangedOrHeldAndRejectedBackToWhereItWas() {
+    Job job = alice.jobs().await(alice.jobs().submit(space.id(), orders().build()).id(), WAIT);
+    assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+    Guardrail classes = guardrail("classes", GuardrailLevel.DENY, new GuardrailRule.AllowedSizes(
+        List.of("db.t3.medium", "db.m5.large")));
+
+    // denied: on the plan, and the revision refused with the job as it was
+    assertThat(only(alice.jobs().planRevision(job.id(), orders().instanceClass("db.r5.large").build()).verdicts()))
+        .extracting(GuardrailVerdict::outcome, GuardrailVerdict::field)
+        .containsExactly(Outcome.DENIED, "config.instanceClass");
+    assertThatThrownBy(() -> alice.jobs().revise(job.id(), orders().instanceClass("db.r5.large").build()))
+        .isInstanceOf(GuardrailDeniedException.class);
+    assertThat(zop.jobs().get(job.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number()).containsExactly(1);
+
+    // held: the revision waits, nothing changes in the cloud; rejected, the job is back as it was
+    zop.guardrails().update(classes.id(), new GuardrailRequest(null, GuardrailLevel.APPROVAL, null, null, null,
+        null, null));
+    Job held = alice.jobs().revise(job.id(), orders().instanceClass("db.r5.large").build());
+    assertThat(held.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.t3.medium");
+    Job back = bob.guardrails().reject(job.id(), "too large for orders");
+    assertThat(back.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(back.spec()).isEqualTo(job.spec());
+    assertThat(zop.jobs().revisions(job.id())).extracting(r -> r.number()).containsExactly(1);
+    assertThat(cloud.modifyCount("db-instance", "orders")).isZero();
+
+    // held again and approved: the revision is applied
+    Job heldAgain = alice.jobs().revise(job.id(), orders().instanceClass("db.r5.large").build());
+    assertThat(heldAgain.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    bob.guardrails().approve(job.id(), "month-end load");
+    Job revised = zop.jobs().await(job.id(), WAIT);
+    assertThat(revised.status()).as(String.valueOf(revised.lastFailure())).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(cloud.find("db-instance", "orders").attributes()).containsEntry("instanceClass", "db.r5.large");
+    assertThat(zop.guardrails().decisions(job.id())).extracting(GuardrailDecision::action,
+            GuardrailDecision::outcome)
+        .containsExactly(tuple("revise", GuardrailDecision.Outcome.DENIED),
+            tuple("revise", GuardrailDecision.Outcome.APPROVAL_REQUIRED),
+            tuple("reject", GuardrailDecision.Outcome.REJECTED),
+            tuple("revise", GuardrailDecision.Outcome.APPROVAL_REQUIRED),
+            tuple("approve", GuardrailDecision.Outcome.APPROVED));
+  }
+
+  @Test
+  void aRetryIsDecidedByTheGuardrailsInForceNow() {
+    cloud.quotaExceeded("db-instance");
+    Job failed = alice.jobs().await(alice.jobs().submit(space.id(), orders().build()).id(), WAIT);
+    assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+    cloud.clearQuota("db-instance");
+    Guardrail classes = guardrail("classes", GuardrailLevel.DENY, new GuardrailRule.AllowedSizes(
+        List.of("db.m5.large")));
+
+    assertThatThrownBy(() -> alice.jobs().retry(failed.id())).isInstanceOf(GuardrailDeniedException.class);
+    assertThat(zop.jobs().get(failed.id()).status()).isEqualTo(JobStatus.FAILED);
+
+    zop.guardrails().update(classes.id(), new GuardrailRequest(null, GuardrailLevel.APPROVAL, null, null, null,
+        null, null));
+    assertThat(alice.jobs().retry(failed.id()).status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    Job stillFailed = bob.guardrails().reject(failed.id(), "use db.m5.large");
+    assertThat(stillFailed.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(stillFailed.lastFailure()).isNotNull();
+    assertThat(stillFailed.lastFailure().code()).isEqualTo(failed.lastFailure().code());
+
+    alice.jobs().retry(failed.id());
+    bob.guardrails().approve(failed.id(), "just this once");
+    assertThat(zop.jobs().await(failed.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
 }

@@ -19,8 +19,9 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A person's decision on a job guardrails hold {@code awaiting_approval}: approved, it is queued as if just
- * submitted; rejected, it is cancelled with nothing made. Only someone other than its submitter who holds the approver
+ * A person's decision on a change guardrails hold {@code awaiting_approval}: approved, it is queued as if just
+ * asked for; rejected, a new job is cancelled with nothing made, and a revision, reconcile or retry is undone: the
+ * job is put back as it was before it was asked for. Only someone other than its submitter who holds the approver
  * grant of every guardrail holding it (or is an admin) may decide; of two decisions at once exactly one wins.
  */
 public final class JobApprovals {
@@ -88,11 +89,12 @@ public final class JobApprovals {
         throw new ConflictException("concurrent_change", "job " + id + " changed while it was decided; read it"
             + " again");
       }
-      transitions.move(c, id, approve
-          ? StatusTransitions.Move.requeue(JobStatus.AWAITING_APPROVAL, JobStatus.PENDING, null,
-              JobEventType.GUARDRAIL_DECISION, null, message)
-          : new StatusTransitions.Move(JobStatus.AWAITING_APPROVAL, JobStatus.CANCELLED, null, true,
-              StatusTransitions.Due.NEVER, null, true, null, JobEventType.GUARDRAIL_DECISION, null, message));
+      if (approve) {
+        transitions.move(c, id, StatusTransitions.Move.requeue(JobStatus.AWAITING_APPROVAL, JobStatus.PENDING, null,
+            JobEventType.GUARDRAIL_DECISION, null, message));
+      } else {
+        transitions.move(c, id, putBack(c, current, holding.action(), message));
+      }
       Database.execute(c, guardrails.decisionRow(principal.orgId(), decision, "{}"));
       return null;
     });
@@ -101,6 +103,36 @@ public final class JobApprovals {
       wakeWorker.run();
     }
     return jobs.get(principal, id);
+  }
+
+  /**
+   * What a rejection moves the job to: a new job cancelled; a held retry failed again (its revision, if it retried
+   * one, failed again); a held revision or reconcile removed (its row and its steps) and the job back at the status
+   * its last revision left it in. The failure the job had is kept.
+   */
+  private StatusTransitions.Move putBack(java.sql.Connection c, JobRecord job, String action, String message)
+      throws java.sql.SQLException {
+    JobStatus back;
+    if (action.equals("create")) {
+      back = JobStatus.CANCELLED;
+    } else if (action.equals("retry")) {
+      if (job.phase() == dev.zop.provisioner.JobPhase.UPDATE) {
+        Database.execute(c, RevisionRows.ended(job.id(), RevisionRows.FAILED));
+      }
+      back = JobStatus.FAILED;
+    } else {
+      List<RevisionRows.RevisionRow> revisions = RevisionRows.all(c, job.id());
+      RevisionRows.RevisionRow held = revisions.get(revisions.size() - 1);
+      Database.update(c, "DELETE FROM job_revisions WHERE job_id = ? AND number = ?", job.id().value(),
+          held.number());
+      rows.writeSteps(c, job.id(), rows.steps(c, job.id()).stream()
+          .filter(s -> s.phase() != dev.zop.provisioner.JobPhase.UPDATE || s.index() < held.firstStep())
+          .collect(java.util.stream.Collectors.toCollection(ArrayList::new)));
+      RevisionRows.RevisionRow before = revisions.size() > 1 ? revisions.get(revisions.size() - 2) : null;
+      back = before == null || RevisionRows.APPLIED.equals(before.outcome()) ? JobStatus.SUCCEEDED : JobStatus.FAILED;
+    }
+    return new StatusTransitions.Move(JobStatus.AWAITING_APPROVAL, back, back == JobStatus.FAILED ? job.failure()
+        : null, true, StatusTransitions.Due.NEVER, null, true, null, JobEventType.GUARDRAIL_DECISION, null, message);
   }
 
   private GuardrailDecision holdingDecision(Principal principal, JobId id) {

@@ -17,7 +17,10 @@ import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.RevisionChange;
 import dev.zop.provisioner.RevisionPlan;
 import dev.zop.provisioner.ValidationException;
+import dev.zop.provisioner.Space;
+import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -87,10 +90,36 @@ public final class JobRevisions {
       // the cost before is what the resources cost now, as the changes start from what the cloud has
       now = asTheCloudHasIt(p.job(), drifts, warnings);
     }
-    return new RevisionPlan(id, p.number(), changes, steps,
+    RevisionPlan plan = new RevisionPlan(id, p.number(), changes, steps,
         RevisionPlan.Cost.of(driver.price(now, p.revised().region())),
         RevisionPlan.Cost.of(driver.price(p.revised().spec(), p.revised().region())), driver.pricesAsOf(),
         p.revised().filled(), warnings);
+    GuardrailService.Answer answer = guardrails(principal, p.job(), "revise", p.revised().spec(), driver, now);
+    return answer == null ? plan : plan.withVerdicts(answer.verdicts());
+  }
+
+  /**
+   * The guardrails' answer to changing {@code job} to {@code config} (null when none applies): what it costs now is
+   * {@code now} priced, and the space's other jobs are counted without it.
+   */
+  private GuardrailService.Answer guardrails(Principal principal, JobRecord job, String action, ResourceSpec config,
+      ResourceDriver<ResourceSpec> driver, ResourceSpec now) {
+    Space space = service.places().place(principal, job.spaceId()).space();
+    if (space == null) {
+      return null;
+    }
+    return service.guardrails().answer(principal, action, space, driver, config, job.name(), job.tags(),
+        driver.price(now, space.region()), job.id());
+  }
+
+  /** The answer, refused when it denies (recording the refusal); else what the change records with its rows. */
+  private GuardrailService.Answer enforced(Principal principal, JobRecord job, GuardrailService.Answer answer) {
+    if (answer != null && answer.denied()) {
+      service.guardrails().service().record(principal.orgId(), answer.decision(job.id(), job.spaceId(), principal),
+          answer.planJson());
+      throw new dev.zop.provisioner.GuardrailDeniedException(answer.verdicts());
+    }
+    return answer;
   }
 
   /**
@@ -129,9 +158,11 @@ public final class JobRevisions {
 
   public Job revise(Principal principal, JobId id, ResourceSpec asked) {
     Prepared p = prepare(principal, id, asked);
+    GuardrailService.Answer answer = enforced(principal, p.job(), guardrails(principal, p.job(), "revise",
+        p.revised().spec(), p.revised().driver(), p.current()));
     return apply(principal, p.job(), p.steps(), p.history(), p.revised().spec(), p.revision().steps(), false,
         "revision " + p.number() + " requested by " + principal.actor() + ": "
-            + String.join(", ", p.changes().stream().map(RevisionChange::field).toList()));
+            + String.join(", ", p.changes().stream().map(RevisionChange::field).toList()), answer);
   }
 
   /** The number the next revision gets: 2 before any (the submitted config is 1), else one past the last. */
@@ -200,9 +231,12 @@ public final class JobRevisions {
     var after = RevisionPlan.Cost.of(driver.price(asTheCloudHasIt(r.job(), stays, warnings), r.job().region()));
     var before = RevisionPlan.Cost.of(driver.price(asTheCloudHasIt(r.job(), r.drifts(), warnings),
         r.job().region()));
-    return new RevisionPlan(id, r.number(), changes(r.putBack()), r.definitions().stream()
+    RevisionPlan plan = new RevisionPlan(id, r.number(), changes(r.putBack()), r.definitions().stream()
         .map(s -> new PlanStep(s.name(), s.permissions())).toList(), before, after, driver.pricesAsOf(), List.of(),
         warnings.stream().distinct().toList());
+    GuardrailService.Answer answer = guardrails(principal, r.job(), "reconcile", r.job().spec(), driver,
+        asTheCloudHasIt(r.job(), r.drifts(), new ArrayList<>()));
+    return answer == null ? plan : plan.withVerdicts(answer.verdicts());
   }
 
   /**
@@ -224,9 +258,12 @@ public final class JobRevisions {
   /** Applies a reconcile: a revision with the config the job has, whose steps put back what drifted. */
   public Job reconcile(Principal principal, JobId id, JobDrift drift) {
     Reconciling r = reconciling(principal, id, drift);
+    GuardrailService.Answer answer = enforced(principal, r.job(), guardrails(principal, r.job(), "reconcile",
+        r.job().spec(), r.driving().driver(), asTheCloudHasIt(r.job(), r.drifts(), new ArrayList<>())));
     return apply(principal, r.job(), r.steps(), r.history(), r.job().spec(), r.definitions(), true,
         "reconcile (revision " + r.number() + ") requested by " + principal.actor() + ": puts back "
-            + String.join(", ", changes(r.putBack()).stream().map(ch -> ch.note() + " " + ch.field()).toList()));
+            + String.join(", ", changes(r.putBack()).stream().map(ch -> ch.note() + " " + ch.field()).toList()),
+        answer);
   }
 
   private static List<RevisionChange> changes(List<Drift> drifts) {
@@ -234,10 +271,14 @@ public final class JobRevisions {
         RevisionChange.Effect.IN_PLACE, d.resource())).toList();
   }
 
-  /** Writes a revision (and revision 1 before the first) with its update-phase steps, and queues the job. */
+  /**
+   * Writes a revision (and revision 1 before the first) with its update-phase steps, and queues the job; or, when
+   * guardrails hold it, leaves it awaiting approval (its failure, if it had one, kept for a rejection to restore).
+   */
   private Job apply(Principal principal, JobRecord job, List<StepRecord> existing,
       List<RevisionRows.RevisionRow> history, ResourceSpec config, List<Step> steps, boolean reconcile,
-      String message) {
+      String message, GuardrailService.Answer answer) {
+    boolean held = answer != null && answer.approvalRequired();
     JobId id = job.id();
     int number = nextNumber(history);
     int firstStep = existing.stream().filter(s -> s.phase() == JobPhase.UPDATE).mapToInt(s -> s.index() + 1)
@@ -260,12 +301,23 @@ public final class JobRevisions {
             steps.get(i).permissions()));
       }
       jobs.addSteps(c, id, rows);
-      transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE,
-          JobEventType.STATUS, null, message));
+      transitions.move(c, id, held ? StatusTransitions.Move.hold(job.status(), job.failure(), JobPhase.UPDATE, message)
+          : StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE, JobEventType.STATUS,
+              null, message));
+      JobStatus status = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
+      for (NewEvent event : JobService.guardrailEvents(answer, status)) {
+        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
+      }
+      if (answer != null) {
+        Database.execute(c, service.guardrails().service().decisionRow(principal.orgId(),
+            answer.decision(id, job.spaceId(), principal), answer.planJson()));
+      }
       return null;
     });
     signals.changed(id);
-    wakeWorker.run();
+    if (!held) {
+      wakeWorker.run();
+    }
     return service.get(principal, id);
   }
 

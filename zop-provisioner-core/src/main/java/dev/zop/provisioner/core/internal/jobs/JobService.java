@@ -402,6 +402,10 @@ public final class JobService {
           "only a failed job can be retried; job " + id + " is " + current.status().wireName());
     }
     JobStatus next = current.phase() == JobPhase.TEARDOWN ? JobStatus.DELETING : JobStatus.PENDING;
+    // a retry makes again what the job was making: guardrails decide it as they decide a submit (a teardown only
+    // removes, and is never held)
+    GuardrailService.Answer answer = next == JobStatus.DELETING ? null : retryAnswer(principal, id);
+    boolean held = answer != null && answer.approvalRequired();
     db.tx(c -> {
       JobRecord job = jobs.find(c, principal.orgId(), id);
       if (!jobs.bumpIfUnchanged(c, id, job.version())) {
@@ -425,14 +429,53 @@ public final class JobService {
       if (job.phase() == JobPhase.UPDATE) {
         RevisionRows.retried(c, id);
       }
-      transitions.move(c, id, StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
-          failed == null ? null : failed.name(), "retried by " + principal.actor()
-              + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message())));
+      String message = "retried by " + principal.actor()
+          + (job.failure() == null ? "" : " after " + job.failure().code() + ": " + job.failure().message());
+      transitions.move(c, id, held ? StatusTransitions.Move.hold(job.status(), job.failure(), null, message)
+          : StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
+              failed == null ? null : failed.name(), message));
+      for (NewEvent event : guardrailEvents(answer, held ? JobStatus.AWAITING_APPROVAL : next)) {
+        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
+      }
+      if (answer != null) {
+        Database.execute(c, guardrails.service().decisionRow(principal.orgId(),
+            answer.decision(id, job.spaceId(), principal), answer.planJson()));
+      }
       return null;
     });
     signals.changed(id);
-    wakeWorker.run();
+    if (!held) {
+      wakeWorker.run();
+    }
     return get(principal, id);
+  }
+
+  /**
+   * The guardrails' answer to retrying the job: the config it was making (a failed revision's, or the one it was
+   * submitted with), as if asked for now; refused, with the refusal recorded, when they deny it.
+   */
+  private GuardrailService.Answer retryAnswer(Principal principal, JobId id) {
+    record Read(JobRecord job, List<RevisionRows.RevisionRow> revisions) {}
+    Read read = db.read(c -> new Read(jobs.find(c, principal.orgId(), id), RevisionRows.all(c, id)));
+    JobRecord job = read.job();
+    JobPlaces.Place place = places.place(principal, job.spaceId());
+    if (place.space() == null) {
+      return null;
+    }
+    RevisionRows.RevisionRow latest = RevisionRows.latest(read.revisions());
+    ResourceSpec making = job.phase() == JobPhase.UPDATE && latest != null
+        ? Json.spec(job.kind(), latest.config()) : job.spec();
+    ResourceDriver<ResourceSpec> driver = places.driver(principal, place.space(), job.kind());
+    List<dev.zop.provisioner.CostComponent> before = job.phase() == JobPhase.UPDATE
+        ? driver.price(job.spec(), place.space().region()) : List.of();
+    GuardrailService.Answer answer = guardrails.answer(principal, "retry", place.space(), driver, making,
+        job.name(), job.tags(), before, job.id());
+    if (answer != null && answer.denied()) {
+      guardrails.service().record(principal.orgId(), answer.decision(id, job.spaceId(), principal),
+          answer.planJson());
+      throw new dev.zop.provisioner.GuardrailDeniedException(answer.verdicts());
+    }
+    return answer;
   }
 
   public Job await(Principal principal, JobId id, Duration timeout) {

@@ -81,6 +81,15 @@ public final class StatusTransitions {
           dueInMillis, true, null, JobEventType.STEP_WAITING, stepName, message);
     }
 
+    /**
+     * Holds a change guardrails ask a person to approve: not due, {@code failure} (the job's, if it failed) kept so
+     * that a rejection can put the job back as it was.
+     */
+    public static Move hold(JobStatus from, Failure failure, JobPhase phase, String message) {
+      return new Move(from, JobStatus.AWAITING_APPROVAL, failure, false, Due.NEVER, null, true, phase,
+          JobEventType.STATUS, null, message);
+    }
+
     /** Puts a finished job back in the queue (retry, teardown): failure cleared, due now. */
     public static Move requeue(JobStatus from, JobStatus to, JobPhase phase, JobEventType event, String stepName,
         String message) {
