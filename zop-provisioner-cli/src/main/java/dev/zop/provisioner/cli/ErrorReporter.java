@@ -27,6 +27,9 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
           cmd.getErr().println("    " + observed(invalid.observedConfig()));
         }
       }
+      if (refused instanceof dev.zop.provisioner.GuardrailDeniedException denied) {
+        denied.fieldErrors().forEach(f -> cmd.getErr().println("  " + f.field() + ": " + f.message()));
+      }
       if (refused instanceof ProviderException provider && provider.failure().fixHint() != null) {
         cmd.getErr().println("  fix: " + provider.failure().fixHint());
       }

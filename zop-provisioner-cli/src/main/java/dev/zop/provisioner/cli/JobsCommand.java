@@ -142,8 +142,10 @@ final class JobsCommand {
             new SubmitOptions(key, job.name(), job.tags()));
         // on stderr, so stdout stays the job (or its id) for scripts
         zop.jobs().events(submitted.id(), 0).stream()
-            .filter(e -> e.type() == JobEventType.WARNING)
-            .forEach(e -> System.err.println("warning: " + e.message()));
+            .filter(e -> e.type() == JobEventType.WARNING || e.type() == JobEventType.GUARDRAIL_WARNING
+                || e.type() == JobEventType.GUARDRAIL_DECISION)
+            .forEach(e -> System.err.println((e.type() == JobEventType.GUARDRAIL_DECISION ? "held: " : "warning: ")
+                + e.message()));
         if (!watch) {
           client.show(submitted);
           return 0;
@@ -178,11 +180,14 @@ final class JobsCommand {
     public Integer call() throws IOException {
       JobFile job = JobFile.read(file, space);
       try (Provisioner zop = client.client()) {
-        Plan plan = zop.jobs().plan(job.spaceId(), job.spec());
+        // with the file's name and tags: guardrails read them
+        Plan plan = zop.jobs().plan(job.spaceId(), job.spec(), new SubmitOptions(null, job.name(), job.tags()));
         plan.warnings().forEach(w -> System.err.println("warning: " + w.message() + " (" + w.code() + ")"));
         client.show(plan, () -> describe(plan));
+        // a plan a guardrail denies would be refused: say so in the exit code, as a submit's refusal does
+        return plan.verdicts().stream()
+            .anyMatch(v -> v.outcome() == dev.zop.provisioner.GuardrailVerdict.Outcome.DENIED) ? Zop.REFUSED : 0;
       }
-      return 0;
     }
 
     /** The plan as a person reads it: the steps with their operations, each priced line, and the total. */
@@ -202,6 +207,7 @@ final class JobsCommand {
       }
       out.append('\n');
       Costs.unknownLines(out, plan.costs());
+      GuardrailsCommand.describe(out, plan.verdicts());
       return out.toString().stripTrailing();
     }
   }
@@ -321,6 +327,7 @@ final class JobsCommand {
           .append(" -> ").append(Costs.total(plan.after().monthlyTotal(), plan.after().complete()))
           .append(" (").append(Costs.delta(plan.monthlyDelta())).append(")\n");
       Costs.unknownLines(out, plan.after().costs());
+      GuardrailsCommand.describe(out, plan.verdicts());
       return out.toString().stripTrailing();
     }
   }

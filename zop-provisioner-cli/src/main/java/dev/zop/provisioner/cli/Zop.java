@@ -11,11 +11,11 @@ import picocli.CommandLine;
 @Command(name = "zop", mixinStandardHelpOptions = true, versionProvider = Zop.Version.class,
     description = "Zop Provisioner: the provisioning service and its command-line client.",
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done (a watched job succeeded)", "1:refused by the service (the error says why)",
+    exitCodeList = {"0:done (a watched job succeeded)", "1:refused by the service (the error says why), or a plan a guardrail denies",
         "2:usage: a bad option or job file (the error says where)", "3:the service cannot be reached",
         "4:the watched job ended failed", "5:drift found (zop jobs drift)"},
     subcommands = {AccountsCommand.class, SpacesCommand.class, JobsCommand.class, RemediationsCommand.class,
-        ConfigCommand.class, CommandLine.HelpCommand.class, CompletionCommand.class})
+        GuardrailsCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class, CompletionCommand.class})
 public final class Zop implements Runnable {
   public static final int DONE = 0;
   public static final int REFUSED = 1;

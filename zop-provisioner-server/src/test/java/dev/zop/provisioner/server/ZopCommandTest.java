@@ -120,6 +120,64 @@ class ZopCommandTest {
   }
 
   @Test
+  void guardrailsAreMadeFromAFilePlansShowTheirVerdictsAndAHeldJobIsApprovedFromTheCommandLine() throws Exception {
+    Space guarded = client.spaces().create(SpaceRequest.of("sim", "cli-guarded",
+        client.spaces().get(space.id()).cloudAccountId()).region("sim-east-1"));
+    Path rule = Files.createTempFile("guardrail", ".yaml");
+    Files.writeString(rule, """
+        name: cli-sizes
+        level: deny
+        rule: {type: allowed_sizes, sizes: [m5.large]}
+        scope: {spaces: [%s]}
+        """.formatted(guarded.id()));
+    Run made = zop("guardrails", "create", "-f", rule.toString(), "-o", "table");
+    assertThat(made.exit()).as(made.err()).isZero();
+    assertThat(made.out()).startsWith("cli-sizes v1 deny allowed_sizes  grd_");
+    String id = made.out().trim().substring(made.out().trim().lastIndexOf(' ') + 1);
+
+    Path job = Files.createTempFile("cluster", ".yaml");
+    Files.writeString(job, """
+        spaceID: %s
+        kind: kubernetes
+        config:
+          name: too-big
+          version: "1.30"
+          nodeGroups:
+            - {name: default, instanceType: m5.4xlarge, min: 1, max: 6}
+        """.formatted(guarded.id()));
+    Run plan = zop("jobs", "plan", "-f", job.toString(), "-o", "table");
+    assertThat(plan.exit()).isEqualTo(Zop.REFUSED);
+    assertThat(plan.out()).contains("guardrails:\n  cli-sizes v1: denied at config.nodeGroups[0].instanceType:")
+        .contains("fix: use one of [m5.large]");
+    Run refused = zop("jobs", "submit", "-f", job.toString());
+    assertThat(refused.exit()).isEqualTo(Zop.REFUSED);
+    assertThat(refused.err()).startsWith("error: guardrail_denied: ")
+        .contains("config.nodeGroups[0].instanceType: cli-sizes (v1): ");
+
+    // as an approval, a developer's job is held and a lead approves it
+    Path approval = Files.createTempFile("guardrail", ".yaml");
+    Files.writeString(approval, "level: approval\n");
+    Run updated = zop("guardrails", "update", id, "-f", approval.toString(), "-o", "table");
+    assertThat(updated.exit()).as(updated.err()).isZero();
+    assertThat(updated.out()).startsWith("cli-sizes v2 approval");
+    String developer = fixture.token("acme", "dev@acme.com", "operator");
+    Run held = zopAt(fixture.baseUrl(), developer, "jobs", "submit", "-f", job.toString());
+    assertThat(held.exit()).as(held.err()).isZero();
+    assertThat(held.err()).contains("held: awaiting approval: cli-sizes (v2)");
+    String jobId = held.json().get("id").asText();
+    assertThat(held.json().get("status").asText()).isEqualTo("awaiting_approval");
+    Run self = zopAt(fixture.baseUrl(), developer, "guardrails", "approve", jobId);
+    assertThat(self.exit()).isEqualTo(Zop.REFUSED);
+    assertThat(self.err()).startsWith("error: self_approval: ");
+    Run approved = zop("guardrails", "approve", jobId, "--reason", "load test");
+    assertThat(approved.exit()).as(approved.err()).isZero();
+    assertThat(zop("jobs", "watch", jobId).exit()).isZero();
+    assertThat(zop("guardrails", "decisions", jobId, "-o", "table").out())
+        .contains("create approval_required by dev@acme.com").contains("approve approved by alice@acme.com");
+    assertThat(zop("guardrails", "delete", id, "-o", "table").out()).isEqualTo("deleted cli-sizes at version 3\n");
+  }
+
+  @Test
   void aJobIsRevisedFromAFileDiffedFirstThenAppliedWithItsHistoryListed() throws Exception {
     dev.zop.provisioner.Job job = client.jobs().await(client.jobs().submit(space.id(), dev.zop.provisioner.spec.RegistrySpec
         .named("team/cli-revised")).id(), java.time.Duration.ofSeconds(60));

@@ -75,6 +75,7 @@ public final class Requests {
       String description,
       Boolean enabled) {
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isEmpty() {
       return name == null && level == null && rule == null && scope == null && approverGrant == null
           && description == null && enabled == null;

@@ -178,7 +178,7 @@ class SharedDatabaseMigrationsTest {
       // the engine's history starts from a baseline at the version the old store had reached, then migrates on
       assertThat(history(db.url(), db.user(), db.password()))
           .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11",
-              "SQL 12", "JDBC 13");
+              "SQL 12", "JDBC 13", "SQL 14");
       // and a host application can now bring its own Flyway to the same schema: after the engine, as on any
       // non-empty schema, it starts its history from a baseline below its first migration
       Flyway.configure().dataSource(db.url(), db.user(), db.password()).baselineOnMigrate(true)
@@ -201,7 +201,7 @@ class SharedDatabaseMigrationsTest {
     assertThat(tableExists(url, "sa", "", "flyway_schema_history")).isFalse();
     assertThat(history(url, "sa", ""))
         .containsExactly("BASELINE 4", "SQL 5", "JDBC 6", "SQL 7", "SQL 8", "SQL 9", "SQL 10", "JDBC 11",
-            "SQL 12", "JDBC 13");
+            "SQL 12", "JDBC 13", "SQL 14");
   }
 
   private static List<String> history(String url, String user, String password) throws SQLException {

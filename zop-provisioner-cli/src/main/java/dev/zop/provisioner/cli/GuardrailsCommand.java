@@ -1,0 +1,250 @@
+package dev.zop.provisioner.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.zop.provisioner.Guardrail;
+import dev.zop.provisioner.GuardrailId;
+import dev.zop.provisioner.GuardrailRequest;
+import dev.zop.provisioner.GuardrailVerdict;
+import dev.zop.provisioner.JobId;
+import dev.zop.provisioner.Provisioner;
+import dev.zop.provisioner.wire.WireJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "guardrails", mixinStandardHelpOptions = true,
+    description = "Limits on what may be made, checked on every plan; and the approvals of the jobs they hold.",
+    subcommands = {GuardrailsCommand.ListGuardrails.class, GuardrailsCommand.Get.class, GuardrailsCommand.Create.class,
+        GuardrailsCommand.Update.class, GuardrailsCommand.Delete.class, GuardrailsCommand.Versions.class,
+        GuardrailsCommand.Approve.class, GuardrailsCommand.Reject.class, GuardrailsCommand.Decisions.class})
+final class GuardrailsCommand {
+  private GuardrailsCommand() {}
+
+  /** A guardrail file: the REST body, {name, level, rule: {type, ...}, scope, approverGrant, ...}, YAML or JSON. */
+  static GuardrailRequest read(Path file) throws IOException {
+    ObjectMapper yaml = WireJson.strict().copyWith(new YAMLFactory());
+    try {
+      return yaml.readValue(Files.readString(file), GuardrailRequest.class);
+    } catch (NoSuchFileException e) {
+      throw new IOException(file + ": no such file");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException(file + ": " + e.getOriginalMessage());
+    }
+  }
+
+  /** One line a guardrail: its name, version, level and rule's type. */
+  static String line(Guardrail g) {
+    return g.name() + " v" + g.version() + " " + g.level().wireName() + " "
+        + WireJson.lenient().valueToTree(g.rule()).path("type").asText() + (g.enabled() ? "" : " (disabled)")
+        + "  " + g.id();
+  }
+
+  /** Each verdict as a person reads it: what broke, where, and how to fix it. */
+  static void describe(StringBuilder out, List<GuardrailVerdict> verdicts) {
+    if (verdicts.isEmpty()) {
+      return;
+    }
+    out.append("guardrails:\n");
+    for (GuardrailVerdict v : verdicts) {
+      out.append("  ").append(v.name()).append(" v").append(v.version()).append(": ")
+          .append(v.outcome().wireName());
+      if (v.outcome() != GuardrailVerdict.Outcome.PASSED) {
+        out.append(v.field() == null ? "" : " at " + v.field()).append(": ").append(v.message());
+        if (v.fixHint() != null) {
+          out.append("\n    fix: ").append(v.fixHint());
+        }
+      }
+      out.append('\n');
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "The organisation's guardrails, by name.")
+  static final class ListGuardrails implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        List<Guardrail> all = zop.guardrails().list();
+        client.show(all, () -> all.isEmpty() ? "no guardrails"
+            : String.join("\n", all.stream().map(GuardrailsCommand::line).toList()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "get", mixinStandardHelpOptions = true, description = "A guardrail's latest version, or one.")
+  static final class Get implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "the guardrail's id (grd_...)")
+    String id;
+
+    @Option(names = "--version", description = "this version rather than the latest")
+    Integer version;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        GuardrailId guardrail = GuardrailId.of(id);
+        client.show(version == null ? zop.guardrails().get(guardrail) : zop.guardrails().get(guardrail, version));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "create", mixinStandardHelpOptions = true,
+      description = "Make a guardrail from a YAML or JSON file (the REST body).")
+  static final class Create implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true, description = "the guardrail file")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      GuardrailRequest request = read(file);
+      try (Provisioner zop = client.client()) {
+        Guardrail made = zop.guardrails().create(request);
+        client.show(made, () -> line(made));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "update", mixinStandardHelpOptions = true,
+      description = "Make a guardrail's next version from a file of the fields to change.")
+  static final class Update implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "the guardrail's id (grd_...)")
+    String id;
+
+    @Option(names = {"-f", "--file"}, required = true, description = "the fields to change")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      GuardrailRequest request = read(file);
+      try (Provisioner zop = client.client()) {
+        Guardrail next = zop.guardrails().update(GuardrailId.of(id), request);
+        client.show(next, () -> line(next));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true,
+      description = "Delete a guardrail: no longer checked; its versions stay readable.")
+  static final class Delete implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "the guardrail's id (grd_...)")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        Guardrail gone = zop.guardrails().delete(GuardrailId.of(id));
+        client.show(gone, () -> "deleted " + gone.name() + " at version " + gone.version());
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "versions", mixinStandardHelpOptions = true, description = "Every version of a guardrail.")
+  static final class Versions implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "the guardrail's id (grd_...)")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        List<Guardrail> all = zop.guardrails().versions(GuardrailId.of(id));
+        client.show(all, () -> String.join("\n", all.stream()
+            .map(g -> line(g) + "  by " + g.createdBy() + " at " + g.createdAt() + (g.deleted() ? " (deleted)" : ""))
+            .toList()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "approve", mixinStandardHelpOptions = true,
+      description = "Approve a job guardrails hold awaiting approval; it runs.")
+  static final class Approve implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String job;
+
+    @Option(names = "--reason", description = "why, kept in the audit trail")
+    String reason;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.guardrails().approve(JobId.of(job), reason));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "reject", mixinStandardHelpOptions = true,
+      description = "Reject a job guardrails hold: a new job is cancelled, a revision or retry undone.")
+  static final class Reject implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String job;
+
+    @Option(names = "--reason", description = "why, kept in the audit trail")
+    String reason;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        client.show(zop.guardrails().reject(JobId.of(job), reason));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "decisions", mixinStandardHelpOptions = true,
+      description = "What guardrails decided on a job, oldest first.")
+  static final class Decisions implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    String job;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        var all = zop.guardrails().decisions(JobId.of(job));
+        client.show(all, () -> String.join("\n", all.stream().map(d -> d.decidedAt() + " " + d.action() + " "
+            + d.outcome().wireName() + " by " + d.actor() + " (plan " + d.planHash().substring(0, 12) + ")")
+            .toList()));
+      }
+      return 0;
+    }
+  }
+}
