@@ -419,4 +419,33 @@ abstract class GuardrailBehaviour {
     bob.guardrails().approve(failed.id(), "just this once");
     assertThat(zop.jobs().await(failed.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
+
+  /** The worked example of docs/using.md: nothing said below $50 a month, finance asked above it, refused above $5,000. */
+  @Test
+  void gradedCostBehaviourIsTwoGuardrailsOnWhatAChangeAdds() {
+    zop.guardrails().create(GuardrailRequest.of("cost-ask-finance", GuardrailLevel.APPROVAL,
+        new GuardrailRule.CostIncrease(new BigDecimal("50"), null)).withApproverGrant("guardrail:approve:finance"));
+    zop.guardrails().create(GuardrailRequest.of("cost-ceiling", GuardrailLevel.DENY,
+        new GuardrailRule.CostIncrease(new BigDecimal("5000"), null)));
+    Provisioner finance = zop.as(new Principal("default", "fiona", Set.of("viewer", "guardrail:approve:finance")));
+
+    // a small database, well under $50 a month: nothing said
+    Job small = alice.jobs().submit(space.id(), DatastoreSpec.postgres().name("small").version("16.3")
+        .instanceClass("db.t3.micro").allocatedStorageGb(20).build());
+    assertThat(small.status()).isIn(JobStatus.PENDING, JobStatus.RUNNING, JobStatus.SUCCEEDED);
+    // a cluster: $353.32, finance decides
+    Job cluster = alice.jobs().submit(space.id(), KubernetesSpec.named("mid").version("1.30")
+        .nodeGroup("general", "m5.xlarge", 2, 4).build());
+    assertThat(cluster.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    assertThatThrownBy(() -> bob.guardrails().approve(cluster.id(), "ok"))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("guardrail:approve:finance");
+    finance.guardrails().approve(cluster.id(), "budgeted in Q1");
+    assertThat(zop.jobs().await(cluster.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+    // forty m5.4xlarge from the start: refused outright
+    assertThatThrownBy(() -> alice.jobs().submit(space.id(), KubernetesSpec.named("huge").version("1.30")
+        .nodeGroup("general", "m5.4xlarge", 40, 40).build()))
+        .isInstanceOfSatisfying(GuardrailDeniedException.class, e -> assertThat(e.denied())
+            .extracting(GuardrailVerdict::name).containsExactly("cost-ceiling"));
+    assertThat(zop.jobs().await(small.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
 }
