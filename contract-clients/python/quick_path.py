@@ -8,10 +8,12 @@ import sys
 import uuid
 
 import zop_client
+from zop_client.api.guardrails_api import GuardrailsApi
 from zop_client.api.jobs_api import JobsApi
 from zop_client.api.spaces_api import SpacesApi
 from zop_client.models.registry_spec import RegistrySpec
-from zop_client.exceptions import NotFoundException
+from zop_client.exceptions import ApiException, NotFoundException
+from zop_client.models.guardrail_request import GuardrailRequest
 from zop_client.models.import_job import ImportJob
 from zop_client.models.revise_datastore_job import ReviseDatastoreJob
 from zop_client.models.revise_job import ReviseJob
@@ -102,7 +104,32 @@ def main():
             check(deleted.status == "deleted", f"{job.id} torn down: {deleted.status}")
 
         every_kind(jobs, space, run)
+        guardrails(GuardrailsApi(api), jobs, space, run)
     print("python quick path: ok")
+
+
+def guardrails(rails, jobs, space, run):
+    """A guardrail made from its JSON body (its rule one of the rule kinds), its verdict on a plan, and its deny: a
+    422 naming the guardrail and the field at fault."""
+    made = rails.create_guardrail(GuardrailRequest.from_dict({
+        "name": f"py-{run}-sizes", "level": "deny", "rule": {"type": "allowed_sizes", "sizes": ["t3.small"]},
+        "scope": {"spaces": [space], "providers": [], "kinds": ["vm_pool"]}})).data
+    rule = made.rule.actual_instance
+    check(made.version == 1 and rule.type == "allowed_sizes" and rule.sizes == ["t3.small"],
+          f"a guardrail made: {made.name} v{made.version}, {rule.type} {rule.sizes}")
+    pool = SubmitJob.from_dict({"spaceID": space, "kind": "vm_pool",
+                                "config": {"name": f"py-{run}-big", "instanceType": "m5.large", "min": 1, "max": 2}})
+    verdicts = jobs.plan_job(pool).data.verdicts
+    check(len(verdicts) == 1 and verdicts[0].outcome == "denied" and verdicts[0].var_field == "config.instanceType",
+          f"the plan's verdict: {[(v.name, v.outcome, v.var_field) for v in verdicts]}")
+    try:
+        jobs.submit_job(pool)
+        check(False, "a submit the guardrail denies is refused")
+    except ApiException as e:
+        check(e.status == 422 and '"guardrail_denied"' in e.body and '"config.instanceType"' in e.body
+              and made.id in e.body, f"the submit refused: {e.status}, guardrail_denied, the field and the guardrail")
+    gone = rails.delete_guardrail(made.id).data
+    check(gone.deleted and gone.version == 2, f"the guardrail deleted at version {gone.version}")
 
 
 # one config of each kind, every field given: each must come back as its own kind's, no field lost

@@ -134,7 +134,6 @@ for (const job of done) {
   }), "await teardown").data;
   check(deleted.status === "deleted", `${job.id} torn down: ${deleted.status}`);
 }
-console.log("typescript quick path: ok");
 
 // a job's kind says which spec its config is: narrowed by it, a datastore's fields read without a cast
 const datastore = ok(await client.POST("/provisioning-jobs", {
@@ -203,3 +202,25 @@ const unknown = await client.POST("/provisioning-jobs/install-component", {
 });
 check(unknown.error !== undefined && unknown.error.error.code === "validation_failed",
   `an unknown component is refused: ${unknown.error?.error.code}`);
+
+// a guardrail made from its JSON body, its verdict on a plan, and its deny: a 422 naming it and the field at fault
+const guardrail = ok(await client.POST("/guardrails", {
+  body: { name: `ts-${run}-sizes`, level: "deny", rule: { type: "allowed_sizes", sizes: ["t3.small"] },
+    scope: { spaces: [spaceID], providers: [], kinds: ["vm_pool"] } },
+}), "create a guardrail").data;
+check(guardrail.version === 1 && guardrail.rule.type === "allowed_sizes",
+  `a guardrail made: ${guardrail.name} v${guardrail.version}, ${guardrail.rule.type}`);
+const pool: Submit = { spaceID, kind: "vm_pool", config: { name: `ts-${run}-big`, instanceType: "m5.large", min: 1,
+  max: 2 } };
+const planned = ok(await client.POST("/provisioning-jobs/plan", { body: pool }), "plan under a guardrail").data;
+check(planned.verdicts.length === 1 && planned.verdicts[0].outcome === "denied"
+  && planned.verdicts[0].field === "config.instanceType", `the plan's verdict: ${JSON.stringify(planned.verdicts)}`);
+const denied = await client.POST("/provisioning-jobs", { body: pool });
+const refusal = denied.error?.error;
+check(denied.response.status === 422 && refusal !== undefined && refusal.code === "guardrail_denied"
+  && refusal.fields?.[0]?.field === "config.instanceType" && refusal.verdicts?.[0]?.guardrailId === guardrail.id,
+  `the submit refused: ${denied.response.status} ${JSON.stringify(refusal)}`);
+const gone = ok(await client.DELETE("/guardrails/{id}", { params: { path: { id: guardrail.id } } }),
+  "delete the guardrail").data;
+check(gone.deleted && gone.version === 2, `the guardrail deleted at version ${gone.version}`);
+console.log("typescript quick path: ok");

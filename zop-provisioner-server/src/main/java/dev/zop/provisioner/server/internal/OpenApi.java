@@ -59,7 +59,7 @@ public final class OpenApi {
     doc.put("openapi", "3.1.0");
     doc.put("info", Map.of("title", "Zop Provisioner", "version", version,
         "description", "Every response is {\"data\": ...}; every error is {\"error\": {code, message, category, "
-            + "fixHint, consoleUrl, fields, requestId, observed}}. x-policy names the policy a route needs."
+            + "fixHint, consoleUrl, fields, requestId, observed, verdicts}}. x-policy names the policy a route needs."
             + " Lists are newest first unless ?order=oldest; a page's nextCursor, passed as ?cursor=, reads the"
             + " page after it.",
         "license", Map.of("name", "Apache-2.0", "identifier", "Apache-2.0"),
@@ -95,7 +95,10 @@ public final class OpenApi {
                 "observed", Map.of("type", "object", "required", List.of("kind", "config"),
                     "description", "where a refusal compared the config with what the cloud has (an import), that,"
                         + " as a request's kind and config",
-                    "properties", Map.of("kind", Map.of("type", "string"), "config", Map.of("type", "object")))))));
+                    "properties", Map.of("kind", Map.of("type", "string"), "config", Map.of("type", "object"))),
+                "verdicts", Map.of("type", "array", "description", "where guardrails refused the change"
+                        + " (guardrail_denied, 422), every guardrail's verdict on it",
+                    "items", Map.of("$ref", "#/components/schemas/GuardrailVerdict"))))));
 
   private static Map<String, Object> operation(Endpoint endpoint, WireSchemas schemas,
       Map<String, Object> envelopes) {
@@ -183,6 +186,10 @@ public final class OpenApi {
       responses.put("404", error);
       responses.put("409", error);
       responses.put("429", error);
+    }
+    if (!endpoint.isPublic() && !endpoint.method().equals("GET")) {
+      // a change guardrails refuse (guardrail_denied), or one the cloud refuses as the caller's to fix
+      responses.put("422", error);
     }
     if (!endpoint.method().equals("GET")) { // a body is read: it may be too large or not JSON
       responses.put("413", error);

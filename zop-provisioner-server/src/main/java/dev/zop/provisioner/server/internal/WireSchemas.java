@@ -98,19 +98,27 @@ final class WireSchemas {
     com.fasterxml.jackson.annotation.JsonSubTypes kinds =
         GuardrailRule.class.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
     if (type.getErasedType() == GuardrailRule.class) {
-      ObjectNode anyOf = JSON.createObjectNode();
-      ArrayNode each = anyOf.putArray("anyOf");
+      // one of the kinds, told apart by type: a generated client picks the kind by it (without the discriminator,
+      // a Python client took the first kind whose fields were all optional, and sent the wrong one)
+      ObjectNode oneOf = JSON.createObjectNode();
+      ArrayNode each = oneOf.putArray("oneOf");
+      ObjectNode mapping = JSON.createObjectNode();
       for (com.fasterxml.jackson.annotation.JsonSubTypes.Type kind : kinds.value()) {
-        each.add(context.createDefinitionReference(context.getTypeContext().resolve(kind.value())));
+        ResolvedType resolved = context.getTypeContext().resolve(kind.value());
+        each.add(context.createDefinitionReference(resolved));
+        mapping.put(kind.name(), "#/components/schemas/" + name(resolved));
       }
-      anyOf.put("description", "one rule; its type says which");
-      return new CustomDefinition(anyOf);
+      oneOf.putObject("discriminator").put("propertyName", "type").set("mapping", mapping);
+      oneOf.put("description", "one rule; its type says which");
+      return new CustomDefinition(oneOf);
     }
     String name = Arrays.stream(kinds.value()).filter(k -> k.value() == type.getErasedType())
         .map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::name).findFirst().orElseThrow();
     ObjectNode definition = context.createStandardDefinition(type, self);
     ObjectNode properties = JSON.createObjectNode();
-    properties.putObject("type").put("const", name);
+    // a one-value enum rather than const: generators that ignore const (openapi-generator's Python) honour an enum,
+    // so a body matches its own kind alone
+    properties.putObject("type").put("type", "string").putArray("enum").add(name);
     definition.withObject("properties").fields().forEachRemaining(e -> properties.set(e.getKey(), e.getValue()));
     definition.set("properties", properties);
     ArrayNode required = JSON.createArrayNode().add("type");
