@@ -367,4 +367,19 @@ class AwsThroughTheServiceTest {
     assertThat(left.get("vpcs")).isEmpty();
     assertThat(left.get("subnets")).isEmpty();
   }
+
+  @Test
+  void aBudgetAnAllowedSizeAndARequiredTagGuardThePlanOnAws() throws Exception {
+    JsonNode network = boto3("""
+        ec2 = boto3.client("ec2", **kw)
+        vpc = ec2.create_vpc(CidrBlock="10.33.0.0/16")["Vpc"]["VpcId"]
+        a = ec2.create_subnet(VpcId=vpc, CidrBlock="10.33.1.0/24", AvailabilityZone="us-east-1a")["Subnet"]["SubnetId"]
+        b = ec2.create_subnet(VpcId=vpc, CidrBlock="10.33.2.0/24", AvailabilityZone="us-east-1b")["Subnet"]["SubnetId"]
+        print(json.dumps({"vpc": vpc, "a": a, "b": b}))
+        """);
+    String document = ProvisioningDocument.KUBERNETES.replace("spc_abc123", space.id().value())
+        .replace("platform-net-a", network.get("a").asText()).replace("platform-net-b", network.get("b").asText())
+        .replace("platform-net", network.get("vpc").asText());
+    GuardrailsOnTheCloud.check(serve.base(), token, space.id(), document, "m5.large");
+  }
 }

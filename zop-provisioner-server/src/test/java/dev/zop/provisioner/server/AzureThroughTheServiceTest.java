@@ -98,4 +98,10 @@ class AzureThroughTheServiceTest {
     assertThat(fake.resources().values()).allMatch(r -> r.path("type").asText().startsWith(
         "Microsoft.Network/virtualNetworks") && r.path("id").asText().contains("/platform-net"));
   }
+
+  @Test
+  void aBudgetAnAllowedSizeAndARequiredTagGuardThePlanOnAzure() {
+    GuardrailsOnTheCloud.check(fixture.baseUrl(), fixture.adminToken, space.id(),
+        ProvisioningDocument.KUBERNETES.replace("spc_abc123", space.id().value()), "Standard_D2s_v5");
+  }
 }

@@ -106,4 +106,10 @@ class GcpThroughTheServiceTest {
     Map<String, Message> left = fake.resources("compute");
     assertThat(left.keySet()).allMatch(path -> path.contains("/networks/") || path.contains("/subnetworks/"));
   }
+
+  @Test
+  void aBudgetAnAllowedSizeAndARequiredTagGuardThePlanOnGcp() {
+    GuardrailsOnTheCloud.check(fixture.baseUrl(), fixture.adminToken, space.id(),
+        ProvisioningDocument.KUBERNETES.replace("spc_abc123", space.id().value()), "n2-standard-2");
+  }
 }
