@@ -15,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  *     {@code tags.owner}, {@code region}), or null when the plan as a whole is (a budget)
  * @param message what the plan does that the guardrail does not allow, or, when it passed, what was checked
  * @param fixHint what to change so that it passes; null when it passed
+ * @param exemption the id of the exemption that let a broken guardrail pass ({@code exempted}), or null
  */
 @NullMarked
 public record GuardrailVerdict(GuardrailId guardrailId, String name, int version, GuardrailLevel level,
-    Outcome outcome, @Nullable String field, String message, @Nullable String fixHint) {
+    Outcome outcome, @Nullable String field, String message, @Nullable String fixHint, @Nullable String exemption) {
 
   public GuardrailVerdict {
     Objects.requireNonNull(guardrailId, "guardrailId");
@@ -26,6 +27,12 @@ public record GuardrailVerdict(GuardrailId guardrailId, String name, int version
     Objects.requireNonNull(level, "level");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(message, "message");
+  }
+
+  /** A verdict no exemption touched. */
+  public GuardrailVerdict(GuardrailId guardrailId, String name, int version, GuardrailLevel level, Outcome outcome,
+      @Nullable String field, String message, @Nullable String fixHint) {
+    this(guardrailId, name, version, level, outcome, field, message, fixHint, null);
   }
 
   /** What a verdict means for the change. */
@@ -37,7 +44,9 @@ public record GuardrailVerdict(GuardrailId guardrailId, String name, int version
     /** An approval guardrail is broken: the job waits {@code awaiting_approval}. */
     APPROVAL_REQUIRED,
     /** A deny guardrail is broken, or could not be evaluated: the change is refused. */
-    DENIED;
+    DENIED,
+    /** The guardrail is broken, or could not be evaluated, but an exemption in force lets the change through. */
+    EXEMPTED;
 
     @JsonValue
     public String wireName() {

@@ -46,6 +46,30 @@ public interface Guardrails {
   /** Rejects a job guardrails hold: it ends {@code cancelled} with nothing made. Who may is as for {@link #approve}. */
   Job reject(JobId job, String reason);
 
+  /**
+   * Tries a guardrail without saving it: what it would have done to the organisation's last {@code lastPlans}
+   * recorded changes (those made while some guardrail applied, whose plan documents their decisions keep) and which
+   * of its succeeded jobs (up to 1,000) break it today. Needs {@link Policies#GUARDRAIL_MANAGE}.
+   *
+   * @throws ValidationException as {@link #create} refuses the guardrail
+   */
+  GuardrailTrial tryOut(GuardrailRequest request, int lastPlans);
+
+  /**
+   * Grants an exemption: a broken verdict of its guardrail on a change it covers is {@code exempted}. Needs
+   * {@link Policies#GUARDRAIL_EXEMPT}.
+   *
+   * @throws ValidationException naming each bad field (a job and a space both or neither, an expiry passed or more
+   *     than a year ahead, a blank reason)
+   */
+  GuardrailExemption exempt(GuardrailExemptionRequest request);
+
+  /** The organisation's exemptions, newest first, expired and revoked ones included. */
+  List<GuardrailExemption> exemptions();
+
+  /** Revokes an exemption: it stops applying at once, and is kept. Needs {@link Policies#GUARDRAIL_EXEMPT}. */
+  GuardrailExemption revokeExemption(String id);
+
   /** What guardrails decided on the job, oldest first: each change, and each person's approval or rejection. */
   List<GuardrailDecision> decisions(JobId job);
 }

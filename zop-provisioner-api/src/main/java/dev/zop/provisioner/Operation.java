@@ -80,6 +80,10 @@ public enum Operation {
   GUARDRAILS_LIST("provisioning:view"),
   /** Approving or rejecting a job a guardrail holds; the guardrail's approver grant is checked on the job itself. */
   GUARDRAILS_DECIDE("provisioning:view"),
+  GUARDRAILS_TRY(Policies.GUARDRAIL_MANAGE),
+  GUARDRAILS_EXEMPT(Policies.GUARDRAIL_EXEMPT),
+  GUARDRAILS_REVOKE_EXEMPTION(Policies.GUARDRAIL_EXEMPT),
+  GUARDRAILS_LIST_EXEMPTIONS("provisioning:view"),
 
   /** The service's audit log of the organisation's calls. */
   AUDIT_LOG_LIST("provisioning:view");

@@ -25,6 +25,8 @@ public final class Policies {
    * {@code guardrail:approve:<name>}, which a custom role is granted by that name.
    */
   public static final String GUARDRAIL_APPROVE = "guardrail:approve";
+  /** Granting and revoking exemptions from guardrails. */
+  public static final String GUARDRAIL_EXEMPT = "guardrail:exempt";
 
   public static final String ADMIN = "admin";
   public static final String OPERATOR = "operator";
@@ -35,7 +37,7 @@ public final class Policies {
       .flatMap(c -> VERBS.stream().map(v -> c + ":" + v)).toList();
 
   private static final Map<String, Set<String>> SYSTEM_ROLES = Map.of(
-      ADMIN, with(ALL, REMEDIATION_APPROVE, GUARDRAIL_MANAGE, GUARDRAIL_APPROVE),
+      ADMIN, with(ALL, REMEDIATION_APPROVE, GUARDRAIL_MANAGE, GUARDRAIL_APPROVE, GUARDRAIL_EXEMPT),
       // operators run and change things, and tear down what they provisioned, but do not delete spaces
       OPERATOR, Set.copyOf(ALL.stream().filter(p -> !p.equals("space:delete")).toList()),
       VIEWER, Set.copyOf(ALL.stream().filter(p -> p.endsWith(":view")).toList()));
@@ -88,7 +90,7 @@ public final class Policies {
   /** Whether {@code policy} is something a custom role may be granted. */
   public static boolean isGrantable(String policy) {
     return ALL.contains(policy) || REMEDIATION_APPROVE.equals(policy) || GUARDRAIL_MANAGE.equals(policy)
-        || isApproverGrant(policy);
+        || GUARDRAIL_EXEMPT.equals(policy) || isApproverGrant(policy);
   }
 
   /** Whether {@code grant} may decide guardrail approvals: {@code guardrail:approve} or a narrower one under it. */

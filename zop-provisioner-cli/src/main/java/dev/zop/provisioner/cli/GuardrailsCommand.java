@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
     description = "Limits on what may be made, checked on every plan; and the approvals of the jobs they hold.",
     subcommands = {GuardrailsCommand.ListGuardrails.class, GuardrailsCommand.Get.class, GuardrailsCommand.Create.class,
         GuardrailsCommand.Update.class, GuardrailsCommand.Delete.class, GuardrailsCommand.Versions.class,
-        GuardrailsCommand.Approve.class, GuardrailsCommand.Reject.class, GuardrailsCommand.Decisions.class})
+        GuardrailsCommand.Approve.class, GuardrailsCommand.Reject.class, GuardrailsCommand.Decisions.class,
+        GuardrailsCommand.TryOut.class, GuardrailsCommand.Exempt.class, GuardrailsCommand.Exemptions.class, GuardrailsCommand.RevokeExemption.class})
 final class GuardrailsCommand {
   private GuardrailsCommand() {}
 
@@ -243,6 +244,127 @@ final class GuardrailsCommand {
         client.show(all, () -> String.join("\n", all.stream().map(d -> d.decidedAt() + " " + d.action() + " "
             + d.outcome().wireName() + " by " + d.actor() + " (plan " + d.planHash().substring(0, 12) + ")")
             .toList()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "try", mixinStandardHelpOptions = true, description = "Try a guardrail file without saving it: what"
+      + " it would have done to recent changes, and which jobs break it today.")
+  static final class TryOut implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = {"-f", "--file"}, required = true, description = "the guardrail file")
+    Path file;
+
+    @Option(names = "--last", defaultValue = "100", description = "how many recent changes to try it on")
+    int last;
+
+    @Override
+    public Integer call() throws IOException {
+      GuardrailRequest request = read(file);
+      try (Provisioner zop = client.client()) {
+        var trial = zop.guardrails().tryOut(request, last);
+        client.show(trial, () -> {
+          StringBuilder out = new StringBuilder("recent changes: " + trial.plans().size() + " of "
+              + trial.plansChecked() + " would not pass\n");
+          trial.plans().forEach(f -> out.append("  ").append(f.at()).append(' ').append(f.action()).append(' ')
+              .append(f.jobId() == null ? "(refused, no job)" : f.jobId()).append(": ")
+              .append(f.verdict().outcome().wireName()).append(": ").append(f.verdict().message()).append('\n'));
+          out.append("jobs today: ").append(trial.jobs().size()).append(" of ").append(trial.jobsChecked())
+              .append(" break it\n");
+          trial.jobs().forEach(f -> out.append("  ").append(f.jobId()).append(": ")
+              .append(f.verdict().outcome().wireName()).append(": ").append(f.verdict().message()).append('\n'));
+          return out.toString().stripTrailing();
+        });
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "exempt", mixinStandardHelpOptions = true,
+      description = "Let one job, or every job of one space, break a guardrail until a moment.")
+  static final class Exempt implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "GUARDRAIL_ID", description = "the guardrail's id (grd_...)")
+    String guardrail;
+
+    @Option(names = "--job", description = "the job it covers")
+    String job;
+
+    @Option(names = "--space", description = "the space it covers: every job in it")
+    String space;
+
+    @Option(names = "--reason", required = true, description = "why, kept with it")
+    String reason;
+
+    @Option(names = "--for", required = true, paramLabel = "DURATION",
+        description = "how long it lasts, as 90m, 12h or 7d (at most a year)")
+    String lasting;
+
+    @Override
+    public Integer call() {
+      java.time.Instant until = java.time.Instant.now().plus(duration(lasting));
+      try (Provisioner zop = client.client()) {
+        var made = zop.guardrails().exempt(new dev.zop.provisioner.GuardrailExemptionRequest(
+            GuardrailId.of(guardrail), job == null ? null : JobId.of(job),
+            space == null ? null : dev.zop.provisioner.SpaceId.of(space), reason, until));
+        client.show(made, () -> made.id() + " until " + made.expiresAt());
+      }
+      return 0;
+    }
+
+    static java.time.Duration duration(String text) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})([mhd])").matcher(text.trim());
+      if (!m.matches()) {
+        throw new IllegalArgumentException("--for is a number and m, h or d (90m, 12h, 7d), not " + text);
+      }
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "m" -> java.time.Duration.ofMinutes(n);
+        case "h" -> java.time.Duration.ofHours(n);
+        default -> java.time.Duration.ofDays(n);
+      };
+    }
+  }
+
+  @Command(name = "exemptions", mixinStandardHelpOptions = true,
+      description = "The organisation's exemptions, newest first, expired and revoked ones included.")
+  static final class Exemptions implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        var all = zop.guardrails().exemptions();
+        java.time.Instant now = java.time.Instant.now();
+        client.show(all, () -> all.isEmpty() ? "no exemptions" : String.join("\n", all.stream().map(e -> e.id() + " "
+            + e.guardrailId() + " " + (e.jobId() != null ? "job " + e.jobId() : "space " + e.spaceId()) + " until "
+            + e.expiresAt() + " by " + e.grantedBy() + (e.revokedAt() != null ? " (revoked)"
+                : e.inForce(now) ? "" : " (expired)") + ": " + e.reason()).toList()));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "revoke-exemption", mixinStandardHelpOptions = true,
+      description = "Revoke an exemption: it stops applying at once.")
+  static final class RevokeExemption implements Callable<Integer> {
+    @Mixin
+    ClientOptions client;
+
+    @Parameters(index = "0", paramLabel = "EXEMPTION_ID", description = "the exemption's id (exm_...)")
+    String id;
+
+    @Override
+    public Integer call() {
+      try (Provisioner zop = client.client()) {
+        var revoked = zop.guardrails().revokeExemption(id);
+        client.show(revoked, () -> "revoked " + revoked.id());
       }
       return 0;
     }

@@ -77,6 +77,30 @@ final class EmbeddedGuardrails implements Guardrails {
   }
 
   @Override
+  public dev.zop.provisioner.GuardrailTrial tryOut(GuardrailRequest request, int lastPlans) {
+    Policies.require(principal, Operation.GUARDRAILS_TRY);
+    return assembly.jobs.tryGuardrail(principal, request, lastPlans);
+  }
+
+  @Override
+  public dev.zop.provisioner.GuardrailExemption exempt(dev.zop.provisioner.GuardrailExemptionRequest request) {
+    Policies.require(principal, Operation.GUARDRAILS_EXEMPT);
+    return assembly.engine.guardrails().exempt(principal, request);
+  }
+
+  @Override
+  public List<dev.zop.provisioner.GuardrailExemption> exemptions() {
+    Policies.require(principal, Operation.GUARDRAILS_LIST_EXEMPTIONS);
+    return assembly.engine.guardrails().exemptions(principal);
+  }
+
+  @Override
+  public dev.zop.provisioner.GuardrailExemption revokeExemption(String id) {
+    Policies.require(principal, Operation.GUARDRAILS_REVOKE_EXEMPTION);
+    return assembly.engine.guardrails().revokeExemption(principal, id);
+  }
+
+  @Override
   public List<GuardrailDecision> decisions(JobId job) {
     Policies.require(principal, Operation.GUARDRAILS_GET);
     assembly.jobs.get(principal, job); // the job must be the organisation's

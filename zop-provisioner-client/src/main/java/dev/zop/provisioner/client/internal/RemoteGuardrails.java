@@ -17,6 +17,9 @@ public final class RemoteGuardrails implements Guardrails {
   private static final String GUARDRAILS = "guardrails";
   private static final TypeReference<List<Guardrail>> LIST = new TypeReference<>() {};
   private static final TypeReference<List<GuardrailDecision>> DECISIONS = new TypeReference<>() {};
+  private static final String EXEMPTIONS = "guardrail-exemptions";
+  private static final TypeReference<List<dev.zop.provisioner.GuardrailExemption>> EXEMPTION_LIST =
+      new TypeReference<>() {};
 
   private final HttpTransport http;
 
@@ -68,6 +71,27 @@ public final class RemoteGuardrails implements Guardrails {
   @Override
   public Job reject(JobId job, String reason) {
     return http.send("POST", new Decision(reason), Job.class, RemoteJobs.JOBS, job.value(), "reject");
+  }
+
+  @Override
+  public dev.zop.provisioner.GuardrailTrial tryOut(GuardrailRequest request, int lastPlans) {
+    return http.call("POST", http.url(GUARDRAILS, "try").addQueryParameter("lastPlans", Integer.toString(lastPlans))
+        .build(), request, dev.zop.provisioner.GuardrailTrial.class);
+  }
+
+  @Override
+  public dev.zop.provisioner.GuardrailExemption exempt(dev.zop.provisioner.GuardrailExemptionRequest request) {
+    return http.send("POST", request, dev.zop.provisioner.GuardrailExemption.class, EXEMPTIONS);
+  }
+
+  @Override
+  public List<dev.zop.provisioner.GuardrailExemption> exemptions() {
+    return http.get(EXEMPTION_LIST.getType(), EXEMPTIONS);
+  }
+
+  @Override
+  public dev.zop.provisioner.GuardrailExemption revokeExemption(String id) {
+    return http.send("DELETE", null, dev.zop.provisioner.GuardrailExemption.class, EXEMPTIONS, id);
   }
 
   @Override

@@ -50,3 +50,20 @@ CREATE TABLE guardrail_decisions (
 );
 CREATE INDEX guardrail_decisions_org ON guardrail_decisions (org_id, decided_at);
 CREATE INDEX guardrail_decisions_job ON guardrail_decisions (job_id);
+
+-- Leave for one job (job_id) or one space (space_id) to break one guardrail until expires_at; a revoked one is kept.
+CREATE TABLE guardrail_exemptions (
+  id           VARCHAR(64)    NOT NULL,
+  org_id       VARCHAR(200)   NOT NULL,
+  guardrail_id VARCHAR(64)    NOT NULL,
+  job_id       VARCHAR(64),
+  space_id     VARCHAR(64),
+  reason       VARCHAR(2000)  NOT NULL,
+  expires_at   TIMESTAMP WITH TIME ZONE NOT NULL,
+  granted_by   VARCHAR(200)   NOT NULL,
+  granted_at   TIMESTAMP WITH TIME ZONE NOT NULL,
+  revoked_by   VARCHAR(200),
+  revoked_at   TIMESTAMP WITH TIME ZONE,
+  CONSTRAINT guardrail_exemptions_pk PRIMARY KEY (id)
+);
+CREATE INDEX guardrail_exemptions_org ON guardrail_exemptions (org_id, granted_at);

@@ -19,6 +19,9 @@ final class GuardrailRoutes {
         call -> call.zop().guardrails().create(call.body(GuardrailRequest.class)));
     r.route("GET", base, Operation.GUARDRAILS_LIST, "The latest version of each guardrail not deleted, by name", 200,
         call -> call.zop().guardrails().list());
+    r.route("POST", base + "/try", Operation.GUARDRAILS_TRY,
+        "Try a guardrail without saving it: its verdicts on recent changes and on the jobs there are", 200,
+        call -> call.zop().guardrails().tryOut(call.body(GuardrailRequest.class), lastPlans(call)));
     r.route("GET", base + "/{id}", Operation.GUARDRAILS_GET, "A guardrail's latest version", 200,
         call -> call.zop().guardrails().get(guardrail(call)));
     r.route("PATCH", base + "/{id}", Operation.GUARDRAILS_UPDATE,
@@ -36,6 +39,15 @@ final class GuardrailRoutes {
         200, call -> call.zop().guardrails().versions(guardrail(call)));
     r.route("GET", base + "/{id}/versions/{version}", Operation.GUARDRAILS_GET, "One version of a guardrail", 200,
         call -> call.zop().guardrails().get(guardrail(call), version(call)));
+    r.route("POST", "/guardrail-exemptions", Operation.GUARDRAILS_EXEMPT,
+        "Grant an exemption: one guardrail, one job or space, a reason, an expiry", 201,
+        call -> call.zop().guardrails().exempt(call.body(dev.zop.provisioner.GuardrailExemptionRequest.class)));
+    r.route("GET", "/guardrail-exemptions", Operation.GUARDRAILS_LIST_EXEMPTIONS,
+        "The organisation's exemptions, newest first, expired and revoked ones included", 200,
+        call -> call.zop().guardrails().exemptions());
+    r.route("DELETE", "/guardrail-exemptions/{id}", Operation.GUARDRAILS_REVOKE_EXEMPTION,
+        "Revoke an exemption: it stops applying at once and is kept", 200,
+        call -> call.zop().guardrails().revokeExemption(call.path("id")));
     String jobs = "/provisioning-jobs/{id}";
     r.route("POST", jobs + "/approve", Operation.GUARDRAILS_DECIDE,
         "Approve a job guardrails hold awaiting approval; it is queued and runs", 200,
@@ -61,6 +73,15 @@ final class GuardrailRoutes {
       return version;
     } catch (NumberFormatException e) {
       throw ApiError.badRequest("version", "invalid", "version must be a whole number from 1");
+    }
+  }
+
+  private static int lastPlans(Call call) {
+    String value = call.query("lastPlans");
+    try {
+      return value == null ? 100 : Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw ApiError.badRequest("lastPlans", "invalid", "lastPlans must be a whole number, 0..10000");
     }
   }
 

@@ -192,12 +192,22 @@ public final class Routes {
     Endpoint.Shape guardrails = of(List.class, dev.zop.provisioner.Guardrail.class);
     add(t, "POST /guardrails", "createGuardrail", of(dev.zop.provisioner.GuardrailRequest.class), guardrail);
     add(t, "GET /guardrails", "listGuardrails", none, guardrails);
+    add(t, "POST /guardrails/try", "tryGuardrail", of(dev.zop.provisioner.GuardrailRequest.class),
+        of(dev.zop.provisioner.GuardrailTrial.class), List.of(new Endpoint.QueryParameter("lastPlans",
+            Map.of("type", "integer", "minimum", 0, "maximum", 10000, "default", 100),
+            "how many of the organisation's latest recorded changes to try it on")));
     add(t, "GET /guardrails/{id}", "getGuardrail", none, guardrail);
     add(t, "PATCH /guardrails/{id}", "updateGuardrail", of(dev.zop.provisioner.wire.Requests.GuardrailPatch.class),
         guardrail);
     add(t, "DELETE /guardrails/{id}", "deleteGuardrail", none, guardrail);
     add(t, "GET /guardrails/{id}/versions", "listGuardrailVersions", none, guardrails);
     add(t, "GET /guardrails/{id}/versions/{version}", "getGuardrailVersion", none, guardrail);
+    Endpoint.Shape exemption = of(dev.zop.provisioner.GuardrailExemption.class);
+    add(t, "POST /guardrail-exemptions", "createGuardrailExemption",
+        of(dev.zop.provisioner.GuardrailExemptionRequest.class), exemption);
+    add(t, "GET /guardrail-exemptions", "listGuardrailExemptions", none,
+        of(List.class, dev.zop.provisioner.GuardrailExemption.class));
+    add(t, "DELETE /guardrail-exemptions/{id}", "revokeGuardrailExemption", none, exemption);
     add(t, "POST /provisioning-jobs/{id}/approve", "approveJob", decision, job);
     add(t, "POST /provisioning-jobs/{id}/reject", "rejectJob", decision, job);
     add(t, "GET /provisioning-jobs/{id}/guardrail-decisions", "listJobGuardrailDecisions", none,
@@ -242,7 +252,7 @@ public final class Routes {
     if (path.startsWith("/simulation")) {
       return "simulation";
     }
-    if (path.startsWith("/guardrails") || path.endsWith("/approve") && path.startsWith("/provisioning-jobs")
+    if (path.startsWith("/guardrail") || path.endsWith("/approve") && path.startsWith("/provisioning-jobs")
         || path.endsWith("/reject") && path.startsWith("/provisioning-jobs") || path.endsWith("/guardrail-decisions")) {
       return "guardrails";
     }

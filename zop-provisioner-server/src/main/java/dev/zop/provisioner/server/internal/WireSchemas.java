@@ -203,6 +203,7 @@ final class WireSchemas {
       Map.entry(Requests.Decision.class, Set.of()),
       Map.entry(dev.zop.provisioner.GuardrailRequest.class, Set.of("name", "level", "rule")),
       Map.entry(Requests.GuardrailPatch.class, Set.of()),
+      Map.entry(dev.zop.provisioner.GuardrailExemptionRequest.class, Set.of("guardrailID", "reason", "expiresAt")),
       // a rule is read in a request and written in answers: what a request must carry is what a rule must have
       Map.entry(GuardrailRule.SpaceBudget.class, Set.of("monthlyMax")),
       Map.entry(GuardrailRule.CostIncrease.class, Set.of()),

@@ -136,6 +136,7 @@ class WideColumnsCompressionMigrationTest {
    */
   static void asBeforeV14(Connection c) throws Exception {
     try (Statement s = c.createStatement()) {
+      s.execute("DROP TABLE guardrail_exemptions");
       s.execute("DROP TABLE guardrail_decisions");
       s.execute("DROP TABLE guardrail_names");
       s.execute("DROP TABLE guardrails");

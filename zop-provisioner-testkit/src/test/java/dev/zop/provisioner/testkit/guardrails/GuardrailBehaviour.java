@@ -3,6 +3,7 @@ package dev.zop.provisioner.testkit.guardrails;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
+import static org.awaitility.Awaitility.await;
 
 import dev.zop.provisioner.CloudAccount;
 import dev.zop.provisioner.CloudAccountRequest;
@@ -12,15 +13,19 @@ import dev.zop.provisioner.ForbiddenException;
 import dev.zop.provisioner.Guardrail;
 import dev.zop.provisioner.GuardrailDecision;
 import dev.zop.provisioner.GuardrailDeniedException;
+import dev.zop.provisioner.GuardrailExemption;
+import dev.zop.provisioner.GuardrailExemptionRequest;
 import dev.zop.provisioner.GuardrailLevel;
 import dev.zop.provisioner.GuardrailRequest;
 import dev.zop.provisioner.GuardrailRule;
 import dev.zop.provisioner.GuardrailScope;
+import dev.zop.provisioner.GuardrailTrial;
 import dev.zop.provisioner.GuardrailVerdict;
 import dev.zop.provisioner.GuardrailVerdict.Outcome;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobEvent;
 import dev.zop.provisioner.JobEventType;
+import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobQuery;
 import dev.zop.provisioner.JobStatus;
@@ -39,6 +44,7 @@ import dev.zop.provisioner.spec.KubernetesSpec;
 import dev.zop.provisioner.spec.RegistrySpec;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -447,5 +453,72 @@ abstract class GuardrailBehaviour {
         .isInstanceOfSatisfying(GuardrailDeniedException.class, e -> assertThat(e.denied())
             .extracting(GuardrailVerdict::name).containsExactly("cost-ceiling"));
     assertThat(zop.jobs().await(small.id(), WAIT).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void anExemptionLetsItsJobOrSpaceBreakTheGuardrailUntilItEndsAndIsKept() {
+    Guardrail sizes = guardrail("sizes", GuardrailLevel.DENY, new GuardrailRule.AllowedSizes(List.of("m5.large")));
+    Provisioner finops = zop.as(new Principal("default", "erin", Set.of("viewer", "guardrail:exempt")));
+    assertThatThrownBy(() -> alice.guardrails().exempt(GuardrailExemptionRequest.forSpace(sizes.id(), space.id(),
+        "mine", Instant.now().plus(Duration.ofDays(1))))).isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("guardrail:exempt");
+    assertThatThrownBy(() -> finops.guardrails().exempt(new GuardrailExemptionRequest(sizes.id(), JobId.of("job_x"),
+        space.id(), " ", Instant.now().minusSeconds(1))))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.fieldErrors())
+            .extracting(FieldError::field).containsExactly("jobID", "reason", "expiresAt"));
+
+    // a space's exemption: the verdict is exempted, naming it, and the submit goes ahead with a warning
+    GuardrailExemption leave = finops.guardrails().exempt(GuardrailExemptionRequest.forSpace(sizes.id(), space.id(),
+        "load test until Friday", Instant.now().plus(Duration.ofDays(3))));
+    GuardrailVerdict exempted = only(alice.jobs().plan(space.id(), cluster("load", "c5.2xlarge", 3)).verdicts());
+    assertThat(exempted).extracting(GuardrailVerdict::outcome, GuardrailVerdict::exemption)
+        .containsExactly(Outcome.EXEMPTED, leave.id());
+    Job load = alice.jobs().await(alice.jobs().submit(space.id(), cluster("load", "c5.2xlarge", 3)).id(), WAIT);
+    assertThat(load.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(alice.jobs().events(load.id(), 0)).filteredOn(e -> e.type() == JobEventType.GUARDRAIL_WARNING)
+        .extracting(JobEvent::message).singleElement().asString().contains("exempted by " + leave.id());
+
+    // revoked, it stops at once and is kept
+    GuardrailExemption revoked = finops.guardrails().revokeExemption(leave.id());
+    assertThat(revoked.revokedBy()).isEqualTo("erin");
+    assertThat(only(alice.jobs().plan(space.id(), cluster("load", "c5.2xlarge", 3)).verdicts()).outcome())
+        .isEqualTo(Outcome.DENIED);
+    assertThat(alice.guardrails().exemptions()).extracting(GuardrailExemption::id).containsExactly(leave.id());
+
+    // a job's exemption covers that job's changes only, until it ends
+    GuardrailExemption forLoad = finops.guardrails().exempt(GuardrailExemptionRequest.forJob(sizes.id(), load.id(),
+        "resize for the test", Instant.now().plus(Duration.ofSeconds(2))));
+    KubernetesSpec larger = KubernetesSpec.named("load").version("1.30").nodeGroup("general", "c5.2xlarge", 1, 5)
+        .build();
+    assertThat(only(alice.jobs().planRevision(load.id(), larger).verdicts()).exemption()).isEqualTo(forLoad.id());
+    assertThat(only(alice.jobs().plan(space.id(), cluster("other", "c5.2xlarge", 3)).verdicts()).outcome())
+        .isEqualTo(Outcome.DENIED);
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        only(alice.jobs().planRevision(load.id(), larger).verdicts()).outcome()).isEqualTo(Outcome.DENIED));
+    assertThat(alice.guardrails().exemptions()).extracting(e -> e.inForce(Instant.now())).containsExactly(false,
+        false);
+  }
+
+  @Test
+  void aGuardrailIsTriedOnRecentChangesAndOnTheJobsThereAreBeforeItIsSwitchedOn() {
+    // two clusters made under an advisory guardrail (so their plans are recorded), one of them large
+    guardrail("tagged", GuardrailLevel.ADVISORY, new GuardrailRule.RequiredTags(Map.of("owner", "team-[a-z]+")));
+    Job small = alice.jobs().await(alice.jobs().submit(space.id(), cluster("small", "m5.large", 2)).id(), WAIT);
+    Job large = alice.jobs().await(alice.jobs().submit(space.id(), cluster("large", "m5.large", 8)).id(), WAIT);
+    assertThat(List.of(small.status(), large.status())).containsOnly(JobStatus.SUCCEEDED);
+    GuardrailRequest cap = GuardrailRequest.of("node-cap", GuardrailLevel.DENY, new GuardrailRule.MaxCount(4));
+
+    GuardrailTrial trial = zop.guardrails().tryOut(cap, 100);
+    assertThat(trial.plansChecked()).isEqualTo(2);
+    assertThat(trial.plans()).extracting(f -> f.jobId(), f -> f.action(), f -> f.verdict().outcome())
+        .containsExactly(tuple(large.id(), "create", Outcome.DENIED));
+    assertThat(trial.jobsChecked()).isEqualTo(2);
+    assertThat(trial.jobs()).extracting(f -> f.jobId(), f -> f.verdict().field())
+        .containsExactly(tuple(large.id(), "config.nodeGroups[0].max"));
+    // saved nowhere; a bad one is refused as a create refuses it; only managers try them
+    assertThat(zop.guardrails().list()).extracting(Guardrail::name).containsExactly("tagged");
+    assertThatThrownBy(() -> zop.guardrails().tryOut(GuardrailRequest.of("bad", GuardrailLevel.DENY,
+        new GuardrailRule.Cel("plan.nope", null)), 10)).isInstanceOf(ValidationException.class);
+    assertThatThrownBy(() -> alice.guardrails().tryOut(cap, 10)).isInstanceOf(ForbiddenException.class);
   }
 }

@@ -3,6 +3,7 @@ package dev.zop.provisioner.core.internal.guardrails;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.zop.provisioner.Guardrail;
 import dev.zop.provisioner.GuardrailDecision;
+import dev.zop.provisioner.GuardrailExemption;
 import dev.zop.provisioner.GuardrailId;
 import dev.zop.provisioner.GuardrailLevel;
 import dev.zop.provisioner.GuardrailRule;
@@ -31,6 +32,11 @@ final class GuardrailRepository {
     return Database.query(c, "SELECT " + COLUMNS + " FROM guardrails g WHERE org_id = ? AND version ="
         + " (SELECT MAX(version) FROM guardrails l WHERE l.id = g.id) ORDER BY name, id", GuardrailRepository::row,
         orgId);
+  }
+
+  /** How many versions the organisation's guardrails have had: it grows with every change, and only then. */
+  long versionCount(Connection c, String orgId) throws SQLException {
+    return Database.queryOne(c, "SELECT COUNT(*) FROM guardrails WHERE org_id = ?", rs -> rs.getLong(1), orgId);
   }
 
   /** The guardrail's versions, oldest first; empty when the organisation has no such guardrail. */
@@ -72,10 +78,67 @@ final class GuardrailRepository {
         + " ORDER BY decided_at, id", GuardrailRepository::decision, job.value(), orgId);
   }
 
-  /** The organisation's last {@code limit} plans' documents as recorded with their decisions, newest first. */
-  List<String> recentPlans(Connection c, String orgId, int limit) throws SQLException {
-    return Database.query(c, "SELECT plan FROM guardrail_decisions WHERE org_id = ? ORDER BY decided_at DESC, id"
-        + " FETCH FIRST " + limit + " ROWS ONLY", rs -> rs.getString(1), orgId);
+  /** A change recorded with its decision: the plan document its guardrails read. */
+  record RecordedChange(JobId job, SpaceId space, String action, java.time.Instant at, String plan) {}
+
+  /** The organisation's last {@code limit} changes guardrails decided, newest first (people's decisions left out). */
+  List<RecordedChange> recentChanges(Connection c, String orgId, int limit) throws SQLException {
+    return Database.query(c, "SELECT job_id, space_id, action, decided_at, plan FROM guardrail_decisions"
+        + " WHERE org_id = ? AND action NOT IN ('approve', 'reject') ORDER BY decided_at DESC, id"
+        + " FETCH FIRST " + limit + " ROWS ONLY", rs -> new RecordedChange(
+            rs.getString(1) == null ? null : JobId.of(rs.getString(1)), SpaceId.of(rs.getString(2)), rs.getString(3),
+            Database.instant(rs, 4), rs.getString(5)), orgId);
+  }
+
+  private static final String EXEMPTION_COLUMNS = "id, guardrail_id, job_id, space_id, reason, expires_at,"
+      + " granted_by, granted_at, revoked_by, revoked_at";
+
+  void insertExemption(Connection c, String orgId, GuardrailExemption e) throws SQLException {
+    Database.update(c, "INSERT INTO guardrail_exemptions (" + EXEMPTION_COLUMNS + ", org_id)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e.id(), e.guardrailId().value(),
+        e.jobId() == null ? Database.NULL_TEXT : e.jobId().value(),
+        e.spaceId() == null ? Database.NULL_TEXT : e.spaceId().value(), e.reason(), e.expiresAt(), e.grantedBy(),
+        e.grantedAt(), Database.NULL_TEXT, Database.NULL_TIMESTAMP, orgId);
+  }
+
+  /** The organisation's exemptions, newest first. */
+  List<GuardrailExemption> exemptions(Connection c, String orgId) throws SQLException {
+    return Database.query(c, "SELECT " + EXEMPTION_COLUMNS + " FROM guardrail_exemptions WHERE org_id = ?"
+        + " ORDER BY granted_at DESC, id", GuardrailRepository::exemption, orgId);
+  }
+
+  /** The organisation's exemptions not revoked that end after {@code now}. */
+  List<GuardrailExemption> exemptionsInForce(Connection c, String orgId, java.time.Instant now) throws SQLException {
+    return Database.query(c, "SELECT " + EXEMPTION_COLUMNS + " FROM guardrail_exemptions WHERE org_id = ?"
+        + " AND revoked_at IS NULL AND expires_at > ?", GuardrailRepository::exemption, orgId, now);
+  }
+
+  /** Marks the exemption revoked unless it was; false when the organisation has no such exemption. */
+  boolean revokeExemption(Connection c, String orgId, String id, String by, java.time.Instant at)
+      throws SQLException {
+    Database.update(c, "UPDATE guardrail_exemptions SET revoked_by = ?, revoked_at = ? WHERE org_id = ? AND id = ?"
+        + " AND revoked_at IS NULL", by, at, orgId, id);
+    return Database.queryOne(c, "SELECT COUNT(*) FROM guardrail_exemptions WHERE org_id = ? AND id = ?",
+        rs -> rs.getLong(1), orgId, id) > 0;
+  }
+
+  GuardrailExemption exemption(Connection c, String orgId, String id) throws SQLException {
+    return Database.queryOne(c, "SELECT " + EXEMPTION_COLUMNS + " FROM guardrail_exemptions WHERE org_id = ?"
+        + " AND id = ?", GuardrailRepository::exemption, orgId, id);
+  }
+
+  /** Whether the organisation has the job, or the space: an exemption names one it has. */
+  boolean has(Connection c, String orgId, String table, String id) throws SQLException {
+    return Database.queryOne(c, "SELECT COUNT(*) FROM " + table + " WHERE org_id = ? AND id = ?",
+        rs -> rs.getLong(1), orgId, id) > 0;
+  }
+
+  private static GuardrailExemption exemption(ResultSet rs) throws SQLException {
+    String job = rs.getString(3);
+    String space = rs.getString(4);
+    return new GuardrailExemption(rs.getString(1), GuardrailId.of(rs.getString(2)), job == null ? null : JobId.of(job),
+        space == null ? null : SpaceId.of(space), rs.getString(5), Database.instant(rs, 6), rs.getString(7),
+        Database.instant(rs, 8), rs.getString(9), Database.instant(rs, 10));
   }
 
   private static Guardrail row(ResultSet rs) throws SQLException {

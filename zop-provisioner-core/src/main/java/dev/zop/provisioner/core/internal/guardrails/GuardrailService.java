@@ -7,6 +7,8 @@ import dev.zop.provisioner.ConflictException;
 import dev.zop.provisioner.FieldError;
 import dev.zop.provisioner.Guardrail;
 import dev.zop.provisioner.GuardrailDecision;
+import dev.zop.provisioner.GuardrailExemption;
+import dev.zop.provisioner.GuardrailExemptionRequest;
 import dev.zop.provisioner.GuardrailId;
 import dev.zop.provisioner.GuardrailLevel;
 import dev.zop.provisioner.GuardrailRequest;
@@ -52,6 +54,7 @@ public final class GuardrailService {
   private final GuardrailRepository rows = new GuardrailRepository();
   /** Compiled once per guardrail version: a version never changes. */
   private final Cache<String, Compiled> compiled = Caffeine.newBuilder().maximumSize(10_000).build();
+  private final Cache<String, Known> latestByOrg = Caffeine.newBuilder().maximumSize(10_000).build();
 
   private record Compiled(CelRuntime.Program rule, CelRuntime.Program message, String error) {}
 
@@ -85,9 +88,10 @@ public final class GuardrailService {
       return outcome() == GuardrailDecision.Outcome.APPROVAL_REQUIRED;
     }
 
-    /** The verdicts that warn: advisory guardrails the plan breaks. */
+    /** The verdicts that warn: advisory guardrails the plan breaks, and guardrails an exemption lets it break. */
     public List<GuardrailVerdict> warnings() {
-      return verdicts.stream().filter(v -> v.outcome() == GuardrailVerdict.Outcome.WARNED).toList();
+      return verdicts.stream().filter(v -> v.outcome() == GuardrailVerdict.Outcome.WARNED
+          || v.outcome() == GuardrailVerdict.Outcome.EXEMPTED).toList();
     }
 
     private boolean has(GuardrailVerdict.Outcome outcome) {
@@ -105,11 +109,42 @@ public final class GuardrailService {
 
   /** The guardrails that check a change in {@code space}, on {@code provider}, of {@code kind}; by name. */
   public List<Guardrail> applicable(String orgId, SpaceId space, String provider, JobKind kind) {
-    return db.read(c -> rows.latest(c, orgId)).stream().filter(g -> g.appliesTo(space, provider, kind)).toList();
+    return latest(orgId).stream().filter(g -> g.appliesTo(space, provider, kind)).toList();
   }
 
-  /** Every guardrail of {@code guardrails} answers {@code plan}. */
-  public Answer answer(List<Guardrail> guardrails, PlanDocument plan) {
+  /**
+   * The latest version of each of the organisation's guardrails. Versions are only ever added, so their count says
+   * whether anything changed, in this engine or another: one count a plan, and the versions read and parsed again
+   * only when it moved.
+   */
+  private List<Guardrail> latest(String orgId) {
+    return db.read(c -> {
+      long versions = rows.versionCount(c, orgId);
+      Known known = latestByOrg.getIfPresent(orgId);
+      if (known != null && known.versions() == versions) {
+        return known.guardrails();
+      }
+      List<Guardrail> read = rows.latest(c, orgId);
+      latestByOrg.put(orgId, new Known(versions, read));
+      return read;
+    });
+  }
+
+  private record Known(long versions, List<Guardrail> guardrails) {}
+
+  /**
+   * Every guardrail of {@code guardrails} answers {@code plan}: a change of {@code job} (null for a new one) in
+   * {@code space}. A broken verdict an exemption in force covers is {@code exempted}.
+   */
+  public Answer answer(String orgId, List<Guardrail> guardrails, PlanDocument plan, JobId job, SpaceId space) {
+    List<GuardrailExemption> exemptions = guardrails.isEmpty() ? List.of()
+        : db.read(c -> rows.exemptionsInForce(c, orgId, Timestamps.now()));
+    return answer(guardrails, plan, exemptions, job, space);
+  }
+
+  /** As {@link #answer(String, List, PlanDocument, JobId, SpaceId)}, with the exemptions in force given. */
+  Answer answer(List<Guardrail> guardrails, PlanDocument plan, List<GuardrailExemption> exemptions, JobId job,
+      SpaceId space) {
     Map<String, Object> celValue = null;
     List<GuardrailVerdict> verdicts = new ArrayList<>(guardrails.size());
     for (Guardrail g : guardrails) {
@@ -120,7 +155,11 @@ public final class GuardrailService {
       } else {
         broken = RuleChecks.check(g.rule(), plan);
       }
-      verdicts.add(verdict(g, broken));
+      GuardrailExemption exempted = broken == null ? null : exemptions.stream()
+          .filter(e -> e.covers(g.id(), job, space)).findFirst().orElse(null);
+      verdicts.add(exempted != null ? new GuardrailVerdict(g.id(), g.name(), g.version(), g.level(),
+          GuardrailVerdict.Outcome.EXEMPTED, broken.field(), broken.message(), broken.fixHint(), exempted.id())
+          : verdict(g, broken));
     }
     String json = Json.write(plan);
     return new Answer(plan, json, sha256(json), verdicts);
@@ -311,6 +350,87 @@ public final class GuardrailService {
       return new ConflictException("name_taken", "the organisation already has a guardrail named " + name);
     }
     return e;
+  }
+
+  // ---- trying a guardrail before it is switched on ----
+
+  /** A guardrail as {@code request} would make it, checked as a create checks it, and saved nowhere. */
+  public Guardrail unsaved(Principal principal, GuardrailRequest request) {
+    validate(request, true);
+    return new Guardrail(GuardrailId.of("grd_trial"), request.name(), 0, request.level(), request.rule(),
+        request.scope(), request.approverGrant(), request.description(), true, false, principal.actor(),
+        Timestamps.now());
+  }
+
+  /** A change recorded with its decision, its plan document read back. */
+  public record Recorded(JobId job, SpaceId space, String action, java.time.Instant at, PlanDocument plan) {}
+
+  /** The organisation's last {@code limit} changes guardrails decided, newest first. */
+  public List<Recorded> recentChanges(String orgId, int limit) {
+    return db.read(c -> rows.recentChanges(c, orgId, limit)).stream()
+        .map(r -> new Recorded(r.job(), r.space(), r.action(), r.at(), PlanDocument.read(r.plan()))).toList();
+  }
+
+  /** One guardrail's verdict on a plan, no exemption considered. */
+  public GuardrailVerdict verdict(Guardrail guardrail, PlanDocument plan) {
+    return answer(List.of(guardrail), plan, List.of(), null, null).verdicts().get(0);
+  }
+
+  // ---- exemptions ----
+
+  /** The most an exemption may run: a year. */
+  static final java.time.Duration LONGEST_EXEMPTION = java.time.Duration.ofDays(366);
+
+  public GuardrailExemption exempt(Principal principal, GuardrailExemptionRequest request) {
+    List<FieldError> errors = new ArrayList<>();
+    java.time.Instant now = Timestamps.now();
+    if (request.guardrailId() == null) {
+      errors.add(FieldError.required("guardrailID"));
+    } else if (db.read(c -> rows.versions(c, principal.orgId(), request.guardrailId())).isEmpty()) {
+      errors.add(FieldError.of("guardrailID", "not_found", "no guardrail " + request.guardrailId()));
+    }
+    if ((request.jobId() == null) == (request.spaceId() == null)) {
+      errors.add(FieldError.of("jobID", "one_of", "name a job or a space, not both and not neither"));
+    } else if (request.jobId() != null
+        && !db.read(c -> rows.has(c, principal.orgId(), "provisioning_jobs", request.jobId().value()))) {
+      errors.add(FieldError.of("jobID", "not_found", "no job " + request.jobId()));
+    } else if (request.spaceId() != null
+        && !db.read(c -> rows.has(c, principal.orgId(), "deployment_spaces", request.spaceId().value()))) {
+      errors.add(FieldError.of("spaceID", "not_found", "no space " + request.spaceId()));
+    }
+    if (request.reason() == null || request.reason().isBlank()) {
+      errors.add(FieldError.required("reason"));
+    } else if (request.reason().length() > 2000) {
+      errors.add(FieldError.of("reason", "too_long", "reason is longer than 2000 characters"));
+    }
+    if (request.expiresAt() == null) {
+      errors.add(FieldError.required("expiresAt"));
+    } else if (!request.expiresAt().isAfter(now) || request.expiresAt().isAfter(now.plus(LONGEST_EXEMPTION))) {
+      errors.add(FieldError.of("expiresAt", "out_of_range", "expiresAt must be in the future and at most "
+          + LONGEST_EXEMPTION.toDays() + " days ahead"));
+    }
+    ValidationException.throwIfAny(errors);
+    GuardrailExemption made = new GuardrailExemption("exm_" + UUID.randomUUID().toString().replace("-", "")
+        .substring(0, 20), request.guardrailId(), request.jobId(), request.spaceId(), request.reason(),
+        request.expiresAt(), principal.actor(), now, null, null);
+    db.tx(c -> {
+      rows.insertExemption(c, principal.orgId(), made);
+      return null;
+    });
+    return made;
+  }
+
+  public List<GuardrailExemption> exemptions(Principal principal) {
+    return db.read(c -> rows.exemptions(c, principal.orgId()));
+  }
+
+  public GuardrailExemption revokeExemption(Principal principal, String id) {
+    return db.tx(c -> {
+      if (!rows.revokeExemption(c, principal.orgId(), id, principal.actor(), Timestamps.now())) {
+        throw new NotFoundException("exemption", id);
+      }
+      return rows.exemption(c, principal.orgId(), id);
+    });
   }
 
   // ---- validation ----

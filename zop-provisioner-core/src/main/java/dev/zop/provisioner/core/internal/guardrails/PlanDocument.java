@@ -184,4 +184,47 @@ public record PlanDocument(String action, String kind, String provider, String r
     plan.put("maxCount", maxCount);
     return plan;
   }
+
+  /** A JSON document in the plain values CEL reads: maps, lists, strings, longs, doubles and booleans. */
+  public static Object plain(com.fasterxml.jackson.databind.JsonNode node) {
+    if (node.isObject()) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      node.fields().forEachRemaining(e -> {
+        if (!e.getValue().isNull()) {
+          out.put(e.getKey(), plain(e.getValue()));
+        }
+      });
+      return out;
+    }
+    if (node.isArray()) {
+      List<Object> out = new ArrayList<>();
+      node.forEach(item -> out.add(plain(item)));
+      return out;
+    }
+    if (node.isIntegralNumber()) {
+      return node.longValue();
+    }
+    if (node.isNumber()) {
+      return node.doubleValue();
+    }
+    if (node.isBoolean()) {
+      return node.booleanValue();
+    }
+    return node.asText();
+  }
+
+  /** A document as {@link dev.zop.provisioner.core.internal.store.Json} wrote it with its decision. */
+  @SuppressWarnings("unchecked")
+  public static PlanDocument read(String json) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode tree = dev.zop.provisioner.core.internal.store.Json.MAPPER.readTree(json);
+      PlanDocument read = dev.zop.provisioner.core.internal.store.Json.MAPPER.treeToValue(tree, PlanDocument.class);
+      Object config = plain(tree.path("config"));
+      return new PlanDocument(read.action(), read.kind(), read.provider(), read.region(), read.space(), read.name(),
+          config instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of(), read.tags(), read.resources(),
+          read.cost(), read.caller(), read.maxCount());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a recorded plan document is unreadable", e);
+    }
+  }
 }

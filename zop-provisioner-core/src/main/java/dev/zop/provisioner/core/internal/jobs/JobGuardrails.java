@@ -1,12 +1,14 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.zop.provisioner.CostComponent;
 import dev.zop.provisioner.Guardrail;
 import dev.zop.provisioner.GuardrailDeniedException;
+import dev.zop.provisioner.GuardrailRequest;
 import dev.zop.provisioner.GuardrailRule;
+import dev.zop.provisioner.GuardrailTrial;
+import dev.zop.provisioner.GuardrailVerdict;
 import dev.zop.provisioner.Job;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
@@ -15,13 +17,17 @@ import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.Page;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.Space;
+import dev.zop.provisioner.SpaceId;
+import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.guardrails.PlanDocument;
+import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ResourceDriver;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +41,21 @@ import java.util.function.BiFunction;
 final class JobGuardrails {
   private final GuardrailService guardrails;
   private final BiFunction<Principal, JobQuery, Page<Job>> listJobs;
-  private final DriverFor drivers;
+  private final JobPlaces places;
+  private final Database db;
+  private final JobRepository rows;
   /** A succeeded job's monthly cost at its maximum size, by its id and last change: its spec is the same until then. */
   private final Cache<String, Priced> atMaxByJob = Caffeine.newBuilder().maximumSize(100_000).build();
 
-  /** The driver of {@code kind} in {@code space}, for pricing the space's other jobs. */
-  interface DriverFor {
-    ResourceDriver<ResourceSpec> driver(Principal principal, Space space, JobKind kind);
-  }
-
   private record Priced(BigDecimal monthly, boolean complete) {}
 
-  JobGuardrails(GuardrailService guardrails, BiFunction<Principal, JobQuery, Page<Job>> listJobs, DriverFor drivers) {
+  JobGuardrails(GuardrailService guardrails, BiFunction<Principal, JobQuery, Page<Job>> listJobs, JobPlaces places,
+      Database db, JobRepository rows) {
+    this.db = db;
+    this.rows = rows;
+    this.places = places;
     this.guardrails = guardrails;
     this.listJobs = listJobs;
-    this.drivers = drivers;
   }
 
   GuardrailService service() {
@@ -68,24 +74,92 @@ final class JobGuardrails {
     if (applicable.isEmpty()) {
       return null;
     }
+    PlanDocument plan = document(principal, action, space, driver, spec, name, tags, before, self,
+        applicable.stream().anyMatch(JobGuardrails::readsTheSpace));
+    return guardrails.answer(principal.orgId(), applicable, plan, self, space.id());
+  }
+
+  /** Whether a guardrail may read what the space's other jobs cost: a budget, or a CEL rule, which may read all. */
+  private static boolean readsTheSpace(Guardrail g) {
+    return g.rule() instanceof GuardrailRule.SpaceBudget || g.rule() instanceof GuardrailRule.Cel;
+  }
+
+  /** The plan document of a change; the space's other jobs are priced only when {@code withSpace}. */
+  private PlanDocument document(Principal principal, String action, Space space, ResourceDriver<ResourceSpec> driver,
+      ResourceSpec spec, String name, Map<String, String> tags, List<CostComponent> before, JobId self,
+      boolean withSpace) {
     List<CostComponent> after = driver.price(spec, space.region());
     ResourceSpec largest = JobService.atMaximum(spec);
     List<CostComponent> atMax = largest == spec ? after : driver.price(largest, space.region());
     boolean complete = priced(before) && priced(after) && priced(atMax);
     BigDecimal others = BigDecimal.ZERO;
-    if (applicable.stream().anyMatch(g -> g.rule() instanceof GuardrailRule.SpaceBudget
-        || g.rule() instanceof GuardrailRule.Cel)) {
+    if (withSpace) {
       Priced space0 = othersAtMax(principal, space, self);
       others = space0.monthly();
       complete &= space0.complete();
     }
     List<PlanDocument.Resource> resources = PlanDocument.resourcesOf(spec);
-    PlanDocument plan = new PlanDocument(action, spec.kind().wireName(), space.provider(), space.region(),
+    return new PlanDocument(action, spec.kind().wireName(), space.provider(), space.region(),
         space.id().value(), name, config(spec), tags == null ? Map.of() : tags, resources,
         PlanDocument.Cost.of(total(before), total(after), total(atMax), others, complete),
         new PlanDocument.Caller(principal.actor(), principal.roles().stream().sorted().toList()),
         PlanDocument.maxCount(resources));
-    return guardrails.answer(applicable, plan);
+  }
+
+  /** The most succeeded jobs a trial reads. */
+  static final int TRIAL_JOBS = 1_000;
+
+  /**
+   * What {@code request} would do, saved nowhere: its verdicts on the organisation's recent changes (as their
+   * decisions recorded them) and on its succeeded jobs as they are.
+   */
+  GuardrailTrial trial(Principal principal, GuardrailRequest request, int lastPlans) {
+    if (lastPlans < 0 || lastPlans > 10_000) {
+      throw ValidationException.of("lastPlans", "out_of_range", "lastPlans must be 0..10000");
+    }
+    Guardrail trial = guardrails.unsaved(principal, request);
+    List<GuardrailTrial.Finding> plans = new ArrayList<>();
+    int plansChecked = 0;
+    for (GuardrailService.Recorded change : guardrails.recentChanges(principal.orgId(), lastPlans)) {
+      if (!trial.scope().covers(change.space(), change.plan().provider(), JobKind.fromWire(change.plan().kind()))) {
+        continue;
+      }
+      plansChecked++;
+      GuardrailVerdict verdict = guardrails.verdict(trial, change.plan());
+      if (verdict.outcome() != GuardrailVerdict.Outcome.PASSED) {
+        plans.add(new GuardrailTrial.Finding(change.job(), change.space(), change.action(), change.at(), verdict));
+      }
+    }
+    List<GuardrailTrial.Finding> jobs = new ArrayList<>();
+    int jobsChecked = 0;
+    Map<SpaceId, Space> spaces = new HashMap<>();
+    Map<String, ResourceDriver<ResourceSpec>> driversBySpaceAndKind = new HashMap<>();
+    JobQuery query = JobQuery.all().withStatus(JobStatus.SUCCEEDED).limit(JobQuery.MAX_LIMIT);
+    int read = 0;
+    for (Page<Job> page = listJobs.apply(principal, query); read < TRIAL_JOBS;
+        page = listJobs.apply(principal, query.after(page.nextCursor()))) {
+      for (Job job : page.items()) {
+        read++;
+        Space space = spaces.computeIfAbsent(job.spaceId(), id -> places.place(principal, id).space());
+        if (job.spec() == null || space == null || !trial.scope().covers(space.id(), space.provider(), job.kind())) {
+          continue;
+        }
+        jobsChecked++;
+        ResourceDriver<ResourceSpec> driver = driversBySpaceAndKind.computeIfAbsent(space.id() + "/" + job.kind(),
+            key -> places.driver(principal, space, job.kind()));
+        // a job as it is: "before" is what it costs now, so it adds nothing
+        PlanDocument plan = document(principal, "existing", space, driver, job.spec(), job.name(), job.tags(),
+            driver.price(job.spec(), space.region()), job.id(), readsTheSpace(trial));
+        GuardrailVerdict verdict = guardrails.verdict(trial, plan);
+        if (verdict.outcome() != GuardrailVerdict.Outcome.PASSED) {
+          jobs.add(new GuardrailTrial.Finding(job.id(), space.id(), "existing", job.updatedAt(), verdict));
+        }
+      }
+      if (page.nextCursor() == null) {
+        break;
+      }
+    }
+    return new GuardrailTrial(plansChecked, jobsChecked, plans, jobs);
   }
 
   /**
@@ -100,66 +174,51 @@ final class JobGuardrails {
     return answer;
   }
 
+  /**
+   * What the space's succeeded jobs other than {@code self} cost a month at their maximum size. One read of the
+   * jobs' ids and last changes; a job's spec is read and priced again only when it changed since it was last priced.
+   */
   private Priced othersAtMax(Principal principal, Space space, JobId self) {
-    BigDecimal total = BigDecimal.ZERO;
-    boolean complete = true;
-    Map<JobKind, ResourceDriver<ResourceSpec>> byKind = new LinkedHashMap<>();
-    JobQuery query = JobQuery.inSpace(space.id()).withStatus(JobStatus.SUCCEEDED).limit(JobQuery.MAX_LIMIT);
-    for (Page<Job> page = listJobs.apply(principal, query); ;
-        page = listJobs.apply(principal, query.after(page.nextCursor()))) {
-      for (Job job : page.items()) {
-        // a component runs in a cluster the space's other jobs already pay for: it has no cloud price of its own
-        if (job.spec() == null || job.kind() == JobKind.COMPONENT || job.id().equals(self)) {
-          continue;
+    List<JobRepository.Succeeded> succeeded = db.read(c -> rows.succeededInSpace(c, principal.orgId(), space.id()));
+    List<JobRepository.Succeeded> unpriced = succeeded.stream()
+        .filter(j -> atMaxByJob.getIfPresent(key(j)) == null).toList();
+    if (!unpriced.isEmpty()) {
+      Map<JobId, ResourceSpec> specs = db.read(c -> rows.specs(c, unpriced));
+      Map<JobKind, ResourceDriver<ResourceSpec>> byKind = new LinkedHashMap<>();
+      for (JobRepository.Succeeded job : unpriced) {
+        ResourceSpec spec = specs.get(job.id());
+        if (spec == null) {
+          continue; // gone since the first read: not the space's any more
         }
-        Priced priced = atMaxByJob.get(job.id().value() + "@" + job.updatedAt(), key -> {
-          ResourceDriver<ResourceSpec> driver = byKind.computeIfAbsent(job.kind(),
-              kind -> drivers.driver(principal, space, kind));
-          List<CostComponent> costs = driver.price(JobService.atMaximum(job.spec()), space.region());
-          return new Priced(total(costs), priced(costs));
-        });
-        total = total.add(priced.monthly());
-        complete &= priced.complete();
-      }
-      if (page.nextCursor() == null) {
-        return new Priced(total, complete);
+        ResourceDriver<ResourceSpec> driver = byKind.computeIfAbsent(job.kind(),
+            kind -> places.driver(principal, space, kind));
+        List<CostComponent> costs = driver.price(JobService.atMaximum(spec), space.region());
+        atMaxByJob.put(key(job), new Priced(total(costs), priced(costs)));
       }
     }
+    BigDecimal total = BigDecimal.ZERO;
+    boolean complete = true;
+    for (JobRepository.Succeeded job : succeeded) {
+      Priced priced = atMaxByJob.getIfPresent(key(job));
+      if (priced == null || job.id().equals(self)) {
+        continue;
+      }
+      total = total.add(priced.monthly());
+      complete &= priced.complete();
+    }
+    return new Priced(total, complete);
+  }
+
+  private static String key(JobRepository.Succeeded job) {
+    return job.id().value() + "@" + job.updatedAt();
   }
 
   /** The spec as the REST body spells it, in the plain values CEL reads: maps, lists, strings, longs, doubles. */
   private static Map<String, Object> config(ResourceSpec spec) {
-    Object value = plain(Json.MAPPER.valueToTree(spec));
+    Object value = PlanDocument.plain(Json.MAPPER.valueToTree(spec));
     @SuppressWarnings("unchecked")
     Map<String, Object> map = value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     return map;
-  }
-
-  private static Object plain(JsonNode node) {
-    if (node.isObject()) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      node.fields().forEachRemaining(e -> {
-        if (!e.getValue().isNull()) {
-          out.put(e.getKey(), plain(e.getValue()));
-        }
-      });
-      return out;
-    }
-    if (node.isArray()) {
-      List<Object> out = new ArrayList<>();
-      node.forEach(item -> out.add(plain(item)));
-      return out;
-    }
-    if (node.isIntegralNumber()) {
-      return node.longValue();
-    }
-    if (node.isNumber()) {
-      return node.doubleValue();
-    }
-    if (node.isBoolean()) {
-      return node.booleanValue();
-    }
-    return node.asText();
   }
 
   private static boolean priced(List<CostComponent> costs) {

@@ -1,6 +1,5 @@
 package dev.zop.provisioner.core.internal.jobs;
 
-import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.CloudAccountId;
 import dev.zop.provisioner.Failure;
 import dev.zop.provisioner.JobEventType;
@@ -9,12 +8,14 @@ import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobPhase;
 import dev.zop.provisioner.JobStatus;
 import dev.zop.provisioner.JobType;
+import dev.zop.provisioner.ListOrder;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.SpaceStatus;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Dialect;
 import dev.zop.provisioner.core.internal.store.Json;
+import dev.zop.provisioner.spec.ResourceSpec;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -133,6 +134,31 @@ public final class JobRepository {
   public StoredJob findStored(Connection c, String orgId, JobId id) throws SQLException {
     StoredJob job = storedAnyOrg(c, id);
     return job != null && job.orgId().equals(orgId) ? job : null;
+  }
+
+  /** A succeeded job of a space, as a space's budget reads it: its spec is read only when this changed. */
+  record Succeeded(JobId id, JobKind kind, java.time.Instant updatedAt) {}
+
+  /** The space's succeeded jobs, components left out (they run in a cluster another job pays for). */
+  List<Succeeded> succeededInSpace(Connection c, String orgId, SpaceId spaceId) throws SQLException {
+    return Database.query(c, "SELECT id, kind, updated_at FROM provisioning_jobs WHERE org_id = ? AND space_id = ?"
+            + " AND status = 'succeeded' AND kind <> 'component'",
+        rs -> new Succeeded(JobId.of(rs.getString(1)), JobKind.fromWire(rs.getString(2)), Database.instant(rs, 3)),
+        orgId, spaceId.value());
+  }
+
+  /** The specs of {@code jobs}, by id, read in batches. */
+  Map<JobId, ResourceSpec> specs(Connection c, List<Succeeded> jobs) throws SQLException {
+    Map<JobId, ResourceSpec> specs = new java.util.HashMap<>();
+    for (int from = 0; from < jobs.size(); from += 500) {
+      List<Succeeded> batch = jobs.subList(from, Math.min(jobs.size(), from + 500));
+      Map<String, JobKind> kinds = new java.util.HashMap<>();
+      batch.forEach(j -> kinds.put(j.id().value(), j.kind()));
+      Database.query(c, "SELECT id, spec FROM provisioning_jobs WHERE id IN (" + Database.marks(batch.size()) + ")",
+          rs -> specs.put(JobId.of(rs.getString(1)), Json.spec(kinds.get(rs.getString(1)), rs.getString(2))),
+          batch.stream().map(j -> j.id().value()).toArray());
+    }
+    return specs;
   }
 
   /** For workers: the job was scoped when it was submitted. */

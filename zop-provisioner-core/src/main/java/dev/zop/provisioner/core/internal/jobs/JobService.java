@@ -92,7 +92,13 @@ public final class JobService {
     // two lanes: a transaction runs on one database backend, so with one at a time a second core sat idle (8
     // callers on PostgreSQL, 2 cores, alternating runs: 703-959 submits/s with one lane, 990-1,175 with two)
     this.submits = new GroupCommit(db, 2);
-    this.guardrails = new JobGuardrails(guardrailService, this::list, places::driver);
+    this.guardrails = new JobGuardrails(guardrailService, this::list, places, db, jobs);
+  }
+
+  /** What a guardrail would do before it is switched on: see {@link dev.zop.provisioner.Guardrails#tryOut}. */
+  public dev.zop.provisioner.GuardrailTrial tryGuardrail(Principal principal,
+      dev.zop.provisioner.GuardrailRequest request, int lastPlans) {
+    return guardrails.trial(principal, request, lastPlans);
   }
 
   /** Guardrails as changes of jobs meet them; revisions and retries check theirs through it too. */
@@ -300,7 +306,8 @@ public final class JobService {
     List<NewEvent> events = new ArrayList<>();
     for (GuardrailVerdict warning : answer.warnings()) {
       events.add(new NewEvent(JobEventType.GUARDRAIL_WARNING, null, status, "guardrail " + warning.name() + " (v"
-          + warning.version() + "): " + warning.message()));
+          + warning.version() + "): " + warning.message()
+          + (warning.exemption() == null ? "" : " (exempted by " + warning.exemption() + ")")));
     }
     List<String> holding = answer.verdicts().stream()
         .filter(v -> v.outcome() == GuardrailVerdict.Outcome.APPROVAL_REQUIRED)
