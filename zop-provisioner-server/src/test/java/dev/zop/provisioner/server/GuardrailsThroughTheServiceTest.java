@@ -35,7 +35,8 @@ class GuardrailsThroughTheServiceTest {
 
   @BeforeAll
   static void start() {
-    fixture = new ServerFixture();
+    // with the component installer: the catalog pins a component's chart version in its plan
+    fixture = ServerFixture.withComponents();
     admin = fixture.client(fixture.adminToken);
     account = admin.accounts().create(CloudAccountRequest.of("sim", "guardrails"));
     // a lead who may decide what guardrails asking for guardrail:approve:platform hold, and nothing else of them
@@ -155,5 +156,19 @@ class GuardrailsThroughTheServiceTest {
     assertThat(no.json().at("/data/status").asText()).isEqualTo("cancelled");
     assertThat(call("DELETE", "/guardrails/" + made.json().at("/data/id").asText(), fixture.adminToken, null)
         .status()).isEqualTo(200);
+  }
+
+  @Test
+  void aComponentsPlanDocumentNamesTheChartVersionTheCatalogPins() {
+    Space space = space("components");
+    RawHttp.Reply made = call("POST", "/guardrails", fixture.adminToken, """
+        {"name": "charts-known", "level": "deny", "scope": {"spaces": ["%s"]},
+         "rule": {"type": "cel", "expression": "plan.resources.exists(r, r.type == 'helm_release' && r.version != '')",
+                  "message": "'no chart version in ' + plan.kind"}}""".formatted(space.id()));
+    assertThat(made.status()).as(made.body()).isEqualTo(201);
+    RawHttp.Reply plan = call("POST", "/provisioning-jobs/plan", fixture.adminToken, """
+        {"spaceID": "%s", "kind": "component", "config": {"componentID": "ingress-nginx"}}""".formatted(space.id()));
+    assertThat(plan.status()).as(plan.body()).isEqualTo(200);
+    assertThat(plan.json().at("/data/verdicts/0/outcome").asText()).as(plan.body()).isEqualTo("passed");
   }
 }

@@ -59,6 +59,27 @@ public class ZopProperties {
   /** This instance's name in leases and logs (default: the process and a random suffix). */
   private String instanceId;
 
+  /**
+   * Guardrails to make at start, by name: each one's level, rule (rule.type and that kind's fields), scope and
+   * approver grant; one that differs from the organisation's gets its next version.
+   */
+  private final java.util.Map<String, ZopGuardrailProperties> guardrails = new java.util.LinkedHashMap<>();
+
+  /** The organisation zop.guardrails (and GuardrailRequest beans) are made in: the embedded engine's own by default. */
+  private String guardrailsOrganisation = "default";
+
+  public java.util.Map<String, ZopGuardrailProperties> getGuardrails() {
+    return guardrails;
+  }
+
+  public String getGuardrailsOrganisation() {
+    return guardrailsOrganisation;
+  }
+
+  public void setGuardrailsOrganisation(String guardrailsOrganisation) {
+    this.guardrailsOrganisation = guardrailsOrganisation;
+  }
+
   public boolean isEnabled() {
     return enabled;
   }

@@ -78,6 +78,18 @@ public class ZopProvisionerAutoConfiguration {
   }
 
   /**
+   * The guardrails the application declares ({@code zop.guardrails.*}, {@link dev.zop.provisioner.GuardrailRequest}
+   * beans), made or brought up to date in the engine when the context starts.
+   */
+  @Bean
+  @ConditionalOnMissingBean(ZopGuardrails.class)
+  public ZopGuardrails zopGuardrails(Provisioner provisioner, ZopProperties properties,
+      ObjectProvider<dev.zop.provisioner.GuardrailRequest> declared) {
+    return new ZopGuardrails(provisioner, properties.getGuardrailsOrganisation(), properties.getGuardrails(),
+        declared.orderedStream().toList());
+  }
+
+  /**
    * {@code zop.simulated-cloud=true}: the {@code sim} provider, a simulation in memory (nothing real is created),
    * for demos and tests of the application, with {@code provider-sim} on the class path and no testkit.
    */

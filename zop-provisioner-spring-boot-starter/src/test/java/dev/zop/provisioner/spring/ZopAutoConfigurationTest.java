@@ -119,4 +119,40 @@ class ZopAutoConfigurationTest {
         "zop.data-directory", "zop.worker-threads", "zop.lease-duration", "zop.poll-interval", "zop.run-workers", "zop.simulated-cloud",
         "zop.drift-schedule-interval");
   }
+
+  @Test
+  void guardrailsFromPropertiesAndBeansAreMadeAtStartAndBroughtUpToDateAfter() {
+    String[] declared = {"zop.guardrails.node-cap.level=deny", "zop.guardrails.node-cap.rule.type=max_count",
+        "zop.guardrails.node-cap.rule.max=3", "zop.guardrails.owners.level=advisory",
+        "zop.guardrails.owners.rule.type=required_tags", "zop.guardrails.owners.rule.tags.owner=team-[a-z]+",
+        "zop.guardrails.owners.scope.kinds=kubernetes,datastore"};
+    dev.zop.provisioner.GuardrailRequest budget = dev.zop.provisioner.GuardrailRequest.of("budget",
+        dev.zop.provisioner.GuardrailLevel.APPROVAL,
+        new dev.zop.provisioner.GuardrailRule.SpaceBudget(new java.math.BigDecimal("5000")));
+    runner().withPropertyValues(declared).withBean(dev.zop.provisioner.GuardrailRequest.class, () -> budget)
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          var made = context.getBean(EmbeddedProvisioner.class).guardrails().list();
+          assertThat(made).extracting(g -> g.name() + " v" + g.version() + " " + g.level().wireName())
+              .containsExactly("budget v1 approval", "node-cap v1 deny", "owners v1 advisory");
+          assertThat(made.get(2).rule()).isEqualTo(new dev.zop.provisioner.GuardrailRule.RequiredTags(
+              java.util.Map.of("owner", "team-[a-z]+")));
+          assertThat(made.get(2).scope().kinds()).containsExactly(dev.zop.provisioner.JobKind.KUBERNETES,
+              dev.zop.provisioner.JobKind.DATASTORE);
+        });
+    // the same declarations again change nothing; a changed one makes its next version
+    runner().withPropertyValues(declared).withPropertyValues("zop.guardrails.node-cap.rule.max=4").run(context -> {
+      var now = context.getBean(EmbeddedProvisioner.class).guardrails().list();
+      assertThat(now).extracting(g -> g.name() + " v" + g.version())
+          .containsExactly("budget v1", "node-cap v2", "owners v1");
+      assertThat(now.get(1).rule()).isEqualTo(new dev.zop.provisioner.GuardrailRule.MaxCount(4));
+    });
+    // one the engine refuses stops the start, naming the property
+    runner().withPropertyValues("zop.guardrails.bad.level=deny", "zop.guardrails.bad.rule.type=cel",
+        "zop.guardrails.bad.rule.expression=plan.nope").run(context -> assertThat(context).hasFailed()
+            .getFailure().rootCause().hasMessageContaining("rule.expression"));
+    runner().withPropertyValues("zop.guardrails.bad.level=deny", "zop.guardrails.bad.rule.type=cel",
+        "zop.guardrails.bad.rule.expression=plan.nope").run(context -> assertThat(context.getStartupFailure())
+            .hasStackTraceContaining("zop.guardrails.bad: "));
+  }
 }

@@ -45,6 +45,7 @@ import dev.zop.provisioner.spec.RegistrySpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -520,5 +521,47 @@ abstract class GuardrailBehaviour {
     assertThatThrownBy(() -> zop.guardrails().tryOut(GuardrailRequest.of("bad", GuardrailLevel.DENY,
         new GuardrailRule.Cel("plan.nope", null)), 10)).isInstanceOf(ValidationException.class);
     assertThatThrownBy(() -> alice.guardrails().tryOut(cap, 10)).isInstanceOf(ForbiddenException.class);
+  }
+
+  /**
+   * Every field a guardrail may read has a value when the plan is made, for every kind: checked by a CEL rule that
+   * reads them all (an empty string, a missing size or version, a range upside down fails it). A component's chart
+   * version is the one exception here: the catalog pins it through the engine's component installer, which this
+   * engine (the sim alone) has not; GuardrailsThroughTheServiceTest checks it with the installer.
+   */
+  static final String POPULATED = "plan.action == 'create' && plan.kind != '' && plan.provider != ''"
+      + " && plan.region != '' && plan.space != '' && plan.name != '' && size(plan.config) > 0"
+      + " && size(plan.resources) > 0 && plan.resources.all(r, r.type != '' && r.field.startsWith('config')"
+      + " && r.countMin >= 0 && r.countMax >= r.countMin"
+      + " && (!(r.type in ['node_group', 'vm_pool', 'datastore']) || r.size != '')"
+      + " && (!(r.type in ['kubernetes_cluster', 'datastore']) || r.version != ''))"
+      + " && plan.cost.after >= 0.0 && plan.cost.afterAtMax >= plan.cost.after && plan.cost.before == 0.0"
+      + " && plan.cost.spaceAtMax >= plan.cost.afterAtMax && plan.caller.actor != '' && size(plan.caller.roles) > 0"
+      + " && plan.maxCount >= 0";
+
+  @Test
+  void everyKindsPlanDocumentHasEveryFieldAGuardrailMayRead() {
+    guardrail("populated", GuardrailLevel.DENY, new GuardrailRule.Cel(POPULATED,
+        "'a field of the plan document is empty: ' + plan.kind"));
+    List<dev.zop.provisioner.spec.ResourceSpec> kinds = List.of(
+        cluster("k", "m5.large", 3),
+        dev.zop.provisioner.spec.VmPoolSpec.named("pool").instanceType("m5.large").size(1, 3).withLoadBalancer(80)
+            .build(),
+        orders().build(),
+        DatastoreSpec.redis().name("cache").version("7.1").instanceClass("cache.t3.small").build(),
+        dev.zop.provisioner.spec.NetworkSpec.named("net").cidr("10.0.0.0/16")
+            .subnet(dev.zop.provisioner.spec.Subnet.publicSubnet("a", "10.0.1.0/24", "sim-east-1a"))
+            .natGateways("single").dnsZone("net.internal.example.com").build(),
+        RegistrySpec.named("images/app"),
+        dev.zop.provisioner.spec.LoadBalancerSpec.named("edge").listenerPorts(List.of(443)).build(),
+        dev.zop.provisioner.spec.ComponentSpec.of("ingress-nginx", Map.of("controller.replicaCount", 2)));
+    assertThat(kinds.stream().map(dev.zop.provisioner.spec.ResourceSpec::kind).distinct())
+        .containsExactlyInAnyOrder(Arrays.stream(JobKind.values()).filter(k -> k != JobKind.REMEDIATION)
+            .toArray(JobKind[]::new));
+    for (dev.zop.provisioner.spec.ResourceSpec spec : kinds) {
+      assertThat(only(alice.jobs().plan(space.id(), spec).verdicts())).as(spec.kind().wireName())
+          .extracting(GuardrailVerdict::outcome, GuardrailVerdict::message)
+          .containsExactly(Outcome.PASSED, "passed");
+    }
   }
 }

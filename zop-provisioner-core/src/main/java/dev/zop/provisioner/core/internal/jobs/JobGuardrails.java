@@ -44,7 +44,7 @@ final class JobGuardrails {
   private final JobPlaces places;
   private final Database db;
   private final JobRepository rows;
-  /** A succeeded job's monthly cost at its maximum size, by its id and last change: its spec is the same until then. */
+  /** A succeeded job's monthly cost at its maximum size, by its id and row version: its spec is the same until then. */
   private final Cache<String, Priced> atMaxByJob = Caffeine.newBuilder().maximumSize(100_000).build();
 
   private record Priced(BigDecimal monthly, boolean complete) {}
@@ -176,7 +176,7 @@ final class JobGuardrails {
 
   /**
    * What the space's succeeded jobs other than {@code self} cost a month at their maximum size. One read of the
-   * jobs' ids and last changes; a job's spec is read and priced again only when it changed since it was last priced.
+   * jobs' ids and row versions; a job's spec is read and priced again only when its row changed since it was priced.
    */
   private Priced othersAtMax(Principal principal, Space space, JobId self) {
     List<JobRepository.Succeeded> succeeded = db.read(c -> rows.succeededInSpace(c, principal.orgId(), space.id()));
@@ -210,7 +210,7 @@ final class JobGuardrails {
   }
 
   private static String key(JobRepository.Succeeded job) {
-    return job.id().value() + "@" + job.updatedAt();
+    return job.id().value() + "@" + job.version();
   }
 
   /** The spec as the REST body spells it, in the plain values CEL reads: maps, lists, strings, longs, doubles. */

@@ -137,13 +137,15 @@ public final class JobRepository {
   }
 
   /** A succeeded job of a space, as a space's budget reads it: its spec is read only when this changed. */
-  record Succeeded(JobId id, JobKind kind, java.time.Instant updatedAt) {}
+  record Succeeded(JobId id, JobKind kind, long version) {}
 
   /** The space's succeeded jobs, components left out (they run in a cluster another job pays for). */
   List<Succeeded> succeededInSpace(Connection c, String orgId, SpaceId spaceId) throws SQLException {
-    return Database.query(c, "SELECT id, kind, updated_at FROM provisioning_jobs WHERE org_id = ? AND space_id = ?"
+    // the row's version rather than updated_at: every write of a job's row moves both, and a number reads faster
+    // than a timestamp, ten thousand times a plan
+    return Database.query(c, "SELECT id, kind, version FROM provisioning_jobs WHERE org_id = ? AND space_id = ?"
             + " AND status = 'succeeded' AND kind <> 'component'",
-        rs -> new Succeeded(JobId.of(rs.getString(1)), JobKind.fromWire(rs.getString(2)), Database.instant(rs, 3)),
+        rs -> new Succeeded(JobId.of(rs.getString(1)), JobKind.fromWire(rs.getString(2)), rs.getLong(3)),
         orgId, spaceId.value());
   }
 
