@@ -941,11 +941,69 @@ class ConsoleBrowserTest {
     }
   }
 
+  /** A guardrail holding clusters of more than five nodes in a space of its own, made through the API. */
+  private Space guardedSpace(String name) {
+    Space guarded = admin.spaces().create(SpaceRequest.of("sim", name, account.id()).region("sim-east-1"));
+    admin.guardrails().create(dev.zop.provisioner.GuardrailRequest.of(name + "-cap",
+        dev.zop.provisioner.GuardrailLevel.APPROVAL, new dev.zop.provisioner.GuardrailRule.MaxCount(5))
+        .withScope(new dev.zop.provisioner.GuardrailScope(List.of(guarded.id()), List.of(), List.of())));
+    return guarded;
+  }
+
+  @Test
+  void aGuardrailIsTriedAndSavedAndTheJobItHoldsIsApprovedFromTheGuardrailsPage() {
+    Space guarded = admin.spaces().create(SpaceRequest.of("sim", "console-guarded", account.id())
+        .region("sim-east-1"));
+    Job big = admin.jobs().await(admin.jobs().submit(guarded.id(), KubernetesSpec.named("console-big")
+        .version("1.30").nodeGroup("default", "m5.large", 1, 9).build()).id(), JOB_TIME);
+    assertThat(big.status()).isEqualTo(JobStatus.SUCCEEDED);
+    signIn(fixture.adminToken);
+    browser.click("nav a[href='#/guardrails']");
+    // written as its REST body, tried first: the job already there breaks it; nothing is saved yet
+    browser.find("#guardrail-body").clear();
+    browser.type("#guardrail-body", "{\"name\": \"console-cap\", \"level\": \"approval\", "
+        + "\"rule\": {\"type\": \"max_count\", \"max\": 5}, \"scope\": {\"spaces\": [\"" + guarded.id() + "\"]}}");
+    browser.click("#try-guardrail");
+    browser.untilText("#trial-jobs-summary", "1 of 1 break it.");
+    assertThat(browser.text("#trial-jobs tr[data-job='" + big.id() + "']")).contains("more than the 5 allowed");
+    assertThat(admin.guardrails().list()).extracting(dev.zop.provisioner.Guardrail::name)
+        .doesNotContain("console-cap");
+    browser.click("#save-guardrail");
+    browser.find("#guardrails tr[data-guardrail='console-cap']");
+
+    // a developer's wide cluster waits; the admin approves it from the inbox with a reason
+    Provisioner developer = fixture.client(fixture.token("acme", "dev@acme.com", Policies.OPERATOR));
+    Job held = developer.jobs().submit(guarded.id(), KubernetesSpec.named("console-wide").version("1.30")
+        .nodeGroup("default", "m5.large", 1, 8).build());
+    assertThat(held.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    open("#/jobs"); // away and back: the page is drawn again, with the job that now waits
+    open("#/guardrails");
+    browser.type("#reason-" + held.id(), "Black Friday capacity");
+    browser.screenshot("guardrail-approval");
+    browser.click("#approvals button[data-approve='" + held.id() + "']");
+    browser.until(d -> !browser.present("#approvals tr[data-job='" + held.id() + "']"));
+    assertThat(admin.jobs().await(held.id(), JOB_TIME).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(admin.guardrails().decisions(held.id())).last().satisfies(d -> {
+      assertThat(d.outcome()).isEqualTo(dev.zop.provisioner.GuardrailDecision.Outcome.APPROVED);
+      assertThat(d.actor()).isEqualTo("alice@acme.com");
+      assertThat(d.verdicts().get(0).message()).isEqualTo("approved by alice@acme.com: Black Friday capacity");
+    });
+  }
+
   @Test
   void everyPageHasNoSeriousOrCriticalAccessibilityViolation() {
     Job done = admin.jobs().await(submitCluster("console-axe").id(), JOB_TIME);
     Job failed = deniedCluster(admin, space, "console-axe-failed");
     RemediationJob parked = awaitingApproval(admin, account, "axe");
+    // a job held for approval, for the guardrails page's inbox
+    Job held = admin.jobs().submit(guardedSpace("console-axe-guarded").id(), KubernetesSpec.named("console-axe-held")
+        .version("1.30").nodeGroup("default", "m5.large", 1, 8).build());
+    assertThat(held.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    // one that passes every plan of the space the wizard plans in, so the plan shows its verdict
+    dev.zop.provisioner.Guardrail shown = admin.guardrails().create(dev.zop.provisioner.GuardrailRequest.of(
+        "console-axe-shown", dev.zop.provisioner.GuardrailLevel.ADVISORY,
+        new dev.zop.provisioner.GuardrailRule.Cel("plan.maxCount >= 0", null))
+        .withScope(new dev.zop.provisioner.GuardrailScope(List.of(space.id()), List.of(), List.of())));
 
     browser.driver.get(fixture.baseUrl() + "/ui");
     browser.until(d -> browser.present("#token") || browser.present("#sign-out"));
@@ -969,6 +1027,7 @@ class ConsoleBrowserTest {
     pages.put("remediations", "#/remediations");
     pages.put("remediation-waiting", "#/remediations/" + parked.id().value());
     pages.put("catalog", "#/catalog");
+    pages.put("guardrails", "#/guardrails");
     pages.put("accounts", "#/accounts");
     pages.put("tokens", "#/tokens");
     pages.put("simulation", "#/simulation");
@@ -985,7 +1044,13 @@ class ConsoleBrowserTest {
     browser.type("#f-config-name", "console-axe-plan");
     browser.click("#review-plan");
     browser.find("#plan-steps");
+    assertThat(browser.text("#plan-verdicts li[data-guardrail='console-axe-shown']")).contains("passed");
     found.put("plan", browser.seriousAccessibilityViolations());
+    admin.guardrails().delete(shown.id());
+    open("#/guardrails");
+    browser.click("#try-guardrail");
+    browser.find("#trial-jobs-summary");
+    found.put("a guardrail tried", browser.seriousAccessibilityViolations());
     open("#/jobs/" + done.id().value() + "/change");
     browser.type("#f-config-nodeGroups-0-max", "7");
     browser.click("#review-change");

@@ -7,6 +7,7 @@ import { wizardPage } from './wizard.js';
 import { spacesPage } from './spaces.js';
 import { remediationPage, remediationsPage } from './remediations.js';
 import { catalogPage } from './catalog.js';
+import { guardrailsPage } from './guardrails.js';
 import { homePage } from './home.js';
 import { accountsPage, tokensPage } from './admin.js';
 import { simulated, simulationPage } from './simulation.js';
@@ -64,6 +65,7 @@ const routes = [
   [/^#\/remediations$/, () => remediationsPage(context)],
   [/^#\/remediations\/([^/]+)$/, (params, id) => remediationPage(context, id)],
   [/^#\/catalog$/, () => catalogPage(context)],
+  [/^#\/guardrails$/, () => guardrailsPage(context)],
 ];
 
 let rendering = 0; // the newest render: one that finishes after a later one started is dropped

@@ -3,6 +3,7 @@
 // and costs), networks and subnets from what the space's discovery finds; defaults are pre-filled and marked, the
 // rest waits under "Advanced". Then the plan: what will be built, its steps and permissions, its cost from the
 // starting size to the largest, and the provider's defaults.
+import { verdictsList } from './guardrails.js';
 import { get, post } from './api.js';
 import { clearFieldErrorOnChange, clearFieldErrors, clearNotice, showError } from './notice.js';
 import { changesTable, h, kv, money, quantity, replace, table, unitMoney } from './dom.js';
@@ -546,6 +547,7 @@ function planView(ctx, plan, asked, form, holder, stage) {
     h('p', { id: 'plan-summary', class: 'lead' }, summary(plan.kind, asked.config)),
     plan.warnings?.length ? h('ul', { id: 'plan-warnings', class: 'warning', role: 'note' },
       plan.warnings.map(w => h('li', { 'data-code': w.code }, h('strong', null, 'Warning: '), w.message))) : null,
+    plan.verdicts?.length ? [h('h3', null, 'Guardrails'), verdictsList(plan.verdicts, 'plan-verdicts')] : null,
     h('div', { class: 'cost-cards', id: 'plan-cost' },
       h('div', { class: 'cost' }, h('div', { class: 'muted' }, scales ? 'A month at the starting size' : 'A month'),
         h('strong', { id: 'plan-total' }, atLeast(plan.monthlyTotal)), lowerBound),
