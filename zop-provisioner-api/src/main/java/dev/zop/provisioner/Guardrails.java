@@ -70,6 +70,12 @@ public interface Guardrails {
   /** Revokes an exemption: it stops applying at once, and is kept. Needs {@link Policies#GUARDRAIL_EXEMPT}. */
   GuardrailExemption revokeExemption(String id);
 
+  /**
+   * The organisation's latest {@code limit} decisions (1..1000), newest first: every change guardrails answered,
+   * refused ones too (which made no job), and every person's approval or rejection.
+   */
+  List<GuardrailDecision> decisions(int limit);
+
   /** What guardrails decided on the job, oldest first: each change, and each person's approval or rejection. */
   List<GuardrailDecision> decisions(JobId job);
 }

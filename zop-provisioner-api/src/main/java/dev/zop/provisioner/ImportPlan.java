@@ -16,11 +16,13 @@ import org.jspecify.annotations.NullMarked;
  * @param adopted the resources the job would own, as the cloud names them
  * @param observed the config the resources have now, read from the cloud
  * @param changes what a revision from {@code observed} to the requested config would change; empty when they match
+ * @param verdicts each guardrail's answer to taking the resources over with the config they have; empty when none
+ *     applies
  */
 @NullMarked
 public record ImportPlan(SpaceId spaceId, JobKind kind, @JsonProperty("externalID") String externalId,
     List<String> adopted, @JsonProperty("observedConfig") ResourceSpec observed, List<RevisionChange> changes,
-    List<PlanStep> steps) {
+    List<PlanStep> steps, List<GuardrailVerdict> verdicts) {
 
   public ImportPlan {
     Objects.requireNonNull(spaceId, "spaceId");
@@ -30,6 +32,13 @@ public record ImportPlan(SpaceId spaceId, JobKind kind, @JsonProperty("externalI
     adopted = List.copyOf(adopted);
     changes = List.copyOf(changes);
     steps = List.copyOf(steps);
+    verdicts = verdicts == null ? List.of() : List.copyOf(verdicts);
+  }
+
+  /** An import plan before guardrails answered it. */
+  public ImportPlan(SpaceId spaceId, JobKind kind, String externalId, List<String> adopted, ResourceSpec observed,
+      List<RevisionChange> changes, List<PlanStep> steps) {
+    this(spaceId, kind, externalId, adopted, observed, changes, steps, List.of());
   }
 
   /** Every IAM operation the adopting steps perform, each once, in order. */

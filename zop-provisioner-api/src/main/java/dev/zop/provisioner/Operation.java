@@ -81,6 +81,7 @@ public enum Operation {
   /** Approving or rejecting a job a guardrail holds; the guardrail's approver grant is checked on the job itself. */
   GUARDRAILS_DECIDE("provisioning:view"),
   GUARDRAILS_TRY(Policies.GUARDRAIL_MANAGE),
+  GUARDRAILS_DECISIONS("provisioning:view"),
   GUARDRAILS_EXEMPT(Policies.GUARDRAIL_EXEMPT),
   GUARDRAILS_REVOKE_EXEMPTION(Policies.GUARDRAIL_EXEMPT),
   GUARDRAILS_LIST_EXEMPTIONS("provisioning:view"),

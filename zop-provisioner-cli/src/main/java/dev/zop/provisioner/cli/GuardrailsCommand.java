@@ -229,21 +229,24 @@ final class GuardrailsCommand {
   }
 
   @Command(name = "decisions", mixinStandardHelpOptions = true,
-      description = "What guardrails decided on a job, oldest first.")
+      description = "What guardrails decided on a job, oldest first; without a job, the organisation's latest.")
   static final class Decisions implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
-    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job's id (job_...)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "JOB_ID", description = "the job's id (job_...)")
     String job;
+
+    @Option(names = "--limit", defaultValue = "100", description = "without a job: how many, newest first")
+    int limit;
 
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        var all = zop.guardrails().decisions(JobId.of(job));
+        var all = job == null ? zop.guardrails().decisions(limit) : zop.guardrails().decisions(JobId.of(job));
         client.show(all, () -> String.join("\n", all.stream().map(d -> d.decidedAt() + " " + d.action() + " "
-            + d.outcome().wireName() + " by " + d.actor() + " (plan " + d.planHash().substring(0, 12) + ")")
-            .toList()));
+            + d.outcome().wireName() + " by " + d.actor() + (d.jobId() == null ? " (no job)" : " " + d.jobId())
+            + " (plan " + d.planHash().substring(0, 12) + ")").toList()));
       }
       return 0;
     }

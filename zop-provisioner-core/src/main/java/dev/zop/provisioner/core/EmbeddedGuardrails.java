@@ -101,6 +101,12 @@ final class EmbeddedGuardrails implements Guardrails {
   }
 
   @Override
+  public List<GuardrailDecision> decisions(int limit) {
+    Policies.require(principal, Operation.GUARDRAILS_DECISIONS);
+    return assembly.engine.guardrails().decisions(principal, limit);
+  }
+
+  @Override
   public List<GuardrailDecision> decisions(JobId job) {
     Policies.require(principal, Operation.GUARDRAILS_GET);
     assembly.jobs.get(principal, job); // the job must be the organisation's

@@ -174,6 +174,9 @@ class ZopCommandTest {
     assertThat(zop("jobs", "watch", jobId).exit()).isZero();
     assertThat(zop("guardrails", "decisions", jobId, "-o", "table").out())
         .contains("create approval_required by dev@acme.com").contains("approve approved by alice@acme.com");
+    // the organisation's latest, the refused plan's decision among them: it made no job
+    assertThat(zop("guardrails", "decisions", "--limit", "10", "-o", "table").out())
+        .contains("create denied by alice@acme.com (no job)");
     assertThat(zop("guardrails", "delete", id, "-o", "table").out()).isEqualTo("deleted cli-sizes at version 3\n");
   }
 

@@ -95,6 +95,12 @@ public final class RemoteGuardrails implements Guardrails {
   }
 
   @Override
+  public List<GuardrailDecision> decisions(int limit) {
+    return http.get(http.url("guardrail-decisions").addQueryParameter("limit", Integer.toString(limit)).build(),
+        DECISIONS.getType());
+  }
+
+  @Override
   public List<GuardrailDecision> decisions(JobId job) {
     return http.get(DECISIONS.getType(), RemoteJobs.JOBS, job.value(), "guardrail-decisions");
   }

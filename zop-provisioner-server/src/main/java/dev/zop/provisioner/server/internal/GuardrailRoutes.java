@@ -48,6 +48,9 @@ final class GuardrailRoutes {
     r.route("DELETE", "/guardrail-exemptions/{id}", Operation.GUARDRAILS_REVOKE_EXEMPTION,
         "Revoke an exemption: it stops applying at once and is kept", 200,
         call -> call.zop().guardrails().revokeExemption(call.path("id")));
+    r.route("GET", "/guardrail-decisions", Operation.GUARDRAILS_DECISIONS,
+        "The organisation's latest guardrail decisions, newest first, refusals and approvals included", 200,
+        call -> call.zop().guardrails().decisions(Routes.limit(call, 100)));
     String jobs = "/provisioning-jobs/{id}";
     r.route("POST", jobs + "/approve", Operation.GUARDRAILS_DECIDE,
         "Approve a job guardrails hold awaiting approval; it is queued and runs", 200,

@@ -208,6 +208,9 @@ public final class Routes {
     add(t, "GET /guardrail-exemptions", "listGuardrailExemptions", none,
         of(List.class, dev.zop.provisioner.GuardrailExemption.class));
     add(t, "DELETE /guardrail-exemptions/{id}", "revokeGuardrailExemption", none, exemption);
+    add(t, "GET /guardrail-decisions", "listGuardrailDecisions", none,
+        of(List.class, dev.zop.provisioner.GuardrailDecision.class), List.of(new Endpoint.QueryParameter("limit",
+            Map.of("type", "integer", "minimum", 1, "maximum", 1000, "default", 100), "how many, newest first")));
     add(t, "POST /provisioning-jobs/{id}/approve", "approveJob", decision, job);
     add(t, "POST /provisioning-jobs/{id}/reject", "rejectJob", decision, job);
     add(t, "GET /provisioning-jobs/{id}/guardrail-decisions", "listJobGuardrailDecisions", none,

@@ -120,6 +120,12 @@ abstract class GuardrailBehaviour {
         });
     assertThat(zop.jobs().list(JobQuery.all()).items()).isEmpty();
     assertThat(cloud.resources()).isEmpty();
+    // the refusal is kept, with no job
+    assertThat(zop.guardrails().decisions(10)).singleElement().satisfies(d -> {
+      assertThat(d.jobId()).isNull();
+      assertThat(d.outcome()).isEqualTo(GuardrailDecision.Outcome.DENIED);
+      assertThat(d.actor()).isEqualTo("alice");
+    });
 
     // an allowed size passes, and the job records the decision with the plan's hash
     Job job = alice.jobs().await(alice.jobs().submit(space.id(), cluster("small", "m5.large", 3)).id(), WAIT);
@@ -563,5 +569,32 @@ abstract class GuardrailBehaviour {
           .extracting(GuardrailVerdict::outcome, GuardrailVerdict::message)
           .containsExactly(Outcome.PASSED, "passed");
     }
+  }
+
+  @Test
+  void anImportIsDecidedOnTheConfigTheResourcesHave() {
+    cloud.existingNetwork("vpc-hand", "10.50.0.0/16", Map.of("subnet-a", "10.50.1.0/24"));
+    dev.zop.provisioner.ImportRequest request = dev.zop.provisioner.ImportRequest.of(
+        dev.zop.provisioner.spec.NetworkSpec.named("vpc-hand").cidr("10.50.0.0/16")
+            .subnets(List.of(dev.zop.provisioner.spec.Subnet.of("subnet-a", "10.50.1.0/24"))).build(), "vpc-hand");
+    Guardrail kinds = guardrail("kinds", GuardrailLevel.DENY, new GuardrailRule.AllowedKinds(List.of(
+        JobKind.KUBERNETES)));
+
+    assertThat(only(alice.jobs().planImport(space.id(), request).verdicts()))
+        .extracting(GuardrailVerdict::outcome, GuardrailVerdict::field).containsExactly(Outcome.DENIED, "kind");
+    assertThatThrownBy(() -> alice.jobs().importExisting(space.id(), request))
+        .isInstanceOf(GuardrailDeniedException.class);
+    assertThat(zop.jobs().list(JobQuery.all()).items()).isEmpty();
+
+    // held, then rejected: cancelled, and nothing taken over
+    zop.guardrails().update(kinds.id(), new GuardrailRequest(null, GuardrailLevel.APPROVAL, null, null, null, null,
+        null));
+    Job held = alice.jobs().importExisting(space.id(), request);
+    assertThat(held.status()).isEqualTo(JobStatus.AWAITING_APPROVAL);
+    assertThat(bob.guardrails().reject(held.id(), "networks are the platform team's").status())
+        .isEqualTo(JobStatus.CANCELLED);
+    assertThat(cloud.find("vpc", "vpc-hand").tags()).isEmpty();
+    assertThat(zop.guardrails().decisions(held.id())).extracting(GuardrailDecision::action)
+        .containsExactly("import", "reject");
   }
 }

@@ -72,6 +72,12 @@ final class GuardrailRepository {
         d.planHash(), d.outcome().wireName(), Json.write(d.verdicts()), d.actor(), d.decidedAt(), planJson, orgId);
   }
 
+  /** The organisation's latest {@code limit} decisions, newest first. */
+  List<GuardrailDecision> latestDecisions(Connection c, String orgId, int limit) throws SQLException {
+    return Database.query(c, "SELECT " + DECISION_COLUMNS + " FROM guardrail_decisions WHERE org_id = ?"
+        + " ORDER BY decided_at DESC, id FETCH FIRST " + limit + " ROWS ONLY", GuardrailRepository::decision, orgId);
+  }
+
   /** The decisions made on a job, oldest first. */
   List<GuardrailDecision> decisions(Connection c, String orgId, JobId job) throws SQLException {
     return Database.query(c, "SELECT " + DECISION_COLUMNS + " FROM guardrail_decisions WHERE job_id = ? AND org_id = ?"

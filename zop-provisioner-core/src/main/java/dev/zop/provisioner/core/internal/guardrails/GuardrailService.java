@@ -10,7 +10,6 @@ import dev.zop.provisioner.GuardrailDecision;
 import dev.zop.provisioner.GuardrailExemption;
 import dev.zop.provisioner.GuardrailExemptionRequest;
 import dev.zop.provisioner.GuardrailId;
-import dev.zop.provisioner.GuardrailLevel;
 import dev.zop.provisioner.GuardrailRequest;
 import dev.zop.provisioner.GuardrailRule;
 import dev.zop.provisioner.GuardrailVerdict;
@@ -30,8 +29,6 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -236,20 +233,23 @@ public final class GuardrailService {
     });
   }
 
+  /** The organisation's latest {@code limit} decisions, newest first. */
+  public List<GuardrailDecision> decisions(Principal principal, int limit) {
+    if (limit < 1 || limit > 1000) {
+      throw ValidationException.of("limit", "out_of_range", "limit must be between 1 and 1000");
+    }
+    return db.read(c -> rows.latestDecisions(c, principal.orgId(), limit));
+  }
+
   /** The decisions on a job, oldest first. */
   public List<GuardrailDecision> decisions(Principal principal, JobId job) {
     return db.read(c -> rows.decisions(c, principal.orgId(), job));
   }
 
-  /** The decisions on a job, in the caller's transaction. */
-  public List<GuardrailDecision> decisions(Connection c, String orgId, JobId job) throws SQLException {
-    return rows.decisions(c, orgId, job);
-  }
-
   // ---- the guardrails themselves ----
 
   public Guardrail create(Principal principal, GuardrailRequest request) {
-    validate(request, true);
+    validate(request);
     Guardrail made = new Guardrail(GuardrailId.random(), request.name(), 1, request.level(), request.rule(),
         request.scope(), request.approverGrant(), request.description(),
         request.enabled() == null || request.enabled(), false, principal.actor(), Timestamps.now());
@@ -302,7 +302,7 @@ public final class GuardrailService {
         request.approverGrant() != null ? request.approverGrant() : current.approverGrant(),
         request.description() != null ? request.description() : current.description(),
         request.enabled() != null ? request.enabled() : current.enabled());
-    validate(merged, false);
+    validate(merged);
     Guardrail next = new Guardrail(id, merged.name(), current.version() + 1, merged.level(), merged.rule(),
         merged.scope(), merged.approverGrant(), merged.description(), merged.enabled(), false, principal.actor(),
         Timestamps.now());
@@ -356,7 +356,7 @@ public final class GuardrailService {
 
   /** A guardrail as {@code request} would make it, checked as a create checks it, and saved nowhere. */
   public Guardrail unsaved(Principal principal, GuardrailRequest request) {
-    validate(request, true);
+    validate(request);
     return new Guardrail(GuardrailId.of("grd_trial"), request.name(), 0, request.level(), request.rule(),
         request.scope(), request.approverGrant(), request.description(), true, false, principal.actor(),
         Timestamps.now());
@@ -436,7 +436,7 @@ public final class GuardrailService {
   // ---- validation ----
 
   /** Every problem with a guardrail as written, at once. */
-  static void validate(GuardrailRequest request, boolean creating) {
+  static void validate(GuardrailRequest request) {
     List<FieldError> errors = new ArrayList<>();
     if (request.name() == null || request.name().isBlank()) {
       errors.add(FieldError.required("name"));

@@ -113,8 +113,8 @@ public final class JobApprovals {
   private StatusTransitions.Move putBack(java.sql.Connection c, JobRecord job, String action, String message)
       throws java.sql.SQLException {
     JobStatus back;
-    if (action.equals("create")) {
-      back = JobStatus.CANCELLED;
+    if (action.equals("create") || action.equals("import")) {
+      back = JobStatus.CANCELLED; // nothing was made or taken over
     } else if (action.equals("retry")) {
       if (job.phase() == dev.zop.provisioner.JobPhase.UPDATE) {
         Database.execute(c, RevisionRows.ended(job.id(), RevisionRows.FAILED));

@@ -17,6 +17,7 @@ import dev.zop.provisioner.RevisionChange;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.providers.ProviderCalls;
+import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Timestamps;
 import dev.zop.provisioner.spec.ResourceSpec;
@@ -64,14 +65,36 @@ public final class JobImports {
 
   public ImportPlan plan(Principal principal, SpaceId spaceId, ImportRequest request) {
     Found found = find(principal, spaceId, request, false);
+    GuardrailService.Answer answer = guardrails(principal, found, request);
     return new ImportPlan(spaceId, found.asked().kind(), request.externalId(), found.adoption().resources(),
         found.adoption().config(), found.changes(), found.steps().stream()
-            .map(s -> new PlanStep(s.name(), s.permissions())).toList());
+            .map(s -> new PlanStep(s.name(), s.permissions())).toList(),
+        answer == null ? List.of() : answer.verdicts());
+  }
+
+  /**
+   * The guardrails' answer to taking the resources over with the config they have: what they cost is already
+   * being paid, so the change adds nothing; the rest (sizes, versions, tags, the space's budget) is read as for a
+   * submit. Null when none applies.
+   */
+  private GuardrailService.Answer guardrails(Principal principal, Found found, ImportRequest request) {
+    ResourceSpec config = found.adoption().config();
+    return service.guardrails().answer(principal, "import", found.where().space(), found.where().driver(), config,
+        name(config, request), Map.of(), found.where().driver().price(config, found.where().space().region()), null);
+  }
+
+  private static String name(ResourceSpec config, ImportRequest request) {
+    return config.name() != null ? config.name() : request.externalId();
   }
 
   public Job importExisting(Principal principal, SpaceId spaceId, ImportRequest request) {
     Found found = find(principal, spaceId, request, true);
     ResourceSpec config = found.adoption().config();
+    // a refusal writes its decision and nothing else; a hold writes the job awaiting a person
+    GuardrailService.Answer answer = service.guardrails().enforce(principal, guardrails(principal, found, request),
+        found.where().space());
+    boolean held = answer != null && answer.approvalRequired();
+    JobStatus initial = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
     JobId id = JobId.random();
     Instant now = Timestamps.now();
     List<StepRecord> rows = new ArrayList<>();
@@ -79,10 +102,10 @@ public final class JobImports {
       rows.add(StepRecord.pending(id.value(), JobPhase.CREATE, i, found.steps().get(i).name(),
           found.steps().get(i).permissions()));
     }
-    String name = config.name() != null ? config.name() : request.externalId();
+    String name = name(config, request);
     JobRecord job = new JobRecord(id, principal.orgId(), spaceId, JobType.PROVISIONING, config.kind(), name,
         Map.of(), found.where().space().provider(), found.where().account().id(), found.where().space().region(),
-        config, JobStatus.PENDING, JobPhase.CREATE, Map.of(IMPORTED_FROM, request.externalId()), null,
+        config, initial, JobPhase.CREATE, Map.of(IMPORTED_FROM, request.externalId()), null,
         principal.actor(), now, now, null, 0, null);
     db.tx(c -> {
       // checked again inside the write: two imports of one resource at once leave one job
@@ -91,15 +114,24 @@ public final class JobImports {
         throw owned(request.externalId(), owner.value());
       }
       jobs.insert(c, job, null, null, rows);
-      jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, JobStatus.PENDING, "import of "
+      jobs.appendEvent(c, id, JobEventType.SUBMITTED, null, initial, "import of "
           + request.externalId() + " (" + String.join(", ", found.adoption().resources()) + ") requested by "
           + principal.actor() + (found.changes().isEmpty() ? ""
               : "; a revision to the requested config would change "
                   + String.join(", ", found.changes().stream().map(RevisionChange::field).toList())));
+      for (NewEvent event : JobService.guardrailEvents(answer, initial)) {
+        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
+      }
+      if (answer != null) {
+        Database.execute(c, service.guardrails().service().decisionRow(principal.orgId(),
+            answer.decision(id, spaceId, principal), answer.planJson()));
+      }
       return null;
     });
     signals.changed(id);
-    wakeWorker.run();
+    if (!held) {
+      wakeWorker.run();
+    }
     return service.get(principal, id);
   }
 
