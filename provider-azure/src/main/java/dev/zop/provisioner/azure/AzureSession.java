@@ -64,7 +64,8 @@ final class AzureSession implements ProviderSession {
   }
 
   /** The space's region, or its resource group's location when it names none (read once). */
-  private synchronized String location() {
+  @Override
+  public synchronized String location() {
     if (location == null) {
       location = region != null && !region.isBlank() ? region
           : calls.call(AzureActions.RESOURCE_GROUPS_READ, () -> clients.network().resourceManager().serviceClient()

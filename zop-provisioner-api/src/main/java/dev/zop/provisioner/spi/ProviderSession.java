@@ -40,6 +40,14 @@ public interface ProviderSession extends AutoCloseable {
     return null;
   }
 
+  /**
+   * Where this session's resources go when its space names no region (an Azure resource group's location, read from
+   * the cloud), or null when the provider cannot tell; a space's own region is used as it is and never asks this.
+   */
+  default String location() {
+    return null;
+  }
+
   @Override
   void close();
 }

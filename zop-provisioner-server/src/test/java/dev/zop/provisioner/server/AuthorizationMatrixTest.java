@@ -86,8 +86,10 @@ class AuthorizationMatrixTest {
       // deciding a workflow's approval (and cancelling it) is for admins or holders of remediation:approve
       boolean approverOnly = endpoint.path().startsWith("/remediation-jobs/")
           && (endpoint.path().contains("/steps") || endpoint.path().endsWith("/cancel"));
-      // guardrails are made and changed by admins or holders of guardrail:manage
-      boolean managerOnly = endpoint.policy().equals(Policies.GUARDRAIL_MANAGE);
+      // guardrails are made, changed and tried by admins or holders of guardrail:manage; exemptions granted and
+      // revoked by admins or holders of guardrail:exempt
+      boolean managerOnly = endpoint.policy().equals(Policies.GUARDRAIL_MANAGE)
+          || endpoint.policy().equals(Policies.GUARDRAIL_EXEMPT);
       if ((endpoint.policy().equals("space:delete") || approverOnly || managerOnly) != (asOperator == 403)) {
         wrong.add("operator " + endpoint.describe() + " -> " + asOperator);
       }

@@ -25,7 +25,8 @@ import java.util.Objects;
  *
  * @param action what the change is: {@code create}, {@code revise}, {@code reconcile}, {@code retry}
  * @param space the space's id
- * @param region the space's region ({@code ""} where the provider has none)
+ * @param region the space's region, or where its provider puts its resources when it names none (an Azure
+ *     resource group's location); {@code ""} only when neither says
  * @param name the job's name
  * @param config the spec, as the REST body spells it, with the provider's defaults filled in
  * @param tags the job's tags

@@ -43,6 +43,10 @@ final class RuleChecks {
     } else if (rule instanceof GuardrailRule.AllowedSizes sizes) {
       return allowedSizes(sizes, plan);
     } else if (rule instanceof GuardrailRule.AllowedRegions regions) {
+      if (plan.region().isEmpty()) {
+        return Broken.cannotTell("region", "the space names no region and its provider does not say where its"
+            + " resources go", "give the space a region");
+      }
       return regions.regions().contains(plan.region()) ? null
           : Broken.of("region", "the space's region " + quoted(plan.region()) + " is not one of "
               + regions.regions(), "make it in a space whose region is one of " + regions.regions());

@@ -89,7 +89,7 @@ final class JobGuardrails {
       ResourceSpec spec, String name, Map<String, String> tags, List<CostComponent> before, JobId self,
       boolean withSpace) {
     List<CostComponent> after = driver.price(spec, space.region());
-    ResourceSpec largest = JobService.atMaximum(spec);
+    ResourceSpec largest = AtMaximum.of(spec);
     List<CostComponent> atMax = largest == spec ? after : driver.price(largest, space.region());
     boolean complete = priced(before) && priced(after) && priced(atMax);
     BigDecimal others = BigDecimal.ZERO;
@@ -99,7 +99,7 @@ final class JobGuardrails {
       complete &= space0.complete();
     }
     List<PlanDocument.Resource> resources = PlanDocument.resourcesOf(spec);
-    return new PlanDocument(action, spec.kind().wireName(), space.provider(), space.region(),
+    return new PlanDocument(action, spec.kind().wireName(), space.provider(), places.region(principal, space),
         space.id().value(), name, config(spec), tags == null ? Map.of() : tags, resources,
         PlanDocument.Cost.of(total(before), total(after), total(atMax), others, complete),
         new PlanDocument.Caller(principal.actor(), principal.roles().stream().sorted().toList()),
@@ -192,7 +192,7 @@ final class JobGuardrails {
         }
         ResourceDriver<ResourceSpec> driver = byKind.computeIfAbsent(job.kind(),
             kind -> places.driver(principal, space, kind));
-        List<CostComponent> costs = driver.price(JobService.atMaximum(spec), space.region());
+        List<CostComponent> costs = driver.price(AtMaximum.of(spec), space.region());
         atMaxByJob.put(key(job), new Priced(total(costs), priced(costs)));
       }
     }

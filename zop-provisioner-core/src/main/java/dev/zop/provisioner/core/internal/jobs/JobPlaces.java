@@ -171,6 +171,19 @@ final class JobPlaces {
         () -> targets.of(principal.orgId(), space.id()));
   }
 
+  /**
+   * Where the space's resources go: its region, or, when it names none, where its provider puts them (an Azure
+   * resource group's location); empty when neither says.
+   */
+  String region(Principal principal, Space space) {
+    if (space.region() != null && !space.region().isBlank()) {
+      return space.region();
+    }
+    ProviderSession session = providers.session(place(principal, space.id()).account(), space);
+    String location = ProviderCalls.classified(session, session::location);
+    return location == null ? "" : location;
+  }
+
   /** A revised config as a submit would take it: the provider's defaults filled in, validated, with its driver. */
   record Revised(ResourceSpec spec, List<PlanDefault> filled, ResourceDriver<ResourceSpec> driver,
       String region) {}

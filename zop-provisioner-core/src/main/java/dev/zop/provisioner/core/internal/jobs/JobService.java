@@ -34,10 +34,7 @@ import dev.zop.provisioner.core.internal.store.GroupCommit;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.StorableText;
 import dev.zop.provisioner.core.internal.store.Timestamps;
-import dev.zop.provisioner.spec.KubernetesSpec;
-import dev.zop.provisioner.spec.NodeGroup;
 import dev.zop.provisioner.spec.ResourceSpec;
-import dev.zop.provisioner.spec.VmPoolSpec;
 import dev.zop.provisioner.spi.Defaulted;
 import dev.zop.provisioner.spi.ResourceDriver;
 import dev.zop.provisioner.spi.Step;
@@ -134,7 +131,7 @@ public final class JobService {
     Plan plan = Plan.of(spec.kind(), target.space().provider(), target.space().region(), steps,
         target.driver().price(spec, target.space().region()), target.driver().pricesAsOf(), defaulted.filled(),
         target.driver().warnings(spec), target.driver().outputKeys().asPlanned());
-    ResourceSpec largest = atMaximum(spec);
+    ResourceSpec largest = AtMaximum.of(spec);
     plan = largest == spec ? plan : plan.withCostsAtMax(target.driver().price(largest, target.space().region()));
     GuardrailService.Answer answer = guardrails.answer(principal, "create", target.space(), target.driver(), spec,
         jobName(options, spec, null), options.tags(), List.of(), null);
@@ -147,21 +144,6 @@ public final class JobService {
         : id == null ? spec.kind().wireName() : spec.kind().wireName() + "-" + id.value().substring(4, 12);
   }
 
-  /** The spec with every node group and pool scaled to its maximum, or the spec itself when nothing scales. */
-  static ResourceSpec atMaximum(ResourceSpec spec) {
-    if (spec instanceof KubernetesSpec cluster && cluster.nodeGroups().stream().anyMatch(g -> g.max() != null)) {
-      // the records themselves: the spec was validated when it was planned, and priced is all this copy is for
-      return new KubernetesSpec(cluster.name(), cluster.version(), cluster.nodeGroups().stream()
-          .map(g -> g.max() == null ? g : new NodeGroup(g.name(), g.instanceType(), g.min(), g.max(), g.max()))
-          .toList(), cluster.vpcId(), cluster.subnetIds(), cluster.clusterRole());
-    }
-    if (spec instanceof VmPoolSpec pool && pool.max() != null) {
-      return new VmPoolSpec(pool.name(), pool.instanceType(), pool.max(), pool.max(), pool.createLoadBalancer(),
-          pool.loadBalancerType(), pool.listenerPorts(), pool.vpcId(), pool.subnetIds(), pool.imageId(),
-          pool.certificateArn());
-    }
-    return spec;
-  }
 
   /**
    * Submits a job. A key already used answers with its job, or refuses a different request, whatever else this call
