@@ -186,9 +186,8 @@ final class GuardrailsCommand {
     }
   }
 
-  @Command(name = "approve", mixinStandardHelpOptions = true,
-      description = "Approve a job guardrails hold awaiting approval; it runs.")
-  static final class Approve implements Callable<Integer> {
+  /** A person's decision on a held job: the job, and why. */
+  abstract static class Decide implements Callable<Integer> {
     @Mixin
     ClientOptions client;
 
@@ -198,33 +197,32 @@ final class GuardrailsCommand {
     @Option(names = "--reason", description = "why, kept in the audit trail")
     String reason;
 
+    abstract dev.zop.provisioner.Job decide(Provisioner zop, JobId id, String why);
+
     @Override
     public Integer call() {
       try (Provisioner zop = client.client()) {
-        client.show(zop.guardrails().approve(JobId.of(job), reason));
+        client.show(decide(zop, JobId.of(job), reason));
       }
       return 0;
     }
   }
 
-  @Command(name = "reject", mixinStandardHelpOptions = true,
-      description = "Reject a job guardrails hold: a new job is cancelled, a revision or retry undone.")
-  static final class Reject implements Callable<Integer> {
-    @Mixin
-    ClientOptions client;
-
-    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job's id (job_...)")
-    String job;
-
-    @Option(names = "--reason", description = "why, kept in the audit trail")
-    String reason;
-
+  @Command(name = "approve", mixinStandardHelpOptions = true,
+      description = "Approve a job guardrails hold awaiting approval; it runs.")
+  static final class Approve extends Decide {
     @Override
-    public Integer call() {
-      try (Provisioner zop = client.client()) {
-        client.show(zop.guardrails().reject(JobId.of(job), reason));
-      }
-      return 0;
+    dev.zop.provisioner.Job decide(Provisioner zop, JobId id, String why) {
+      return zop.guardrails().approve(id, why);
+    }
+  }
+
+  @Command(name = "reject", mixinStandardHelpOptions = true,
+      description = "Reject a job guardrails hold: a new job or an import is cancelled, a revision or retry undone.")
+  static final class Reject extends Decide {
+    @Override
+    dev.zop.provisioner.Job decide(Provisioner zop, JobId id, String why) {
+      return zop.guardrails().reject(id, why);
     }
   }
 

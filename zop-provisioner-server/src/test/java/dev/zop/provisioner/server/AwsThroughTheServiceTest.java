@@ -370,12 +370,13 @@ class AwsThroughTheServiceTest {
 
   @Test
   void aBudgetAnAllowedSizeAndARequiredTagGuardThePlanOnAws() throws Exception {
+    // what the document's invented network ids stand for, made in moto directly (as the cluster test does)
     JsonNode network = boto3("""
         ec2 = boto3.client("ec2", **kw)
         vpc = ec2.create_vpc(CidrBlock="10.33.0.0/16")["Vpc"]["VpcId"]
-        a = ec2.create_subnet(VpcId=vpc, CidrBlock="10.33.1.0/24", AvailabilityZone="us-east-1a")["Subnet"]["SubnetId"]
-        b = ec2.create_subnet(VpcId=vpc, CidrBlock="10.33.2.0/24", AvailabilityZone="us-east-1b")["Subnet"]["SubnetId"]
-        print(json.dumps({"vpc": vpc, "a": a, "b": b}))
+        subnets = [ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.33.{i}.0/24", AvailabilityZone=f"us-east-1{z}")
+                   ["Subnet"]["SubnetId"] for i, z in ((1, "a"), (2, "b"))]
+        print(json.dumps({"vpc": vpc, "a": subnets[0], "b": subnets[1]}))
         """);
     String document = ProvisioningDocument.KUBERNETES.replace("spc_abc123", space.id().value())
         .replace("platform-net-a", network.get("a").asText()).replace("platform-net-b", network.get("b").asText())

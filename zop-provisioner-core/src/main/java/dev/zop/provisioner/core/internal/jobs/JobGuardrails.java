@@ -10,6 +10,7 @@ import dev.zop.provisioner.GuardrailRule;
 import dev.zop.provisioner.GuardrailTrial;
 import dev.zop.provisioner.GuardrailVerdict;
 import dev.zop.provisioner.Job;
+import dev.zop.provisioner.JobEventType;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.JobQuery;
@@ -22,10 +23,13 @@ import dev.zop.provisioner.ValidationException;
 import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.guardrails.PlanDocument;
 import dev.zop.provisioner.core.internal.store.Database;
+import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.spec.ResourceSpec;
 import dev.zop.provisioner.spi.ResourceDriver;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -56,10 +60,6 @@ final class JobGuardrails {
     this.places = places;
     this.guardrails = guardrails;
     this.listJobs = listJobs;
-  }
-
-  GuardrailService service() {
-    return guardrails;
   }
 
   /**
@@ -163,15 +163,59 @@ final class JobGuardrails {
   }
 
   /**
-   * Refuses the change when the answer denies it, recording the refusal (the only row it writes); else returns the
-   * answer for the change to record with its own rows.
+   * Refuses the change when the answer denies it, recording the refusal (the only row it writes; {@code job} null
+   * for a new job); else returns the answer for the change to record with its own rows ({@link #written}).
    */
-  GuardrailService.Answer enforce(Principal principal, GuardrailService.Answer answer, Space space) {
+  GuardrailService.Answer enforce(Principal principal, GuardrailService.Answer answer, SpaceId space, JobId job) {
     if (answer != null && answer.denied()) {
-      guardrails.record(principal.orgId(), answer.decision(null, space.id(), principal), answer.planJson());
+      guardrails.record(principal.orgId(), answer.decision(job, space, principal), answer.planJson());
       throw new GuardrailDeniedException(answer.verdicts());
     }
     return answer;
+  }
+
+  /**
+   * The history entries of a guardrails' answer: a {@code guardrail_warning} for each advisory guardrail the change
+   * breaks (or an exemption lets it break), and a {@code guardrail_decision} naming those that hold it for approval.
+   */
+  static List<NewEvent> events(GuardrailService.Answer answer, JobStatus status) {
+    if (answer == null) {
+      return List.of();
+    }
+    List<NewEvent> events = new ArrayList<>();
+    for (GuardrailVerdict warning : answer.warnings()) {
+      events.add(new NewEvent(JobEventType.GUARDRAIL_WARNING, null, status, "guardrail " + warning.name() + " (v"
+          + warning.version() + "): " + warning.message()
+          + (warning.exemption() == null ? "" : " (exempted by " + warning.exemption() + ")")));
+    }
+    List<String> holding = answer.verdicts().stream()
+        .filter(v -> v.outcome() == GuardrailVerdict.Outcome.APPROVAL_REQUIRED)
+        .map(v -> v.name() + " (v" + v.version() + "): " + v.message()).toList();
+    if (!holding.isEmpty()) {
+      events.add(new NewEvent(JobEventType.GUARDRAIL_DECISION, null, status, "awaiting approval: "
+          + String.join("; ", holding)));
+    }
+    return events;
+  }
+
+  /** The decision's row, for a new job's batched inserts. */
+  RowWrite decisionRow(Principal principal, GuardrailService.Answer answer, JobId job, SpaceId space) {
+    return guardrails.decisionRow(principal.orgId(), answer.decision(job, space, principal), answer.planJson());
+  }
+
+  /**
+   * Writes, in the caller's transaction, what a change of an existing job keeps of its answer (if any): its events in
+   * the job's history, now at {@code status}, and its decision.
+   */
+  void written(Connection c, Principal principal, GuardrailService.Answer answer, JobId job, SpaceId space,
+      JobStatus status) throws SQLException {
+    if (answer == null) {
+      return;
+    }
+    for (NewEvent event : events(answer, status)) {
+      rows.appendEvent(c, job, event.type(), event.stepName(), event.status(), event.message());
+    }
+    Database.execute(c, decisionRow(principal, answer, job, space));
   }
 
   /**

@@ -92,7 +92,7 @@ public final class JobImports {
     ResourceSpec config = found.adoption().config();
     // a refusal writes its decision and nothing else; a hold writes the job awaiting a person
     GuardrailService.Answer answer = service.guardrails().enforce(principal, guardrails(principal, found, request),
-        found.where().space());
+        spaceId, null);
     boolean held = answer != null && answer.approvalRequired();
     JobStatus initial = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
     JobId id = JobId.random();
@@ -119,13 +119,7 @@ public final class JobImports {
           + principal.actor() + (found.changes().isEmpty() ? ""
               : "; a revision to the requested config would change "
                   + String.join(", ", found.changes().stream().map(RevisionChange::field).toList())));
-      for (NewEvent event : JobService.guardrailEvents(answer, initial)) {
-        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
-      }
-      if (answer != null) {
-        Database.execute(c, service.guardrails().service().decisionRow(principal.orgId(),
-            answer.decision(id, spaceId, principal), answer.planJson()));
-      }
+      service.guardrails().written(c, principal, answer, id, spaceId, initial);
       return null;
     });
     signals.changed(id);

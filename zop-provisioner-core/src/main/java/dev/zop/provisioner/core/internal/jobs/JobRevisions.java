@@ -112,16 +112,6 @@ public final class JobRevisions {
         driver.price(now, space.region()), job.id());
   }
 
-  /** The answer, refused when it denies (recording the refusal); else what the change records with its rows. */
-  private GuardrailService.Answer enforced(Principal principal, JobRecord job, GuardrailService.Answer answer) {
-    if (answer != null && answer.denied()) {
-      service.guardrails().service().record(principal.orgId(), answer.decision(job.id(), job.spaceId(), principal),
-          answer.planJson());
-      throw new dev.zop.provisioner.GuardrailDeniedException(answer.verdicts());
-    }
-    return answer;
-  }
-
   /**
    * The config-to-config changes as the cloud will see them: each drifted field a change from the cloud's value;
    * a drifted field the revision leaves as the config has it, a change back to it where the revision's steps set
@@ -158,8 +148,8 @@ public final class JobRevisions {
 
   public Job revise(Principal principal, JobId id, ResourceSpec asked) {
     Prepared p = prepare(principal, id, asked);
-    GuardrailService.Answer answer = enforced(principal, p.job(), guardrails(principal, p.job(), "revise",
-        p.revised().spec(), p.revised().driver(), p.current()));
+    GuardrailService.Answer answer = service.guardrails().enforce(principal, guardrails(principal, p.job(), "revise",
+        p.revised().spec(), p.revised().driver(), p.current()), p.job().spaceId(), id);
     return apply(principal, p.job(), p.steps(), p.history(), p.revised().spec(), p.revision().steps(), false,
         "revision " + p.number() + " requested by " + principal.actor() + ": "
             + String.join(", ", p.changes().stream().map(RevisionChange::field).toList()), answer);
@@ -258,8 +248,9 @@ public final class JobRevisions {
   /** Applies a reconcile: a revision with the config the job has, whose steps put back what drifted. */
   public Job reconcile(Principal principal, JobId id, JobDrift drift) {
     Reconciling r = reconciling(principal, id, drift);
-    GuardrailService.Answer answer = enforced(principal, r.job(), guardrails(principal, r.job(), "reconcile",
-        r.job().spec(), r.driving().driver(), asTheCloudHasIt(r.job(), r.drifts(), new ArrayList<>())));
+    GuardrailService.Answer answer = service.guardrails().enforce(principal, guardrails(principal, r.job(),
+        "reconcile", r.job().spec(), r.driving().driver(), asTheCloudHasIt(r.job(), r.drifts(), new ArrayList<>())),
+        r.job().spaceId(), id);
     return apply(principal, r.job(), r.steps(), r.history(), r.job().spec(), r.definitions(), true,
         "reconcile (revision " + r.number() + ") requested by " + principal.actor() + ": puts back "
             + String.join(", ", changes(r.putBack()).stream().map(ch -> ch.note() + " " + ch.field()).toList()),
@@ -304,14 +295,8 @@ public final class JobRevisions {
       transitions.move(c, id, held ? StatusTransitions.Move.hold(job.status(), job.failure(), JobPhase.UPDATE, message)
           : StatusTransitions.Move.requeue(job.status(), JobStatus.PENDING, JobPhase.UPDATE, JobEventType.STATUS,
               null, message));
-      JobStatus status = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
-      for (NewEvent event : JobService.guardrailEvents(answer, status)) {
-        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
-      }
-      if (answer != null) {
-        Database.execute(c, service.guardrails().service().decisionRow(principal.orgId(),
-            answer.decision(id, job.spaceId(), principal), answer.planJson()));
-      }
+      service.guardrails().written(c, principal, answer, id, job.spaceId(),
+          held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING);
       return null;
     });
     signals.changed(id);

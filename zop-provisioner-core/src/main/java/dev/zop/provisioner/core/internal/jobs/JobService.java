@@ -26,7 +26,6 @@ import dev.zop.provisioner.core.internal.providers.ProviderRegistry;
 import dev.zop.provisioner.core.internal.accounts.AccountRepository;
 import dev.zop.provisioner.core.internal.spaces.ClusterTargets;
 import dev.zop.provisioner.core.internal.spaces.SpaceRepository;
-import dev.zop.provisioner.GuardrailVerdict;
 import dev.zop.provisioner.core.internal.guardrails.GuardrailService;
 import dev.zop.provisioner.core.internal.store.Database;
 import dev.zop.provisioner.core.internal.store.Database.RowWrite;
@@ -211,7 +210,7 @@ public final class JobService {
       String name = jobName(options, spec, id);
       // a refusal writes its decision and nothing else; a hold writes the job awaiting a person
       GuardrailService.Answer answer = guardrails.enforce(principal, guardrails.answer(principal, "create",
-          target.space(), target.driver(), spec, name, options.tags(), List.of(), null), target.space());
+          target.space(), target.driver(), spec, name, options.tags(), List.of(), null), spaceId, null);
       boolean held = answer != null && answer.approvalRequired();
       JobStatus initial = held ? JobStatus.AWAITING_APPROVAL : JobStatus.PENDING;
       List<Step> steps = target.driver().create(spec);
@@ -231,7 +230,7 @@ public final class JobService {
       JobRepository.StoredJob row = JobRepository.asWritten(job);
       List<NewEvent> events = new ArrayList<>();
       events.add(new NewEvent(JobEventType.SUBMITTED, null, initial, "submitted by " + principal.actor()));
-      events.addAll(guardrailEvents(answer, initial));
+      events.addAll(JobGuardrails.events(answer, initial));
       // what the plan warned of stays with the job, for whoever submitted without planning
       for (dev.zop.provisioner.PlanWarning warning : target.driver().warnings(spec)) {
         events.add(new NewEvent(JobEventType.WARNING, null, initial,
@@ -240,8 +239,7 @@ public final class JobService {
       List<RowWrite> inserts = new ArrayList<>(jobs.inserts(row, key, hash, rows, events, true,
           leased == null ? null : leased.leaseAtSubmit(), db.dialect()));
       if (answer != null) {
-        inserts.add(guardrails.service().decisionRow(principal.orgId(), answer.decision(id, spaceId, principal),
-            answer.planJson()));
+        inserts.add(guardrails.decisionRow(principal, answer, id, spaceId));
       }
       // reads nothing inside its transaction, so concurrent submits share commits
       submits.write(inserts);
@@ -275,30 +273,6 @@ public final class JobService {
       wakeWorker.run();
     }
     return submitted;
-  }
-
-  /**
-   * The history entries of a guardrails' answer: a {@code guardrail_warning} for each advisory guardrail the change
-   * breaks, and a {@code guardrail_decision} naming those that hold it for approval.
-   */
-  static List<NewEvent> guardrailEvents(GuardrailService.Answer answer, JobStatus status) {
-    if (answer == null) {
-      return List.of();
-    }
-    List<NewEvent> events = new ArrayList<>();
-    for (GuardrailVerdict warning : answer.warnings()) {
-      events.add(new NewEvent(JobEventType.GUARDRAIL_WARNING, null, status, "guardrail " + warning.name() + " (v"
-          + warning.version() + "): " + warning.message()
-          + (warning.exemption() == null ? "" : " (exempted by " + warning.exemption() + ")")));
-    }
-    List<String> holding = answer.verdicts().stream()
-        .filter(v -> v.outcome() == GuardrailVerdict.Outcome.APPROVAL_REQUIRED)
-        .map(v -> v.name() + " (v" + v.version() + "): " + v.message()).toList();
-    if (!holding.isEmpty()) {
-      events.add(new NewEvent(JobEventType.GUARDRAIL_DECISION, null, status, "awaiting approval: "
-          + String.join("; ", holding)));
-    }
-    return events;
   }
 
   /** A thread reserved for a job whose row was not written (or not known to be): its lease, if any, runs out. */
@@ -423,13 +397,7 @@ public final class JobService {
       transitions.move(c, id, held ? StatusTransitions.Move.hold(job.status(), job.failure(), null, message)
           : StatusTransitions.Move.requeue(job.status(), next, null, JobEventType.RETRIED,
               failed == null ? null : failed.name(), message));
-      for (NewEvent event : guardrailEvents(answer, held ? JobStatus.AWAITING_APPROVAL : next)) {
-        jobs.appendEvent(c, id, event.type(), event.stepName(), event.status(), event.message());
-      }
-      if (answer != null) {
-        Database.execute(c, guardrails.service().decisionRow(principal.orgId(),
-            answer.decision(id, job.spaceId(), principal), answer.planJson()));
-      }
+      guardrails.written(c, principal, answer, id, job.spaceId(), held ? JobStatus.AWAITING_APPROVAL : next);
       return null;
     });
     signals.changed(id);
@@ -457,14 +425,8 @@ public final class JobService {
     ResourceDriver<ResourceSpec> driver = places.driver(principal, place.space(), job.kind());
     List<dev.zop.provisioner.CostComponent> before = job.phase() == JobPhase.UPDATE
         ? driver.price(job.spec(), place.space().region()) : List.of();
-    GuardrailService.Answer answer = guardrails.answer(principal, "retry", place.space(), driver, making,
-        job.name(), job.tags(), before, job.id());
-    if (answer != null && answer.denied()) {
-      guardrails.service().record(principal.orgId(), answer.decision(id, job.spaceId(), principal),
-          answer.planJson());
-      throw new dev.zop.provisioner.GuardrailDeniedException(answer.verdicts());
-    }
-    return answer;
+    return guardrails.enforce(principal, guardrails.answer(principal, "retry", place.space(), driver, making,
+        job.name(), job.tags(), before, job.id()), job.spaceId(), id);
   }
 
   public Job await(Principal principal, JobId id, Duration timeout) {
