@@ -16,7 +16,6 @@ import dev.zop.provisioner.GuardrailVerdict;
 import dev.zop.provisioner.JobId;
 import dev.zop.provisioner.JobKind;
 import dev.zop.provisioner.NotFoundException;
-import dev.zop.provisioner.Policies;
 import dev.zop.provisioner.Principal;
 import dev.zop.provisioner.SpaceId;
 import dev.zop.provisioner.ValidationException;
@@ -25,7 +24,6 @@ import dev.zop.provisioner.core.internal.store.Database.RowWrite;
 import dev.zop.provisioner.core.internal.store.Json;
 import dev.zop.provisioner.core.internal.store.StoreException;
 import dev.zop.provisioner.core.internal.store.Timestamps;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,8 +32,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * An organisation's guardrails: their versions, and their answers to a plan's document. Checking a plan is a pure
@@ -43,7 +39,6 @@ import java.util.regex.PatternSyntaxException;
  * and records the decision with the change's own rows.
  */
 public final class GuardrailService {
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,98}[a-z0-9])?");
   /** How long one CEL rule may run on one plan before it fails closed. */
   static final long EVAL_MILLIS = 100;
 
@@ -249,7 +244,7 @@ public final class GuardrailService {
   // ---- the guardrails themselves ----
 
   public Guardrail create(Principal principal, GuardrailRequest request) {
-    validate(request);
+    GuardrailValidation.validate(request);
     Guardrail made = new Guardrail(GuardrailId.random(), request.name(), 1, request.level(), request.rule(),
         request.scope(), request.approverGrant(), request.description(),
         request.enabled() == null || request.enabled(), false, principal.actor(), Timestamps.now());
@@ -302,7 +297,7 @@ public final class GuardrailService {
         request.approverGrant() != null ? request.approverGrant() : current.approverGrant(),
         request.description() != null ? request.description() : current.description(),
         request.enabled() != null ? request.enabled() : current.enabled());
-    validate(merged);
+    GuardrailValidation.validate(merged);
     Guardrail next = new Guardrail(id, merged.name(), current.version() + 1, merged.level(), merged.rule(),
         merged.scope(), merged.approverGrant(), merged.description(), merged.enabled(), false, principal.actor(),
         Timestamps.now());
@@ -356,7 +351,7 @@ public final class GuardrailService {
 
   /** A guardrail as {@code request} would make it, checked as a create checks it, and saved nowhere. */
   public Guardrail unsaved(Principal principal, GuardrailRequest request) {
-    validate(request);
+    GuardrailValidation.validate(request);
     return new Guardrail(GuardrailId.of("grd_trial"), request.name(), 0, request.level(), request.rule(),
         request.scope(), request.approverGrant(), request.description(), true, false, principal.actor(),
         Timestamps.now());
@@ -431,103 +426,6 @@ public final class GuardrailService {
       }
       return rows.exemption(c, principal.orgId(), id);
     });
-  }
-
-  // ---- validation ----
-
-  /** Every problem with a guardrail as written, at once. */
-  static void validate(GuardrailRequest request) {
-    List<FieldError> errors = new ArrayList<>();
-    if (request.name() == null || request.name().isBlank()) {
-      errors.add(FieldError.required("name"));
-    } else if (!NAME.matcher(request.name()).matches()) {
-      errors.add(FieldError.of("name", "invalid", "name must be 1-100 lower-case letters, digits and dashes,"
-          + " starting and ending with a letter or digit"));
-    }
-    if (request.level() == null) {
-      errors.add(FieldError.of("level", "required", "level is required: advisory, approval or deny"));
-    }
-    if (request.rule() == null) {
-      errors.add(FieldError.of("rule", "required", "rule is required; its type is one of space_budget,"
-          + " cost_increase, allowed_sizes, allowed_regions, allowed_versions, max_count, required_tags,"
-          + " allowed_kinds, cel"));
-    } else {
-      errors.addAll(ruleErrors(request.rule()));
-    }
-    if (request.approverGrant() != null && !Policies.isApproverGrant(request.approverGrant())) {
-      errors.add(FieldError.of("approverGrant", "invalid", "approverGrant must be " + Policies.GUARDRAIL_APPROVE
-          + " or a grant under it, " + Policies.GUARDRAIL_APPROVE + ":<name>"));
-    }
-    if (request.description() != null && request.description().length() > 2000) {
-      errors.add(FieldError.of("description", "too_long", "description is longer than 2000 characters"));
-    }
-    ValidationException.throwIfAny(errors);
-  }
-
-  private static List<FieldError> ruleErrors(GuardrailRule rule) {
-    List<FieldError> errors = new ArrayList<>();
-    if (rule instanceof GuardrailRule.SpaceBudget budget) {
-      notNegative(errors, "rule.monthlyMax", budget.monthlyMax(), true);
-    } else if (rule instanceof GuardrailRule.CostIncrease increase) {
-      if (increase.monthlyMax() == null && increase.percentMax() == null) {
-        errors.add(FieldError.of("rule.monthlyMax", "required", "a cost_increase rule needs monthlyMax,"
-            + " percentMax or both"));
-      }
-      notNegative(errors, "rule.monthlyMax", increase.monthlyMax(), false);
-      notNegative(errors, "rule.percentMax", increase.percentMax(), false);
-    } else if (rule instanceof GuardrailRule.AllowedSizes sizes) {
-      nonEmpty(errors, "rule.sizes", sizes.sizes());
-    } else if (rule instanceof GuardrailRule.AllowedRegions regions) {
-      nonEmpty(errors, "rule.regions", regions.regions());
-    } else if (rule instanceof GuardrailRule.AllowedVersions versions) {
-      nonEmpty(errors, "rule.versions", versions.versions());
-    } else if (rule instanceof GuardrailRule.MaxCount count) {
-      if (count.max() < 0) {
-        errors.add(FieldError.of("rule.max", "invalid", "max must not be negative"));
-      }
-    } else if (rule instanceof GuardrailRule.RequiredTags tags) {
-      if (tags.tags().isEmpty()) {
-        errors.add(FieldError.of("rule.tags", "required", "name at least one tag"));
-      }
-      tags.tags().forEach((key, regex) -> {
-        if (key == null || key.isBlank()) {
-          errors.add(FieldError.of("rule.tags", "invalid", "a tag's key must not be blank"));
-        } else if (regex != null) {
-          try {
-            Pattern.compile(regex);
-          } catch (PatternSyntaxException e) {
-            errors.add(FieldError.of("rule.tags." + key, "invalid_regex", e.getDescription() + " at index "
-                + e.getIndex()));
-          }
-        }
-      });
-    } else if (rule instanceof GuardrailRule.AllowedKinds kinds) {
-      if (kinds.kinds().isEmpty()) {
-        errors.add(FieldError.of("rule.kinds", "required", "name at least one kind"));
-      }
-    } else if (rule instanceof GuardrailRule.Cel cel) {
-      errors.addAll(CelPrograms.compileRule(cel.expression(), "rule.expression").errors());
-      if (cel.message() != null) {
-        errors.addAll(CelPrograms.compileMessage(cel.message(), "rule.message").errors());
-      }
-    }
-    return errors;
-  }
-
-  private static void notNegative(List<FieldError> errors, String field, BigDecimal value, boolean required) {
-    if (value == null) {
-      if (required) {
-        errors.add(FieldError.required(field));
-      }
-    } else if (value.signum() < 0) {
-      errors.add(FieldError.of(field, "invalid", field + " must not be negative"));
-    }
-  }
-
-  private static void nonEmpty(List<FieldError> errors, String field, List<String> values) {
-    if (values.isEmpty() || values.stream().anyMatch(v -> v == null || v.isBlank())) {
-      errors.add(FieldError.of(field, "required", field + " needs at least one value, none blank"));
-    }
   }
 
   private static String sha256(String text) {

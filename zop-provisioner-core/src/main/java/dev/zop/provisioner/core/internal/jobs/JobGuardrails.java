@@ -94,9 +94,9 @@ final class JobGuardrails {
     boolean complete = priced(before) && priced(after) && priced(atMax);
     BigDecimal others = BigDecimal.ZERO;
     if (withSpace) {
-      Priced space0 = othersAtMax(principal, space, self);
-      others = space0.monthly();
-      complete &= space0.complete();
+      Priced spaceCost = othersAtMax(principal, space, self);
+      others = spaceCost.monthly();
+      complete &= spaceCost.complete();
     }
     List<PlanDocument.Resource> resources = PlanDocument.resourcesOf(spec);
     return new PlanDocument(action, spec.kind().wireName(), space.provider(), places.region(principal, space),
